@@ -1,0 +1,94 @@
+"""The player interface every agent shares, and the registry of player specs.
+
+A player is bound to one game and picks one action at a time::
+
+    player = make_player("oracle", game)
+    action = player.act(state, rng)      # rng: numpy Generator, passed in
+
+Specs are short strings, as on the command line: ``random``, ``greedy``,
+``mcts:N``, ``az:PATH[:SIMS]``, ``oracle``, ``solver``, ``human``.
+"""
+
+from __future__ import annotations
+
+import abc
+from importlib import import_module
+from typing import Callable
+
+import numpy as np
+
+from envs.core import Game
+
+
+class Player(abc.ABC):
+    """Chooses actions for whichever seat is to play in a decision state."""
+
+    name: str = "player"
+
+    @abc.abstractmethod
+    def act(self, state, rng: np.random.Generator) -> int:
+        """A legal action for the seat to play in ``state`` (never a chance node)."""
+
+    def reset(self) -> None:
+        """Forget anything kept between moves (called at the start of every game)."""
+
+
+class CallablePlayer(Player):
+    """Wraps a plain function ``policy(state, rng) -> action``."""
+
+    def __init__(self, policy: Callable, name: str | None = None):
+        self.policy = policy
+        self.name = name or getattr(policy, "__name__", "callable")
+
+    def act(self, state, rng):
+        return int(self.policy(state, rng))
+
+
+class RandomPlayer(Player):
+    """Uniformly random among the legal actions."""
+
+    name = "random"
+
+    def __init__(self, game: Game):
+        self.game = game
+
+    def act(self, state, rng):
+        actions = self.game.legal_actions(state)
+        return actions[int(rng.integers(len(actions)))]
+
+
+def _random(game: Game, args: list[str]) -> Player:
+    _no_args("random", args)
+    return RandomPlayer(game)
+
+
+def _no_args(kind: str, args: list[str]) -> None:
+    if args:
+        raise ValueError(f"player spec {kind!r} takes no arguments, got {':'.join(args)!r}")
+
+
+# spec kind -> factory(game, args) or "module:function" imported on first use
+PLAYER_SPECS: dict[str, tuple[str | Callable, str]] = {
+    "random": (_random, "random: uniformly random legal actions"),
+    "oracle": ("agents.oracle:make_oracle_player", "oracle: Odoku's exact perfect player"),
+}
+
+
+def make_player(spec: str, game: Game) -> Player:
+    """Build a player from its spec string for ``game``; unknown specs list the forms."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(f"player spec must be a non-empty string, got {spec!r}")
+    kind, *args = spec.strip().split(":")
+    if kind == "az" and len(args) > 1 and len(args[0]) == 1 and args[1].startswith(("\\", "/")):
+        args = [args[0] + ":" + args[1], *args[2:]]  # a Windows drive letter in the path
+    try:
+        factory, _ = PLAYER_SPECS[kind]
+    except KeyError:
+        forms = "\n  ".join(help_text for _, help_text in PLAYER_SPECS.values())
+        raise ValueError(f"unknown player spec {spec!r}; the forms are:\n  {forms}") from None
+    if isinstance(factory, str):
+        module, function = factory.split(":")
+        factory = getattr(import_module(module), function)
+    player = factory(game, args)
+    player.name = spec
+    return player

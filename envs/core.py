@@ -1,0 +1,248 @@
+"""The engine API that every game implements and every search uses.
+
+A game is a *rules object* (:class:`Game`) over a small mutable *state* that is
+cheap to copy (``state.copy()``). Search code clones and steps states through
+this API alone, without the Gymnasium wrapper::
+
+    game = envs.make_game("odoku")
+    state = game.initial_state()
+    while not game.is_terminal(state):
+        if game.is_chance(state):
+            outcomes, probs = zip(*game.chance_outcomes(state))
+            game.apply(state, rng.choice(outcomes, p=probs))
+        else:
+            game.apply(state, rng.choice(game.legal_actions(state)))
+    game.returns(state)          # one float per seat, zero-sum
+
+Conventions
+-----------
+* ``to_play(state)`` is a seat (0 or 1), :data:`CHANCE` at a chance node, or
+  :data:`TERMINAL` once the game is over. A seat may move several times in a
+  row (micro-steps, chance), so search must back up ``returns[seat]`` rather
+  than flip a sign per ply.
+* At a chance node the "actions" are the outcome ids of
+  ``chance_outcomes(state)``; ``apply`` takes them like any action.
+* ``apply`` mutates the state in place and always validates: an illegal
+  action raises :class:`IllegalActionError` with a message that names the
+  action and why it is illegal.
+* A *turn* is what a player writes in a record: one action for Odoku (with
+  the coin outcome in front when the state is a chance node, ``B Xb3``), one
+  to three micro-step actions for the neutral games (``e3 g7``).
+  ``parse_turn`` / ``format_turn`` convert both ways.
+"""
+
+from __future__ import annotations
+
+import abc
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+CHANCE = -1
+TERMINAL = -2
+
+
+class GameError(ValueError):
+    """Base class of every rules error raised by an engine."""
+
+
+class IllegalActionError(GameError):
+    """An action that the rules do not allow in this state."""
+
+
+class NotationError(GameError):
+    """Move or record text that cannot be parsed."""
+
+
+class GameOverError(IllegalActionError):
+    """An action applied to a finished game."""
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Everything a wrapper, a network or a doc needs to know about a game.
+
+    Declared once per game (and size); spaces and network shapes derive from it.
+    """
+
+    name: str  # registry name, e.g. "odoku", "nex"
+    seat_names: tuple[str, ...]  # seat 0 first, e.g. ("B", "A") or ("x", "o")
+    num_actions: int  # size of the fixed action space (and legal mask)
+    obs_shape: tuple[int, int, int]  # (planes, rows, cols)
+    max_decisions: int  # upper bound on non-chance actions in one game
+    has_chance: bool = False
+    num_seats: int = 2
+    params: dict[str, Any] = field(default_factory=dict)  # size, pie_rule, bias, ...
+
+    @property
+    def board_shape(self) -> tuple[int, int]:
+        return self.obs_shape[1], self.obs_shape[2]
+
+
+@dataclass(frozen=True)
+class Symmetry:
+    """A symmetry of a game: how it maps observation planes and actions.
+
+    ``action_perm[a]`` is the image of action ``a``, so a policy maps as
+    ``mapped[action_perm] = policy``. ``obs`` maps a (planes, rows, cols) array.
+    """
+
+    name: str
+    obs: Callable[[np.ndarray], np.ndarray]
+    action_perm: np.ndarray
+
+    def policy(self, policy: np.ndarray) -> np.ndarray:
+        mapped = np.empty_like(policy)
+        mapped[self.action_perm] = policy
+        return mapped
+
+
+class Game(abc.ABC):
+    """Rules of one game. Subclasses set ``self.info`` in ``__init__``."""
+
+    info: GameInfo
+
+    # --- state and transitions ---------------------------------------------
+    @abc.abstractmethod
+    def initial_state(self) -> Any:
+        """A fresh state (the game's start, possibly a chance node)."""
+
+    @abc.abstractmethod
+    def to_play(self, state) -> int:
+        """The seat to act, CHANCE, or TERMINAL."""
+
+    @abc.abstractmethod
+    def legal_actions(self, state) -> list[int]:
+        """Legal actions of the seat to play (empty at chance or terminal nodes)."""
+
+    @abc.abstractmethod
+    def apply(self, state, action: int) -> None:
+        """Apply an action (or chance outcome) in place; raise IllegalActionError."""
+
+    @abc.abstractmethod
+    def returns(self, state) -> tuple[float, ...]:
+        """Per-seat returns of a terminal state (zero-sum); zeros before the end."""
+
+    def chance_outcomes(self, state) -> list[tuple[int, float]]:
+        """(outcome, probability) pairs at a chance node."""
+        return []
+
+    # --- derived queries ------------------------------------------------------
+    def is_terminal(self, state) -> bool:
+        return self.to_play(state) == TERMINAL
+
+    def is_chance(self, state) -> bool:
+        return self.to_play(state) == CHANCE
+
+    def legal_mask(self, state) -> np.ndarray:
+        mask = np.zeros(self.info.num_actions, dtype=bool)
+        mask[self.legal_actions(state)] = True
+        return mask
+
+    def step(self, state, action: int):
+        """A new state: ``state`` with ``action`` applied (``state`` is untouched)."""
+        child = state.copy()
+        self.apply(child, action)
+        return child
+
+    def winner(self, state) -> int | None:
+        """The winning seat of a terminal state, or None for a draw."""
+        return winner_of(self.returns(state))
+
+    def outcome_info(self, state) -> dict[str, Any]:
+        """Extra end-of-game facts for ``info`` (Odoku: the raw score)."""
+        return {}
+
+    # --- observation and symmetry ---------------------------------------------
+    @abc.abstractmethod
+    def observe(self, state) -> np.ndarray:
+        """float32 planes of shape ``info.obs_shape``, from the mover's view."""
+
+    def symmetries(self) -> list[Symmetry]:
+        """All symmetries, identity first."""
+        n = self.info.num_actions
+        return [Symmetry("identity", lambda planes: planes, np.arange(n))]
+
+    # --- text -------------------------------------------------------------------
+    @abc.abstractmethod
+    def action_to_text(self, state, action: int) -> str:
+        """Notation of one action in ``state`` (before it is applied)."""
+
+    @abc.abstractmethod
+    def parse_turn(self, state, text: str) -> list[int]:
+        """The actions of one record turn; raises NotationError or IllegalActionError."""
+
+    def format_turn(self, state, actions: Sequence[int]) -> str:
+        """Record text of a turn given as its actions, starting from ``state``."""
+        state = state.copy()
+        words = []
+        for action in actions:
+            words.append(self.action_to_text(state, action))
+            self.apply(state, action)
+        return " ".join(words)
+
+    @abc.abstractmethod
+    def render_text(self, state) -> str:
+        """The board as text, like the seed diagrams."""
+
+    def render_rgb(self, state) -> np.ndarray:
+        """The board as an RGB uint8 image."""
+        raise NotImplementedError(f"{self.info.name} has no rgb_array rendering")
+
+    # --- errors -----------------------------------------------------------------
+    def check_action(self, state, action) -> int:
+        """Validate an action's type, range and legality; return it as an int."""
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise IllegalActionError(f"action must be an integer, got {action!r}")
+        action = int(action)
+        player = self.to_play(state)
+        if player == TERMINAL:
+            raise GameOverError(f"action {action}: the game is over")
+        if player == CHANCE:
+            outcomes = [o for o, _ in self.chance_outcomes(state)]
+            if action not in outcomes:
+                raise IllegalActionError(
+                    f"action {action}: this is a chance node; outcomes are {outcomes}"
+                )
+            return action
+        if not 0 <= action < self.info.num_actions:
+            raise IllegalActionError(
+                f"action {action} is out of range 0..{self.info.num_actions - 1}"
+            )
+        return action
+
+
+def winner_of(returns: Sequence[float]) -> int | None:
+    """The seat with the strictly highest return, or None for a tie."""
+    best = max(returns)
+    seats = [seat for seat, value in enumerate(returns) if value == best]
+    return seats[0] if len(seats) == 1 else None
+
+
+# --- registry -------------------------------------------------------------------
+_GAMES: dict[str, Callable[..., Game]] = {}
+
+
+def register_game(name: str, factory: Callable[..., Game]) -> None:
+    """Make ``make_game(name, **kwargs)`` build ``factory(**kwargs)``."""
+    _GAMES[name] = factory
+
+
+def game_names() -> list[str]:
+    return sorted(_GAMES)
+
+
+def make_game(name: str, **kwargs) -> Game:
+    """Build a registered game by name, e.g. ``make_game("nex", size=5)``.
+
+    Unknown names and invalid parameters raise ValueError naming the problem.
+    """
+    try:
+        factory = _GAMES[name.lower()]
+    except (KeyError, AttributeError):
+        raise ValueError(f"unknown game {name!r}; known games: {', '.join(game_names())}") from None
+    try:
+        return factory(**kwargs)
+    except TypeError as error:  # an unexpected keyword argument
+        raise ValueError(f"game {name!r}: {error}") from None

@@ -1,0 +1,215 @@
+"""One Gymnasium environment class for every neuzero game."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from envs.core import CHANCE, TERMINAL, Game, GameError, GameOverError, make_game
+
+ILLEGAL_ACTION_MODES = ("lose", "raise")
+
+
+class BoardGameEnv(gym.Env):
+    """A neuzero game as a Gymnasium environment (two-player or single-agent).
+
+    Every game id (``Odoku-v0``, ``Nex-v0``, ...) is this class with a different
+    ``game``; the game's own docstring (``env.unwrapped.game``) lists its rules,
+    observation planes and action layout.
+
+    =====================  ===========================================================
+    Observation            ``Dict(observation=Box(0, 1, (planes, rows, cols), float32),
+                           action_mask=MultiBinary(num_actions))`` (int8 mask, 1 = legal)
+    Action                 ``Discrete(num_actions)``, the game's action encoding
+    Modes                  ``opponent=None``: two-player; every ``step`` is the action of
+                           the seat in ``info["to_play"]``. Otherwise single-agent: the
+                           agent holds ``agent_seat`` (0, 1 or ``"random"`` per episode)
+                           and the opponent's actions happen inside ``step``.
+    Chance                 coin flips (Odoku) are drawn from ``self.np_random``, so the
+                           same seed gives the same game.
+    Reward                 at the end: the return of the seat that acted (two-player) or
+                           of the agent's seat (single-agent); win +1, loss -1, draw 0;
+                           Odoku (score - 7.5) / 7.5 for B and the negative for A.
+    Termination            the game is over (there is no truncation).
+    Illegal action         ``illegal_action="lose"`` (default): the episode ends as a loss
+                           (-1) for the seat that made it, with ``info["illegal_action"]``
+                           and ``info["message"]``; ``"raise"``: a ``GameError`` naming
+                           the action and why it is illegal.
+    ``info``               ``to_play`` (seat, or None at the end), ``action_mask``; at the
+                           end ``returns`` (per seat), ``winner`` (seat or None for a draw)
+                           and game facts such as Odoku's ``score``.
+    Rendering              ``render_mode="ansi"`` (text board) or ``"rgb_array"``.
+    =====================  ===========================================================
+
+    Arguments: ``game`` (registry name or a :class:`~envs.core.Game`), ``opponent``
+    (None, a player spec such as ``"random"``, ``"oracle"`` or ``"az:PATH[:SIMS]"``,
+    an ``agents.Player``, or a callable ``policy(state, rng) -> action``),
+    ``agent_seat``, ``render_mode``, ``illegal_action``, and game parameters
+    (``size``, ``pie_rule``, ``bias``, ...).
+    """
+
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
+
+    def __init__(
+        self,
+        game: str | Game = "odoku",
+        opponent: Any = None,
+        agent_seat: int | str = 0,
+        render_mode: str | None = None,
+        illegal_action: str = "lose",
+        **game_kwargs,
+    ):
+        self.game = make_game(game, **game_kwargs) if isinstance(game, str) else game
+        info = self.game.info
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}"
+            )
+        if illegal_action not in ILLEGAL_ACTION_MODES:
+            raise ValueError(
+                f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}"
+            )
+        if agent_seat not in (*range(info.num_seats), "random"):
+            raise ValueError(f"agent_seat must be 0, 1 or 'random', got {agent_seat!r}")
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.agent_seat_option = agent_seat
+        self.opponent = _resolve_opponent(opponent, self.game)
+        self.action_space = spaces.Discrete(info.num_actions)
+        self.observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, info.obs_shape, dtype=np.float32),
+                "action_mask": spaces.MultiBinary(info.num_actions),
+            }
+        )
+        self.state = None
+        self.agent_seat = 0 if agent_seat == "random" else agent_seat
+        self._finished = False
+        self._final_info: dict[str, Any] = {}
+
+    # --- Gymnasium API -----------------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        self.state = self.game.initial_state()
+        self._finished = False
+        self._final_info = {}
+        if self.agent_seat_option == "random":
+            self.agent_seat = int(self.np_random.integers(self.game.info.num_seats))
+        if self.opponent is not None and hasattr(self.opponent, "reset"):
+            self.opponent.reset()
+        self._advance()
+        return self._observation(), self._info()
+
+    def step(self, action):
+        if self.state is None:
+            raise GameOverError("call reset() before step()")
+        if self._finished:
+            raise GameOverError("the episode is over; call reset() to start a new game")
+        actor = self.game.to_play(self.state)
+        try:
+            self.game.apply(self.state, action)
+        except GameError as error:
+            if self.illegal_action == "raise":
+                raise
+            return self._lose_by_illegal_action(actor, error)
+        self._advance()
+        terminated = self.game.is_terminal(self.state)
+        reward = 0.0
+        if terminated:
+            self._finish()
+            seat = actor if self.opponent is None else self.agent_seat
+            reward = float(self.game.returns(self.state)[seat])
+        return self._observation(), reward, terminated, False, self._info()
+
+    def render(self):
+        if self.render_mode is None or self.state is None:
+            return None
+        if self.render_mode == "ansi":
+            return self.game.render_text(self.state)
+        return self.game.render_rgb(self.state)
+
+    # --- conveniences ----------------------------------------------------------------------
+    def action_masks(self) -> np.ndarray:
+        """Legal-action mask as bools (the sb3-contrib MaskablePPO convention)."""
+        return self.game.legal_mask(self.state)
+
+    def legal_actions(self) -> list[int]:
+        return self.game.legal_actions(self.state)
+
+    @property
+    def to_play(self) -> int | None:
+        player = self.game.to_play(self.state)
+        return None if player == TERMINAL or self._finished else player
+
+    # --- internals ---------------------------------------------------------------------------
+    def _advance(self) -> None:
+        """Flip coins, and in single-agent mode play the opponent, until the agent acts."""
+        game, state = self.game, self.state
+        while True:
+            player = game.to_play(state)
+            if player == CHANCE:
+                outcomes, probs = zip(*game.chance_outcomes(state))
+                game.apply(state, int(self.np_random.choice(outcomes, p=probs)))
+            elif self.opponent is not None and player >= 0 and player != self.agent_seat:
+                game.apply(state, self.opponent.act(state, self.np_random))
+            else:
+                return
+
+    def _lose_by_illegal_action(self, actor: int, error: GameError):
+        returns = [1.0] * self.game.info.num_seats
+        returns[actor] = -1.0
+        self._finished = True
+        self._final_info = {
+            "returns": tuple(returns),
+            "winner": 1 - actor if self.game.info.num_seats == 2 else None,
+            "illegal_action": True,
+            "message": str(error),
+        }
+        observation = self._observation()
+        return observation, -1.0, True, False, self._info()
+
+    def _finish(self) -> None:
+        self._finished = True
+        self._final_info = {
+            "returns": tuple(self.game.returns(self.state)),
+            "winner": self.game.winner(self.state),
+            **self.game.outcome_info(self.state),
+        }
+
+    def _observation(self) -> dict[str, np.ndarray]:
+        mask = np.zeros(self.game.info.num_actions, dtype=np.int8)
+        if not self._finished:
+            mask[:] = self.game.legal_mask(self.state)
+        return {"observation": self.game.observe(self.state), "action_mask": mask}
+
+    def _info(self) -> dict[str, Any]:
+        info: dict[str, Any] = {"to_play": self.to_play}
+        if self.opponent is not None:
+            info["agent_seat"] = self.agent_seat
+        info["action_mask"] = (
+            np.zeros(self.game.info.num_actions, dtype=np.int8)
+            if self._finished
+            else self.game.legal_mask(self.state).astype(np.int8)
+        )
+        info.update(self._final_info)
+        return info
+
+
+def _resolve_opponent(opponent: Any, game: Game):
+    """None, a player spec string, a Player, or a callable ``(state, rng) -> action``."""
+    if opponent is None:
+        return None
+    from agents.players import CallablePlayer, Player, make_player
+
+    if isinstance(opponent, str):
+        return make_player(opponent, game)
+    if isinstance(opponent, Player):
+        return opponent
+    if callable(opponent):
+        return CallablePlayer(opponent)
+    raise ValueError(
+        f"opponent must be None, a player spec string, a Player or a callable, got {opponent!r}"
+    )

@@ -1,0 +1,315 @@
+"""Odoku: 5x5, a coin flip before every move decides who moves (RULES.md section 1).
+
+Cells (index = (row - 1) * 5 + column), row 5 is north::
+
+    5 | 20 21 22 23 24
+    4 | 15 16 17 18 19
+    3 | 10 11 12 13 14
+    2 |  5  6  7  8  9
+    1 |  0  1  2  3  4
+         a  b  c  d  e
+
+Action = 2 * cell + colour (0 = blue ``X``, 1 = white ``O``); chance outcome
+0 = B (seat 0, Balancer) moves, 1 = A (seat 1, Anti-balancer) moves.
+Every cell lies in exactly three of the 15 groups: its row, its column and one
+of the five regions (cross and four pinwheel corners).
+"""
+
+from __future__ import annotations
+
+import re
+from math import comb
+
+import numpy as np
+
+from envs.core import CHANCE, TERMINAL, Game, GameInfo, IllegalActionError, NotationError, Symmetry
+
+SIZE = 5
+NUM_CELLS = SIZE * SIZE
+EMPTY, BLUE, WHITE = 0, 1, 2
+COLOUR_LETTERS = "XO"  # colour 0 = blue, 1 = white
+SEAT_NAMES = ("B", "A")
+MAX_SCORE = 15
+
+
+def cell_index(name: str) -> int:
+    """``"b3"`` -> 11."""
+    return (int(name[1:]) - 1) * SIZE + "abcde".index(name[0])
+
+
+def cell_name(cell: int) -> str:
+    return "abcde"[cell % SIZE] + str(cell // SIZE + 1)
+
+
+REGIONS = {
+    "cross": "c3 b3 d3 c2 c4",
+    "NE": "d4 d5 e4 e5 c5",
+    "SE": "d1 d2 e1 e2 e3",
+    "SW": "a1 a2 b1 b2 c1",
+    "NW": "a4 a5 b4 b5 a3",
+}
+GROUP_NAMES: tuple[str, ...] = (
+    tuple(f"row{r}" for r in range(1, 6)) + tuple(f"col{c}" for c in "abcde") + tuple(REGIONS)
+)
+GROUPS: tuple[tuple[int, ...], ...] = (
+    tuple(tuple(r * SIZE + c for c in range(SIZE)) for r in range(SIZE))
+    + tuple(tuple(r * SIZE + c for r in range(SIZE)) for c in range(SIZE))
+    + tuple(tuple(cell_index(n) for n in cells.split()) for cells in REGIONS.values())
+)
+CELL_GROUPS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(g for g, cells in enumerate(GROUPS) if cell in cells) for cell in range(NUM_CELLS)
+)
+REGION_OF_CELL: tuple[int, ...] = tuple(groups[2] - 10 for groups in CELL_GROUPS)
+
+
+def _balanced_probability(blue: int, white: int) -> float:
+    """P(group ends with 2 or 3 blue | its blue and white counts), empties by a fair coin."""
+    empty = SIZE - blue - white
+    hits = sum(comb(empty, k) for k in range(empty + 1) if 2 <= blue + k <= 3)
+    return hits / 2**empty
+
+
+# P_BALANCED[blue][white]; entries with blue + white > 5 are never used.
+P_BALANCED = tuple(
+    tuple(_balanced_probability(b, w) if b + w <= SIZE else 0.0 for w in range(SIZE + 1))
+    for b in range(SIZE + 1)
+)
+
+
+class OdokuState:
+    """Board, per-group colour counts, and whose turn (CHANCE before every move)."""
+
+    __slots__ = ("board", "blue", "white", "player", "moves")
+
+    def __init__(self):
+        self.board = [EMPTY] * NUM_CELLS
+        self.blue = [0] * len(GROUPS)
+        self.white = [0] * len(GROUPS)
+        self.player = CHANCE
+        self.moves = 0
+
+    def copy(self) -> "OdokuState":
+        other = OdokuState.__new__(OdokuState)
+        other.board = self.board[:]
+        other.blue = self.blue[:]
+        other.white = self.white[:]
+        other.player = self.player
+        other.moves = self.moves
+        return other
+
+
+class Odoku(Game):
+    """The rules of Odoku. ``bias`` is the probability that the coin picks B."""
+
+    def __init__(self, bias: float = 0.5):
+        if not 0.0 < bias < 1.0:
+            raise ValueError(f"bias must lie strictly between 0 and 1, got {bias}")
+        self.bias = float(bias)
+        self.info = GameInfo(
+            name="odoku",
+            seat_names=SEAT_NAMES,
+            num_actions=2 * NUM_CELLS,
+            obs_shape=(5, SIZE, SIZE),
+            max_decisions=NUM_CELLS,
+            has_chance=True,
+            params={"bias": self.bias},
+        )
+        self._chance = [(0, self.bias), (1, 1.0 - self.bias)]
+
+    # --- transitions ---------------------------------------------------------------
+    def initial_state(self) -> OdokuState:
+        return OdokuState()
+
+    def to_play(self, state: OdokuState) -> int:
+        return state.player
+
+    def chance_outcomes(self, state: OdokuState) -> list[tuple[int, float]]:
+        return self._chance if state.player == CHANCE else []
+
+    def legal_actions(self, state: OdokuState) -> list[int]:
+        if state.player < 0:
+            return []
+        board = state.board
+        return [a for a in range(2 * NUM_CELLS) if board[a >> 1] == EMPTY]
+
+    def legal_mask(self, state: OdokuState) -> np.ndarray:
+        if state.player < 0:
+            return np.zeros(2 * NUM_CELLS, dtype=bool)
+        return np.repeat(np.asarray(state.board) == EMPTY, 2)
+
+    def apply(self, state: OdokuState, action: int) -> None:
+        player = state.player
+        if player == CHANCE and (action == 0 or action == 1):
+            state.player = action
+            return
+        action = self.check_action(state, action)
+        cell, colour = divmod(action, 2)
+        if state.board[cell] != EMPTY:
+            raise IllegalActionError(
+                f"action {action} ({self.action_to_text(state, action)}): "
+                f"cell {cell_name(cell)} is occupied"
+            )
+        state.board[cell] = BLUE if colour == 0 else WHITE
+        counts = state.blue if colour == 0 else state.white
+        for g in CELL_GROUPS[cell]:
+            counts[g] += 1
+        state.moves += 1
+        state.player = TERMINAL if state.moves == NUM_CELLS else CHANCE
+
+    def returns(self, state: OdokuState) -> tuple[float, float]:
+        if state.player != TERMINAL:
+            return (0.0, 0.0)
+        b_return = (score(state) - 7.5) / 7.5
+        return (b_return, -b_return)
+
+    def outcome_info(self, state: OdokuState) -> dict:
+        return {"score": score(state)}
+
+    # --- observation and symmetry -----------------------------------------------------
+    def observe(self, state: OdokuState) -> np.ndarray:
+        """Planes: blue, white, empty, B to move, A to move (both 0 at a chance node)."""
+        board = np.asarray(state.board, dtype=np.int8).reshape(SIZE, SIZE)
+        planes = np.zeros(self.info.obs_shape, dtype=np.float32)
+        planes[0] = board == BLUE
+        planes[1] = board == WHITE
+        planes[2] = board == EMPTY
+        if state.player in (0, 1):
+            planes[3 + state.player] = 1.0
+        return planes
+
+    def symmetries(self) -> list[Symmetry]:
+        """The 4 rotations, each with and without swapping blue and white."""
+        cells = np.arange(NUM_CELLS).reshape(SIZE, SIZE)
+        result = []
+        for swap in (False, True):
+            for k in range(4):
+                rotated = np.rot90(cells, k).reshape(-1)  # rotated[new_pos] = old cell
+                cell_perm = np.empty(NUM_CELLS, dtype=np.int64)
+                cell_perm[rotated] = np.arange(NUM_CELLS)
+                colour_perm = np.array([1, 0] if swap else [0, 1])
+                action_perm = (2 * cell_perm[:, None] + colour_perm[None, :]).reshape(-1)
+                result.append(
+                    Symmetry(
+                        f"rot{90 * k}" + ("+swap" if swap else ""),
+                        _odoku_obs_map(k, swap),
+                        action_perm,
+                    )
+                )
+        return result
+
+    # --- text -------------------------------------------------------------------------
+    def action_to_text(self, state: OdokuState, action: int) -> str:
+        if state.player == CHANCE:
+            return SEAT_NAMES[action]
+        cell, colour = divmod(int(action), 2)
+        return COLOUR_LETTERS[colour] + cell_name(cell)
+
+    _MOVE = re.compile(r"^(?:([BA])\s+)?([XO])([a-e])([1-5])$", re.IGNORECASE)
+
+    def parse_turn(self, state: OdokuState, text: str) -> list[int]:
+        """``"B Xb3"`` (mover, colour, cell) or, once the coin has fallen, ``"Xb3"``."""
+        match = self._MOVE.match(text.strip())
+        if match is None:
+            raise NotationError(
+                f"cannot read Odoku move {text!r}: expected colour X/O and a cell a1..e5, "
+                "optionally after the mover, e.g. 'Xb3' or 'B Xb3'"
+            )
+        mover, colour, column, row = match.groups()
+        action = 2 * cell_index(column.lower() + row) + COLOUR_LETTERS.index(colour.upper())
+        if state.player == TERMINAL:
+            raise IllegalActionError(f"{text!r}: the game is over")
+        if state.player == CHANCE:
+            if mover is None:
+                raise NotationError(
+                    f"{text!r}: the coin has not fallen yet; name the mover, e.g. 'B {text.strip()}'"
+                )
+            return [SEAT_NAMES.index(mover.upper()), action]
+        if mover is not None and SEAT_NAMES.index(mover.upper()) != state.player:
+            raise IllegalActionError(
+                f"{text!r}: out of turn, {SEAT_NAMES[state.player]} is to move"
+            )
+        return [action]
+
+    def render_text(self, state: OdokuState) -> str:
+        marks = {None: " ", "balanced": "+", "unbalanced": "-"}
+        status = [marks[s] for s in group_status(state)]
+        lines = ["    a b c d e"]
+        for r in reversed(range(SIZE)):
+            cells = " ".join(".XO"[state.board[r * SIZE + c]] for c in range(SIZE))
+            lines.append(f" {r + 1}  {cells}  {status[r]}")
+        lines.append("    " + " ".join(status[5 + c] for c in range(SIZE)))
+        lines.append("    " + "  ".join(f"{name}{status[10 + i]}" for i, name in enumerate(REGIONS)))
+        if state.player == TERMINAL:
+            lines.append(f"final score {score(state)}")
+        else:
+            who = "coin to flip" if state.player == CHANCE else f"{SEAT_NAMES[state.player]} to move"
+            lines.append(f"{who}, value {value(state):.4f}  (+ balanced, - unbalanced for sure)")
+        return "\n".join(lines)
+
+    def render_rgb(self, state: OdokuState) -> np.ndarray:
+        from envs.render import draw_odoku
+
+        return draw_odoku(state.board, REGION_OF_CELL, group_status(state))
+
+
+def _odoku_obs_map(k: int, swap: bool):
+    def transform(planes: np.ndarray) -> np.ndarray:
+        out = np.rot90(planes, k, axes=(-2, -1))
+        if swap:
+            out = out[..., [1, 0, *range(2, out.shape[-3])], :, :]
+        return np.ascontiguousarray(out)
+
+    return transform
+
+
+# --- exact evaluation (random-turn theorem, fair coin) --------------------------------------
+def score(state: OdokuState) -> int:
+    """Number of balanced groups (meaningful when the board is full)."""
+    return sum(1 for b, w in zip(state.blue, state.white) if b + w == SIZE and 2 <= b <= 3)
+
+
+def value(state: OdokuState) -> float:
+    """Expected final score under optimal play by both sides, exact for the fair coin.
+
+    By the random-turn theorem it equals the expected score when every empty
+    cell is filled by an independent fair coin (RULES.md section 1).
+    """
+    return sum(P_BALANCED[b][w] for b, w in zip(state.blue, state.white))
+
+
+def action_values(state: OdokuState) -> dict[int, float]:
+    """Value of the position after each legal placement (same for either mover)."""
+    base = value(state)
+    blue, white = state.blue, state.white
+    result = {}
+    for cell in range(NUM_CELLS):
+        if state.board[cell] != EMPTY:
+            continue
+        groups = CELL_GROUPS[cell]
+        old = sum(P_BALANCED[blue[g]][white[g]] for g in groups)
+        result[2 * cell] = base - old + sum(P_BALANCED[blue[g] + 1][white[g]] for g in groups)
+        result[2 * cell + 1] = base - old + sum(P_BALANCED[blue[g]][white[g] + 1] for g in groups)
+    return result
+
+
+def optimal_actions(state: OdokuState, tolerance: float = 1e-9) -> list[int]:
+    """All placements that are optimal for the seat to move (B maximises, A minimises)."""
+    if state.player not in (0, 1):
+        raise IllegalActionError("optimal_actions needs a decision node (a seat to move)")
+    values = action_values(state)
+    sign = 1.0 if state.player == 0 else -1.0
+    best = max(sign * v for v in values.values())
+    return [a for a, v in values.items() if sign * v >= best - tolerance]
+
+
+def group_status(state: OdokuState) -> list[str | None]:
+    """Per group: "balanced" or "unbalanced" when decided for sure, else None."""
+    result: list[str | None] = []
+    for b, w in zip(state.blue, state.white):
+        if b >= 2 and w >= 2:
+            result.append("balanced")
+        elif b >= 4 or w >= 4:
+            result.append("unbalanced")
+        else:
+            result.append(None)
+    return result
