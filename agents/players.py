@@ -70,7 +70,18 @@ def _no_args(kind: str, args: list[str]) -> None:
 # spec kind -> factory(game, args) or "module:function" imported on first use
 PLAYER_SPECS: dict[str, tuple[str | Callable, str]] = {
     "random": (_random, "random: uniformly random legal actions"),
+    "greedy": (
+        "agents.greedy:make_greedy_player",
+        "greedy: takes a win in one turn, avoids giving one, else random",
+    ),
+    "mcts": ("agents.mcts_player:make_mcts_player", "mcts:N: plain MCTS with N random rollouts per move"),
+    "az": (
+        "agents.az_player:make_az_player",
+        "az:PATH[:SIMS]: a training checkpoint with its search (SIMS=0: the raw network)",
+    ),
     "oracle": ("agents.oracle:make_oracle_player", "oracle: Odoku's exact perfect player"),
+    "solver": ("agents.solver:make_solver_player", "solver: exact alpha-beta player for tiny boards"),
+    "human": ("agents.human:make_human_player", "human: a person at the terminal (RULES.md notation)"),
 }
 
 
