@@ -1,0 +1,232 @@
+"""Odoku rules, exact values and the oracle (RULES.md section 1)."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agents.players import make_player
+from envs import CHANCE, TERMINAL, GameOverError, IllegalActionError, NotationError, make_game
+from envs.odoku import (
+    GROUP_NAMES,
+    GROUPS,
+    action_values,
+    cell_index,
+    group_status,
+    optimal_actions,
+    score,
+    value,
+)
+from envs.records import format_game, replay
+
+SAMPLE = Path(__file__).resolve().parents[2] / "shared" / "testdata" / "odoku_sample.txt"
+
+
+@pytest.fixture
+def game():
+    return make_game("odoku")
+
+
+def sample_rows():
+    """(mover play, value, newly decided {group: status}) per line of the sample."""
+    rows = []
+    for line in SAMPLE.read_text().splitlines():
+        if not line[:1].isdigit():
+            continue
+        _, mover, play, exact, *decided = line.split()
+        remarks = dict(item.split(":") for item in decided if item != "-")
+        rows.append((f"{mover} {play}", float(exact), remarks))
+    return rows
+
+
+def test_sample_game_replays_with_exact_values_and_decided_groups(game):
+    rows = sample_rows()
+    assert len(rows) == 25
+    names = [name.lower() for name in GROUP_NAMES]
+    before = [None] * len(GROUPS)
+    states = replay(game, [turn for turn, _, _ in rows])
+    for (turn, exact, remarks), state in zip(rows, states):
+        assert value(state) == pytest.approx(exact, abs=1e-9), turn
+        now = group_status(state)
+        newly = {names[g]: now[g] for g in range(len(GROUPS)) if now[g] != before[g]}
+        assert newly == {k.lower(): v for k, v in remarks.items()}, turn
+        before = now
+    assert game.is_terminal(state)
+    assert score(state) == 8
+    assert game.outcome_info(state) == {"score": 8}
+    assert game.returns(state) == pytest.approx((0.5 / 7.5, -0.5 / 7.5))
+
+
+def test_sample_game_round_trips_through_records(game):
+    turns = [turn for turn, _, _ in sample_rows()]
+    state = game.initial_state()
+    actions = []
+    for turn in turns:
+        for action in game.parse_turn(state, turn):
+            actions.append(action)
+            game.apply(state, action)
+    assert format_game(game, actions) == turns
+
+
+def test_groups_partition_the_board_three_times():
+    assert len(GROUPS) == 15 and all(len(g) == 5 for g in GROUPS)
+    counts = np.bincount([cell for group in GROUPS for cell in group], minlength=25)
+    assert (counts == 3).all()
+    assert set(GROUPS[10]) == {cell_index(c) for c in "c3 b3 d3 c2 c4".split()}
+
+
+def test_empty_board_value(game):
+    assert value(game.initial_state()) == pytest.approx(9.375, abs=1e-12)
+
+
+def random_position(game, rng, moves):
+    state = game.initial_state()
+    for _ in range(moves):
+        game.apply(state, int(rng.integers(2)))
+        legal = game.legal_actions(state)
+        game.apply(state, legal[int(rng.integers(len(legal)))])
+    return state
+
+
+@settings(max_examples=300, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), moves=st.integers(0, 24))
+def test_value_is_the_coin_average_of_best_moves(seed, moves):
+    """Random-turn theorem: V = (max over moves + min over moves) / 2 with a fair coin."""
+    game = make_game("odoku")
+    state = random_position(game, np.random.default_rng(seed), moves)
+    after = action_values(state)
+    assert value(state) == pytest.approx((max(after.values()) + min(after.values())) / 2, abs=1e-9)
+    for action, expected in after.items():
+        child = state.copy()
+        game.apply(child, 0)
+        game.apply(child, action)
+        assert value(child) == pytest.approx(expected, abs=1e-12)
+
+
+@settings(max_examples=100, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), moves=st.integers(0, 25))
+def test_symmetries_preserve_values_and_map_observations(seed, moves):
+    game = make_game("odoku")
+    rng = np.random.default_rng(seed)
+    actions = []
+    state = game.initial_state()
+    for _ in range(moves):
+        seat = int(rng.integers(2))
+        legal = game.legal_actions(game.step(state, seat))
+        actions += [seat, legal[int(rng.integers(len(legal)))]]
+        game.apply(state, actions[-2])
+        game.apply(state, actions[-1])
+    symmetries = game.symmetries()
+    assert len(symmetries) == 8
+    for symmetry in symmetries:
+        image = game.initial_state()
+        for i, action in enumerate(actions):
+            game.apply(image, action if i % 2 == 0 else int(symmetry.action_perm[action]))
+        assert value(image) == pytest.approx(value(state), abs=1e-12)
+        assert score(image) == score(state)
+        np.testing.assert_array_equal(game.observe(image), symmetry.obs(game.observe(state)))
+
+
+def test_symmetries_map_groups_onto_groups(game):
+    group_sets = {frozenset(g) for g in GROUPS}
+    for symmetry in game.symmetries():
+        cell_perm = symmetry.action_perm[0::2] // 2
+        assert {frozenset(int(cell_perm[c]) for c in g) for g in GROUPS} == group_sets
+
+
+def play(game, players, rng):
+    state = game.initial_state()
+    while not game.is_terminal(state):
+        if game.is_chance(state):
+            game.apply(state, int(rng.integers(2)))
+        else:
+            game.apply(state, players[game.to_play(state)].act(state, rng))
+    return score(state)
+
+
+@pytest.mark.parametrize(
+    "b, a, expected, tolerance",
+    [("oracle", "oracle", 9.375, 0.1), ("random", "oracle", 3.40, 0.12), ("oracle", "random", 14.33, 0.08)],
+)
+def test_oracle_mean_scores_over_2000_games(game, b, a, expected, tolerance):
+    rng = np.random.default_rng(2026)
+    players = [make_player(b, game), make_player(a, game)]
+    scores = [play(game, players, rng) for _ in range(2000)]
+    assert np.mean(scores) == pytest.approx(expected, abs=tolerance)
+
+
+def test_optimal_actions_are_exactly_the_best_values(game):
+    state = random_position(game, np.random.default_rng(5), 10)
+    game.apply(state, 1)  # A to move: minimises
+    values = action_values(state)
+    best = optimal_actions(state)
+    assert best and all(values[a] == pytest.approx(min(values.values())) for a in best)
+    assert all(values[a] > min(values.values()) + 1e-9 for a in values if a not in best)
+
+
+def test_chance_node_then_move(game):
+    state = game.initial_state()
+    assert game.to_play(state) == CHANCE
+    assert game.chance_outcomes(state) == [(0, 0.5), (1, 0.5)]
+    assert game.legal_actions(state) == []
+    game.apply(state, 1)
+    assert game.to_play(state) == 1 and len(game.legal_actions(state)) == 50
+    game.apply(state, game.parse_turn(state, "Xb3")[0])
+    assert game.to_play(state) == CHANCE
+
+
+def test_biased_coin_probabilities():
+    game = make_game("odoku", bias=0.7)
+    assert game.chance_outcomes(game.initial_state()) == [(0, 0.7), (1, pytest.approx(0.3))]
+    with pytest.raises(ValueError, match="bias"):
+        make_game("odoku", bias=1.5)
+
+
+@pytest.mark.parametrize("text", ["", "Xf3", "Zb3", "X b3", "B Xb6", "C Xb3", "Xb3 Oc2"])
+def test_malformed_move_text(game, text):
+    state = game.step(game.initial_state(), 0)
+    with pytest.raises(NotationError, match="Odoku move"):
+        game.parse_turn(state, text)
+
+
+def test_bad_actions_raise_clear_errors(game):
+    state = game.initial_state()
+    with pytest.raises(NotationError, match="coin has not fallen"):
+        game.parse_turn(state, "Xb3")
+    with pytest.raises(IllegalActionError, match="chance node"):
+        game.apply(state, 22)
+    game.apply(state, 0)
+    with pytest.raises(IllegalActionError, match="out of turn, B is to move"):
+        game.parse_turn(state, "A Xb3")
+    with pytest.raises(IllegalActionError, match="out of range"):
+        game.apply(state, 50)
+    with pytest.raises(IllegalActionError, match="integer"):
+        game.apply(state, "Xb3")
+    game.apply(state, game.parse_turn(state, "B Xb3")[0])
+    game.apply(state, 1)
+    with pytest.raises(IllegalActionError, match="b3 is occupied"):
+        game.apply(state, game.parse_turn(state, "Ob3")[0])
+
+
+def test_finished_game_rejects_moves(game):
+    state = play_to_end(game)
+    assert game.to_play(state) == TERMINAL and game.legal_actions(state) == []
+    with pytest.raises(GameOverError):
+        game.apply(state, 0)
+    with pytest.raises(IllegalActionError, match="over"):
+        game.parse_turn(state, "B Xb3")
+
+
+def play_to_end(game):
+    rng = np.random.default_rng(0)
+    return random_position(game, rng, 25)
+
+
+def test_render_text_marks_decided_groups(game):
+    rows = [turn for turn, _, _ in sample_rows()]
+    state = list(replay(game, rows[:12]))[-1]
+    text = game.render_text(state)
+    assert text.splitlines()[1].startswith(" 5  X . X X X  -")  # row 5 unbalanced after move 12
+    assert "NE-" in text and "A to move" not in text and "coin to flip" in text
