@@ -101,7 +101,7 @@ class BoardGameEnv(gym.Env):
         if self.opponent is not None and hasattr(self.opponent, "reset"):
             self.opponent.reset()
         self._advance()
-        return self._observation(), self._info()
+        return self._outputs()
 
     def step(self, action):
         if self.state is None:
@@ -122,7 +122,8 @@ class BoardGameEnv(gym.Env):
             self._finish()
             seat = actor if self.opponent is None else self.agent_seat
             reward = float(self.game.returns(self.state)[seat])
-        return self._observation(), reward, terminated, False, self._info()
+        observation, info = self._outputs()
+        return observation, reward, terminated, False, info
 
     def render(self):
         if self.render_mode is None or self.state is None:
@@ -168,8 +169,8 @@ class BoardGameEnv(gym.Env):
             "illegal_action": True,
             "message": str(error),
         }
-        observation = self._observation()
-        return observation, -1.0, True, False, self._info()
+        observation, info = self._outputs()
+        return observation, -1.0, True, False, info
 
     def _finish(self) -> None:
         self._finished = True
@@ -180,22 +181,24 @@ class BoardGameEnv(gym.Env):
         }
 
     def _observation(self) -> dict[str, np.ndarray]:
-        mask = np.zeros(self.game.info.num_actions, dtype=np.int8)
-        if not self._finished:
-            mask[:] = self.game.legal_mask(self.state)
-        return {"observation": self.game.observe(self.state), "action_mask": mask}
+        return {"observation": self.game.observe(self.state), "action_mask": self._mask()}
 
-    def _info(self) -> dict[str, Any]:
-        info: dict[str, Any] = {"to_play": self.to_play}
+    def _mask(self) -> np.ndarray:
+        if self._finished:
+            return np.zeros(self.game.info.num_actions, dtype=np.int8)
+        return self.game.legal_mask(self.state).astype(np.int8)
+
+    def _info(self, mask: np.ndarray) -> dict[str, Any]:
+        info: dict[str, Any] = {"to_play": self.to_play, "action_mask": mask}
         if self.opponent is not None:
             info["agent_seat"] = self.agent_seat
-        info["action_mask"] = (
-            np.zeros(self.game.info.num_actions, dtype=np.int8)
-            if self._finished
-            else self.game.legal_mask(self.state).astype(np.int8)
-        )
         info.update(self._final_info)
         return info
+
+    def _outputs(self) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        """Observation and info, sharing one legal mask."""
+        observation = self._observation()
+        return observation, self._info(observation["action_mask"])
 
 
 def _resolve_opponent(opponent: Any, game: Game):
