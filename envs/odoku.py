@@ -99,7 +99,24 @@ class OdokuState:
 
 
 class Odoku(Game):
-    """The rules of Odoku. ``bias`` is the probability that the coin picks B."""
+    """The rules of Odoku (``Odoku-v0``); ``bias`` is the probability that the coin picks B.
+
+    ==============  ==============================================================
+    Seats           0 = B (Balancer, maximises the score), 1 = A (Anti-balancer)
+    Chance          before every move: outcome 0 (B moves) with probability
+                    ``bias``, outcome 1 (A moves) otherwise
+    Actions         ``Discrete(50)``: ``2 * cell + colour``, cell = (row-1)*5 + col,
+                    colour 0 = blue ``X``, 1 = white ``O``; legal on empty cells
+    Observation     ``(5, 5, 5)`` float32, plane[p, row-1, col]:
+                    0 blue pieces, 1 white pieces, 2 empty cells,
+                    3 all ones when B is to move, 4 all ones when A is to move
+    Returns         (score - 7.5) / 7.5 for B, the negative for A; ``score`` (0..15
+                    balanced groups) in ``outcome_info`` and the env's final ``info``
+    Termination     after 25 moves (the board is full)
+    Symmetries      4 rotations x swapping blue and white (8)
+    Notation        ``Xb3``; a record turn adds the mover, ``B Xb3``
+    ==============  ==============================================================
+    """
 
     def __init__(self, bias: float = 0.5):
         if not 0.0 < bias < 1.0:
