@@ -1,0 +1,403 @@
+"""PUCT Monte Carlo tree search over the engine API (no torch).
+
+One :class:`MCTS` object holds the game and a :class:`SearchConfig`; it
+searches any number of states against an :class:`Evaluator` that returns
+priors and per-seat values::
+
+    mcts = MCTS(game, SearchConfig(num_simulations=200))
+    result = mcts.search(state, RolloutEvaluator(game, rng), rng)
+    action = select_action(result, temperature=0.0, rng=rng)
+
+Values per seat
+---------------
+Every node keeps the sum of backed-up value *vectors* (one entry per seat) and
+a node where seat ``s`` acts ranks its children by their value for ``s``. No
+sign is ever flipped, so a seat that moves several times in a row (the
+micro-steps of a neutral-game turn, Odoku's coin picking the same seat twice,
+the pie-rule swap) is handled like any other move.
+
+Selection (PUCT) at a decision node with visit count ``N`` picks the child
+``a`` that maximises::
+
+    Q_s(a) + c_puct * P(a) * sqrt(N) / (1 + N(a))
+
+``Q_s(a)`` is the child's mean value for the mover ``s``; an unvisited child
+counts as the node's own mean value for ``s`` minus ``fpu_reduction``
+(first-play urgency). ``N`` includes the visit that expanded the node, so the
+first choice follows the priors. ``P`` is the evaluator's prior restricted to
+the legal actions and renormalised (uniform when it gives them no mass).
+
+Chance nodes
+------------
+``chance="expectation"``: expanding a chance node expands all its outcomes at
+once; its value is the probability-weighted mean of its outcome children's
+values (exact for Odoku's two coin outcomes). Later simulations descend into
+the outcome whose share of visits lags its probability the most
+(``argmax p_i * (n + 1) - n_i``), a deterministic stratified choice.
+``chance="sample"``: each simulation samples one outcome with the search's
+rng, and the node's value is the mean of what was backed up through it.
+
+Simulations
+-----------
+``num_simulations`` counts every simulation, including the first one that
+expands the root, so a decision root's children share
+``num_simulations - 1`` visits. Each simulation adds one leaf (all the outcome
+children at once for an expanded chance node in expectation mode) and calls
+the evaluator for the new decision states. :meth:`MCTS.search_many` runs
+independent searches in lockstep and evaluates the leaves of one simulation
+wave, one per search, in a single ``evaluate`` call (how self-play batches a
+network).
+
+Root noise
+----------
+With ``add_noise=True`` a decision root's priors become
+``(1 - dirichlet_fraction) * P + dirichlet_fraction * Dir(alpha)`` with
+``alpha = dirichlet_alpha`` or, when that is None, ``10 / n_legal`` (AlphaZero's
+0.3 for chess, 0.03 for Go scale like this). A chance root gets no noise.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Protocol, Sequence
+
+import numpy as np
+
+from envs.core import CHANCE, TERMINAL, Game
+
+CHANCE_MODES = ("expectation", "sample")
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """Search parameters; invalid values raise ValueError naming the field.
+
+    ============================  ==================================================
+    ``num_simulations`` (64)      simulations per search, the root expansion included
+    ``c_puct`` (1.25)             exploration constant of the PUCT formula
+    ``dirichlet_alpha`` (None)    root noise concentration; None: ``10 / n_legal``
+    ``dirichlet_fraction`` (0.25) weight of the noise in the root priors
+    ``chance`` ("expectation")    "expectation" or "sample" at chance nodes
+    ``fpu_reduction`` (0.0)       unvisited child value = node value minus this
+    ============================  ==================================================
+    """
+
+    num_simulations: int = 64
+    c_puct: float = 1.25
+    dirichlet_alpha: float | None = None
+    dirichlet_fraction: float = 0.25
+    chance: str = "expectation"
+    fpu_reduction: float = 0.0
+
+    def __post_init__(self):
+        if (
+            isinstance(self.num_simulations, bool)
+            or not isinstance(self.num_simulations, (int, np.integer))
+            or self.num_simulations < 1
+        ):
+            raise ValueError(f"num_simulations must be a positive integer, got {self.num_simulations!r}")
+        _check_number("c_puct", self.c_puct, low=0.0)
+        if self.dirichlet_alpha is not None:
+            _check_number("dirichlet_alpha", self.dirichlet_alpha, low=0.0, strict=True)
+        _check_number("dirichlet_fraction", self.dirichlet_fraction, low=0.0, high=1.0)
+        _check_number("fpu_reduction", self.fpu_reduction)
+        if self.chance not in CHANCE_MODES:
+            raise ValueError(f"chance must be one of {CHANCE_MODES}, got {self.chance!r}")
+
+
+def _check_number(name, value, low=None, high=None, strict=False) -> None:
+    ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
+    ok = ok and math.isfinite(value)
+    ok = ok and (low is None or (value > low if strict else value >= low))
+    ok = ok and (high is None or value <= high)
+    if not ok:
+        bounds = []
+        if low is not None:
+            bounds.append(f"{'>' if strict else '>='} {low}")
+        if high is not None:
+            bounds.append(f"<= {high}")
+        rule = "a finite number" + (" " + " and ".join(bounds) if bounds else "")
+        raise ValueError(f"{name} must be {rule}, got {value!r}")
+
+
+class Evaluator(Protocol):
+    """What the search asks of a position: action priors and per-seat values."""
+
+    def evaluate(self, states: Sequence) -> tuple[np.ndarray, np.ndarray]:
+        """priors float32 [B, num_actions] (the search masks illegal actions and
+        renormalises), values float32 [B, num_seats]: expected final return per
+        seat. Called only on decision states (never chance or terminal ones),
+        which it must not modify."""
+
+
+@dataclass
+class SearchResult:
+    """What one search found at its root.
+
+    ``visit_counts`` [num_actions]: visits of each root child (zeros for
+    illegal actions; at a chance root, indexed by outcome id).
+    ``root_values`` [num_seats]: the root's value estimate per seat.
+    ``q_values`` [num_actions, num_seats]: each root child's mean value, NaN
+    for children never visited. ``priors`` [num_actions]: the root priors the
+    search used (noise included; outcome probabilities at a chance root).
+    ``to_play``: the root's seat, or CHANCE.
+    """
+
+    visit_counts: np.ndarray
+    root_values: np.ndarray
+    q_values: np.ndarray
+    priors: np.ndarray
+    to_play: int
+
+    def policy(self, temperature: float) -> np.ndarray:
+        """Visit distribution ``N(a)^(1/T)`` normalised; T = 0 puts equal mass on
+        the most visited actions. With no visits (one simulation) the priors
+        stand in for the visits."""
+        _check_number("temperature", temperature, low=0.0)
+        counts = self.visit_counts if self.visit_counts.sum() > 0 else self.priors
+        if temperature == 0.0:
+            best = counts == counts.max()
+            return best / best.sum()
+        # scaled by the max first so large counts and small temperatures cannot overflow
+        weights = (counts / counts.max()) ** (1.0 / temperature)
+        return weights / weights.sum()
+
+
+def select_action(result: SearchResult, temperature: float, rng: np.random.Generator) -> int:
+    """Sample an action from ``result.policy(temperature)`` (T = 0: a random best one)."""
+    policy = result.policy(temperature)
+    return int(rng.choice(len(policy), p=policy))
+
+
+def temperature_schedule(decision: int, sampling_decisions: int, temperature: float = 1.0) -> float:
+    """``temperature`` for the first ``sampling_decisions`` decisions of a game
+    (counted from 0, every micro-step one decision), then 0 (play the best)."""
+    return temperature if decision < sampling_decisions else 0.0
+
+
+class _Node:
+    """One search node. ``w`` is the per-seat value sum, so ``w[s] / n`` is the
+    mean value for seat ``s``. ``child_q[i]`` is child ``i``'s mean value for
+    this node's mover (decision nodes), ``child_n[i]`` its visit count."""
+
+    __slots__ = ("state", "player", "n", "w", "actions", "priors", "children", "child_n", "child_q")
+
+    def __init__(self, state, player: int):
+        self.state = state
+        self.player = player
+        self.n = 0
+        self.w = None
+        self.actions = None  # legal actions or outcome ids, once expanded
+
+
+class MCTS:
+    """PUCT tree search for one game; see the module docstring for the algorithm."""
+
+    def __init__(self, game: Game, config: SearchConfig = SearchConfig()):
+        if not isinstance(config, SearchConfig):
+            raise ValueError(f"config must be a SearchConfig, got {type(config).__name__}")
+        self.game = game
+        self.config = config
+        self._num_seats = game.info.num_seats
+        self._expect = config.chance == "expectation"
+
+    def search(self, state, evaluator: Evaluator, rng: np.random.Generator, add_noise: bool = False) -> SearchResult:
+        """Search from ``state`` (a decision or chance node; it is not modified)."""
+        return self.search_many([state], evaluator, rng, add_noise)[0]
+
+    def search_many(
+        self, states: Sequence, evaluator: Evaluator, rng: np.random.Generator, add_noise: bool = False
+    ) -> list[SearchResult]:
+        """Independent searches from each state, run in lockstep so that every
+        simulation wave makes one ``evaluator.evaluate`` call for all of them."""
+        game = self.game
+        roots = []
+        for index, state in enumerate(states):
+            player = game.to_play(state)
+            if player == TERMINAL:
+                raise ValueError(f"state {index}: cannot search a finished game")
+            roots.append(_Node(state.copy(), player))
+        for _ in range(self.config.num_simulations):
+            jobs = [self._descend(root, rng) for root in roots]
+            pending = [node for path, new in jobs for node in new]
+            if pending:
+                priors, values = evaluator.evaluate([node.state for node in pending])
+                priors = np.asarray(priors, dtype=np.float64)
+                values = np.asarray(values, dtype=np.float64)
+                if priors.shape != (len(pending), game.info.num_actions) or values.shape != (
+                    len(pending),
+                    self._num_seats,
+                ):
+                    raise ValueError(
+                        f"evaluator returned priors {priors.shape} and values {values.shape} for "
+                        f"{len(pending)} states; expected ({len(pending)}, {game.info.num_actions}) "
+                        f"and ({len(pending)}, {self._num_seats})"
+                    )
+                for node, prior_row, value in zip(pending, priors, values.tolist()):
+                    self._expand_decision(node, prior_row, value)
+            for root, (path, new) in zip(roots, jobs):
+                if add_noise and new and new[0] is root:
+                    self._add_noise(root, rng)
+                self._backup(path)
+        return [self._result(root) for root in roots]
+
+    # --- one simulation ---------------------------------------------------------------
+    def _descend(self, node: _Node, rng) -> tuple[list, list]:
+        """Walk from the root to a leaf; return the path as (node, child index)
+        pairs ending with (leaf, -1), and the new decision nodes to evaluate."""
+        path = []
+        while True:
+            player = node.player
+            if player == TERMINAL:
+                path.append((node, -1))
+                return path, []
+            if node.actions is None:
+                if player >= 0:
+                    path.append((node, -1))
+                    return path, [node]
+                self._expand_chance(node)
+                if self._expect:
+                    path.append((node, -1))
+                    return path, self._create_outcomes(node)
+            index = self._select(node, rng)
+            child = node.children[index]
+            if child is None:
+                child = self._child(node, index)
+            path.append((node, index))
+            node = child
+
+    def _select(self, node: _Node, rng) -> int:
+        if node.player == CHANCE:
+            probs = node.priors
+            if self._expect:
+                return int(np.argmax(probs * (node.n + 1) - node.child_n))
+            return min(int(np.searchsorted(node.child_q, rng.random(), side="right")), len(probs) - 1)
+        child_n = node.child_n
+        fpu = node.w[node.player] / node.n - self.config.fpu_reduction
+        q = np.where(child_n > 0, node.child_q, fpu)
+        scores = q + node.priors * (self.config.c_puct * math.sqrt(node.n) / (1.0 + child_n))
+        return int(np.argmax(scores))
+
+    def _child(self, node: _Node, index: int) -> _Node:
+        state = node.state.copy()
+        self.game.apply(state, node.actions[index])
+        child = _Node(state, self.game.to_play(state))
+        node.children[index] = child
+        return child
+
+    def _expand_chance(self, node: _Node) -> None:
+        outcomes = self.game.chance_outcomes(node.state)
+        probs = np.array([p for _, p in outcomes], dtype=np.float64)
+        node.actions = [o for o, _ in outcomes]
+        node.priors = probs / probs.sum()
+        node.children = [None] * len(outcomes)
+        node.child_n = np.zeros(len(outcomes))
+        node.child_q = np.cumsum(node.priors)  # for sampling an outcome
+        node.w = [0.0] * self._num_seats
+
+    def _create_outcomes(self, node: _Node) -> list[_Node]:
+        """Create every outcome child of an expanded chance node, expanding chance
+        children recursively; return the decision nodes among them."""
+        result = []
+        for index in range(len(node.actions)):
+            child = self._child(node, index)
+            if child.player >= 0:
+                result.append(child)
+            elif child.player == CHANCE:
+                self._expand_chance(child)
+                result.extend(self._create_outcomes(child))
+        return result
+
+    def _expand_decision(self, node: _Node, prior_row: np.ndarray, value: list) -> None:
+        """Attach the evaluation of a new decision node; it counts as one visit."""
+        actions = self.game.legal_actions(node.state)
+        if not actions:
+            raise ValueError(f"{self.game.info.name}: a decision state without legal actions")
+        priors = prior_row[actions]
+        priors = np.where(np.isfinite(priors) & (priors > 0), priors, 0.0)
+        total = priors.sum()
+        node.priors = priors / total if total > 0 else np.full(len(actions), 1.0 / len(actions))
+        node.actions = actions
+        node.children = [None] * len(actions)
+        node.child_n = np.zeros(len(actions))
+        node.child_q = np.zeros(len(actions))
+        node.n = 1
+        node.w = value
+
+    def _add_noise(self, root: _Node, rng) -> None:
+        n = len(root.actions)
+        alpha = self.config.dirichlet_alpha or 10.0 / n
+        noise = rng.dirichlet(np.full(n, alpha))
+        fraction = self.config.dirichlet_fraction
+        root.priors = (1.0 - fraction) * root.priors + fraction * noise
+
+    # --- backup ------------------------------------------------------------------------
+    def _visit_terminal(self, node: _Node) -> list:
+        """Count a visit to a terminal node; its value is the game's returns."""
+        if node.n == 0:
+            node.w = list(self.game.returns(node.state))
+            node.n = 1
+            return list(node.w)
+        value = [x / node.n for x in node.w]
+        node.n += 1
+        node.w = [x * node.n for x in value]
+        return value
+
+    def _expectation(self, node: _Node) -> list:
+        """Count a visit to an expanded chance node (expectation mode) and return
+        its value: the probability-weighted mean of its outcome children."""
+        value = [0.0] * self._num_seats
+        for index, (p, child) in enumerate(zip(node.priors, node.children)):
+            if child.n == 0:  # created in this simulation
+                if child.player == TERMINAL:
+                    self._visit_terminal(child)
+                else:
+                    self._expectation(child)
+                node.child_n[index] = child.n
+            value = [v + p * w / child.n for v, w in zip(value, child.w)]
+        node.n += 1
+        node.w = [v * node.n for v in value]
+        return value
+
+    def _backup(self, path: list) -> None:
+        leaf, _ = path[-1]
+        if leaf.player >= 0:
+            value = list(leaf.w)  # just evaluated, n == 1
+        elif leaf.player == TERMINAL:
+            value = self._visit_terminal(leaf)
+        else:
+            value = self._expectation(leaf)
+        child = leaf
+        for node, index in reversed(path[:-1]):
+            node.child_n[index] = child.n
+            player = node.player
+            if player >= 0:
+                node.child_q[index] = child.w[player] / child.n
+            elif self._expect:
+                value = self._expectation(node)
+                child = node
+                continue
+            node.n += 1
+            node.w = [w + v for w, v in zip(node.w, value)]
+            child = node
+
+    def _result(self, root: _Node) -> SearchResult:
+        num_actions = self.game.info.num_actions
+        visits = np.zeros(num_actions)
+        q_values = np.full((num_actions, self._num_seats), np.nan)
+        priors = np.zeros(num_actions)
+        if root.actions:
+            actions = list(root.actions)
+            visits[actions] = root.child_n
+            priors[actions] = root.priors
+            for action, child in zip(actions, root.children):
+                if child is not None and child.n > 0:
+                    q_values[action] = [x / child.n for x in child.w]
+        return SearchResult(
+            visit_counts=visits,
+            root_values=np.array([x / root.n for x in root.w]),
+            q_values=q_values,
+            priors=priors,
+            to_play=root.player,
+        )

@@ -1,0 +1,372 @@
+"""PUCT search: exact values through chance nodes, repeated movers, tactics."""
+
+from functools import lru_cache
+
+import numpy as np
+import pytest
+
+import envs
+from agents.evaluators import FunctionEvaluator, RolloutEvaluator, UniformEvaluator
+from agents.search import MCTS, SearchConfig, SearchResult, select_action, temperature_schedule
+from envs import CHANCE, TERMINAL, Game, GameInfo, IllegalActionError, make_game
+from envs.odoku import action_values, optimal_actions, value
+
+
+# --- a tiny game with repeated movers and a biased chance node ----------------------------
+class ChanceNimState:
+    __slots__ = ("pile", "player")
+
+    def __init__(self, pile, player):
+        self.pile, self.player = pile, player
+
+    def copy(self):
+        return ChanceNimState(self.pile, self.player)
+
+
+class ChanceNim(Game):
+    """Take 1, 2 or 3 from a pile; whoever takes the last one loses.
+
+    Taking 1 flips a biased coin (seat 0 moves next with probability
+    ``bias``), taking 2 keeps the move (the same seat moves again), taking 3
+    passes it. Values are fractional and need chance weighting and repeated
+    movers handled right (``expectimax`` below is the ground truth).
+    """
+
+    def __init__(self, pile=7, bias=0.8):
+        self.pile, self.bias = pile, bias
+        self.info = GameInfo("chancenim", ("first", "second"), 3, (1, 1, 1), 3 * pile, has_chance=True)
+
+    def initial_state(self):
+        return ChanceNimState(self.pile, 0)
+
+    def to_play(self, state):
+        return TERMINAL if state.pile == 0 else state.player
+
+    def chance_outcomes(self, state):
+        return [(0, self.bias), (1, 1 - self.bias)] if self.to_play(state) == CHANCE else []
+
+    def legal_actions(self, state):
+        return [a for a in range(3) if a < state.pile] if state.player >= 0 and state.pile else []
+
+    def apply(self, state, action):
+        player = self.to_play(state)
+        if player == CHANCE:
+            state.player = self.check_action(state, action)
+            return
+        if action not in self.legal_actions(state):
+            raise IllegalActionError(f"action {action} is illegal")
+        state.pile -= action + 1
+        next_player = {0: CHANCE, 1: player, 2: 1 - player}[action]
+        state.player = 1 - player if state.pile == 0 else next_player  # the winner, for returns
+
+    def returns(self, state):
+        if state.pile:
+            return (0.0, 0.0)
+        return (1.0, -1.0) if state.player == 0 else (-1.0, 1.0)
+
+    def observe(self, state):
+        return np.full((1, 1, 1), state.pile, dtype=np.float32)
+
+    def action_to_text(self, state, action):
+        return str(action + 1)
+
+    def parse_turn(self, state, text):
+        return [int(text) - 1]
+
+    def render_text(self, state):
+        return f"pile {state.pile}, to play {state.player}"
+
+
+def expectimax(game, state, key=lambda s: (s.pile, s.player), memo=None):
+    """Exact value for seat 0 of a small two-seat zero-sum game (memoised by ``key``)."""
+    memo = {} if memo is None else memo
+    k = key(state)
+    if k not in memo:
+        player = game.to_play(state)
+        if player == TERMINAL:
+            memo[k] = game.returns(state)[0]
+        elif player == CHANCE:
+            memo[k] = sum(
+                p * expectimax(game, game.step(state, o), key, memo) for o, p in game.chance_outcomes(state)
+            )
+        else:
+            values = [expectimax(game, game.step(state, a), key, memo) for a in game.legal_actions(state)]
+            memo[k] = max(values) if player == 0 else min(values)
+    return memo[k]
+
+
+def odoku_key(state):
+    return (tuple(state.board), state.player)
+
+
+def exact_evaluator(game, key):
+    """Expectimax values, priors uniform over the optimal actions."""
+    memo = {}
+
+    def evaluate(state):
+        player = game.to_play(state)
+        action_value = {a: expectimax(game, game.step(state, a), key, memo) for a in game.legal_actions(state)}
+        sign = 1.0 if player == 0 else -1.0
+        best = max(sign * v for v in action_value.values())
+        priors = np.zeros(game.info.num_actions)
+        for a, v in action_value.items():
+            priors[a] = sign * v >= best - 1e-12
+        return priors, (sign * best, -sign * best)
+
+    return FunctionEvaluator(game, evaluate)
+
+
+def odoku_oracle_evaluator(game):
+    """Odoku's exact values by the random-turn theorem, priors uniform over optimal moves."""
+
+    def evaluate(state):
+        values = action_values(state)
+        best = optimal_actions(state)
+        priors = np.zeros(game.info.num_actions)
+        priors[best] = 1.0
+        b_return = (values[best[0]] - 7.5) / 7.5
+        return priors, (b_return, -b_return)
+
+    return FunctionEvaluator(game, evaluate)
+
+
+def odoku_position(game, moves):
+    """Fill the board with ``moves`` (``"Xa1 Ob2 ..."``), every move by B."""
+    state = game.initial_state()
+    for text in moves.split():
+        for action in game.parse_turn(state, "B " + text):
+            game.apply(state, action)
+    return state
+
+
+ALMOST_FULL = (
+    "Xa1 Oa2 Xa3 Oa4 Xa5 Ob1 Xb2 Ob3 Xb4 Ob5 Xc1 Xc2 Oc3 Xc4 Oc5 "
+    "Od1 Xd2 Od3 Xd4 Od5 Xe1 Oe2 Xe3"
+)  # 23 stones: e4 and e5 are empty
+
+
+# --- exact values --------------------------------------------------------------------------
+@pytest.mark.parametrize("chance", ["expectation", "sample"])
+@pytest.mark.parametrize("pile,player", [(7, 0), (6, 1), (5, CHANCE), (4, CHANCE), (3, 1)])
+def test_exact_evaluator_gives_exact_value_through_repeated_movers_and_chance(pile, player, chance):
+    game = ChanceNim(bias=0.8)
+    state = ChanceNimState(pile, player)
+    exact = expectimax(game, state)
+    mcts = MCTS(game, SearchConfig(num_simulations=1000, chance=chance))
+    result = mcts.search(state, exact_evaluator(game, key=lambda s: (s.pile, s.player)), np.random.default_rng(0))
+    if chance == "expectation":
+        np.testing.assert_allclose(result.root_values, [exact, -exact], atol=1e-9)
+    else:  # a mean over sampled coins: within 4 standard errors (+-1 outcomes, p = 0.8)
+        np.testing.assert_allclose(result.root_values, [exact, -exact], atol=4 * 2 * 0.4 / 1000**0.5)
+    if player >= 0:
+        best = int(np.argmax(result.visit_counts))
+        assert expectimax(game, game.step(state, best)) == pytest.approx(exact)
+
+
+@pytest.mark.parametrize("mover", [None, 0, 1])
+def test_odoku_oracle_evaluator_gives_odoku_value(mover):
+    """Fair coin, two empty cells: the search's value is odoku.value (the
+    random-turn theorem) at a chance root, and the best move's value at a decision root."""
+    game = make_game("odoku")
+    state = odoku_position(game, ALMOST_FULL)
+    expected = value(state)
+    if mover is not None:
+        game.apply(state, mover)
+        expected = (max if mover == 0 else min)(action_values(state).values())
+    result = MCTS(game, SearchConfig(num_simulations=50)).search(
+        state, odoku_oracle_evaluator(game), np.random.default_rng(1)
+    )
+    b_return = (expected - 7.5) / 7.5
+    np.testing.assert_allclose(result.root_values, [b_return, -b_return], atol=1e-9)
+    if mover is None:
+        assert result.to_play == CHANCE
+        # both outcomes evaluated by the first simulation, then one visit per simulation
+        np.testing.assert_array_equal(result.visit_counts[:2], [26, 25])
+    else:
+        assert int(np.argmax(result.visit_counts)) in optimal_actions(state)
+
+
+@pytest.mark.parametrize("bias", [0.5, 0.9])
+def test_odoku_biased_coin_exact_value(bias):
+    """With a biased coin the random-turn theorem fails; the expectimax
+    evaluator's value must still come back exactly (outcomes weighted by the bias)."""
+    game = make_game("odoku", bias=bias)
+    state = odoku_position(game, ALMOST_FULL.rsplit(" ", 1)[0])  # three empty cells
+    exact = expectimax(game, state, odoku_key)
+    result = MCTS(game, SearchConfig(num_simulations=60)).search(
+        state, exact_evaluator(game, odoku_key), np.random.default_rng(2)
+    )
+    np.testing.assert_allclose(result.root_values, [exact, -exact], atol=1e-9)
+    fair_coin = (value(state) - 7.5) / 7.5
+    if bias == 0.5:
+        assert exact == pytest.approx(fair_coin)
+    else:
+        assert abs(exact - fair_coin) > 1e-3
+
+
+def test_odoku_uniform_evaluator_finds_an_optimal_move():
+    game = make_game("odoku")
+    state = odoku_position(game, ALMOST_FULL)
+    game.apply(state, 1)  # A moves
+    result = MCTS(game, SearchConfig(num_simulations=200)).search(
+        state, UniformEvaluator(game), np.random.default_rng(2)
+    )
+    assert int(np.argmax(result.visit_counts)) in optimal_actions(state)
+
+
+def test_uniform_evaluator_converges_to_expectimax():
+    """Values from terminal states alone: the mean backup approaches the exact value."""
+    game = ChanceNim(pile=9, bias=0.7)
+    state = game.initial_state()
+    result = MCTS(game, SearchConfig(num_simulations=3000)).search(
+        state, UniformEvaluator(game), np.random.default_rng(3)
+    )
+    exact = expectimax(game, state)
+    assert abs(result.root_values[0] - exact) < 0.05
+    assert expectimax(game, game.step(state, int(np.argmax(result.visit_counts)))) == pytest.approx(exact)
+
+
+def test_same_seat_moves_twice_picks_the_winning_pair():
+    """Pile 6, seat 0: taking 2 keeps the move, then taking 3 leaves the last
+    stone to the opponent. A search that flipped signs per ply would score the
+    second move for the opponent and miss the pair."""
+    game = ChanceNim(pile=6, bias=0.5)
+    state = game.initial_state()
+    assert expectimax(game, state) == 1.0
+    assert expectimax(game, game.step(state, 0)) < 1.0 and expectimax(game, game.step(state, 2)) < 1.0
+    result = MCTS(game, SearchConfig(num_simulations=300)).search(
+        state, UniformEvaluator(game), np.random.default_rng(4)
+    )
+    assert int(np.argmax(result.visit_counts)) == 1
+    assert result.root_values[0] > 0.8
+    assert result.q_values[1, 0] > 0.9
+
+
+# --- batching, noise, results -----------------------------------------------------------------
+class CountingEvaluator:
+    def __init__(self, inner):
+        self.inner, self.batches = inner, []
+
+    def evaluate(self, states):
+        self.batches.append(len(states))
+        for state in states:
+            assert self.inner.game.to_play(state) >= 0
+        return self.inner.evaluate(states)
+
+
+def test_search_many_batches_one_leaf_per_search_and_matches_search():
+    game = make_game("odoku")
+    rng = np.random.default_rng(5)
+    states = [game.initial_state() for _ in range(3)]
+    for state in states[1:]:
+        game.apply(state, 0)
+    evaluator = CountingEvaluator(UniformEvaluator(game))
+    mcts = MCTS(game, SearchConfig(num_simulations=20))
+    many = mcts.search_many(states, evaluator, rng)
+    assert len(evaluator.batches) == 20
+    assert evaluator.batches[0] == 2 + 1 + 1  # a chance root expands both outcomes
+    single = mcts.search(states[1], UniformEvaluator(game), rng)
+    np.testing.assert_array_equal(many[1].visit_counts, single.visit_counts)
+    assert many[1].visit_counts.sum() == 19
+
+
+def test_root_noise_changes_priors_only_at_the_root():
+    game = make_game("odoku")
+    state = game.initial_state()
+    game.apply(state, 0)
+    mcts = MCTS(game, SearchConfig(num_simulations=2))
+    quiet = mcts.search(state, UniformEvaluator(game), np.random.default_rng(6))
+    noisy = mcts.search(state, UniformEvaluator(game), np.random.default_rng(6), add_noise=True)
+    np.testing.assert_allclose(quiet.priors[quiet.priors > 0], 1 / 50)
+    assert noisy.priors.sum() == pytest.approx(1.0)
+    assert noisy.priors.min() >= 0.75 / 50 - 1e-12
+    assert np.ptp(noisy.priors) > 0.01
+
+
+def test_illegal_actions_get_no_prior_and_no_visits():
+    game = make_game("odoku")
+    state = odoku_position(game, ALMOST_FULL)
+    game.apply(state, 0)
+    result = MCTS(game, SearchConfig(num_simulations=30)).search(
+        state, UniformEvaluator(game), np.random.default_rng(7)
+    )
+    legal = game.legal_mask(state)
+    assert result.visit_counts[~legal].sum() == 0 and result.priors[~legal].sum() == 0
+    assert result.visit_counts.sum() == 29
+    assert np.isnan(result.q_values[~legal]).all()
+
+
+def test_policy_and_select_action():
+    result = SearchResult(
+        visit_counts=np.array([0.0, 3.0, 1.0, 3.0]),
+        root_values=np.zeros(2),
+        q_values=np.zeros((4, 2)),
+        priors=np.full(4, 0.25),
+        to_play=0,
+    )
+    np.testing.assert_allclose(result.policy(0.0), [0, 0.5, 0, 0.5])
+    np.testing.assert_allclose(result.policy(1.0), [0, 3 / 7, 1 / 7, 3 / 7])
+    np.testing.assert_allclose(result.policy(0.5), [0, 9 / 19, 1 / 19, 9 / 19])
+    picks = {select_action(result, 0.0, np.random.default_rng(seed)) for seed in range(20)}
+    assert picks == {1, 3}
+    with pytest.raises(ValueError, match="temperature"):
+        result.policy(-1.0)
+
+
+def test_temperature_schedule():
+    assert [temperature_schedule(d, 2) for d in range(4)] == [1.0, 1.0, 0.0, 0.0]
+    assert temperature_schedule(0, 1, temperature=0.5) == 0.5
+
+
+@pytest.mark.parametrize(
+    "field,value",
+    [
+        ("num_simulations", 0),
+        ("num_simulations", 2.5),
+        ("c_puct", -1.0),
+        ("dirichlet_alpha", 0.0),
+        ("dirichlet_fraction", 1.5),
+        ("chance", "average"),
+        ("fpu_reduction", float("nan")),
+    ],
+)
+def test_config_validation_names_the_field(field, value):
+    with pytest.raises(ValueError, match=field):
+        SearchConfig(**{field: value})
+
+
+def test_bad_inputs_raise_clear_errors():
+    game = make_game("odoku")
+    state = odoku_position(game, ALMOST_FULL)
+    for text in ("B Xe4", "A Oe5"):
+        for action in game.parse_turn(state, text):
+            game.apply(state, action)
+    mcts = MCTS(game, SearchConfig(num_simulations=4))
+    with pytest.raises(ValueError, match="finished game"):
+        mcts.search(state, UniformEvaluator(game), np.random.default_rng(0))
+
+    class Wrong:
+        def evaluate(self, states):
+            return np.ones((len(states), 3)), np.zeros((len(states), 2))
+
+    with pytest.raises(ValueError, match="evaluator returned"):
+        mcts.search(game.initial_state(), Wrong(), np.random.default_rng(0))
+    with pytest.raises(ValueError, match="num_rollouts"):
+        RolloutEvaluator(game, np.random.default_rng(0), num_rollouts=0)
+    with pytest.raises(ValueError, match="Generator"):
+        RolloutEvaluator(game, 42)
+
+
+def test_rollout_evaluator_is_seeded_and_unbiased_on_odoku():
+    game = make_game("odoku")
+    state = odoku_position(game, ALMOST_FULL)
+    game.apply(state, 0)
+    states = [state] * 400
+    first = RolloutEvaluator(game, np.random.default_rng(8)).evaluate(states)[1]
+    again = RolloutEvaluator(game, np.random.default_rng(8)).evaluate(states)[1]
+    np.testing.assert_array_equal(first, again)
+    # random play from here: both coin outcomes, both colours equally likely
+    finals = [v for v in action_values(state).values()]
+    expected = (np.mean(finals) - 7.5) / 7.5
+    assert abs(first[:, 0].mean() - expected) < 0.05
+    np.testing.assert_allclose(first[:, 0], -first[:, 1])
