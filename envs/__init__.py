@@ -27,6 +27,13 @@ from envs.core import (
 # name -> (Gymnasium id, "module:class", fixed keyword arguments)
 GAMES = {
     "odoku": ("Odoku-v0", "envs.odoku:Odoku", {}),
+    "nex": ("Nex-v0", "envs.neutral_games:Nex", {}),
+    "neumoku": ("Neumoku-v0", "envs.neutral_games:Neumoku", {}),
+    "neuversi": ("NeuVersi-v0", "envs.neutral_games:NeuVersi", {}),
+    "adneuversi": ("AdNeuVersi-v0", "envs.neutral_games:AdNeuVersi", {}),
+    "hex": ("Hex-v0", "envs.hex:Hex", {}),
+    "gomoku": ("Gomoku-v0", "envs.gomoku:Gomoku", {}),
+    "reversi": ("Reversi-v0", "envs.reversi:Reversi", {}),
 }
 
 

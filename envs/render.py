@@ -88,3 +88,69 @@ def draw_odoku(
     row_labels = [f"{r + 1}{sign[status[r]]}" for r in rows]
     column_labels = [f"{'abcde'[c]}{sign[status[5 + c]]}" for c in range(size)]
     return draw_square_board(backgrounds, stones, row_labels, column_labels, marks)
+
+
+# Stone games (Hex, Gomoku, Reversi and their neutral variants): board values
+# 0 empty, 1 first colour, 2 second colour, 3 neutral.
+STONE_OF_VALUE = (None, "black", "white", "neutral")
+WOOD: RGB = (220, 180, 110)
+
+
+def draw_stone_square(board: Sequence[int], n: int, marks: Sequence[str]) -> np.ndarray:
+    """An n x n board of stones, row 1 at the top (Gomoku, Reversi)."""
+    from envs.board import COLUMNS
+
+    rows = range(n)
+    return draw_square_board(
+        [[WOOD] * n for _ in rows],
+        [[STONE_OF_VALUE[board[r * n + c]] for c in range(n)] for r in rows],
+        [str(r + 1) for r in rows],
+        list(COLUMNS[:n]),
+        [[marks[r * n + c] for c in range(n)] for r in rows],
+    )
+
+
+def draw_hex_board(board: Sequence[int], n: int, marks: Sequence[str]) -> np.ndarray:
+    """A rhombic Hex board (row r shifted half a cell right of row r-1).
+
+    The top and bottom edges are drawn in the first colour (Vertical joins
+    them), the left and right edges in the second colour.
+    """
+    from envs.board import COLUMNS
+
+    radius = CELL / 2
+    width = radius * 3**0.5  # flat-to-flat width of a pointy-top hexagon
+    dy = 1.5 * radius
+
+    def centre(r: float, c: float) -> tuple[float, float]:
+        return MARGIN + width * (c + 0.5 * r + 0.5), MARGIN + radius + dy * r
+
+    size = (int(2 * MARGIN + width * (1.5 * n)), int(2 * MARGIN + dy * (n - 1) + 2 * radius))
+    image = Image.new("RGB", size, (235, 225, 200))
+    draw = ImageDraw.Draw(image)
+    edge_width = 6
+    first, second = STONE_COLOURS["black"], STONE_COLOURS["white"]
+    top_left, top_right = centre(-0.6, -0.6), centre(-0.6, n - 0.4)
+    bottom_left, bottom_right = centre(n - 0.4, -0.6), centre(n - 0.4, n - 0.4)
+    draw.line([top_left, top_right], fill=first, width=edge_width)
+    draw.line([bottom_left, bottom_right], fill=first, width=edge_width)
+    draw.line([top_left, bottom_left], fill=second, width=edge_width)
+    draw.line([top_right, bottom_right], fill=second, width=edge_width)
+    corners = [(0.5 * width, -0.5 * radius), (0, -radius), (-0.5 * width, -0.5 * radius),
+               (-0.5 * width, 0.5 * radius), (0, radius), (0.5 * width, 0.5 * radius)]
+    for r in range(n):
+        for c in range(n):
+            x, y = centre(r, c)
+            draw.polygon([(x + dx, y + dy_) for dx, dy_ in corners], fill=WOOD, outline=BOARD_LINE)
+            stone = STONE_OF_VALUE[board[r * n + c]]
+            if stone is not None:
+                pad = radius * 0.7
+                draw.ellipse([x - pad, y - pad, x + pad, y + pad], fill=STONE_COLOURS[stone], outline=BOARD_LINE, width=2)
+            if marks[r * n + c]:
+                draw.text((x, y), marks[r * n + c], fill=(200, 30, 30), anchor="mm")
+        x, y = centre(r, -1)
+        draw.text((x + radius * 0.3, y), str(r + 1), fill=(0, 0, 0), anchor="mm")
+    for c in range(n):
+        x, y = centre(-1, c)
+        draw.text((x, y + radius * 0.3), COLUMNS[c], fill=(0, 0, 0), anchor="mm")
+    return np.asarray(image)

@@ -1,0 +1,86 @@
+"""Gomoku on an n x n board (RULES.md 2b): five or more in a row wins.
+
+Cells (index = r * n + c; row 1 at the top)::
+
+    1 |  0  1  2 ...
+    2 |  n n+1  ...
+         a  b  c
+
+Colour 1 is ``x`` (moves first), colour 2 ``o``. A full board without a line
+of five is a draw.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from envs.board import check_size, square_diagram
+from envs.stones import Rules, StoneGame
+
+LINE = 5
+DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
+
+
+class GomokuRules(Rules):
+    """Gomoku's goal for ``envs.stones``: five or more of a colour in a row (no captures)."""
+
+    name = "gomoku"
+    symbols = ".xo?"
+    seat_names = ("x", "o")
+    pie_turn = 3  # the seed's Neumoku pie: after x, o, x
+    symmetry_names = ("identity", "rot90", "rot180", "rot270", "flip_rows", "flip_columns", "transpose", "antitranspose")
+
+    def __init__(self, size: int = 15):
+        self.n = check_size(size, LINE)
+
+    def wins(self, board: Sequence[int], colour: int, cells: Sequence[int]) -> bool:
+        """Whether a line of five or more ``colour`` stones runs through one of ``cells``."""
+        n = self.n
+        for cell in cells:
+            if board[cell] != colour:
+                continue
+            r, c = divmod(cell, n)
+            for dr, dc in DIRECTIONS:
+                run = 1
+                for sign in (1, -1):
+                    rr, cc = r + sign * dr, c + sign * dc
+                    while 0 <= rr < n and 0 <= cc < n and board[rr * n + cc] == colour:
+                        run += 1
+                        rr, cc = rr + sign * dr, cc + sign * dc
+                if run >= LINE:
+                    return True
+        return False
+
+    def diagram(self, symbols: Sequence[str]) -> list[str]:
+        return square_diagram(symbols, self.n)
+
+    def picture(self, board: Sequence[int], marks: Sequence[str]) -> np.ndarray:
+        from envs.render import draw_stone_square
+
+        return draw_stone_square(board, self.n, marks)
+
+
+class Gomoku(StoneGame):
+    """Plain Gomoku: one stone on an empty cell per turn; five or more in a row wins.
+
+    ===================  ================================================================
+    Board                n x n, ``size`` 5..26 (default 15); cell ``r * n + c``, row 1
+                         (r = 0) at the top
+    Seats                0 ``x`` (moves first), 1 ``o``
+    Actions              ``Discrete(n*n + 2)``: cells, PASS (never legal), SWAP_SIDES
+                         (``pie_rule=True``: after the first three turns x, o, x seat 1
+                         may answer ``swap-sides``, taking the x stones; seat 0 then
+                         plays o and moves next)
+    Observation          ``(4, n, n)`` float32 from the mover's view: 0 mover's stones,
+                         1 opponent's stones, 2 pie swap available, 3 the mover holds x
+    Symmetries           the 8 maps of the square
+    End                  a turn that makes five or more in a row (orthogonal or diagonal)
+                         wins (+1 / -1); a full board without one is a draw (0)
+    Text                 ``h8``, ``swap-sides``; ``ansi`` like the seed's diagrams
+    ===================  ================================================================
+    """
+
+    def __init__(self, size: int = 15, pie_rule: bool = False):
+        super().__init__(GomokuRules(size), pie_rule)

@@ -1,0 +1,110 @@
+"""Hex on an n x n rhombus (RULES.md 2a): Vertical joins rows 1 and n, Horizontal columns a and the last.
+
+Cells (index = r * n + c; row 1 at the top, each row shifted half a cell right)::
+
+    1  0  1  2
+    2   3  4  5        (r, c) touches (r-1, c), (r-1, c+1), (r, c-1),
+    3    6  7  8                      (r, c+1), (r+1, c-1), (r+1, c)
+        a  b  c
+
+Colour 1 is Vertical (``v``, seat 0 unless the pie rule swapped the colours),
+colour 2 Horizontal (``h``). A full Hex board always holds exactly one winning
+chain, so plain Hex has no draws; in Nex neutrals belong to no chain.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from envs.board import check_size, hex_diagram, neighbour_table
+from envs.stones import Rules, StoneGame
+
+HEX_STEPS = ((-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0))
+
+
+class HexRules(Rules):
+    """Hex geometry and goal for ``envs.stones`` (no captures; win = a chain joining your edges)."""
+
+    name = "hex"
+    symbols = ".vh?"
+    seat_names = ("Vertical", "Horizontal")
+    pie_turn = 1
+    # the rhombus maps onto itself by a half turn; a transposition swaps the two goals
+    symmetry_names = ("identity", "rot180", "transpose", "antitranspose")
+    transposition_swaps_colours = True
+    orientation = "the mover holds Vertical (joins rows 1 and n)"
+
+    def __init__(self, size: int = 11):
+        self.n = n = check_size(size, 2)
+        self.neighbours = neighbour_table(n, HEX_STEPS)
+        cells = range(n * n)
+        # per colour: (touches its first edge, touches its second edge) for every cell
+        self.edges = {
+            1: (bytes(c < n for c in cells), bytes(c >= n * (n - 1) for c in cells)),
+            2: (bytes(c % n == 0 for c in cells), bytes(c % n == n - 1 for c in cells)),
+        }
+
+    def wins(self, board: Sequence[int], colour: int, cells: Sequence[int]) -> bool:
+        """Whether a chain of ``colour`` through one of ``cells`` joins that colour's two edges."""
+        first_edge, second_edge = self.edges[colour]
+        neighbours = self.neighbours
+        seen: set[int] = set()
+        for start in cells:
+            if board[start] != colour or start in seen:
+                continue
+            seen.add(start)
+            stack, first, second = [start], False, False
+            while stack:
+                cell = stack.pop()
+                first = first or first_edge[cell]
+                second = second or second_edge[cell]
+                for other in neighbours[cell]:
+                    if board[other] == colour and other not in seen:
+                        seen.add(other)
+                        stack.append(other)
+            if first and second:
+                return True
+        return False
+
+    def final_outcome(self, board: Sequence[int], counts: Sequence[int]) -> int:
+        cells = range(self.n * self.n)
+        return next((colour for colour in (1, 2) if self.wins(board, colour, cells)), 0)
+
+    def diagram(self, symbols: Sequence[str]) -> list[str]:
+        return hex_diagram(symbols, self.n)
+
+    def picture(self, board: Sequence[int], marks: Sequence[str]) -> np.ndarray:
+        from envs.render import draw_hex_board
+
+        return draw_hex_board(board, self.n, marks)
+
+
+class Hex(StoneGame):
+    """Plain Hex (RULES.md 2a without neutrals): one stone on an empty cell per turn.
+
+    ===================  ================================================================
+    Board                n x n rhombus, ``size`` 2..26 (default 11); cell ``r * n + c``,
+                         row 1 (r = 0) at the top, ``a11`` = bottom-left
+    Seats                0 Vertical (``v``, moves first, joins rows 1 and n),
+                         1 Horizontal (``h``, joins columns a and the last)
+    Actions              ``Discrete(n*n + 2)``: cells, PASS (never legal in Hex),
+                         SWAP_SIDES (the pie rule: with ``pie_rule=True`` seat 1 may
+                         answer the first turn with ``swap-sides``, taking Vertical and
+                         its stone; seat 0 then plays Horizontal and moves next)
+    Observation          ``(4, n, n)`` float32 from the mover's view: 0 mover's stones,
+                         1 opponent's stones, 2 pie swap available (all ones), 3 the
+                         mover holds Vertical (all ones; else zeros). Board coordinates,
+                         so plane [r, c] is action r*n + c; the symmetries include the
+                         transpositions, which swap the goals and invert plane 3, so
+                         augmented data teaches one network both directions.
+    Symmetries           identity, rot180, transpose, antitranspose
+    End                  the first chain joining a player's edges wins (+1 / -1); no draws
+    Text                 ``e3``, ``swap-sides``; ``ansi`` like the seed (rows indented)
+    ===================  ================================================================
+    """
+
+    def __init__(self, size: int = 11, pie_rule: bool = False):
+        super().__init__(HexRules(size), pie_rule)
+

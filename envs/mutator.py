@@ -1,0 +1,272 @@
+"""The neutral mutator (RULES.md section 2) over any base game's :class:`~envs.stones.Rules`.
+
+This module knows everything about neutral stones and nothing about the
+particular base game; the base game only says where a stone may go and what it
+captures (``rules.flips``) and when a turn has won (``rules.wins``).
+
+A turn is one to three micro-steps by the same seat, each one action (RULES.md 3):
+
+=====  ===========================================  ===========================
+phase  the mover now chooses                         text of the whole turn
+=====  ===========================================  ===========================
+0      an empty cell: a drop (the stone lands at    drop ``e3 g7``, fill ``e3``
+       once, with its captures), or the fill rule;  swap ``f6g5 a11``,
+       a neutral: a swap, or the convert rule;      convert ``f6``,
+       or PASS / SWAP_SIDES                         ``pass``, ``swap-sides``
+1      the drop's neutral: an empty cell (next to   (second word of a drop)
+       a stone in AdNeuVersi); skipped when none
+2      the swap's second neutral                    (second cell of a swap)
+3      the stone of the mover's to neutralise,      (last word of a swap)
+       not one of the two just swapped
+=====  ===========================================  ===========================
+
+Without captures (Hex, Gomoku) a drop needs two empty cells and a swap two
+neutrals and one stone of the mover's; when neither exists Bill Taylor's
+end-game rules give the turn: fill an empty cell, else convert a neutral. With
+captures (Reversi) every stone placed, the swapped neutrals included, must be
+a legal capture in the position it is played in; a side with no drop and no
+swap passes, and the game ends when neither side has a turn. Every start the
+mask offers can be completed into a whole turn: masks never lead into a dead end.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from envs.board import KING_STEPS, cell_name, neighbour_table, parse_cell
+from envs.core import IllegalActionError, NotationError
+from envs.stones import EMPTY, NEUTRAL, Rules, StoneGame, StoneState
+
+START, DROP_NEUTRAL, SWAP_SECOND, SWAP_GIVE = 0, 1, 2, 3
+_SWAP_WORD = re.compile(r"^([a-z][0-9]{1,2})([a-z][0-9]{1,2})$")
+
+
+class NeutralGame(StoneGame):
+    """A base game with the neutral mutator: Nex, Neumoku, NeuVersi, AdNeuVersi.
+
+    ===================  ================================================================
+    Actions              ``Discrete(n*n + 2)``: cell ``r * n + c`` (r = 0 is row 1), then
+                         PASS, then SWAP_SIDES; one action per micro-step (module doc)
+    Observation          ``(9, n, n)`` float32 from the mover's view: 0 mover's stones,
+                         1 opponent's stones, 2 neutral stones, 3 cells chosen earlier
+                         this turn, 4 step "the drop's neutral", 5 step "the swap's
+                         second neutral", 6 step "the stone to neutralise" (4-6 all ones
+                         in that step), 7 pie swap available, 8 ``rules.orientation``
+    Termination          a turn that reaches the base game's goal wins (judged after the
+                         whole turn); a full board (Hex, Gomoku), or no turn for either
+                         side (Reversi), ends the game by the base game's count
+    ===================  ================================================================
+    """
+
+    PLANES = (
+        "mover's stones",
+        "opponent's stones",
+        "neutral stones",
+        "cells chosen earlier this turn",
+        "step: the drop's neutral",
+        "step: the swap's second neutral",
+        "step: the stone to neutralise",
+    )
+
+    def __init__(self, rules: Rules, name: str, pie_rule: bool = False, adjacent_neutrals: bool = False):
+        self.name = name
+        self.adjacent_neutrals = adjacent_neutrals
+        super().__init__(rules, pie_rule)
+        self.king_neighbours = neighbour_table(rules.n, KING_STEPS)
+
+    def registry_name(self) -> str:
+        return self.name
+
+    def max_decisions(self) -> int:
+        # at most 2E + N <= 2 n^2 turns of up to 3 steps, a pass between two of them at most
+        return 8 * self.num_cells + 2
+
+    # --- which cells each micro-step offers ----------------------------------------------------
+    def _legal(self, state: StoneState) -> list[int]:
+        phase, board, colour = state.phase, state.board, state.colour
+        if phase == START:
+            actions = self._moves(state, colour)
+            if not actions:  # a Reversi side without a turn while the other has one
+                return [self.PASS]
+            return actions + [self.SWAP_SIDES] if self._pie_available(state) else actions
+        if phase == DROP_NEUTRAL:
+            return self._neutral_cells(state)
+        if phase == SWAP_SECOND:
+            if not self.rules.captures:
+                return [c for c, v in enumerate(board) if v == NEUTRAL]
+            flips = self.rules.flips
+            return [c for c, v in enumerate(board) if v == NEUTRAL and flips(board, c, colour)]
+        chosen = state.chosen
+        return [c for c, v in enumerate(board) if v == colour and c not in chosen]
+
+    def _moves(self, state: StoneState, colour: int) -> list[int]:
+        """Cells that start a whole turn for ``colour``: drops, swaps, or the end-game rules."""
+        board, counts = state.board, state.counts
+        if self.rules.captures:
+            flips = self.rules.flips
+            return [
+                c
+                for c, v in enumerate(board)
+                if (v == EMPTY and flips(board, c, colour)) or (v == NEUTRAL and self._swap_starts_at(board, c, colour))
+            ]
+        empty, neutral = counts[EMPTY], counts[NEUTRAL]
+        drop, swap = empty >= 2, neutral >= 2 and counts[colour] >= 1
+        want_empty = drop or (not swap and empty > 0)  # a drop, or the fill rule
+        want_neutral = swap or (not drop and empty == 0)  # a swap, or the convert rule
+        if want_empty and want_neutral:
+            return [c for c, v in enumerate(board) if v == EMPTY or v == NEUTRAL]
+        wanted = EMPTY if want_empty else NEUTRAL
+        return [c for c, v in enumerate(board) if v == wanted]
+
+    def _swap_starts_at(self, board: list[int], cell: int, colour: int) -> bool:
+        """Whether a capturing swap can start on the neutral ``cell`` and be completed."""
+        flips = self.rules.flips(board, cell, colour)
+        if not flips:
+            return False
+        after = board[:]
+        after[cell] = colour
+        for other in flips:
+            after[other] = colour
+        # the third step always has a choice: the stone that closed the first capture
+        return any(v == NEUTRAL and self.rules.flips(after, c, colour) for c, v in enumerate(after))
+
+    def _neutral_cells(self, state: StoneState) -> list[int]:
+        board = state.board
+        if not self.adjacent_neutrals:
+            return [c for c, v in enumerate(board) if v == EMPTY]
+        king = self.king_neighbours
+        return [c for c, v in enumerate(board) if v == EMPTY and any(board[x] != EMPTY for x in king[c])]
+
+    def _can_move(self, state: StoneState, colour: int) -> bool:
+        if self.rules.captures:
+            return bool(self._moves(state, colour))
+        return state.counts[EMPTY] + state.counts[NEUTRAL] > 0  # the end-game rules always give a turn
+
+    # --- one micro-step ----------------------------------------------------------------------------
+    def _play(self, state: StoneState, cell: int) -> None:
+        phase, colour, counts = state.phase, state.colour, state.counts
+        state.legal = None
+        if phase == START:
+            was_empty = state.board[cell] == EMPTY
+            captures = self.rules.captures
+            if was_empty:
+                drop = captures or counts[EMPTY] >= 2
+            else:
+                drop = False
+                swap = captures or (counts[NEUTRAL] >= 2 and counts[colour] >= 1)
+            self._place(state, cell, colour)
+            state.chosen = (cell,)
+            if was_empty and drop:
+                if self.adjacent_neutrals or counts[EMPTY] == 0:
+                    if not self._neutral_cells(state):  # the neutral is left out
+                        self._end_turn(state, (cell,))
+                        return
+                state.phase = DROP_NEUTRAL
+            elif not was_empty and swap:
+                state.phase = SWAP_SECOND
+            else:  # the fill or convert rule: the whole turn
+                self._end_turn(state, (cell,))
+        elif phase == DROP_NEUTRAL:
+            self._set(state, cell, NEUTRAL)
+            self._end_turn(state, state.chosen)
+        elif phase == SWAP_SECOND:
+            self._place(state, cell, colour)
+            state.chosen += (cell,)
+            state.phase = SWAP_GIVE
+        else:
+            self._set(state, cell, NEUTRAL)
+            self._end_turn(state, state.chosen)
+
+    def _why_illegal(self, state: StoneState, action: int) -> str:
+        phase = state.phase
+        if action in (self.PASS, self.SWAP_SIDES) and phase != START:
+            return f"{self._describe(action)} cannot be played in the middle of a turn{self._step_text(state)}"
+        if action == self.SWAP_SIDES:
+            return self._pie_message(state)
+        if action == self.PASS:
+            if not self.rules.captures:
+                return "pass is never legal here: the end-game rules always leave a turn"
+            return "pass is legal only when the mover has no drop and no swap"
+        name, what = cell_name(action, self.n), self._contents(state, action)
+        if phase == START:
+            if state.board[action] in (EMPTY, NEUTRAL):
+                if self.rules.captures:
+                    return f"{name} {what}, and no whole turn starts there (a stone must capture)"
+                return f"{name} {what}; the end-game rules (fill, convert) apply only when no drop or swap is legal"
+            return f"{name} {what}; a turn starts on an empty cell (drop) or a neutral (swap)"
+        if phase == DROP_NEUTRAL:
+            where = "an empty cell next to a stone" if self.adjacent_neutrals else "an empty cell"
+            return f"the drop's neutral goes on {where}; {name} {what}"
+        if phase == SWAP_SECOND:
+            capture = " whose placement captures" if self.rules.captures else ""
+            return f"the swap's second cell must be a neutral stone{capture}; {name} {what}"
+        return f"the swap neutralises one of your stones other than the two just swapped; {name} {what}"
+
+    def _contents(self, state: StoneState, cell: int) -> str:
+        v = state.board[cell]
+        if v == EMPTY:
+            return "is empty"
+        if v == NEUTRAL:
+            return "holds a neutral stone"
+        if cell in state.chosen:
+            return "was chosen earlier this turn"
+        return "holds your stone" if v == state.colour else "holds an opponent's stone"
+
+    # --- observation ---------------------------------------------------------------------------------
+    def _extra_planes(self, state: StoneState, board: np.ndarray, planes: np.ndarray) -> None:
+        planes[2] = board == NEUTRAL
+        for cell in state.chosen:
+            planes[3].flat[cell] = 1.0
+        if state.phase:
+            planes[3 + state.phase] = 1.0
+
+    # --- text ------------------------------------------------------------------------------------------
+    def parse_turn(self, state: StoneState, text: str) -> list[int]:
+        """Drop ``e3 g7``, swap ``f6g5 a11``, one cell ``e3`` (fill, convert, or a drop
+        whose neutral is left out), ``pass``, ``swap-sides``."""
+        words = text.lower().split()
+        swap = _SWAP_WORD.match(words[0]) if words else None
+        if not 1 <= len(words) <= 2 or (swap is not None and len(words) != 2):
+            raise NotationError(
+                f"cannot read {self.info.name} turn {text!r}: expected a drop 'e3 g7', a swap "
+                "'f6g5 a11', one cell 'e3', 'pass' or 'swap-sides'"
+            )
+        if swap is not None:
+            actions = [parse_cell(swap.group(1), self.n), parse_cell(swap.group(2), self.n), parse_cell(words[1], self.n)]
+            kind = SWAP_SECOND
+        else:
+            actions = [self.parse_action(word) for word in words]
+            kind = DROP_NEUTRAL if len(words) == 2 else None
+        first_cell = actions[0] < self.num_cells
+        if kind is not None and state.phase == START and first_cell and self._starts(state, actions[0]) != kind:
+            name = "swap" if kind == SWAP_SECOND else "drop"
+            contents = self._contents(state, actions[0])
+            raise IllegalActionError(f"{text!r} is not a legal {name}: {cell_name(actions[0], self.n)} {contents}")
+        self._check_turn(state, text, actions)
+        return actions
+
+    def _starts(self, state: StoneState, cell: int) -> int | None:
+        """The phase that ``cell`` leads to from the start of this turn (None: a whole turn, or illegal)."""
+        if cell not in self.legal_actions(state):
+            return None
+        trial = state.copy()
+        self.apply(trial, cell)
+        return trial.phase or None
+
+    def format_turn(self, state: StoneState, actions) -> str:
+        text = super().format_turn(state, actions)
+        if len(actions) == 3:  # a swap: the two neutrals joined
+            first, second, third = text.split()
+            return f"{first}{second} {third}"
+        return text
+
+    def _step_text(self, state: StoneState) -> str:
+        chosen = "".join(cell_name(c, self.n) for c in state.chosen)
+        return {
+            START: "",
+            DROP_NEUTRAL: f", drop {chosen}: now its neutral",
+            SWAP_SECOND: f", swap {chosen}: now the second neutral",
+            SWAP_GIVE: f", swap {chosen}: now the stone to neutralise",
+        }[state.phase]

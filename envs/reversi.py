@@ -1,0 +1,100 @@
+"""Reversi on an even n x n board (RULES.md 2c): flank and flip; more stones wins.
+
+Cells (index = r * n + c; row 1 at the top). Start, for n = 8::
+
+    4 | . . . x o . . .      x (colour 1, moves first) on d4 e5,
+    5 | . . . o x . . .      o on e4 d5: the central 2x2, x on its main diagonal
+          a b c d e f g h    (the standard Othello start mirrored)
+
+A placement must flank, in at least one of the 8 directions, a contiguous line
+of one or more enemy (or, in the neutral games, neutral) stones ending in a
+friendly stone; every such line turns friendly. A side without a legal turn
+passes; when neither side has one the game ends and more stones wins.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from envs.board import check_size, ray_table, square_diagram
+from envs.stones import EMPTY, FIRST, SECOND, Rules, StoneGame
+
+
+class ReversiRules(Rules):
+    """Reversi's placement and count for ``envs.stones`` (captures; no pie rule)."""
+
+    name = "reversi"
+    symbols = ".xo?"
+    seat_names = ("x", "o")
+    captures = True
+    symmetry_names = ("identity", "rot90", "rot180", "rot270", "flip_rows", "flip_columns", "transpose", "antitranspose")
+
+    def __init__(self, size: int = 8):
+        self.n = n = check_size(size, 4, even=True)
+        self.rays = ray_table(n)
+        # neighbour of a cell in each ray's direction, for a cheap first test
+        self.first_steps = tuple(tuple(ray[0] for ray in rays) for rays in self.rays)
+
+    def initial_board(self) -> list[int]:
+        n, h = self.n, self.n // 2
+        board = [EMPTY] * (n * n)
+        for r, c, colour in ((h - 1, h - 1, FIRST), (h, h, FIRST), (h - 1, h, SECOND), (h, h - 1, SECOND)):
+            board[r * n + c] = colour
+        return board
+
+    def flips(self, board: Sequence[int], cell: int, colour: int) -> list[int] | None:
+        """Enemy and neutral stones flanked from ``cell``, or None when there are none."""
+        flipped: list[int] = []
+        for ray in self.rays[cell]:
+            v = board[ray[0]]
+            if v == EMPTY or v == colour:
+                continue
+            for i in range(1, len(ray)):
+                v = board[ray[i]]
+                if v == colour:
+                    flipped.extend(ray[:i])
+                    break
+                if v == EMPTY:
+                    break
+        return flipped or None
+
+    def wins(self, board: Sequence[int], colour: int, cells: Sequence[int]) -> bool:
+        return False  # only the final count decides
+
+    def final_outcome(self, board: Sequence[int], counts: Sequence[int]) -> int:
+        first, second = counts[FIRST], counts[SECOND]
+        return FIRST if first > second else SECOND if second > first else 0
+
+    def diagram(self, symbols: Sequence[str]) -> list[str]:
+        return square_diagram(symbols, self.n)
+
+    def picture(self, board: Sequence[int], marks: Sequence[str]) -> np.ndarray:
+        from envs.render import draw_stone_square
+
+        return draw_stone_square(board, self.n, marks)
+
+
+class Reversi(StoneGame):
+    """Plain Reversi (RULES.md 2c without neutrals).
+
+    ===================  ================================================================
+    Board                n x n, ``size`` even, 4..26 (default 8); cell ``r * n + c``, row
+                         1 (r = 0) at the top; start x on d4 e5, o on e4 d5 (n = 8)
+    Seats                0 ``x`` (moves first), 1 ``o``
+    Actions              ``Discrete(n*n + 2)``: cells (legal placements), PASS (legal
+                         exactly when no placement is), SWAP_SIDES (never legal)
+    Observation          ``(4, n, n)`` float32 from the mover's view: 0 mover's stones,
+                         1 opponent's stones, 2 pie swap available (always zeros),
+                         3 the mover holds x
+    Symmetries           the 8 maps of the square (the rules are invariant under all of
+                         them; the start position only under some)
+    End                  when neither side can place; more stones wins (+1 / -1), equal
+                         counts draw (0)
+    Text                 ``f5``, ``pass``; ``ansi`` like the seed's diagrams
+    ===================  ================================================================
+    """
+
+    def __init__(self, size: int = 8):
+        super().__init__(ReversiRules(size))

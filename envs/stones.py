@@ -1,0 +1,396 @@
+"""What Hex, Gomoku and Reversi share: stones of two colours on an n x n grid.
+
+A base game is a :class:`Rules` object (geometry, where a stone may go, what it
+captures, the goal); :class:`StoneGame` turns one into a :class:`~envs.core.Game`
+with one placement per turn (plain Hex, Gomoku, Reversi), and
+:class:`envs.mutator.NeutralGame` into the neutral-mutator game over it.
+
+Colours, not seats, are on the board: colour 1 (``x``, Hex's Vertical) moves
+first and belongs to seat 0 until the pie rule (``swap-sides``) hands the
+colours over; seats keep their numbers (RULES.md section 2).
+"""
+
+from __future__ import annotations
+
+import abc
+from typing import Sequence
+
+import numpy as np
+
+from envs.board import board_symmetry, cell_name, parse_cell
+from envs.core import (
+    TERMINAL,
+    Game,
+    GameInfo,
+    GameOverError,
+    IllegalActionError,
+    NotationError,
+    Symmetry,
+)
+
+EMPTY, FIRST, SECOND, NEUTRAL = 0, 1, 2, 3
+PIE_HORIZON = 4  # no rule looks at more than the first 4 turns (the pie rule's turn count)
+
+
+class Rules(abc.ABC):
+    """A base game's rules as pure queries over a flat board of colours.
+
+    Subclasses set ``name``, ``n``, ``symbols`` (text for empty, colour 1,
+    colour 2, neutral), ``seat_names``, ``captures`` (False: a stone may go on
+    any empty cell and changes nothing else), ``pie_turn`` (number of turns
+    after which seat 1 may swap sides when the pie rule is on; None: no pie
+    rule), ``symmetry_names`` (keys of ``envs.board.DIHEDRAL``) and
+    ``orientation`` (text for the last observation plane).
+    """
+
+    name: str
+    n: int
+    symbols: str
+    seat_names: tuple[str, str]
+    captures: bool = False
+    pie_turn: int | None = None
+    symmetry_names: tuple[str, ...]
+    transposition_swaps_colours = False  # True for Hex: a transposed board swaps the goals
+    orientation = "the mover holds x, the first colour"
+
+    def initial_board(self) -> list[int]:
+        return [EMPTY] * (self.n * self.n)
+
+    def flips(self, board: Sequence[int], cell: int, colour: int) -> list[int] | None:
+        """Cells a ``colour`` stone on ``cell`` turns friendly, or None if it may not go there.
+
+        ``cell`` is empty, or neutral during a neutral-game swap. Default: no captures.
+        """
+        return []
+
+    @abc.abstractmethod
+    def wins(self, board: Sequence[int], colour: int, cells: Sequence[int]) -> bool:
+        """Whether ``colour`` has reached the goal after a turn that made ``cells`` its own."""
+
+    def final_outcome(self, board: Sequence[int], counts: Sequence[int]) -> int:
+        """The winning colour (1, 2) or 0 for a draw when neither side can move any more."""
+        return 0
+
+    @abc.abstractmethod
+    def diagram(self, symbols: Sequence[str]) -> list[str]:
+        """Text lines of the board, one symbol per cell."""
+
+    @abc.abstractmethod
+    def picture(self, board: Sequence[int], marks: Sequence[str]) -> np.ndarray:
+        """RGB image of the board; ``marks`` is a short text per cell ('' for none)."""
+
+
+class StoneState:
+    """A position: board of colours, whose colour moves, micro-step, pie, cached legal actions.
+
+    ``counts`` = [empty, colour 1, colour 2, neutral]; ``phase`` and ``chosen``
+    belong to the neutral games' micro-steps (0 and () otherwise); ``legal`` is a
+    cache of the legal actions (None until asked for, reset by every action).
+    """
+
+    __slots__ = ("board", "counts", "colour", "swapped", "turns", "phase", "chosen", "player", "outcome", "legal")
+
+    def __init__(self, board: list[int]):
+        self.board = board
+        self.counts = [board.count(v) for v in (EMPTY, FIRST, SECOND, NEUTRAL)]
+        self.colour = FIRST
+        self.swapped = False
+        self.turns = 0
+        self.phase = 0
+        self.chosen: tuple[int, ...] = ()
+        self.player = 0
+        self.outcome = -1  # at the end: winning colour, or 0 for a draw
+        self.legal: list[int] | None = None
+
+    def copy(self) -> "StoneState":
+        other = StoneState.__new__(StoneState)
+        other.board = self.board[:]
+        other.counts = self.counts[:]
+        other.colour = self.colour
+        other.swapped = self.swapped
+        other.turns = self.turns
+        other.phase = self.phase
+        other.chosen = self.chosen
+        other.player = self.player
+        other.outcome = self.outcome
+        other.legal = self.legal
+        return other
+
+    def key(self) -> tuple:
+        """Hashable identity of the position (for transposition tables)."""
+        return (
+            bytes(self.board),
+            self.colour,
+            self.swapped,
+            min(self.turns, PIE_HORIZON),
+            self.phase,
+            self.chosen,
+            self.player,
+        )
+
+    def seat_of(self, colour: int) -> int:
+        return (colour - 1) ^ self.swapped
+
+
+class StoneGame(Game):
+    """A plain placement game: one stone per turn (Hex, Gomoku, Reversi).
+
+    Actions: cell ``r * n + c`` (r = 0 is row 1, the top row), then ``PASS`` =
+    n*n (Reversi only, when no placement is legal), then ``SWAP_SIDES`` = n*n + 1
+    (the pie rule, where on). Turn text: ``e3``, ``pass``, ``swap-sides``.
+    The game ends when a turn reaches the goal (Hex, Gomoku) or when neither side
+    can move (a full board; Reversi: no legal placement for either side).
+
+    Observation planes (mover's view): 0 the mover's stones, 1 the opponent's,
+    2 pie swap available now, 3 ``rules.orientation`` (all ones or all zeros).
+    """
+
+    PLANES = ("mover's stones", "opponent's stones")
+    neutral = False
+
+    def __init__(self, rules: Rules, pie_rule: bool = False):
+        if not isinstance(pie_rule, (bool, np.bool_)):
+            raise ValueError(f"pie_rule must be true or false, got {pie_rule!r}")
+        if pie_rule and rules.pie_turn is None:
+            raise ValueError(f"pie_rule: {rules.name} has no pie rule")
+        self.rules = rules
+        self.n = n = rules.n
+        self.num_cells = n * n
+        self.PASS = n * n
+        self.SWAP_SIDES = n * n + 1
+        self.pie_turn = rules.pie_turn if pie_rule else None
+        params = {"size": n} | ({"pie_rule": bool(pie_rule)} if rules.pie_turn is not None else {})
+        self.info = GameInfo(
+            name=self.registry_name(),
+            seat_names=rules.seat_names,
+            num_actions=n * n + 2,
+            obs_shape=(len(self.PLANES) + 2, n, n),
+            max_decisions=self.max_decisions(),
+            params=params,
+        )
+
+    def registry_name(self) -> str:
+        return self.rules.name
+
+    def max_decisions(self) -> int:
+        # Reversi: every placement fills a cell, a pass is never followed by a pass
+        return 2 * self.num_cells + 1
+
+    # --- transitions -------------------------------------------------------------------
+    def initial_state(self) -> StoneState:
+        state = StoneState(self.rules.initial_board())
+        self._start_turn(state)
+        return state
+
+    def to_play(self, state: StoneState) -> int:
+        return state.player
+
+    def legal_actions(self, state: StoneState) -> list[int]:
+        if state.legal is None:
+            state.legal = self._legal(state) if state.player != TERMINAL else []
+        return list(state.legal)
+
+    def apply(self, state: StoneState, action: int) -> None:
+        legal = state.legal
+        if legal is None:
+            if state.player == TERMINAL:
+                raise GameOverError(f"action {action}: the game is over")
+            legal = state.legal = self._legal(state)
+        if type(action) is not int:
+            action = self.check_action(state, action)
+        if action not in legal:
+            self.check_action(state, action)
+            raise IllegalActionError(f"action {action} ({self._describe(action)}): {self._why_illegal(state, action)}")
+        if action == self.SWAP_SIDES:
+            self._swap_sides(state)
+        elif action == self.PASS:
+            self._end_turn(state, ())
+        else:
+            self._play(state, action)
+
+    def returns(self, state: StoneState) -> tuple[float, float]:
+        if state.player != TERMINAL or state.outcome == 0:
+            return (0.0, 0.0)
+        return (1.0, -1.0) if state.seat_of(state.outcome) == 0 else (-1.0, 1.0)
+
+    # --- the turn structure (the mutator overrides these) ---------------------------------------
+    def _legal(self, state: StoneState) -> list[int]:
+        moves = self._moves(state, state.colour)
+        if not moves:  # _start_turn left the game running, so the other side can move
+            return [self.PASS]
+        return moves + [self.SWAP_SIDES] if self._pie_available(state) else moves
+
+    def _moves(self, state: StoneState, colour: int) -> list[int]:
+        """Cells where ``colour`` may start a turn."""
+        board, rules = state.board, self.rules
+        if not rules.captures:
+            return [cell for cell, v in enumerate(board) if v == EMPTY]
+        return [c for c, v in enumerate(board) if v == EMPTY and rules.flips(board, c, colour)]
+
+    def _play(self, state: StoneState, cell: int) -> None:
+        self._place(state, cell, state.colour)
+        self._end_turn(state, (cell,))
+
+    def _why_illegal(self, state: StoneState, action: int) -> str:
+        if action == self.SWAP_SIDES:
+            return self._pie_message(state)
+        if action == self.PASS:
+            return "pass is legal only when no placement is"
+        name = cell_name(action, self.n)
+        if state.board[action] != EMPTY:
+            return f"cell {name} is occupied"
+        return f"a stone on {name} captures nothing (a placement must flank a line of enemy stones)"
+
+    # --- shared machinery --------------------------------------------------------------------
+    def _set(self, state: StoneState, cell: int, value: int) -> None:
+        counts = state.counts
+        counts[state.board[cell]] -= 1
+        counts[value] += 1
+        state.board[cell] = value
+
+    def _place(self, state: StoneState, cell: int, colour: int) -> list[int]:
+        """Put a ``colour`` stone on ``cell`` with its captures; return the captured cells."""
+        flips = self.rules.flips(state.board, cell, colour) if self.rules.captures else ()
+        self._set(state, cell, colour)
+        for other in flips:
+            self._set(state, other, colour)
+        return flips
+
+    def _pie_available(self, state: StoneState) -> bool:
+        return state.turns == self.pie_turn and not state.swapped and state.phase == 0
+
+    def _pie_message(self, state: StoneState) -> str:
+        if self.pie_turn is None:
+            return "swap-sides: the pie rule is off in this game"
+        return f"swap-sides is legal only as seat 1's answer to the first {self.pie_turn} turn(s)"
+
+    def _swap_sides(self, state: StoneState) -> None:
+        # seat 1 takes the first colour's stones; the second colour, now seat 0's, moves next
+        state.swapped = True
+        state.turns += 1
+        state.player = state.seat_of(state.colour)
+        state.legal = None
+
+    def _can_move(self, state: StoneState, colour: int) -> bool:
+        if not self.rules.captures:
+            return state.counts[EMPTY] > 0
+        return bool(self._moves(state, colour))
+
+    def _end_turn(self, state: StoneState, cells: Sequence[int]) -> None:
+        """Judge the finished turn as a whole, then hand the move over (or end the game)."""
+        mover = state.colour
+        state.turns += 1
+        state.phase, state.chosen, state.legal = 0, (), None
+        if cells and self.rules.wins(state.board, mover, cells):
+            state.outcome, state.player = mover, TERMINAL
+            return
+        state.colour = 3 - mover
+        self._start_turn(state)
+
+    def _start_turn(self, state: StoneState) -> None:
+        colour = state.colour
+        if self._can_move(state, colour) or self._can_move(state, 3 - colour):
+            state.player = state.seat_of(colour)  # with nothing to do it must pass
+        else:
+            state.outcome = self.rules.final_outcome(state.board, state.counts)
+            state.player = TERMINAL
+
+    # --- observation and symmetry -----------------------------------------------------------
+    def observe(self, state: StoneState) -> np.ndarray:
+        n, mover = self.n, state.colour
+        board = np.asarray(state.board, dtype=np.int8).reshape(n, n)
+        planes = np.zeros(self.info.obs_shape, dtype=np.float32)
+        planes[0] = board == mover
+        planes[1] = board == 3 - mover
+        self._extra_planes(state, board, planes)
+        planes[-2] = self._pie_available(state) and state.player != TERMINAL
+        planes[-1] = mover == FIRST
+        return planes
+
+    def _extra_planes(self, state: StoneState, board: np.ndarray, planes: np.ndarray) -> None:
+        """Planes 2.. before the last two (the neutral games add theirs here)."""
+
+    def symmetries(self) -> list[Symmetry]:
+        """Board maps the rules are invariant under, identity first (see ``rules.symmetry_names``).
+
+        For Hex a transposition also swaps the two goals, so it inverts the last
+        plane (the mover holds Vertical) while the mover's stones stay the mover's.
+        """
+        last = self.info.obs_shape[0] - 1
+        return [
+            board_symmetry(
+                name,
+                self.n,
+                self.info.num_actions,
+                last if self.rules.transposition_swaps_colours and "transpose" in name else None,
+            )
+            for name in self.rules.symmetry_names
+        ]
+
+    # --- text ------------------------------------------------------------------------------------
+    def action_to_text(self, state: StoneState, action: int) -> str:
+        action = int(action)
+        if not 0 <= action <= self.SWAP_SIDES:
+            raise IllegalActionError(f"action {action} is out of range 0..{self.SWAP_SIDES}")
+        return self._describe(action)
+
+    def _describe(self, action: int) -> str:
+        if action == self.PASS:
+            return "pass"
+        if action == self.SWAP_SIDES:
+            return "swap-sides"
+        return cell_name(action, self.n)
+
+    def parse_action(self, word: str) -> int:
+        """One word of a turn: a cell, ``pass`` or ``swap-sides``."""
+        word = word.strip().lower()
+        if word == "pass":
+            return self.PASS
+        if word == "swap-sides":
+            return self.SWAP_SIDES
+        return parse_cell(word, self.n)
+
+    def parse_turn(self, state: StoneState, text: str) -> list[int]:
+        """``e3`` (a placement), ``pass`` or ``swap-sides``."""
+        words = text.split()
+        if len(words) != 1:
+            raise NotationError(f"cannot read {self.info.name} turn {text!r}: expected one cell, 'pass' or 'swap-sides'")
+        actions = [self.parse_action(words[0])]
+        self._check_turn(state, text, actions)
+        return actions
+
+    def _check_turn(self, state: StoneState, text: str, actions: list[int]) -> None:
+        """Play ``actions`` on a copy: they must be legal and make exactly one whole turn."""
+        if state.player == TERMINAL:
+            raise GameOverError(f"{text!r}: the game is over")
+        trial = state.copy()
+        for number, action in enumerate(actions):
+            if number and trial.phase == 0:
+                raise IllegalActionError(
+                    f"{text!r}: the turn is complete before {self._describe(action)!r}"
+                )
+            self.apply(trial, action)
+        if trial.phase != 0:
+            raise IllegalActionError(f"{text!r} is not a whole turn: {self._step_text(trial).strip(' ,')}")
+
+    def render_text(self, state: StoneState) -> str:
+        symbols = [self.rules.symbols[v] for v in state.board]
+        return "\n".join(self.rules.diagram(symbols) + [self.status(state)])
+
+    def status(self, state: StoneState) -> str:
+        """One line: who is to move (and in which micro-step), or the result."""
+        names = self.rules.seat_names
+        if state.player == TERMINAL:
+            if state.outcome == 0:
+                return "draw"
+            return f"{names[state.seat_of(state.outcome)]} ({self.rules.symbols[state.outcome]}) wins"
+        return f"{names[state.player]} ({self.rules.symbols[state.colour]}) to move{self._step_text(state)}"
+
+    def _step_text(self, state: StoneState) -> str:
+        return ""
+
+    def render_rgb(self, state: StoneState) -> np.ndarray:
+        marks = [""] * self.num_cells
+        for number, cell in enumerate(state.chosen, start=1):
+            marks[cell] = str(number)
+        return self.rules.picture(state.board, marks)
