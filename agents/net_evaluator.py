@@ -1,0 +1,57 @@
+"""The network as a search evaluator: a batch of decision states -> priors and per-seat values."""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from agents.network import PolicyValueNet
+from envs.core import Game
+
+
+class NetEvaluator:
+    """Implements the search's ``Evaluator`` protocol with one forward pass per call.
+
+    ``evaluate(states)`` stacks ``game.observe`` of every state, runs the network
+    in inference mode on ``device``, and returns ``priors [B, num_actions]``
+    (softmax over the legal actions, zero elsewhere) and ``values [B, num_seats]``:
+    the network's value ``v`` for the seat to move and ``-v`` for the other seat.
+    States must be decision states (a seat to move).
+    """
+
+    def __init__(self, game: Game, net: PolicyValueNet, device: torch.device | str = "cpu"):
+        if net.num_actions != game.info.num_actions or net.board_shape != game.info.board_shape:
+            raise ValueError(
+                f"network for {net.num_actions} actions on a {net.board_shape} board does not fit "
+                f"{game.info.name} ({game.info.num_actions} actions, board {game.info.board_shape})"
+            )
+        self.game = game
+        self.net = net
+        self.device = torch.device(device)
+        self.calls = 0  # forward passes so far (for benchmarks)
+        self.positions = 0  # states evaluated so far
+
+    def evaluate(self, states) -> tuple[np.ndarray, np.ndarray]:
+        game = self.game
+        movers = np.array([game.to_play(s) for s in states], dtype=np.int64)
+        if movers.size and movers.min() < 0:
+            raise ValueError("the network evaluates decision states only (a seat to move)")
+        obs = np.stack([game.observe(s) for s in states])
+        masks = np.stack([game.legal_mask(s) for s in states])
+        logits, value = self.forward(obs)
+        logits = np.where(masks, logits, -np.inf)
+        logits -= logits.max(axis=1, keepdims=True)
+        priors = np.exp(logits)
+        priors /= priors.sum(axis=1, keepdims=True)
+        values = np.repeat(-value[:, None], game.info.num_seats, axis=1)
+        values[np.arange(len(states)), movers] = value
+        return priors, values
+
+    def forward(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Raw logits [B, num_actions] and mover values [B] for stacked observations (float64)."""
+        self.net.eval()
+        with torch.inference_mode():
+            logits, value = self.net(torch.from_numpy(obs).to(self.device))
+        self.calls += 1
+        self.positions += len(obs)
+        return logits.double().cpu().numpy(), value.double().cpu().numpy()

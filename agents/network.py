@@ -1,0 +1,131 @@
+"""One residual policy/value network family for every game (PyTorch).
+
+The network is fully convolutional, so one configuration serves any board size:
+
+===============  ==================================================================
+Input            ``game.info.obs_shape`` planes ``(C, rows, cols)``
+Trunk            3x3 conv stem, then ``blocks`` residual blocks of two 3x3 convs,
+                 ``channels`` wide, batch norm and ReLU
+Policy head      ``k`` logits per cell (1x1 conv) plus ``m`` global logits (a linear
+                 layer on the board-pooled trunk), laid out as the game's actions:
+                 action ``cell * k + j`` for ``j < k``, then the ``m`` global actions.
+                 ``k = num_actions // cells``, ``m = num_actions % cells``; so the
+                 neutral games (``n*n + 2`` actions) get k=1 and m=2 (PASS,
+                 SWAP_SIDES), Odoku (50 actions, ``2 * cell + colour``) k=2 and m=0.
+Value head       1x1 conv, mean- and max-pooled over the board, an MLP, ``tanh``:
+                 the expected return of the seat to move (Odoku: its normalised
+                 score return, ``(score - 7.5) / 7.5`` from B's side, negated for A).
+===============  ==================================================================
+
+``cell = row * cols + col`` with ``row``/``col`` indexing the observation
+planes, as every engine lays out its cell actions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+from envs.core import GameInfo
+
+
+@dataclass(frozen=True)
+class NetConfig:
+    """Depth and width of the network (the ``net/`` config group)."""
+
+    channels: int = 32
+    blocks: int = 2
+    value_hidden: int = 64
+
+    def __post_init__(self):
+        for key in ("channels", "blocks", "value_hidden"):
+            value = getattr(self, key)
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise ValueError(f"net.{key} must be an integer, got {value!r}")
+            if value < (0 if key == "blocks" else 1):
+                raise ValueError(f"net.{key} must be {'>= 0' if key == 'blocks' else '>= 1'}, got {value}")
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def head_layout(num_actions: int, board_shape: tuple[int, int]) -> tuple[int, int]:
+    """``(k, m)``: logits per cell and global logits for an action space over a board."""
+    cells = board_shape[0] * board_shape[1]
+    per_cell, extra = divmod(num_actions, cells)
+    if per_cell == 0:
+        raise ValueError(f"{num_actions} actions cannot give every one of the {cells} cells a logit")
+    return per_cell, extra
+
+
+class ResidualBlock(nn.Module):
+    def __init__(self, channels: int):
+        super().__init__()
+        self.conv1 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
+        self.bn1 = nn.BatchNorm2d(channels)
+        self.conv2 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
+        self.bn2 = nn.BatchNorm2d(channels)
+
+    def forward(self, x):
+        y = F.relu(self.bn1(self.conv1(x)))
+        y = self.bn2(self.conv2(y))
+        return F.relu(x + y)
+
+
+class PolicyValueNet(nn.Module):
+    """``forward(obs[B, C, H, W]) -> (policy logits [B, num_actions], value [B])``."""
+
+    def __init__(self, in_planes: int, num_actions: int, board_shape: tuple[int, int], config: NetConfig):
+        super().__init__()
+        self.in_planes = in_planes
+        self.num_actions = num_actions
+        self.board_shape = tuple(board_shape)
+        self.config = config
+        self.per_cell, self.extra = head_layout(num_actions, board_shape)
+        c = config.channels
+        self.stem = nn.Sequential(nn.Conv2d(in_planes, c, 3, padding=1, bias=False), nn.BatchNorm2d(c), nn.ReLU())
+        self.blocks = nn.Sequential(*(ResidualBlock(c) for _ in range(config.blocks)))
+        self.policy_conv = nn.Conv2d(c, self.per_cell, 1)
+        self.policy_global = nn.Linear(2 * c, self.extra) if self.extra else None
+        self.value_conv = nn.Sequential(nn.Conv2d(c, c, 1, bias=False), nn.BatchNorm2d(c), nn.ReLU())
+        self.value_mlp = nn.Sequential(nn.Linear(2 * c, config.value_hidden), nn.ReLU(), nn.Linear(config.value_hidden, 1))
+
+    @classmethod
+    def for_game(cls, info: GameInfo, config: NetConfig) -> "PolicyValueNet":
+        return cls(info.obs_shape[0], info.num_actions, info.board_shape, config)
+
+    def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        if obs.dim() != 4 or obs.shape[1] != self.in_planes or tuple(obs.shape[2:]) != self.board_shape:
+            raise ValueError(
+                f"expected observations of shape [batch, {self.in_planes}, {self.board_shape[0]}, "
+                f"{self.board_shape[1]}], got {list(obs.shape)}"
+            )
+        x = self.blocks(self.stem(obs))
+        cell_logits = self.policy_conv(x).permute(0, 2, 3, 1).reshape(obs.shape[0], -1)
+        if self.policy_global is not None:
+            cell_logits = torch.cat([cell_logits, self.policy_global(_pool(x))], dim=1)
+        value = torch.tanh(self.value_mlp(_pool(self.value_conv(x)))).squeeze(1)
+        return cell_logits, value
+
+
+def _pool(x: torch.Tensor) -> torch.Tensor:
+    """Mean and max over the board: [B, C, H, W] -> [B, 2C], independent of the board size."""
+    return torch.cat([x.mean(dim=(2, 3)), x.amax(dim=(2, 3))], dim=1)
+
+
+def resolve_device(spec: str) -> torch.device:
+    """``"auto"`` -> CUDA when present, else the CPU; otherwise a torch device string."""
+    if spec == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    try:
+        device = torch.device(spec)
+    except (RuntimeError, TypeError):
+        raise ValueError(f"device must be 'auto', 'cpu' or 'cuda[:N]', got {spec!r}") from None
+    if device.type == "cuda" and not torch.cuda.is_available():
+        raise ValueError(f"device {spec!r} was asked for but CUDA is not available; use device=auto or cpu")
+    if device.type not in ("cpu", "cuda"):
+        raise ValueError(f"device must be 'auto', 'cpu' or 'cuda[:N]', got {spec!r}")
+    return device

@@ -1,0 +1,235 @@
+"""The network family: shapes for every game and size, head layout, evaluator, augmentation."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+import yaml
+
+import envs
+from agents.net_evaluator import NetEvaluator
+from agents.network import NetConfig, PolicyValueNet, head_layout, resolve_device
+from agents.replay import ReplayBuffer, augment
+from envs.odoku import optimal_actions
+
+GAME_CONFIGS = {
+    path.stem: yaml.safe_load(path.read_text())
+    for path in sorted((Path(__file__).parents[1] / "configs" / "game").glob("*.yaml"))
+}
+SMALL_SIZES = {"hex": 3, "nex": 3, "gomoku": 5, "neumoku": 5, "reversi": 4, "neuversi": 4, "adneuversi": 4}
+TINY = NetConfig(channels=8, blocks=1, value_hidden=8)
+
+
+def game_variants():
+    """(id, kwargs) for every game config at its own size and, where sized, a small size."""
+    for stem, cfg in GAME_CONFIGS.items():
+        yield pytest.param(cfg, id=stem)
+        if "size" in cfg and stem in SMALL_SIZES:
+            yield pytest.param({**cfg, "size": SMALL_SIZES[stem]}, id=f"{stem}-{SMALL_SIZES[stem]}")
+
+
+def build(cfg):
+    cfg = dict(cfg)
+    name = cfg.pop("name")
+    if name not in envs.game_names():
+        pytest.skip(f"{name} is not registered yet")
+    return envs.make_game(name, **cfg)
+
+
+def random_states(game, rng, count):
+    """Decision states from random play (chance resolved), including the start."""
+    states = []
+    while len(states) < count:
+        state = game.initial_state()
+        while not game.is_terminal(state) and len(states) < count:
+            if game.is_chance(state):
+                outcomes, probs = zip(*game.chance_outcomes(state))
+                game.apply(state, outcomes[rng.choice(len(outcomes), p=probs)])
+                continue
+            states.append(state.copy())
+            actions = game.legal_actions(state)
+            game.apply(state, actions[rng.integers(len(actions))])
+    return states
+
+
+@pytest.mark.parametrize("cfg", list(game_variants()))
+def test_shapes_and_evaluator_for_every_game(cfg):
+    game = build(cfg)
+    info = game.info
+    torch.manual_seed(0)
+    net = PolicyValueNet.for_game(info, TINY)
+    states = random_states(game, np.random.default_rng(0), 6)
+    obs = torch.from_numpy(np.stack([game.observe(s) for s in states]))
+    logits, value = net.eval()(obs)
+    assert logits.shape == (6, info.num_actions)
+    assert value.shape == (6,)
+    assert torch.all(value.abs() < 1)
+    priors, values = NetEvaluator(game, net).evaluate(states)
+    assert priors.shape == (6, info.num_actions) and values.shape == (6, info.num_seats)
+    for state, prior, seat_values, v in zip(states, priors, values, value.detach().double().numpy()):
+        mask = game.legal_mask(state)
+        assert np.all(prior[~mask] == 0) and prior.sum() == pytest.approx(1.0)
+        mover = game.to_play(state)
+        assert seat_values[mover] == pytest.approx(v, abs=1e-6)
+        assert seat_values[1 - mover] == pytest.approx(-v, abs=1e-6)
+
+
+@pytest.mark.parametrize("cfg", list(game_variants()))
+def test_each_cell_logit_sees_its_own_cell(cfg):
+    """With no residual blocks, a cell's logits depend only on the 3x3 around that cell
+    (the stem's receptive field): the logits are laid out as ``cell * k + j``."""
+    game = build(cfg)
+    info = game.info
+    rows, cols = info.board_shape
+    k, m = head_layout(info.num_actions, info.board_shape)
+    net = PolicyValueNet.for_game(info, NetConfig(channels=4, blocks=0, value_hidden=4)).eval()
+    obs = torch.rand(1, *info.obs_shape, requires_grad=True)
+    logits, _ = net(obs)
+    for action in {0, k * (rows * cols) // 2 + (k - 1), k * rows * cols - 1}:
+        (grad,) = torch.autograd.grad(logits[0, action], obs, retain_graph=True)
+        touched = grad[0].abs().sum(dim=0) > 0
+        r, c = divmod(action // k, cols)
+        window = torch.zeros(rows, cols, dtype=torch.bool)
+        window[max(r - 1, 0) : r + 2, max(c - 1, 0) : c + 2] = True
+        assert touched.any() and not (touched & ~window).any(), f"action {action}"
+    for action in range(k * rows * cols, info.num_actions):  # global actions see the whole board
+        (grad,) = torch.autograd.grad(logits[0, action], obs, retain_graph=True)
+        assert (grad[0].abs().sum(dim=0) > 0).all()
+
+
+def test_head_layout():
+    assert head_layout(50, (5, 5)) == (2, 0)  # Odoku: 2 * cell + colour
+    assert head_layout(11 * 11 + 2, (11, 11)) == (1, 2)  # neutral games: cells, PASS, SWAP_SIDES
+    assert head_layout(64, (8, 8)) == (1, 0)
+    with pytest.raises(ValueError, match="cannot give every one of the 25 cells"):
+        head_layout(20, (5, 5))
+
+
+def test_one_network_serves_every_board_size():
+    net = PolicyValueNet(3, 7 * 7 + 2, (7, 7), TINY).eval()
+    state = net.state_dict()
+    bigger = PolicyValueNet(3, 9 * 9 + 2, (9, 9), TINY)
+    bigger.load_state_dict(state)  # fully convolutional: the same weights fit
+    logits, value = bigger.eval()(torch.zeros(2, 3, 9, 9))
+    assert logits.shape == (2, 83) and value.shape == (2,)
+    with pytest.raises(ValueError, match=r"expected observations of shape \[batch, 3, 7, 7\]"):
+        net(torch.zeros(1, 3, 9, 9))
+
+
+@pytest.mark.parametrize(
+    "kwargs, key",
+    [({"channels": 0}, "net.channels"), ({"blocks": -1}, "net.blocks"), ({"value_hidden": 2.5}, "net.value_hidden")],
+)
+def test_net_config_rejects_bad_values(kwargs, key):
+    with pytest.raises(ValueError, match=key):
+        NetConfig(**kwargs)
+
+
+def test_resolve_device():
+    assert resolve_device("cpu") == torch.device("cpu")
+    assert resolve_device("auto") == torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    with pytest.raises(ValueError, match="device must be"):
+        resolve_device("abacus")
+    if not torch.cuda.is_available():
+        with pytest.raises(ValueError, match="CUDA is not available"):
+            resolve_device("cuda")
+
+
+# --- symmetry augmentation ---------------------------------------------------------------------
+def mapped_game(game, actions, symmetry):
+    """Replay ``actions`` with each decision mapped by the symmetry (chance outcomes kept)."""
+    state = game.initial_state()
+    for action in actions:
+        chance = game.is_chance(state)
+        game.apply(state, action if chance else int(symmetry.action_perm[action]))
+    return state
+
+
+def test_augmentation_maps_odoku_oracle_policy_consistently():
+    """The oracle's policy in a mapped position is the mapped policy, and the planes agree."""
+    game = envs.make_game("odoku")
+    rng = np.random.default_rng(4)
+    symmetries = game.symmetries()
+    for _ in range(10):
+        actions, state = [], game.initial_state()
+        for _ in range(int(rng.integers(2, 30))):
+            if game.is_terminal(state):
+                break
+            legal = [o for o, _ in game.chance_outcomes(state)] or game.legal_actions(state)
+            actions.append(int(legal[rng.integers(len(legal))]))
+            game.apply(state, actions[-1])
+        if not game.is_chance(state) and not game.is_terminal(state):
+            check_augmentation(game, state, actions, symmetries, oracle_policy)
+
+
+def oracle_policy(game, state):
+    policy = np.zeros(game.info.num_actions, dtype=np.float32)
+    best = optimal_actions(state)
+    policy[best] = 1.0 / len(best)
+    return policy
+
+
+def legal_policy(game, state):
+    mask = game.legal_mask(state).astype(np.float32)
+    return mask / mask.sum()
+
+
+def check_augmentation(game, state, actions, symmetries, policy_of):
+    """For each symmetry that fixes the start (Reversi's rot90 does not: the mapped
+    game is not reachable by replay), augmenting the position's planes and policy
+    gives exactly the planes and policy of the mapped game."""
+    obs, policy = game.observe(state)[None], policy_of(game, state)[None]
+    start = game.observe(game.initial_state())
+    fixing = [i for i, sym in enumerate(symmetries) if np.array_equal(sym.obs(start), start)]
+    assert len(fixing) >= 2, "only the identity fixes the start: nothing is tested"
+    for index in fixing:
+        symmetry = symmetries[index]
+        image = mapped_game(game, actions, symmetry)
+        aug_obs, aug_policy = augment(obs, policy, symmetries, np.array([index]))
+        np.testing.assert_array_equal(aug_obs[0], game.observe(image), err_msg=symmetry.name)
+        np.testing.assert_allclose(aug_policy[0], policy_of(game, image), err_msg=symmetry.name)
+
+
+@pytest.mark.parametrize("cfg", list(game_variants()))
+def test_augmentation_maps_legal_policies_for_every_game(cfg):
+    game = build(cfg)
+    symmetries = game.symmetries()
+    rng = np.random.default_rng(2)
+    for _ in range(3):
+        actions, state = [], game.initial_state()
+        for _ in range(int(rng.integers(1, 12))):
+            if game.is_terminal(state):
+                break
+            legal = [o for o, _ in game.chance_outcomes(state)] or game.legal_actions(state)
+            actions.append(int(legal[rng.integers(len(legal))]))
+            game.apply(state, actions[-1])
+        if not game.is_chance(state) and not game.is_terminal(state):
+            check_augmentation(game, state, actions, symmetries, legal_policy)
+
+
+def test_replay_buffer_keeps_the_newest_and_samples_augmented():
+    game = envs.make_game("odoku")
+    buffer = ReplayBuffer(5, game.info.obs_shape, game.info.num_actions)
+    obs = np.zeros((7, *game.info.obs_shape), dtype=np.float32)
+    obs[:, 0, 0, 0] = np.arange(7)  # blue plane at a1 tags each sample
+    policy = np.zeros((7, 50), dtype=np.float32)
+    policy[:, 0] = 1.0  # all mass on Xa1
+    buffer.add(obs[:3], policy[:3], np.arange(3, dtype=np.float32))
+    buffer.add(obs[3:], policy[3:], np.arange(3, 7, dtype=np.float32))
+    assert len(buffer) == 5 and buffer.total_added == 7
+    state = buffer.state_dict()
+    np.testing.assert_array_equal(state["value"], [2, 3, 4, 5, 6])  # oldest first
+    again = ReplayBuffer.from_state_dict(state)
+    np.testing.assert_array_equal(again.state_dict()["obs"], state["obs"])
+    rng = np.random.default_rng(0)
+    sample_obs, sample_policy, sample_value = buffer.sample(64, rng, game.symmetries())
+    for planes, pi, value in zip(sample_obs, sample_policy, sample_value):
+        # the tagged a1 stone and the policy's action moved together to the same corner and colour
+        plane, row, col = np.argwhere(planes[:2] != 0)[0] if value else (None, None, None)
+        action = int(np.argmax(pi))
+        if value:
+            assert action == 2 * (row * 5 + col) + plane
+        assert pi.sum() == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="empty"):
+        ReplayBuffer(3, (1, 2, 2), 4).sample(1, rng)
