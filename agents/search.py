@@ -62,6 +62,7 @@ import math
 from dataclasses import dataclass
 from typing import Protocol, Sequence
 
+import numba
 import numpy as np
 
 from envs.core import CHANCE, TERMINAL, Game
@@ -201,6 +202,8 @@ class MCTS:
         self.config = config
         self._num_seats = game.info.num_seats
         self._expect = config.chance == "expectation"
+        self._c_puct = float(config.c_puct)
+        self._fpu_reduction = float(config.fpu_reduction)
 
     def search(self, state, evaluator: Evaluator, rng: np.random.Generator, add_noise: bool = False) -> SearchResult:
         """Search from ``state`` (a decision or chance node; it is not modified)."""
@@ -223,7 +226,7 @@ class MCTS:
             pending = [node for path, new in jobs for node in new]
             if pending:
                 priors, values = evaluator.evaluate([node.state for node in pending])
-                priors = np.asarray(priors, dtype=np.float64)
+                priors = np.asarray(priors)
                 values = np.asarray(values, dtype=np.float64)
                 if priors.shape != (len(pending), game.info.num_actions) or values.shape != (
                     len(pending),
@@ -269,15 +272,11 @@ class MCTS:
 
     def _select(self, node: _Node, rng) -> int:
         if node.player == CHANCE:
-            probs = node.priors
             if self._expect:
-                return int(np.argmax(probs * (node.n + 1) - node.child_n))
-            return min(int(np.searchsorted(node.child_q, rng.random(), side="right")), len(probs) - 1)
-        child_n = node.child_n
-        fpu = node.w[node.player] / node.n - self.config.fpu_reduction
-        q = np.where(child_n > 0, node.child_q, fpu)
-        scores = q + node.priors * (self.config.c_puct * math.sqrt(node.n) / (1.0 + child_n))
-        return int(np.argmax(scores))
+                return _lagging_outcome(node.priors, node.child_n, node.n)
+            return min(int(np.searchsorted(node.child_q, rng.random(), side="right")), len(node.actions) - 1)
+        fpu = node.w[node.player] / node.n - self._fpu_reduction
+        return _puct_choice(node.child_n, node.child_q, node.priors, fpu, self._c_puct * math.sqrt(node.n))
 
     def _child(self, node: _Node, index: int) -> _Node:
         state = node.state.copy()
@@ -314,10 +313,12 @@ class MCTS:
         actions = self.game.legal_actions(node.state)
         if not actions:
             raise ValueError(f"{self.game.info.name}: a decision state without legal actions")
-        priors = prior_row[actions]
-        priors = np.where(np.isfinite(priors) & (priors > 0), priors, 0.0)
+        priors = np.maximum(prior_row[actions], 0.0, dtype=np.float64)
         total = priors.sum()
-        node.priors = priors / total if total > 0 else np.full(len(actions), 1.0 / len(actions))
+        if 0.0 < total < math.inf:  # NaN fails too
+            node.priors = priors / total
+        else:
+            node.priors = np.full(len(actions), 1.0 / len(actions))
         node.actions = actions
         node.children = [None] * len(actions)
         node.child_n = np.zeros(len(actions))
@@ -401,3 +402,26 @@ class MCTS:
             priors=priors,
             to_play=root.player,
         )
+
+
+@numba.njit(cache=True)
+def _puct_choice(child_n, child_q, priors, fpu, scale):
+    """Index of the child with the highest PUCT score (the first one on ties)."""
+    best, choice = -np.inf, 0
+    for i in range(child_n.shape[0]):
+        n = child_n[i]
+        score = (child_q[i] if n > 0 else fpu) + priors[i] * scale / (1.0 + n)
+        if score > best:
+            best, choice = score, i
+    return choice
+
+
+@numba.njit(cache=True)
+def _lagging_outcome(probs, child_n, n):
+    """Index of the outcome whose visits lag its probability the most."""
+    best, choice = -np.inf, 0
+    for i in range(probs.shape[0]):
+        lag = probs[i] * (n + 1) - child_n[i]
+        if lag > best:
+            best, choice = lag, i
+    return choice

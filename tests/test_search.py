@@ -1,12 +1,11 @@
 """PUCT search: exact values through chance nodes, repeated movers, tactics."""
 
-from functools import lru_cache
+import itertools
 
 import numpy as np
 import pytest
 
-import envs
-from agents.evaluators import FunctionEvaluator, RolloutEvaluator, UniformEvaluator
+from agents.evaluators import FunctionEvaluator, RolloutEvaluator, UniformEvaluator, hex_fill_returns
 from agents.search import MCTS, SearchConfig, SearchResult, select_action, temperature_schedule
 from envs import CHANCE, TERMINAL, Game, GameInfo, IllegalActionError, make_game
 from envs.odoku import action_values, optimal_actions, value
@@ -370,3 +369,26 @@ def test_rollout_evaluator_is_seeded_and_unbiased_on_odoku():
     expected = (np.mean(finals) - 7.5) / 7.5
     assert abs(first[:, 0].mean() - expected) < 0.05
     np.testing.assert_allclose(first[:, 0], -first[:, 1])
+
+
+@pytest.mark.parametrize("turns", ["b2 a1 c3", "a2 b2 c1", "b1 b2 a3"])
+def test_hex_fill_playout_has_the_distribution_of_random_play(turns):
+    """Filling the board in a random order scores like playing at random: exact
+    over every order of the empty cells of a 3x3 position."""
+    game = make_game("hex", size=3)
+    state = game.initial_state()
+    for text in turns.split():
+        for action in game.parse_turn(state, text):
+            game.apply(state, action)
+
+    def random_play_value(node):
+        if game.to_play(node) == TERMINAL:
+            return game.returns(node)[0]
+        actions = game.legal_actions(node)
+        return sum(random_play_value(game.step(node, a)) for a in actions) / len(actions)
+
+    empty = [cell for cell in range(9) if game.legal_mask(state)[cell]]
+    orders = list(itertools.permutations(empty))
+    fill_value = sum(hex_fill_returns(game, state, order)[0] for order in orders) / len(orders)
+    assert fill_value == pytest.approx(random_play_value(state), abs=1e-12)
+    assert 0.1 < abs(fill_value) < 0.9
