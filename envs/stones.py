@@ -208,6 +208,30 @@ class StoneGame(Game):
         else:
             self._play(state, action)
 
+    def from_diagram(self, text: str, to_move: str, turns: int = PIE_HORIZON) -> StoneState:
+        """A position from a board diagram, ``to_move`` the symbol of the colour to move.
+
+        Every line with exactly n cell symbols (``.``, the two colour letters, ``?``)
+        is a row, top to bottom; row numbers, column letters, indentation and a
+        leading ``#`` are ignored, so the seed's diagrams and ``render_text`` both
+        read back. Seat 0 holds the first colour; ``turns`` counts the turns played
+        (it matters only for the pie rule).
+        """
+        symbols = self.rules.symbols
+        if len(to_move) != 1 or to_move not in symbols[1:3]:
+            raise NotationError(f"to_move must be {symbols[1]!r} or {symbols[2]!r}, got {to_move!r}")
+        rows = []
+        for line in text.splitlines():
+            tokens = [t for t in line.lstrip("#").split() if len(t) == 1 and t in symbols]
+            if len(tokens) == self.n:
+                rows.append([symbols.index(t) for t in tokens])
+        if len(rows) != self.n:
+            raise NotationError(f"a {self.n}x{self.n} diagram needs {self.n} rows of {self.n} cells, found {len(rows)}")
+        state = StoneState([v for row in rows for v in row])
+        state.colour, state.turns = symbols.index(to_move), turns
+        self._start_turn(state)
+        return state
+
     def returns(self, state: StoneState) -> tuple[float, float]:
         if state.player != TERMINAL or state.outcome == 0:
             return (0.0, 0.0)
