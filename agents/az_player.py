@@ -1,0 +1,63 @@
+"""Training checkpoints as players: the ``az:PATH[:SIMS]`` player spec.
+
+``az:PATH`` searches with the checkpoint's network and the simulation budget
+and search settings the checkpoint was trained with; ``az:PATH:SIMS`` sets the
+budget; ``az:PATH:0`` plays the raw network (the most likely legal action).
+The checkpoint must be for the same game and parameters as the game it plays,
+e.g. ``gymnasium.make("Nex-v0", size=5, opponent="az:runs/nex/.../ckpt_step0000400.pt")``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import yaml
+
+from agents.checkpoint import build_network, load_checkpoint
+from agents.mcts_player import SearchPlayer
+from agents.net_evaluator import NetEvaluator
+from agents.players import Player
+from agents.search import SearchConfig
+from envs.core import Game
+
+
+class NetworkPlayer(Player):
+    """Plays the legal action with the highest network prior (ties: the lowest index)."""
+
+    name = "network"
+
+    def __init__(self, evaluator: NetEvaluator):
+        self.evaluator = evaluator
+
+    def act(self, state, rng: np.random.Generator) -> int:
+        priors, _ = self.evaluator.evaluate([state])
+        return int(np.argmax(priors[0]))
+
+
+def load_az_player(path: str | Path, game: Game, simulations: int | None = None) -> Player:
+    """A player from checkpoint ``path`` for ``game``: search with ``simulations``
+    (default: the checkpoint's training budget), or the raw network for 0."""
+    checkpoint = load_checkpoint(path, game)
+    evaluator = NetEvaluator(game, build_network(checkpoint, path, game))
+    if simulations == 0:
+        return NetworkPlayer(evaluator)
+    search = dict(yaml.safe_load(checkpoint["config"])["agent"]["search"])
+    if simulations is not None:
+        search["num_simulations"] = simulations
+    return SearchPlayer(game, evaluator, SearchConfig(**search))
+
+
+def make_az_player(game: Game, args: list[str]) -> Player:
+    """The ``az:PATH[:SIMS]`` spec (``PLAYER_SPECS``)."""
+    if not 1 <= len(args) <= 2 or not args[0]:
+        raise ValueError(f"player spec 'az' takes PATH[:SIMS], got {':'.join(args)!r}")
+    simulations = None
+    if len(args) == 2:
+        try:
+            simulations = int(args[1])
+        except ValueError:
+            simulations = -1
+        if simulations < 0:
+            raise ValueError(f"az:PATH:SIMS needs SIMS to be an integer >= 0, got {args[1]!r}")
+    return load_az_player(args[0], game, simulations)

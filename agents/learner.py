@@ -1,0 +1,78 @@
+"""The learner: one gradient step of AlphaZero's loss on a replay batch.
+
+    loss = cross_entropy(search policy, network policy) + value_weight * (target - value)^2
+
+plus weight decay (AdamW's decoupled decay on every parameter). The policy term
+uses the raw logits; targets are zero on illegal actions, so training pushes
+them down, and the evaluator masks them anyway.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import numpy as np
+import torch
+from torch.nn import functional as F
+
+from agents.network import PolicyValueNet
+
+
+@dataclass(frozen=True)
+class LearnerConfig:
+    """Optimiser and batch settings (``agent.learner`` in the configs)."""
+
+    batch_size: int = 128
+    steps_per_iteration: int = 32
+    lr: float = 2e-3
+    weight_decay: float = 1e-4
+    value_weight: float = 1.0
+    replay_capacity: int = 50_000
+    min_replay: int = 256  # positions needed before the first step
+
+    def __post_init__(self):
+        for key, low in (("batch_size", 1), ("steps_per_iteration", 0), ("replay_capacity", 1), ("min_replay", 1)):
+            value = getattr(self, key)
+            if not isinstance(value, int) or isinstance(value, bool) or value < low:
+                raise ValueError(f"agent.learner.{key} must be an integer >= {low}, got {value!r}")
+        for key in ("lr", "weight_decay", "value_weight"):
+            value = getattr(self, key)
+            if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0 or (key == "lr" and value == 0):
+                raise ValueError(f"agent.learner.{key} must be a number {'> 0' if key == 'lr' else '>= 0'}, got {value!r}")
+        if self.min_replay > self.replay_capacity:
+            raise ValueError(
+                f"agent.learner.min_replay ({self.min_replay}) exceeds agent.learner.replay_capacity "
+                f"({self.replay_capacity})"
+            )
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+class Learner:
+    """Owns the optimiser of ``net``; :meth:`step` trains on one batch and returns the losses."""
+
+    def __init__(self, net: PolicyValueNet, config: LearnerConfig, device: torch.device):
+        self.net = net
+        self.config = config
+        self.device = device
+        self.optimizer = torch.optim.AdamW(net.parameters(), lr=config.lr, weight_decay=config.weight_decay)
+
+    def step(self, obs: np.ndarray, policy: np.ndarray, value: np.ndarray) -> dict[str, float]:
+        """One optimiser step; returns ``loss/policy``, ``loss/value``, ``loss/total``."""
+        self.net.train()
+        obs_t = torch.from_numpy(obs).to(self.device)
+        policy_t = torch.from_numpy(policy).to(self.device)
+        value_t = torch.from_numpy(value).to(self.device)
+        logits, predicted = self.net(obs_t)
+        policy_loss = -(policy_t * F.log_softmax(logits, dim=1)).sum(dim=1).mean()
+        value_loss = F.mse_loss(predicted, value_t)
+        total = policy_loss + self.config.value_weight * value_loss
+        self.optimizer.zero_grad(set_to_none=True)
+        total.backward()
+        self.optimizer.step()
+        return {
+            "loss/policy": policy_loss.item(),
+            "loss/value": value_loss.item(),
+            "loss/total": total.item(),
+        }

@@ -1,0 +1,212 @@
+"""Self-play: many games stepped together, their searches batched through one evaluator.
+
+:func:`play_games` keeps ``concurrent`` games in flight; every move of every
+game in flight is searched by one ``MCTS.search_many`` call, so each
+simulation wave costs one batched network evaluation. Chance nodes (Odoku's
+coin) are drawn from the caller's generator. Each searched position becomes a
+training target for the seat that moved there: its observation, the search's
+visit distribution, and the value target
+
+    value = (1 - value_mix) * final_return[mover] + value_mix * root_value[mover]
+
+(``value_mix = 0`` is AlphaZero's outcome target; a little root value lowers the
+variance of games with chance). Positions with a single legal action are played
+without search and are not recorded.
+
+:class:`WorkerPool` (``agent.selfplay.workers > 0``) splits an iteration's games
+over worker processes, each with its own copy of the network on the CPU and
+its own generator seeded from the caller's.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+import numpy as np
+import torch
+
+from agents.net_evaluator import NetEvaluator
+from agents.network import NetConfig, PolicyValueNet
+from agents.search import MCTS, SearchConfig, select_action, temperature_schedule
+from envs.core import CHANCE, Game
+
+
+@dataclass(frozen=True)
+class SelfPlayConfig:
+    """How self-play games are played (``agent.selfplay`` in the configs)."""
+
+    games_per_iteration: int = 32
+    concurrent_games: int = 16
+    temperature_moves: int = 8  # decisions per game played at temperature 1, then 0
+    value_mix: float = 0.0
+    workers: int = 0  # worker processes; 0 plays in this process
+
+    def __post_init__(self):
+        for key, low in (("games_per_iteration", 1), ("concurrent_games", 1), ("temperature_moves", 0), ("workers", 0)):
+            value = getattr(self, key)
+            if not isinstance(value, int) or isinstance(value, bool) or value < low:
+                raise ValueError(f"agent.selfplay.{key} must be an integer >= {low}, got {value!r}")
+        if not 0.0 <= self.value_mix <= 1.0:
+            raise ValueError(f"agent.selfplay.value_mix must lie in [0, 1], got {self.value_mix!r}")
+
+
+@dataclass
+class SelfPlayBatch:
+    """Training targets and statistics of a set of finished self-play games."""
+
+    obs: np.ndarray
+    policy: np.ndarray
+    value: np.ndarray
+    game_lengths: list[int] = field(default_factory=list)  # decisions per game
+    returns: list[tuple[float, ...]] = field(default_factory=list)  # per seat, per game
+    games: list[list[int]] = field(default_factory=list)  # every game's actions (chance included)
+
+    @property
+    def num_positions(self) -> int:
+        return len(self.value)
+
+    @property
+    def first_seat_win_rate(self) -> float:
+        """Fraction of games that seat 0 won outright (draws count as not won)."""
+        return float(np.mean([r[0] > max(r[1:]) for r in self.returns])) if self.returns else float("nan")
+
+    @classmethod
+    def concatenate(cls, batches: list["SelfPlayBatch"]) -> "SelfPlayBatch":
+        return cls(
+            obs=np.concatenate([b.obs for b in batches]),
+            policy=np.concatenate([b.policy for b in batches]),
+            value=np.concatenate([b.value for b in batches]),
+            game_lengths=[n for b in batches for n in b.game_lengths],
+            returns=[r for b in batches for r in b.returns],
+            games=[g for b in batches for g in b.games],
+        )
+
+
+class _Game:
+    """One game in flight and the positions it has recorded so far."""
+
+    __slots__ = ("state", "actions", "obs", "policy", "movers", "root_values", "decisions")
+
+    def __init__(self, state):
+        self.state = state
+        self.actions: list[int] = []
+        self.obs: list[np.ndarray] = []
+        self.policy: list[np.ndarray] = []
+        self.movers: list[int] = []
+        self.root_values: list[float] = []
+        self.decisions = 0
+
+
+def play_games(
+    game: Game, mcts: MCTS, evaluator, num_games: int, config: SelfPlayConfig, rng: np.random.Generator
+) -> SelfPlayBatch:
+    """Play ``num_games`` self-play games, ``config.concurrent_games`` at a time."""
+    in_flight: list[_Game] = []
+    finished: list[_Game] = []
+    started = 0
+    while started < num_games or in_flight:
+        while len(in_flight) < config.concurrent_games and started < num_games:
+            in_flight.append(_Game(game.initial_state()))
+            started += 1
+        searching = []
+        for g in in_flight:
+            _advance_forced(game, g, rng)
+            if game.is_terminal(g.state):
+                finished.append(g)
+            else:
+                searching.append(g)
+        in_flight = searching
+        if not searching:
+            continue
+        results = mcts.search_many([g.state for g in searching], evaluator, rng, add_noise=True)
+        for g, result in zip(searching, results):
+            mover = game.to_play(g.state)
+            counts = np.asarray(result.visit_counts, dtype=np.float64)
+            g.obs.append(game.observe(g.state))
+            g.policy.append((counts / counts.sum()).astype(np.float32))
+            g.movers.append(mover)
+            g.root_values.append(float(result.root_values[mover]))
+            temperature = temperature_schedule(g.decisions, config.temperature_moves)
+            _apply(game, g, select_action(result, temperature, rng))
+            g.decisions += 1
+    return _targets(game, finished, config.value_mix)
+
+
+def _advance_forced(game: Game, g: _Game, rng: np.random.Generator) -> None:
+    """Flip coins and play single legal actions until a real decision or the end."""
+    while not game.is_terminal(g.state):
+        if game.to_play(g.state) == CHANCE:
+            outcomes, probs = zip(*game.chance_outcomes(g.state))
+            _apply(game, g, int(outcomes[rng.choice(len(outcomes), p=probs)]))
+            continue
+        legal = game.legal_actions(g.state)
+        if len(legal) != 1:
+            return
+        _apply(game, g, legal[0])
+        g.decisions += 1
+
+
+def _apply(game: Game, g: _Game, action: int) -> None:
+    game.apply(g.state, action)
+    g.actions.append(action)
+
+
+def _targets(game: Game, finished: list[_Game], value_mix: float) -> SelfPlayBatch:
+    info = game.info
+    obs, policy, value = [], [], []
+    for g in finished:
+        final = game.returns(g.state)
+        obs.extend(g.obs)
+        policy.extend(g.policy)
+        value.extend((1.0 - value_mix) * final[m] + value_mix * v for m, v in zip(g.movers, g.root_values))
+    return SelfPlayBatch(
+        obs=np.asarray(obs, dtype=np.float32).reshape(-1, *info.obs_shape),
+        policy=np.asarray(policy, dtype=np.float32).reshape(-1, info.num_actions),
+        value=np.asarray(value, dtype=np.float32),
+        game_lengths=[g.decisions for g in finished],
+        returns=[tuple(float(r) for r in game.returns(g.state)) for g in finished],
+        games=[g.actions for g in finished],
+    )
+
+
+class WorkerPool:
+    """Self-play in ``workers`` processes (spawned once, reused every iteration)."""
+
+    def __init__(self, workers: int, game: Game, net: NetConfig, search: SearchConfig, config: SelfPlayConfig):
+        self.workers = workers
+        self._executor = ProcessPoolExecutor(
+            workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_init_worker,
+            initargs=(game, net, search, config),
+        )
+
+    def play(self, net: PolicyValueNet, num_games: int, rng: np.random.Generator) -> SelfPlayBatch:
+        """``num_games`` games with the current weights of ``net``, split over the workers."""
+        weights = {k: v.detach().cpu() for k, v in net.state_dict().items()}
+        shares = [len(part) for part in np.array_split(np.arange(num_games), self.workers)]
+        seeds = rng.integers(2**63, size=self.workers)
+        futures = [
+            self._executor.submit(_worker_play, weights, n, int(seed)) for n, seed in zip(shares, seeds) if n
+        ]
+        return SelfPlayBatch.concatenate([f.result() for f in futures])
+
+    def close(self) -> None:
+        self._executor.shutdown(cancel_futures=True)
+
+
+_WORKER: dict = {}
+
+
+def _init_worker(game: Game, net: NetConfig, search: SearchConfig, config: SelfPlayConfig) -> None:
+    torch.set_num_threads(1)  # the processes are the parallelism
+    model = PolicyValueNet.for_game(game.info, net)
+    _WORKER.update(game=game, net=model, evaluator=NetEvaluator(game, model), mcts=MCTS(game, search), config=config)
+
+
+def _worker_play(weights: dict, num_games: int, seed: int) -> SelfPlayBatch:
+    w = _WORKER
+    w["net"].load_state_dict(weights)
+    return play_games(w["game"], w["mcts"], w["evaluator"], num_games, w["config"], np.random.default_rng(seed))

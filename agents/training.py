@@ -1,0 +1,365 @@
+"""The training loop, top to bottom: self-play, learn, evaluate, checkpoint.
+
+:func:`train` takes a composed configuration (``configs/train.yaml``) and a
+run directory. Each iteration plays ``agent.selfplay.games_per_iteration``
+self-play games (searches batched through the network), adds their positions
+to the replay buffer, and takes ``agent.learner.steps_per_iteration`` learner
+steps on symmetry-augmented batches. Every ``eval.every`` iterations the
+current network (searching with ``eval.simulations``) plays ``random``,
+``mcts:N`` and, for Odoku, the exact oracle from each seat.
+
+Outputs in the run directory: TensorBoard events (``loss/*``, ``selfplay/*``,
+``perf/*``, ``eval/*``, the hyperparameters and a sample game as text) and
+``checkpoints/ckpt_stepNNNNNNN.pt`` with its replay buffer beside it. A
+checkpoint is written every ``train.checkpoint_every`` learner steps (at the
+end of the iteration that reaches it), at the end, and on Ctrl-C.
+
+Resuming (``resume=PATH``) takes the checkpoint's configuration, applies the
+command line's ``key=value`` overrides (e.g. ``train.iterations=40``) and
+continues with the saved weights, optimiser, replay buffer and generators:
+from a checkpoint written at an iteration's end the run continues exactly as if
+it had not stopped. A Ctrl-C checkpoint restarts the interrupted iteration.
+Evaluation draws from its own generator, seeded by ``(seed, iteration)``, so
+evaluating never changes the training games.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+import torch
+from omegaconf import DictConfig, OmegaConf
+from tqdm import tqdm
+
+from agents.arena import play_match
+from agents.checkpoint import (
+    build_network,
+    check_game,
+    latest_checkpoint,
+    load_checkpoint,
+    load_replay,
+    replay_path,
+    restore_rngs,
+    save_checkpoint,
+)
+from agents.learner import Learner, LearnerConfig
+from agents.mcts_player import SearchPlayer
+from agents.net_evaluator import NetEvaluator
+from agents.network import NetConfig, PolicyValueNet, resolve_device
+from agents.players import make_player
+from agents.replay import ReplayBuffer
+from agents.search import MCTS, SearchConfig
+from agents.selfplay import SelfPlayBatch, SelfPlayConfig, WorkerPool, play_games
+from envs.core import Game, make_game
+from envs.records import format_game
+
+CONFIG_GROUPS = ("game", "agent", "net", "experiment")
+
+
+class ConfigError(ValueError):
+    """An invalid configuration value; the message names the key."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The validated run configuration, as the objects the loop uses."""
+
+    game: Game
+    net: NetConfig
+    search: SearchConfig
+    selfplay: SelfPlayConfig
+    learner: LearnerConfig
+    device: torch.device
+    seed: int
+    iterations: int
+    checkpoint_every: int
+    keep_checkpoints: int
+    torch_threads: int
+    eval_every: int
+    eval_games: int
+    eval_simulations: int
+    eval_mcts_simulations: int
+    eval_oracle_games: int
+
+
+@dataclass
+class TrainResult:
+    """What a run did: where it wrote, how far it got, and its per-iteration losses."""
+
+    run_dir: Path
+    checkpoint: Path | None
+    step: int
+    iteration: int
+    interrupted: bool = False
+    losses: list[dict[str, float]] = field(default_factory=list)
+    evaluations: list[dict[str, float]] = field(default_factory=list)
+
+
+# --- configuration -----------------------------------------------------------------------------
+def build_settings(cfg: DictConfig) -> Settings:
+    """Validate every value before anything is trained; errors name the key."""
+    seed = _integer(cfg, "seed", 0)
+    game_kwargs = _section(cfg, "game")
+    name = game_kwargs.pop("name", None)
+    try:
+        game = make_game(name, **game_kwargs)
+    except ValueError as error:
+        raise ConfigError(f"game (name={name!r}{''.join(f', {k}={v!r}' for k, v in game_kwargs.items())}): {error}") from None
+    sections = {}
+    for key, kind in (("net", NetConfig), ("agent.search", SearchConfig), ("agent.selfplay", SelfPlayConfig), ("agent.learner", LearnerConfig)):
+        values = _section(cfg, key)
+        try:
+            sections[key] = kind(**values)
+        except TypeError as error:  # an unknown key
+            raise ConfigError(f"{key}: {error}") from None
+        except ValueError as error:
+            message = str(error)
+            raise ConfigError(message if message.startswith(key) else f"{key}.{message}") from None
+    try:
+        device = resolve_device(str(cfg.device))
+    except ValueError as error:
+        raise ConfigError(f"device: {error}") from None
+    return Settings(
+        game=game,
+        net=sections["net"],
+        search=sections["agent.search"],
+        selfplay=sections["agent.selfplay"],
+        learner=sections["agent.learner"],
+        device=device,
+        seed=seed,
+        iterations=_integer(cfg, "train.iterations", 0),
+        checkpoint_every=_integer(cfg, "train.checkpoint_every", 1),
+        keep_checkpoints=_integer(cfg, "train.keep_checkpoints", 1),
+        torch_threads=_integer(cfg, "train.torch_threads", 0),
+        eval_every=_integer(cfg, "eval.every", 0),
+        eval_games=_integer(cfg, "eval.games", 0),
+        eval_simulations=_integer(cfg, "eval.simulations", 0),
+        eval_mcts_simulations=_integer(cfg, "eval.mcts_simulations", 0),
+        eval_oracle_games=_integer(cfg, "eval.oracle_games", 0),
+    )
+
+
+def _section(cfg: DictConfig, key: str) -> dict:
+    node = OmegaConf.select(cfg, key)
+    if not isinstance(node, DictConfig):
+        raise ConfigError(f"{key}: missing section")
+    try:
+        return OmegaConf.to_container(node, resolve=True)
+    except Exception as error:  # a missing value (???) or a broken interpolation
+        raise ConfigError(f"{key}: {error}") from None
+
+
+def _integer(cfg: DictConfig, key: str, low: int) -> int:
+    value = OmegaConf.select(cfg, key)
+    if not isinstance(value, int) or isinstance(value, bool) or value < low:
+        raise ConfigError(f"{key} must be an integer >= {low}, got {value!r}")
+    return value
+
+
+def resume_config(cfg: DictConfig, checkpoint: dict, overrides: Sequence[str]) -> DictConfig:
+    """The checkpoint's configuration with the command line's ``key=value`` overrides applied."""
+    stored = OmegaConf.create(checkpoint["config"])
+    for override in overrides:
+        key = override.split("=", 1)[0].lstrip("+~")
+        if key == "resume":
+            continue
+        if key in CONFIG_GROUPS:
+            raise ConfigError(
+                f"{key}: a config group cannot change when resuming (the checkpoint fixes it); "
+                f"override single keys such as train.iterations=N"
+            )
+        OmegaConf.update(stored, key, OmegaConf.select(cfg, key), merge=False)
+    stored.resume = cfg.resume
+    return stored
+
+
+# --- the run -----------------------------------------------------------------------------------
+def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -> TrainResult:
+    """Run (or resume) training as ``cfg`` says; outputs go to ``run_dir``."""
+    run_dir = Path(run_dir)
+    checkpoint = None
+    if cfg.get("resume"):
+        path = Path(str(cfg.resume))
+        path = latest_checkpoint(path) if path.is_dir() else path
+        checkpoint = load_checkpoint(path)
+        cfg = resume_config(cfg, checkpoint, overrides)
+        cfg.resume = str(path)
+    s = build_settings(cfg)
+    game, info = s.game, s.game.info
+    if s.torch_threads:
+        torch.set_num_threads(s.torch_threads)
+    torch.manual_seed(s.seed)
+    rng = np.random.default_rng(s.seed)
+    net = PolicyValueNet.for_game(info, s.net)
+    replay = ReplayBuffer(s.learner.replay_capacity, info.obs_shape, info.num_actions)
+    step = iteration = 0
+    if checkpoint is not None:
+        path = Path(cfg.resume)
+        check_game(checkpoint, game, path)  # a command-line override may have changed it
+        net = build_network(checkpoint, path, game)
+        replay = load_replay(path)
+        step, iteration = checkpoint["step"], checkpoint["iteration"]
+    net.to(s.device)
+    learner = Learner(net, s.learner, s.device)
+    if checkpoint is not None:
+        learner.optimizer.load_state_dict(checkpoint["optimizer"])
+        rng = restore_rngs(checkpoint)
+    evaluator = NetEvaluator(game, net, s.device)
+    mcts = MCTS(game, s.search)
+    symmetries = game.symmetries()
+    config_yaml = OmegaConf.to_yaml(cfg, resolve=True)
+    checkpoint_dir = run_dir / "checkpoints"
+    pool = WorkerPool(s.selfplay.workers, game, s.net, s.search, s.selfplay) if s.selfplay.workers else None
+
+    from torch.utils.tensorboard import SummaryWriter  # slow import, only for real runs
+
+    writer = SummaryWriter(str(run_dir))
+    if checkpoint is None:
+        writer.add_text("hparams", _code_block(config_yaml), 0)
+    _announce("run directory", run_dir, resumed_from=cfg.get("resume"))
+    result = TrainResult(run_dir, None, step, iteration)
+    last_checkpoint_step = step
+
+    def checkpoint_now() -> Path:
+        path = save_checkpoint(
+            checkpoint_dir / f"ckpt_step{step:07d}.pt",
+            game_info=info, net=net, optimizer=learner.optimizer, step=step, iteration=iteration,
+            rng=rng, config_yaml=config_yaml, replay=replay,
+        )
+        _prune(checkpoint_dir, s.keep_checkpoints)
+        return path
+
+    bar = tqdm(total=s.iterations, initial=iteration, desc=info.name, unit="it", dynamic_ncols=True)
+    try:
+        while iteration < s.iterations:
+            # 1. self-play
+            started = time.perf_counter()
+            if pool is None:
+                batch = play_games(game, mcts, evaluator, s.selfplay.games_per_iteration, s.selfplay, rng)
+            else:
+                batch = pool.play(net, s.selfplay.games_per_iteration, rng)
+            selfplay_seconds = time.perf_counter() - started
+            replay.add(batch.obs, batch.policy, batch.value)
+
+            # 2. learning
+            losses = []
+            if len(replay) >= s.learner.min_replay:
+                for _ in range(s.learner.steps_per_iteration):
+                    losses.append(learner.step(*replay.sample(s.learner.batch_size, rng, symmetries)))
+                    step += 1
+            iteration += 1
+            mean_losses = {k: float(np.mean([x[k] for x in losses])) for k in losses[0]} if losses else {}
+            result.losses.append(mean_losses)
+
+            # 3. logging
+            scalars = {
+                **mean_losses,
+                "selfplay/game_length": float(np.mean(batch.game_lengths)),
+                "selfplay/first_seat_win_rate": batch.first_seat_win_rate,
+                "selfplay/replay_size": float(len(replay)),
+                "perf/positions_per_s": batch.num_positions / selfplay_seconds,
+                "perf/selfplay_seconds": selfplay_seconds,
+                "perf/learner_steps": float(step),
+            }
+            if s.eval_every and (iteration % s.eval_every == 0 or iteration == s.iterations):
+                evaluation = evaluate(game, evaluator, s, np.random.default_rng([s.seed, iteration]))
+                result.evaluations.append(evaluation)
+                scalars.update(evaluation)
+                writer.add_text("selfplay/sample_game", _sample_game(game, batch), iteration)
+            for tag, value in scalars.items():
+                writer.add_scalar(tag, value, iteration)
+            writer.flush()
+            bar.update(1)
+            tqdm.write(_summary(iteration, s.iterations, step, scalars))
+
+            # 4. checkpoint
+            if step - last_checkpoint_step >= s.checkpoint_every or iteration == s.iterations:
+                result.checkpoint = checkpoint_now()
+                last_checkpoint_step = step
+    except KeyboardInterrupt:
+        result.interrupted = True
+        result.checkpoint = checkpoint_now()
+        tqdm.write(f"interrupted: checkpoint written; continue with\n  python train.py resume={result.checkpoint}")
+    finally:
+        bar.close()
+        writer.close()
+        if pool is not None:
+            pool.close()
+    result.step, result.iteration = step, iteration
+    _announce("finished; run directory", run_dir, checkpoint=result.checkpoint)
+    return result
+
+
+# --- evaluation --------------------------------------------------------------------------------
+def evaluate(game: Game, evaluator: NetEvaluator, s: Settings, rng: np.random.Generator) -> dict[str, float]:
+    """The current network against the baselines; tags as logged (``eval/...``)."""
+    if s.eval_simulations:
+        candidate = SearchPlayer(game, evaluator, _eval_search(s))
+    else:
+        from agents.az_player import NetworkPlayer
+
+        candidate = NetworkPlayer(evaluator)
+    results = {}
+    if s.eval_games:
+        results["eval/win_rate_vs_random"] = play_match(
+            game, candidate, make_player("random", game), s.eval_games, rng
+        ).score
+        if s.eval_mcts_simulations:
+            results["eval/win_rate_vs_mcts"] = play_match(
+                game, candidate, make_player(f"mcts:{s.eval_mcts_simulations}", game), s.eval_games, rng
+            ).score
+    if s.eval_oracle_games and game.info.name == "odoku":
+        oracle = make_player("oracle", game)
+        for seat, seat_name in enumerate(game.info.seat_names):
+            match = play_match(game, candidate, oracle, s.eval_oracle_games, rng, seats=[seat])
+            results[f"eval/score_vs_oracle_as_{seat_name}"] = match.info_mean("score")
+    return results
+
+
+def _eval_search(s: Settings) -> SearchConfig:
+    values = {**s.search.__dict__, "num_simulations": s.eval_simulations}
+    return SearchConfig(**values)
+
+
+# --- small helpers -----------------------------------------------------------------------------
+def _summary(iteration: int, iterations: int, step: int, scalars: dict[str, float]) -> str:
+    parts = [f"iter {iteration}/{iterations}", f"step {step}"]
+    if "loss/policy" in scalars:
+        parts.append(f"loss p {scalars['loss/policy']:.3f} v {scalars['loss/value']:.3f}")
+    parts.append(f"len {scalars['selfplay/game_length']:.1f}")
+    parts.append(f"{scalars['perf/positions_per_s']:.0f} pos/s")
+    parts += [f"{tag[5:]} {value:.3f}" for tag, value in scalars.items() if tag.startswith("eval/")]
+    return " | ".join(parts)
+
+
+def _sample_game(game: Game, batch: SelfPlayBatch) -> str:
+    actions = batch.games[0]
+    state = game.initial_state()
+    for action in actions:
+        game.apply(state, action)
+    lines = format_game(game, actions)
+    return _code_block("\n".join([*lines, "", game.render_text(state)]))
+
+
+def _code_block(text: str) -> str:
+    """TensorBoard renders text as Markdown; indented lines keep their layout."""
+    return "\n".join("    " + line for line in text.splitlines())
+
+
+def _prune(directory: Path, keep: int) -> None:
+    for old in sorted(directory.glob("ckpt_step*.pt"))[:-keep]:
+        replay_path(old).unlink(missing_ok=True)
+        old.unlink()
+
+
+def _announce(what: str, run_dir: Path, **extra) -> None:
+    lines = [f"{what}: {run_dir}", f"  tensorboard --logdir {run_dir}"]
+    lines += [f"  {key.replace('_', ' ')}: {value}" for key, value in extra.items() if value]
+    tqdm.write("\n".join(lines))
+
+
+__all__ = ["ConfigError", "Settings", "TrainResult", "build_settings", "evaluate", "train"]
