@@ -1,0 +1,67 @@
+"""Every config composes and validates: each game, net and experiment."""
+
+from pathlib import Path
+
+import pytest
+import yaml
+from hydra import compose, initialize_config_dir
+
+import envs
+from agents.training import build_settings
+
+CONFIGS = Path(__file__).parents[1] / "configs"
+
+
+def options(group):
+    return sorted(path.stem for path in (CONFIGS / group).glob("*.yaml"))
+
+
+def settings_for(*overrides):
+    with initialize_config_dir(config_dir=str(CONFIGS), version_base="1.3"):
+        cfg = compose("train", overrides=list(overrides))
+    if cfg.game.name not in envs.game_names():
+        pytest.skip(f"{cfg.game.name} is not registered yet")
+    return cfg, build_settings(cfg)
+
+
+def test_default_is_odoku_on_the_cpu_or_gpu():
+    cfg, s = settings_for()
+    assert s.game.info.name == "odoku" and cfg.device == "auto"
+    assert s.device.type in ("cpu", "cuda")
+
+
+@pytest.mark.parametrize("game", options("game"))
+def test_every_game_composes(game):
+    cfg, s = settings_for(f"game={game}")
+    expected = yaml.safe_load((CONFIGS / "game" / f"{game}.yaml").read_text())
+    assert s.game.info.name == expected["name"]
+    assert {k: v for k, v in expected.items() if k != "name"}.items() <= s.game.info.params.items()
+
+
+@pytest.mark.parametrize("net", options("net"))
+def test_every_net_composes(net):
+    _, s = settings_for(f"net={net}")
+    expected = yaml.safe_load((CONFIGS / "net" / f"{net}.yaml").read_text())
+    assert s.net.to_dict() == expected
+
+
+@pytest.mark.parametrize("experiment", options("experiment"))
+def test_every_experiment_composes_and_validates(experiment):
+    cfg, s = settings_for(f"experiment={experiment}")
+    assert s.iterations >= 1 and s.search.num_simulations >= 1
+    assert cfg.eval.every >= 0
+
+
+def test_experiments_cover_the_task_recipes():
+    assert {"smoke", "odoku", "nex5", "neumoku9", "neuversi6"} <= set(options("experiment"))
+
+
+def test_every_value_overridable_from_the_command_line():
+    cfg, s = settings_for("experiment=smoke", "agent.search.c_puct=2.5", "net.blocks=3", "seed=7", "game.bias=0.6")
+    assert s.search.c_puct == 2.5 and s.net.blocks == 3 and s.seed == 7 and s.game.info.params["bias"] == 0.6
+
+
+def test_unknown_group_option_names_the_group():
+    with initialize_config_dir(config_dir=str(CONFIGS), version_base="1.3"):
+        with pytest.raises(Exception, match="game/chess"):
+            compose("train", overrides=["game=chess"])

@@ -1,0 +1,168 @@
+"""End to end: ``experiment=smoke`` trains, logs, checkpoints, resumes exactly, stops cleanly."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import gymnasium
+import numpy as np
+import pytest
+import torch
+from hydra import compose, initialize_config_dir
+
+import agents.training as training
+from agents.checkpoint import load_checkpoint
+from agents.training import ConfigError, build_settings, train
+
+ROOT = Path(__file__).parents[1]
+SCALARS = {
+    "loss/policy",
+    "loss/value",
+    "selfplay/game_length",
+    "selfplay/first_seat_win_rate",
+    "perf/positions_per_s",
+    "eval/win_rate_vs_random",
+    "eval/win_rate_vs_mcts",
+    "eval/score_vs_oracle_as_B",
+    "eval/score_vs_oracle_as_A",
+}
+
+
+def compose_train(overrides):
+    with initialize_config_dir(config_dir=str(ROOT / "configs"), version_base="1.3"):
+        return compose("train", overrides=list(overrides))
+
+
+def run(directory, *overrides):
+    """A smoke run; a resumed run takes its configuration from the checkpoint."""
+    if not any(o.startswith("resume=") for o in overrides):
+        overrides = ["experiment=smoke", *overrides]
+    return train(compose_train(overrides), directory, overrides)
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """An uninterrupted 3-iteration smoke run, and one stopped after 2 and resumed to 3."""
+    base = tmp_path_factory.mktemp("runs")
+    whole = run(base / "whole", "train.iterations=3")
+    first = run(base / "first", "train.iterations=2")
+    resumed = run(base / "resumed", f"resume={first.checkpoint}", "train.iterations=3")
+    return whole, first, resumed
+
+
+def test_smoke_run_writes_events_and_checkpoints(runs):
+    whole, _, _ = runs
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    events = EventAccumulator(str(whole.run_dir)).Reload()
+    assert SCALARS <= set(events.Tags()["scalars"])
+    assert [e.step for e in events.Scalars("loss/policy")] == [1, 2, 3]
+    texts = set(events.Tags()["tensors"])
+    assert {"hparams/text_summary", "selfplay/sample_game/text_summary"} <= texts
+    oracle_b = events.Scalars("eval/score_vs_oracle_as_B")[-1].value
+    assert 0 <= oracle_b <= 15
+    assert whole.step == 9 and whole.iteration == 3
+    checkpoint = load_checkpoint(whole.checkpoint)
+    assert checkpoint["step"] == 9 and checkpoint["iteration"] == 3
+    assert "num_simulations: 4" in checkpoint["config"]
+    kept = sorted(p.name for p in (whole.run_dir / "checkpoints").iterdir())
+    assert kept == [f"ckpt_step{s:07d}{ext}" for s in (3, 6, 9) for ext in (".pt", ".replay.npz")]
+
+
+def test_checkpoint_loads_as_an_opponent_and_plays_a_full_game(runs):
+    whole, _, _ = runs
+    for spec in (f"az:{whole.checkpoint}", f"az:{whole.checkpoint}:0"):
+        env = gymnasium.make("Odoku-v0", opponent=spec, agent_seat=1)
+        obs, info = env.reset(seed=3)
+        terminated = False
+        while not terminated:
+            obs, reward, terminated, _, info = env.step(int(np.flatnonzero(obs["action_mask"])[-1]))
+        assert 0 <= info["score"] <= 15 and reward == pytest.approx(-(info["score"] - 7.5) / 7.5)
+
+
+def test_same_seed_same_losses_and_exact_resume(runs):
+    whole, first, resumed = runs
+    assert first.losses == whole.losses[:2]  # the same seed gives the same numbers
+    assert resumed.step == whole.step and resumed.iteration == whole.iteration == 3
+    assert resumed.losses == whole.losses[2:]  # continued exactly where it stopped
+    a, b = load_checkpoint(whole.checkpoint), load_checkpoint(resumed.checkpoint)
+    for key in a["model"]:
+        torch.testing.assert_close(a["model"][key], b["model"][key], rtol=0, atol=0)
+    for state_a, state_b in zip(a["optimizer"]["state"].values(), b["optimizer"]["state"].values()):
+        for key in state_a:
+            torch.testing.assert_close(state_a[key], state_b[key], rtol=0, atol=0)
+    assert a["numpy_rng"] == b["numpy_rng"]
+
+
+def test_ctrl_c_writes_a_checkpoint_that_resumes(tmp_path, monkeypatch):
+    calls = []
+    real = training.play_games
+
+    def interrupted_second_time(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(training, "play_games", interrupted_second_time)
+    stopped = run(tmp_path / "stopped", "train.iterations=3", "eval.every=0")
+    assert stopped.interrupted and stopped.iteration == 1 and stopped.step == 3
+    assert load_checkpoint(stopped.checkpoint)["iteration"] == 1
+    monkeypatch.setattr(training, "play_games", real)
+    finished = run(tmp_path / "finished", f"resume={stopped.checkpoint.parent.parent}")
+    assert not finished.interrupted and finished.iteration == 3 and finished.step == 9
+
+
+@pytest.mark.parametrize(
+    "overrides, key",
+    [
+        (["agent.search.num_simulations=-1"], "num_simulations"),
+        (["agent.selfplay.concurrent_games=0"], "agent.selfplay.concurrent_games"),
+        (["agent.learner.lr=0"], "agent.learner.lr"),
+        (["+agent.search.depth=3"], "agent.search"),
+        (["game.name=chess"], "unknown game 'chess'"),
+        (["game.bias=1.5"], "bias"),
+        (["net.channels=-4"], "net.channels"),
+        (["train.iterations=-1"], "train.iterations"),
+        (["eval.games=-2"], "eval.games"),
+        (["device=abacus"], "device"),
+    ],
+)
+def test_invalid_values_stop_before_training(overrides, key):
+    with pytest.raises(ConfigError, match=key):
+        build_settings(compose_train(overrides))
+
+
+@pytest.mark.skipif("nex" not in __import__("envs").game_names(), reason="nex not registered yet")
+def test_a_size_the_game_does_not_allow():
+    with pytest.raises(ConfigError, match=r"game \(name='nex', size=1"):
+        build_settings(compose_train(["game=nex", "game.size=1"]))
+
+
+def test_resume_cannot_switch_game(tmp_path, runs):
+    whole, _, _ = runs
+    with pytest.raises(ConfigError, match="game: a config group cannot change"):
+        run(tmp_path, f"resume={whole.checkpoint}", "game=nex")
+
+
+def cli(tmp_path, *args):
+    return subprocess.run(
+        [sys.executable, "train.py", f"hydra.run.dir={tmp_path}", *args],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )
+
+
+def test_command_line_smoke_run(tmp_path):
+    done = cli(tmp_path, "experiment=smoke", "train.iterations=1")
+    assert done.returncode == 0, done.stderr
+    output = done.stdout + done.stderr
+    assert f"run directory: {tmp_path}" in output and f"tensorboard --logdir {tmp_path}" in output
+    assert "iter 1/1" in output
+    assert list(tmp_path.glob("events.out.tfevents.*")) and list(tmp_path.glob("checkpoints/*.pt"))
+
+
+def test_command_line_rejects_bad_values_without_traceback(tmp_path):
+    done = cli(tmp_path, "experiment=smoke", "agent.search.num_simulations=-3")
+    assert done.returncode == 1
+    assert "num_simulations" in done.stderr and "Traceback" not in done.stderr
+    assert not list(tmp_path.glob("events.out.tfevents.*"))
