@@ -1,0 +1,147 @@
+"""Exact game values for tiny boards: alpha-beta with a transposition table.
+
+The search walks the engine's own actions (micro-steps for the neutral games,
+chance outcomes where a game has them), so it needs nothing beyond the engine
+API plus a hashable ``state.key()``. Values are seat 0's return under optimal
+play by both seats (seat 0 maximises, seat 1 minimises; returns are zero-sum
+and lie in [-1, 1]); a chance node's value is the expectation over its outcomes.
+
+A complete turn is optimal exactly when the value after it equals the value
+before it: within a turn the mover picks every micro-step, so the position's
+value is the best over the turn's completions. :meth:`Solver.optimal_turns`
+lists them by following only value-preserving micro-steps.
+
+The transposition table stores, per position, a lower and an upper bound on its
+value and the best action found (tried first on the next visit). The search
+gives up with :class:`SolverLimitError` after ``max_nodes`` expanded positions:
+the solver is meant for boards such as Hex and Nex up to 4x4 or NeuVersi 4x4.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agents.players import Player
+from envs.core import CHANCE, TERMINAL, Game
+
+LOW, HIGH = -1.0, 1.0  # bounds of every return
+TOLERANCE = 1e-9
+DEFAULT_MAX_NODES = 20_000_000
+
+
+class SolverLimitError(ValueError):
+    """The position is too large to solve within the node budget."""
+
+
+class Solver:
+    """Exact values of positions of one game; the table is kept between calls."""
+
+    def __init__(self, game: Game, max_nodes: int = DEFAULT_MAX_NODES):
+        if max_nodes < 1:
+            raise ValueError(f"max_nodes must be >= 1, got {max_nodes}")
+        self.game = game
+        self.max_nodes = max_nodes
+        self.nodes = 0  # positions expanded so far (cumulative)
+        self.table: dict = {}
+
+    # --- queries -------------------------------------------------------------------
+    def value(self, state) -> float:
+        """Seat 0's return under optimal play from ``state``."""
+        return self._search(state, LOW, HIGH)
+
+    def mover_value(self, state) -> float:
+        """The value from the side of the seat to play (seat 0's for chance or terminal)."""
+        return self.value(state) * (-1.0 if self.game.to_play(state) == 1 else 1.0)
+
+    def action_values(self, state) -> dict[int, float]:
+        """Seat 0's value after each legal action of the seat to play."""
+        return {a: self.value(self.game.step(state, a)) for a in self.game.legal_actions(state)}
+
+    def optimal_actions(self, state) -> list[int]:
+        """Every legal action that keeps the position's value (all optimal micro-steps)."""
+        target = self.value(state)
+        return [a for a, v in self.action_values(state).items() if abs(v - target) <= TOLERANCE]
+
+    def optimal_turns(self, state) -> list[list[int]]:
+        """Every complete optimal turn of the seat to play, as lists of actions."""
+        mover = self.game.to_play(state)
+        if mover < 0:
+            raise ValueError("optimal_turns needs a decision state (a seat to play)")
+        turns = []
+        for action in self.optimal_actions(state):
+            child = self.game.step(state, action)
+            if self.game.to_play(child) == mover:
+                turns += [[action, *rest] for rest in self.optimal_turns(child)]
+            else:
+                turns.append([action])
+        return turns
+
+    # --- search --------------------------------------------------------------------
+    def _search(self, state, alpha: float, beta: float) -> float:
+        game = self.game
+        player = game.to_play(state)
+        if player == TERMINAL:
+            return float(game.returns(state)[0])
+        key = state.key()
+        lower, upper, best_action = self.table.get(key, (LOW, HIGH, None))
+        if lower >= beta or lower == upper:
+            return lower
+        if upper <= alpha:
+            return upper
+        alpha, beta = max(alpha, lower), min(beta, upper)
+        self.nodes += 1
+        if self.nodes > self.max_nodes:
+            raise SolverLimitError(
+                f"the exact solver gave up after {self.max_nodes} positions: this "
+                f"{game.info.name} position is too large (the solver is for tiny boards)"
+            )
+        if player == CHANCE:
+            value = sum(p * self._search(game.step(state, o), LOW, HIGH) for o, p in game.chance_outcomes(state))
+            self.table[key] = (value, value, None)
+            return value
+
+        actions = game.legal_actions(state)
+        if best_action is not None:
+            actions = [best_action, *(a for a in actions if a != best_action)]
+        maximise = player == 0
+        window = (alpha, beta)
+        best = -np.inf if maximise else np.inf
+        for action in actions:
+            value = self._search(game.step(state, action), alpha, beta)
+            if (value > best) if maximise else (value < best):
+                best, best_action = value, action
+            if maximise:
+                alpha = max(alpha, value)
+            else:
+                beta = min(beta, value)
+            if alpha >= beta:
+                break
+        # fail-soft: outside the searched window, best is only a bound on the value
+        if best <= window[0]:
+            upper = min(upper, best)
+        elif best >= window[1]:
+            lower = max(lower, best)
+        else:
+            lower = upper = best
+        self.table[key] = (lower, upper, best_action)
+        return best
+
+
+class SolverPlayer(Player):
+    """Plays an optimal micro-step, ties broken by ``rng`` (exact: tiny boards only)."""
+
+    name = "solver"
+
+    def __init__(self, game: Game, max_nodes: int = DEFAULT_MAX_NODES):
+        self.solver = Solver(game, max_nodes)
+
+    def act(self, state, rng: np.random.Generator) -> int:
+        best = self.solver.optimal_actions(state)
+        return best[int(rng.integers(len(best)))]
+
+
+def make_solver_player(game: Game, args: list[str]) -> Player:
+    """``solver`` or ``solver:MAX_NODES`` (the node budget of the search)."""
+    if len(args) > 1 or (args and not args[0].isdigit()):
+        raise ValueError(f"player spec 'solver' takes an optional node budget, e.g. solver:1000000; got {args}")
+    return SolverPlayer(game, int(args[0]) if args else DEFAULT_MAX_NODES)
