@@ -4,7 +4,13 @@ and through the Gymnasium env, plus the Odoku oracle's time per move.
     python benchmarks/bench_engines.py [--seconds 2] [--games odoku nex]
 
 Prints a table; nothing here is a test. Each row plays uniformly random games
-for about ``--seconds`` seconds of wall time.
+for about ``--seconds`` seconds of wall time, after one untimed warm-up game
+(numba kernels compile on first use). A neutral game's row also gives its time
+per turn relative to its base game (``per-turn cost vs hex``).
+
+With the optional extra ``open-spiel`` installed, OpenSpiel's ``hex`` (11x11)
+and ``othello`` are timed in the same run with the same loop (legal actions,
+one numpy draw, apply), and our/their move rates are printed.
 """
 
 from __future__ import annotations
@@ -18,8 +24,13 @@ import numpy as np
 from envs import CHANCE, GAMES, make_game
 
 
+BASE_GAME = {"nex": "hex", "neumoku": "gomoku", "neuversi": "reversi", "adneuversi": "reversi"}
+OPEN_SPIEL = {"hex": ("hex", {"board_size": 11}), "reversi": ("othello", {})}
+
+
 def engine_playouts(game, seconds: float, rng: np.random.Generator) -> dict[str, float]:
     """Random games through the engine API: games/s, decisions/s and turns/s."""
+    _warm_up(game, rng)
     games = decisions = turns = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
@@ -38,6 +49,34 @@ def engine_playouts(game, seconds: float, rng: np.random.Generator) -> dict[str,
         games += 1
     elapsed = time.perf_counter() - start
     return {"games/s": games / elapsed, "decisions/s": decisions / elapsed, "turns/s": turns / elapsed}
+
+
+def _warm_up(game, rng: np.random.Generator) -> None:
+    state = game.initial_state()
+    while not game.is_terminal(state):
+        if game.is_chance(state):
+            game.apply(state, game.chance_outcomes(state)[0][0])
+        else:
+            actions = game.legal_actions(state)
+            game.apply(state, actions[int(rng.integers(len(actions)))])
+
+
+def open_spiel_playouts(name: str, params: dict, seconds: float, rng: np.random.Generator) -> dict[str, float]:
+    """The engine loop over an OpenSpiel game (its C++ core through pyspiel)."""
+    import pyspiel
+
+    game = pyspiel.load_game(name, params)
+    games = moves = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            actions = state.legal_actions()
+            state.apply_action(actions[int(rng.integers(len(actions)))])
+            moves += 1
+        games += 1
+    elapsed = time.perf_counter() - start
+    return {"games/s": games / elapsed, "decisions/s": moves / elapsed, "turns/s": moves / elapsed}
 
 
 def env_playouts(env_id: str, seconds: float, seed: int) -> dict[str, float]:
@@ -87,15 +126,35 @@ def main() -> None:
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
 
-    print(f"{'game':<12}{'via':<8}{'games/s':>12}{'decisions/s':>14}{'turns/s':>12}")
-    for name in args.games:
+    try:
+        import pyspiel  # noqa: F401  (the optional extra open-spiel)
+
+        has_open_spiel = True
+    except ImportError:
+        has_open_spiel = False
+
+    print(f"{'game':<12}{'via':<10}{'games/s':>12}{'decisions/s':>14}{'turns/s':>12}")
+    engine_rows: dict[str, dict[str, float]] = {}
+    for name in sorted(args.games, key=lambda name: (name in BASE_GAME, name)):  # base games first
         game = make_game(name)
-        row = engine_playouts(game, args.seconds, rng)
-        print(f"{name:<12}{'engine':<8}{row['games/s']:>12.1f}{row['decisions/s']:>14.0f}{row['turns/s']:>12.0f}")
+        row = engine_rows[name] = engine_playouts(game, args.seconds, rng)
+        note = ""
+        base = BASE_GAME.get(name)
+        if base in engine_rows:
+            note = f"  (per-turn cost vs {base}: {engine_rows[base]['turns/s'] / row['turns/s']:.2f}x)"
+        print(f"{name:<12}{'engine':<10}{row['games/s']:>12.1f}{row['decisions/s']:>14.0f}{row['turns/s']:>12.0f}{note}")
+        if has_open_spiel and name in OPEN_SPIEL:
+            spiel_name, params = OPEN_SPIEL[name]  # same board as our default size
+            theirs = open_spiel_playouts(spiel_name, params, args.seconds, rng)
+            ratio = row["decisions/s"] / theirs["decisions/s"]
+            print(
+                f"{'':<12}{'openspiel':<10}{theirs['games/s']:>12.1f}{theirs['decisions/s']:>14.0f}"
+                f"{theirs['turns/s']:>12.0f}  (ours/theirs {ratio:.2f}x, pyspiel {spiel_name})"
+            )
         env_row = env_playouts(GAMES[name][0], args.seconds, args.seed)
         ratio = env_row["decisions/s"] / row["decisions/s"]
         print(
-            f"{'':<12}{'env':<8}{env_row['games/s']:>12.1f}{env_row['decisions/s']:>14.0f}"
+            f"{'':<12}{'env':<10}{env_row['games/s']:>12.1f}{env_row['decisions/s']:>14.0f}"
             f"{'':>12}  (env/engine {ratio:.2f}x)"
         )
     if "odoku" in args.games:

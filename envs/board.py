@@ -20,7 +20,6 @@ from envs.core import NotationError, Symmetry
 
 COLUMNS = "abcdefghijklmnopqrstuvwxyz"
 _CELL = re.compile(r"^([a-z])([0-9]{1,2})$")
-KING_STEPS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 
 
 def check_size(size, minimum: int, even: bool = False) -> int:
@@ -58,23 +57,6 @@ def neighbour_table(n: int, steps: Sequence[tuple[int, int]]) -> tuple[tuple[int
         for r in range(n)
         for c in range(n)
     )
-
-
-def ray_table(n: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """For every cell, the 8 king-direction rays (cells in order of distance; empty rays dropped)."""
-    table = []
-    for r in range(n):
-        for c in range(n):
-            rays = []
-            for dr, dc in KING_STEPS:
-                ray, rr, cc = [], r + dr, c + dc
-                while 0 <= rr < n and 0 <= cc < n:
-                    ray.append(rr * n + cc)
-                    rr, cc = rr + dr, cc + dc
-                if ray:
-                    rays.append(tuple(ray))
-            table.append(tuple(rays))
-    return tuple(table)
 
 
 # --- symmetries ----------------------------------------------------------------------------

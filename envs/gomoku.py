@@ -17,10 +17,10 @@ from typing import Sequence
 import numpy as np
 
 from envs.board import check_size, square_diagram
+from envs.kernels import line_through
 from envs.stones import Rules, StoneGame
 
 LINE = 5
-DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))
 
 
 class GomokuRules(Rules):
@@ -30,27 +30,17 @@ class GomokuRules(Rules):
     symbols = ".xo?"
     seat_names = ("x", "o")
     pie_turn = 3  # the seed's Neumoku pie: after x, o, x
+    goal_stones = LINE
     symmetry_names = ("identity", "rot90", "rot180", "rot270", "flip_rows", "flip_columns", "transpose", "antitranspose")
 
     def __init__(self, size: int = 15):
         self.n = check_size(size, LINE)
 
-    def wins(self, board: Sequence[int], colour: int, cells: Sequence[int]) -> bool:
+    def wins(self, board: bytearray, colour: int, cells: Sequence[int]) -> bool:
         """Whether a line of five or more ``colour`` stones runs through one of ``cells``."""
-        n = self.n
         for cell in cells:
-            if board[cell] != colour:
-                continue
-            r, c = divmod(cell, n)
-            for dr, dc in DIRECTIONS:
-                run = 1
-                for sign in (1, -1):
-                    rr, cc = r + sign * dr, c + sign * dc
-                    while 0 <= rr < n and 0 <= cc < n and board[rr * n + cc] == colour:
-                        run += 1
-                        rr, cc = rr + sign * dr, cc + sign * dc
-                if run >= LINE:
-                    return True
+            if line_through(board, self.n, cell, colour, LINE):
+                return True
         return False
 
     def diagram(self, symbols: Sequence[str]) -> list[str]:

@@ -19,6 +19,7 @@ from typing import Sequence
 import numpy as np
 
 from envs.board import check_size, hex_diagram, neighbour_table
+from envs.kernels import chain_joins
 from envs.stones import Rules, StoneGame
 
 HEX_STEPS = ((-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0))
@@ -37,34 +38,21 @@ class HexRules(Rules):
     orientation = "the mover holds Vertical (joins rows 1 and n)"
 
     def __init__(self, size: int = 11):
-        self.n = n = check_size(size, 2)
+        self.n = self.goal_stones = n = check_size(size, 2)
         self.neighbours = neighbour_table(n, HEX_STEPS)
-        cells = range(n * n)
+        self.neighbour_array = np.array([list(cells) + [-1] * (6 - len(cells)) for cells in self.neighbours])
+        r, c = np.divmod(np.arange(n * n), n)
         # per colour: (touches its first edge, touches its second edge) for every cell
         self.edges = {
-            1: (bytes(c < n for c in cells), bytes(c >= n * (n - 1) for c in cells)),
-            2: (bytes(c % n == 0 for c in cells), bytes(c % n == n - 1 for c in cells)),
+            1: ((r == 0).astype(np.uint8), (r == n - 1).astype(np.uint8)),
+            2: ((c == 0).astype(np.uint8), (c == n - 1).astype(np.uint8)),
         }
 
-    def wins(self, board: Sequence[int], colour: int, cells: Sequence[int]) -> bool:
+    def wins(self, board: bytearray, colour: int, cells: Sequence[int]) -> bool:
         """Whether a chain of ``colour`` through one of ``cells`` joins that colour's two edges."""
-        first_edge, second_edge = self.edges[colour]
-        neighbours = self.neighbours
-        seen: set[int] = set()
-        for start in cells:
-            if board[start] != colour or start in seen:
-                continue
-            seen.add(start)
-            stack, first, second = [start], False, False
-            while stack:
-                cell = stack.pop()
-                first = first or first_edge[cell]
-                second = second or second_edge[cell]
-                for other in neighbours[cell]:
-                    if board[other] == colour and other not in seen:
-                        seen.add(other)
-                        stack.append(other)
-            if first and second:
+        first, second = self.edges[colour]
+        for cell in cells:
+            if chain_joins(board, colour, cell, self.neighbour_array, first, second):
                 return True
         return False
 

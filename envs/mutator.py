@@ -2,7 +2,7 @@
 
 This module knows everything about neutral stones and nothing about the
 particular base game; the base game only says where a stone may go and what it
-captures (``rules.flips``) and when a turn has won (``rules.wins``).
+captures (``rules.placements``, ``rules.flips``) and when a turn has won (``rules.wins``).
 
 A turn is one to three micro-steps by the same seat, each one action (RULES.md 3):
 
@@ -36,9 +36,10 @@ from typing import Iterator
 
 import numpy as np
 
-from envs.board import KING_STEPS, cell_name, neighbour_table, parse_cell
+from envs.board import cell_name, parse_cell
 from envs.core import Game, IllegalActionError, NotationError
-from envs.stones import EMPTY, NEUTRAL, Rules, StoneGame, StoneState
+from envs.kernels import empty_cells_touching
+from envs.stones import EMPTY, NEUTRAL, Rules, StoneGame, StoneState, cells_with
 
 START, DROP_NEUTRAL, SWAP_SECOND, SWAP_GIVE = 0, 1, 2, 3
 _SWAP_WORD = re.compile(r"^([a-z][0-9]{1,2})([a-z][0-9]{1,2})$")
@@ -75,7 +76,6 @@ class NeutralGame(StoneGame):
         self.name = name
         self.adjacent_neutrals = adjacent_neutrals
         super().__init__(rules, pie_rule)
-        self.king_neighbours = neighbour_table(rules.n, KING_STEPS)
 
     def registry_name(self) -> str:
         return self.name
@@ -88,57 +88,37 @@ class NeutralGame(StoneGame):
     def _legal(self, state: StoneState) -> list[int]:
         phase, board, colour = state.phase, state.board, state.colour
         if phase == START:
-            actions = self._moves(state, colour)
-            if not actions:  # a Reversi side without a turn while the other has one
-                return [self.PASS]
-            return actions + [self.SWAP_SIDES] if self._pie_available(state) else actions
+            return super()._legal(state)
         if phase == DROP_NEUTRAL:
             return self._neutral_cells(state)
         if phase == SWAP_SECOND:
-            if not self.rules.captures:
-                return [c for c, v in enumerate(board) if v == NEUTRAL]
-            flips = self.rules.flips
-            return [c for c, v in enumerate(board) if v == NEUTRAL and flips(board, c, colour)]
+            return self.rules.placements(board, colour, NEUTRAL)
         chosen = state.chosen
-        return [c for c, v in enumerate(board) if v == colour and c not in chosen]
+        return [c for c in cells_with(board, colour) if c not in chosen]
 
     def _moves(self, state: StoneState, colour: int) -> list[int]:
         """Cells that start a whole turn for ``colour``: drops, swaps, or the end-game rules."""
-        board, counts = state.board, state.counts
-        if self.rules.captures:
-            flips = self.rules.flips
-            return [
-                c
-                for c, v in enumerate(board)
-                if (v == EMPTY and flips(board, c, colour)) or (v == NEUTRAL and self._swap_starts_at(board, c, colour))
-            ]
+        board, counts, rules = state.board, state.counts, self.rules
+        if rules.captures:
+            drops = rules.placements(board, colour, EMPTY)
+            if not counts[NEUTRAL]:
+                return drops
+            # a swap needs a second neutral that captures after the first one has; its
+            # third step always has a choice (the stone that closed the first capture)
+            swaps = [c for c in rules.placements(board, colour, NEUTRAL) if rules.placements_after(board, c, colour, NEUTRAL)]
+            return sorted(drops + swaps)
         empty, neutral = counts[EMPTY], counts[NEUTRAL]
         drop, swap = empty >= 2, neutral >= 2 and counts[colour] >= 1
         want_empty = drop or (not swap and empty > 0)  # a drop, or the fill rule
         want_neutral = swap or (not drop and empty == 0)  # a swap, or the convert rule
         if want_empty and want_neutral:
-            return [c for c, v in enumerate(board) if v == EMPTY or v == NEUTRAL]
-        wanted = EMPTY if want_empty else NEUTRAL
-        return [c for c, v in enumerate(board) if v == wanted]
-
-    def _swap_starts_at(self, board: list[int], cell: int, colour: int) -> bool:
-        """Whether a capturing swap can start on the neutral ``cell`` and be completed."""
-        flips = self.rules.flips(board, cell, colour)
-        if not flips:
-            return False
-        after = board[:]
-        after[cell] = colour
-        for other in flips:
-            after[other] = colour
-        # the third step always has a choice: the stone that closed the first capture
-        return any(v == NEUTRAL and self.rules.flips(after, c, colour) for c, v in enumerate(after))
+            return cells_with(board, EMPTY, NEUTRAL)
+        return cells_with(board, EMPTY if want_empty else NEUTRAL)
 
     def _neutral_cells(self, state: StoneState) -> list[int]:
-        board = state.board
         if not self.adjacent_neutrals:
-            return [c for c, v in enumerate(board) if v == EMPTY]
-        king = self.king_neighbours
-        return [c for c, v in enumerate(board) if v == EMPTY and any(board[x] != EMPTY for x in king[c])]
+            return cells_with(state.board, EMPTY)
+        return empty_cells_touching(state.board, self.n).tolist()
 
     def _can_move(self, state: StoneState, colour: int) -> bool:
         if self.rules.captures:

@@ -18,7 +18,8 @@ from typing import Sequence
 
 import numpy as np
 
-from envs.board import check_size, ray_table, square_diagram
+from envs.board import check_size, square_diagram
+from envs.kernels import captures, capturing_cells, placements_after
 from envs.stones import EMPTY, FIRST, SECOND, Rules, StoneGame
 
 
@@ -29,13 +30,11 @@ class ReversiRules(Rules):
     symbols = ".xo?"
     seat_names = ("x", "o")
     captures = True
+    goal_stones = 10**9  # no goal: only the final count decides
     symmetry_names = ("identity", "rot90", "rot180", "rot270", "flip_rows", "flip_columns", "transpose", "antitranspose")
 
     def __init__(self, size: int = 8):
-        self.n = n = check_size(size, 4, even=True)
-        self.rays = ray_table(n)
-        # neighbour of a cell in each ray's direction, for a cheap first test
-        self.first_steps = tuple(tuple(ray[0] for ray in rays) for rays in self.rays)
+        self.n = check_size(size, 4, even=True)
 
     def initial_board(self) -> list[int]:
         n, h = self.n, self.n // 2
@@ -44,21 +43,18 @@ class ReversiRules(Rules):
             board[r * n + c] = colour
         return board
 
-    def flips(self, board: Sequence[int], cell: int, colour: int) -> list[int] | None:
+    def flips(self, board: bytearray, cell: int, colour: int) -> list[int] | None:
         """Enemy and neutral stones flanked from ``cell``, or None when there are none."""
-        flipped: list[int] = []
-        for ray in self.rays[cell]:
-            v = board[ray[0]]
-            if v == EMPTY or v == colour:
-                continue
-            for i in range(1, len(ray)):
-                v = board[ray[i]]
-                if v == colour:
-                    flipped.extend(ray[:i])
-                    break
-                if v == EMPTY:
-                    break
-        return flipped or None
+        out = np.empty(4 * self.n, np.int64)  # at most n - 2 stones in each of 8 directions
+        count = captures(board, self.n, cell, colour, out)
+        return out[:count].tolist() if count else None
+
+    def placements(self, board: bytearray, colour: int, value: int) -> list[int]:
+        """Cells holding ``value`` where a ``colour`` stone flanks at least one line."""
+        return capturing_cells(board, self.n, colour, value).tolist()
+
+    def placements_after(self, board: bytearray, cell: int, colour: int, value: int) -> list[int]:
+        return placements_after(board, self.n, cell, colour, value).tolist()
 
     def wins(self, board: Sequence[int], colour: int, cells: Sequence[int]) -> bool:
         return False  # only the final count decides

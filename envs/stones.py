@@ -13,6 +13,8 @@ colours over; seats keep their numbers (RULES.md section 2).
 from __future__ import annotations
 
 import abc
+from functools import lru_cache
+from itertools import compress
 from typing import Sequence
 
 import numpy as np
@@ -51,17 +53,29 @@ class Rules(abc.ABC):
     pie_turn: int | None = None
     symmetry_names: tuple[str, ...]
     transposition_swaps_colours = False  # True for Hex: a transposed board swaps the goals
+    goal_stones = 1  # fewer stones than this cannot reach the goal (a cheap filter before ``wins``)
     orientation = "the mover holds x, the first colour"
 
     def initial_board(self) -> list[int]:
         return [EMPTY] * (self.n * self.n)
 
-    def flips(self, board: Sequence[int], cell: int, colour: int) -> list[int] | None:
+    def flips(self, board: bytearray, cell: int, colour: int) -> list[int] | None:
         """Cells a ``colour`` stone on ``cell`` turns friendly, or None if it may not go there.
 
         ``cell`` is empty, or neutral during a neutral-game swap. Default: no captures.
         """
         return []
+
+    def placements(self, board: bytearray, colour: int, value: int) -> list[int]:
+        """The cells holding ``value`` (empty, or neutral) where a ``colour`` stone may go."""
+        return cells_with(board, value)
+
+    def placements_after(self, board: bytearray, cell: int, colour: int, value: int) -> list[int]:
+        """``placements`` once a ``colour`` stone has gone on ``cell`` (with its captures)."""
+        after = board[:]
+        for other in [cell, *(self.flips(board, cell, colour) or ())]:
+            after[other] = colour
+        return self.placements(after, colour, value)
 
     @abc.abstractmethod
     def wins(self, board: Sequence[int], colour: int, cells: Sequence[int]) -> bool:
@@ -80,6 +94,16 @@ class Rules(abc.ABC):
         """RGB image of the board; ``marks`` is a short text per cell ('' for none)."""
 
 
+@lru_cache(maxsize=None)
+def _table(values: tuple[int, ...]) -> bytes:
+    return bytes(int(v in values) for v in range(256))
+
+
+def cells_with(board: bytearray, *values: int) -> list[int]:
+    """The cells whose value is one of ``values``, in order (at C speed)."""
+    return list(compress(range(len(board)), board.translate(_table(values))))
+
+
 class StoneState:
     """A position: board of colours, whose colour moves, micro-step, pie, cached legal actions.
 
@@ -90,8 +114,8 @@ class StoneState:
 
     __slots__ = ("board", "counts", "colour", "swapped", "turns", "phase", "chosen", "player", "outcome", "legal")
 
-    def __init__(self, board: list[int]):
-        self.board = board
+    def __init__(self, board: Sequence[int]):
+        self.board = bytearray(board)
         self.counts = [board.count(v) for v in (EMPTY, FIRST, SECOND, NEUTRAL)]
         self.colour = FIRST
         self.swapped = False
@@ -239,21 +263,27 @@ class StoneGame(Game):
 
     # --- the turn structure (the mutator overrides these) ---------------------------------------
     def _legal(self, state: StoneState) -> list[int]:
-        moves = self._moves(state, state.colour)
+        return self._opening(state, self._moves(state, state.colour))
+
+    def _opening(self, state: StoneState, moves: list[int]) -> list[int]:
+        """The actions at a turn start, given the cells that start a turn."""
         if not moves:  # _start_turn left the game running, so the other side can move
             return [self.PASS]
         return moves + [self.SWAP_SIDES] if self._pie_available(state) else moves
 
     def _moves(self, state: StoneState, colour: int) -> list[int]:
         """Cells where ``colour`` may start a turn."""
-        board, rules = state.board, self.rules
-        if not rules.captures:
-            return [cell for cell, v in enumerate(board) if v == EMPTY]
-        return [c for c, v in enumerate(board) if v == EMPTY and rules.flips(board, c, colour)]
+        return self.rules.placements(state.board, colour, EMPTY)
 
     def _play(self, state: StoneState, cell: int) -> None:
+        legal = state.legal
         self._place(state, cell, state.colour)
         self._end_turn(state, (cell,))
+        if not self.rules.captures and state.player >= 0:
+            # the next mover's cells are this mover's minus the one just filled
+            moves = legal[:-1] if legal[-1] == self.SWAP_SIDES else legal[:]
+            moves.remove(cell)
+            state.legal = self._opening(state, moves)
 
     def _why_illegal(self, state: StoneState, action: int) -> str:
         if action == self.SWAP_SIDES:
@@ -305,7 +335,8 @@ class StoneGame(Game):
         mover = state.colour
         state.turns += 1
         state.phase, state.chosen, state.legal = 0, (), None
-        if cells and self.rules.wins(state.board, mover, cells):
+        rules = self.rules
+        if cells and state.counts[mover] >= rules.goal_stones and rules.wins(state.board, mover, cells):
             state.outcome, state.player = mover, TERMINAL
             return
         state.colour = 3 - mover
@@ -313,11 +344,17 @@ class StoneGame(Game):
 
     def _start_turn(self, state: StoneState) -> None:
         colour = state.colour
-        if self._can_move(state, colour) or self._can_move(state, 3 - colour):
-            state.player = state.seat_of(colour)  # with nothing to do it must pass
-        else:
-            state.outcome = self.rules.final_outcome(state.board, state.counts)
-            state.player = TERMINAL
+        if self.rules.captures:
+            moves = self._moves(state, colour)
+            if moves or self._can_move(state, 3 - colour):  # with nothing to do it must pass
+                state.player = state.seat_of(colour)
+                state.legal = self._opening(state, moves)
+                return
+        elif self._can_move(state, colour):  # then the other side could move too
+            state.player = state.seat_of(colour)
+            return
+        state.outcome = self.rules.final_outcome(state.board, state.counts)
+        state.player = TERMINAL
 
     # --- observation and symmetry -----------------------------------------------------------
     def observe(self, state: StoneState) -> np.ndarray:

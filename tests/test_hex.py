@@ -41,7 +41,7 @@ def test_horizontal_joins_left_and_right():
 @given(seed=st.integers(0, 2**32 - 1), size=st.integers(2, 9))
 def test_a_full_board_has_exactly_one_winner(seed, size):
     rules = HexRules(size)
-    board = list(np.random.default_rng(seed).integers(1, 3, size * size))
+    board = bytearray(np.random.default_rng(seed).integers(1, 3, size * size).astype(np.uint8))
     cells = range(size * size)
     assert rules.wins(board, 1, cells) != rules.wins(board, 2, cells)
 
