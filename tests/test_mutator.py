@@ -67,7 +67,7 @@ def test_a_line_made_and_broken_in_one_swap_does_not_win():
     state = game.from_diagram("\n".join(rows), "x")
     for action in game.parse_turn(state, "d1e1 a1")[:2]:
         game.apply(state, action)
-    assert state.board[:5] == [1] * 5  # five in a row on the board, mid-turn
+    assert list(state.board[:5]) == [1] * 5  # five in a row on the board, mid-turn
     assert game.to_play(state) == 0 and not game.is_terminal(state)
     game.apply(state, game.parse_action("a1"))  # every x stone is on the line
     assert game.to_play(state) == 1 and game.returns(state) == (0.0, 0.0)
