@@ -97,6 +97,10 @@ class OdokuState:
         other.moves = self.moves
         return other
 
+    def key(self) -> tuple:
+        """Hashable identity of the position (for transposition tables)."""
+        return (bytes(self.board), self.player)
+
 
 class Odoku(Game):
     """The rules of Odoku (``Odoku-v0``); ``bias`` is the probability that the coin picks B.
