@@ -359,7 +359,7 @@ class StoneGame(Game):
     # --- observation and symmetry -----------------------------------------------------------
     def observe(self, state: StoneState) -> np.ndarray:
         n, mover = self.n, state.colour
-        board = np.asarray(state.board, dtype=np.int8).reshape(n, n)
+        board = np.frombuffer(state.board, dtype=np.uint8).reshape(n, n)
         planes = np.zeros(self.info.obs_shape, dtype=np.float32)
         planes[0] = board == mover
         planes[1] = board == 3 - mover
