@@ -8,9 +8,12 @@ for about ``--seconds`` seconds of wall time, after one untimed warm-up game
 (numba kernels compile on first use). A neutral game's row also gives its time
 per turn relative to its base game (``per-turn cost vs hex``).
 
+The ``playout`` rows time ``game.random_playout`` where a plain game runs it in one
+numba kernel (the same games as the engine loop for the same generator).
+
 With the optional extra ``open-spiel`` installed, OpenSpiel's ``hex`` (11x11)
-and ``othello`` are timed in the same run with the same loop (legal actions,
-one numpy draw, apply), and our/their move rates are printed.
+and ``othello`` are timed in the same run with the engine loop (legal actions,
+one numpy draw, apply), and our/their move rates are printed for both our rows.
 """
 
 from __future__ import annotations
@@ -49,6 +52,18 @@ def engine_playouts(game, seconds: float, rng: np.random.Generator) -> dict[str,
         games += 1
     elapsed = time.perf_counter() - start
     return {"games/s": games / elapsed, "decisions/s": decisions / elapsed, "turns/s": turns / elapsed}
+
+
+def kernel_playouts(game, seconds: float, rng: np.random.Generator) -> dict[str, float]:
+    """Random games through ``game.random_playout`` (one kernel call per game)."""
+    game.random_playout(game.initial_state(), rng)  # compile
+    games = decisions = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        decisions += game.random_playout(game.initial_state(), rng)[1]
+        games += 1
+    elapsed = time.perf_counter() - start
+    return {"games/s": games / elapsed, "decisions/s": decisions / elapsed, "turns/s": decisions / elapsed}
 
 
 def _warm_up(game, rng: np.random.Generator) -> None:
@@ -143,13 +158,19 @@ def main() -> None:
         if base in engine_rows:
             note = f"  (per-turn cost vs {base}: {engine_rows[base]['turns/s'] / row['turns/s']:.2f}x)"
         print(f"{name:<12}{'engine':<10}{row['games/s']:>12.1f}{row['decisions/s']:>14.0f}{row['turns/s']:>12.0f}{note}")
+        kernel = None
+        if name in BASE_GAME.values():  # the plain games run random_playout in a kernel
+            kernel = kernel_playouts(game, args.seconds, rng)
+            print(f"{'':<12}{'playout':<10}{kernel['games/s']:>12.1f}{kernel['decisions/s']:>14.0f}{kernel['turns/s']:>12.0f}")
         if has_open_spiel and name in OPEN_SPIEL:
             spiel_name, params = OPEN_SPIEL[name]  # same board as our default size
             theirs = open_spiel_playouts(spiel_name, params, args.seconds, rng)
-            ratio = row["decisions/s"] / theirs["decisions/s"]
+            ratios = f"engine {row['decisions/s'] / theirs['decisions/s']:.2f}x"
+            if kernel is not None:
+                ratios += f", playout {kernel['decisions/s'] / theirs['decisions/s']:.2f}x"
             print(
                 f"{'':<12}{'openspiel':<10}{theirs['games/s']:>12.1f}{theirs['decisions/s']:>14.0f}"
-                f"{theirs['turns/s']:>12.0f}  (ours/theirs {ratio:.2f}x, pyspiel {spiel_name})"
+                f"{theirs['turns/s']:>12.0f}  (ours/theirs: {ratios}; pyspiel {spiel_name})"
             )
         env_row = env_playouts(GAMES[name][0], args.seconds, args.seed)
         ratio = env_row["decisions/s"] / row["decisions/s"]

@@ -17,7 +17,7 @@ from typing import Sequence
 import numpy as np
 
 from envs.board import check_size, square_diagram
-from envs.kernels import line_through
+from envs.kernels import gomoku_playout, line_through
 from envs.stones import Rules, StoneGame
 
 LINE = 5
@@ -42,6 +42,9 @@ class GomokuRules(Rules):
             if line_through(board, self.n, cell, colour, LINE):
                 return True
         return False
+
+    def playout(self, board: bytearray, colour: int, rng: np.random.Generator) -> tuple[int, int]:
+        return gomoku_playout(board, self.n, colour, LINE, rng)
 
     def diagram(self, symbols: Sequence[str]) -> list[str]:
         return square_diagram(symbols, self.n)

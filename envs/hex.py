@@ -19,7 +19,7 @@ from typing import Sequence
 import numpy as np
 
 from envs.board import check_size, hex_diagram, neighbour_table
-from envs.kernels import chain_joins
+from envs.kernels import chain_joins, hex_playout
 from envs.stones import Rules, StoneGame
 
 HEX_STEPS = ((-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0))
@@ -55,6 +55,9 @@ class HexRules(Rules):
             if chain_joins(board, colour, cell, self.neighbour_array, first, second):
                 return True
         return False
+
+    def playout(self, board: bytearray, colour: int, rng: np.random.Generator) -> tuple[int, int]:
+        return hex_playout(board, self.n, colour, self.neighbour_array, rng)
 
     def final_outcome(self, board: Sequence[int], counts: Sequence[int]) -> int:
         cells = range(self.n * self.n)

@@ -158,3 +158,128 @@ def line_through(board, n, cell, colour, length):
         if run >= length:
             return True
     return False
+
+
+# --- random playouts of the plain games ---------------------------------------------------------
+# Each plays uniformly random legal moves from a position to the end and draws from the
+# numpy Generator exactly as the engine loop ``legal[rng.integers(len(legal))]`` does
+# (legal cells in increasing order, one draw per decision, passes included), so for the
+# same generator state it plays the same game.
+
+
+@njit(cache=True)
+def _remove_at(cells, count, index):
+    for i in range(index, count - 1):
+        cells[i] = cells[i + 1]
+
+
+@njit(cache=True)
+def _find(parent, x):
+    while parent[x] != x:
+        parent[x] = parent[parent[x]]
+        x = parent[x]
+    return x
+
+
+@njit(cache=True)
+def _link(board, n, parent, neighbours, cell):
+    """Union a stone with its same-coloured neighbours and its colour's edge nodes."""
+    colour, cells = board[cell], n * n
+    r, c = cell // n, cell % n
+    along = r if colour == 1 else c
+    base = cells + 2 * (colour - 1)  # colour 1: nodes cells, cells+1; colour 2: cells+2, cells+3
+    if along == 0:
+        parent[_find(parent, cell)] = _find(parent, base)
+    if along == n - 1:
+        parent[_find(parent, cell)] = _find(parent, base + 1)
+    for k in range(neighbours.shape[1]):
+        other = neighbours[cell, k]
+        if other >= 0 and board[other] == colour:
+            parent[_find(parent, cell)] = _find(parent, other)
+
+
+@njit(cache=True)
+def hex_playout(board, n, colour, neighbours, rng):
+    """Random Hex from ``board`` (``colour`` to move): (winning colour, decisions)."""
+    cells = n * n
+    after = np.empty(cells, np.uint8)
+    empty = np.empty(cells, np.int64)
+    count = 0
+    for i in range(cells):
+        after[i] = board[i]
+        if board[i] == EMPTY:
+            empty[count] = i
+            count += 1
+    parent = np.arange(cells + 4)
+    for i in range(cells):
+        if after[i] == 1 or after[i] == 2:
+            _link(after, n, parent, neighbours, i)
+    decisions = 0
+    while count:
+        index = rng.integers(0, count)
+        cell = empty[index]
+        _remove_at(empty, count, index)
+        count -= 1
+        after[cell] = colour
+        _link(after, n, parent, neighbours, cell)
+        decisions += 1
+        base = cells + 2 * (colour - 1)
+        if _find(parent, base) == _find(parent, base + 1):
+            return colour, decisions
+        colour = 3 - colour
+    return 0, decisions
+
+
+@njit(cache=True)
+def gomoku_playout(board, n, colour, length, rng):
+    """Random Gomoku from ``board`` (``colour`` to move): (winning colour or 0, decisions)."""
+    cells = n * n
+    after = np.empty(cells, np.uint8)
+    empty = np.empty(cells, np.int64)
+    count = 0
+    for i in range(cells):
+        after[i] = board[i]
+        if board[i] == EMPTY:
+            empty[count] = i
+            count += 1
+    decisions = 0
+    while count:
+        index = rng.integers(0, count)
+        cell = empty[index]
+        _remove_at(empty, count, index)
+        count -= 1
+        after[cell] = colour
+        decisions += 1
+        if line_through(after, n, cell, colour, length):
+            return colour, decisions
+        colour = 3 - colour
+    return 0, decisions
+
+
+@njit(cache=True)
+def reversi_playout(board, n, colour, rng):
+    """Random Reversi from ``board`` (``colour`` to move): (winning colour or 0, decisions)."""
+    cells = n * n
+    after = np.empty(cells, np.uint8)
+    for i in range(cells):
+        after[i] = board[i]
+    flipped = np.empty(4 * n, np.int64)
+    decisions = 0
+    while True:
+        moves = capturing_cells(after, n, colour, EMPTY)
+        if len(moves) == 0:
+            if len(capturing_cells(after, n, 3 - colour, EMPTY)) == 0:
+                break
+            rng.integers(0, 1)  # the forced pass is a decision with one choice
+        else:
+            cell = moves[rng.integers(0, len(moves))]
+            for i in range(captures(after, n, cell, colour, flipped)):
+                after[flipped[i]] = colour
+            after[cell] = colour
+        decisions += 1
+        colour = 3 - colour
+    first = second = 0
+    for i in range(cells):
+        first += after[i] == 1
+        second += after[i] == 2
+    return (1 if first > second else 2 if second > first else 0), decisions

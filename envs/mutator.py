@@ -120,6 +120,9 @@ class NeutralGame(StoneGame):
             return cells_with(state.board, EMPTY)
         return empty_cells_touching(state.board, self.n).tolist()
 
+    def _kernel_playout_applies(self, state: StoneState) -> bool:
+        return False  # the kernels play the plain base games
+
     def _can_move(self, state: StoneState, colour: int) -> bool:
         if self.rules.captures:
             return bool(self._moves(state, colour))

@@ -19,7 +19,7 @@ from typing import Sequence
 import numpy as np
 
 from envs.board import check_size, square_diagram
-from envs.kernels import captures, capturing_cells, placements_after
+from envs.kernels import captures, capturing_cells, placements_after, reversi_playout
 from envs.stones import EMPTY, FIRST, SECOND, Rules, StoneGame
 
 
@@ -58,6 +58,9 @@ class ReversiRules(Rules):
 
     def wins(self, board: Sequence[int], colour: int, cells: Sequence[int]) -> bool:
         return False  # only the final count decides
+
+    def playout(self, board: bytearray, colour: int, rng: np.random.Generator) -> tuple[int, int]:
+        return reversi_playout(board, self.n, colour, rng)
 
     def final_outcome(self, board: Sequence[int], counts: Sequence[int]) -> int:
         first, second = counts[FIRST], counts[SECOND]

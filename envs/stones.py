@@ -85,6 +85,13 @@ class Rules(abc.ABC):
         """The winning colour (1, 2) or 0 for a draw when neither side can move any more."""
         return 0
 
+    def playout(self, board: bytearray, colour: int, rng: np.random.Generator) -> tuple[int, int] | None:
+        """Uniformly random plain play to the end in one kernel: (outcome colour, decisions).
+
+        None where the base game has no such kernel.
+        """
+        return None
+
     @abc.abstractmethod
     def diagram(self, symbols: Sequence[str]) -> list[str]:
         """Text lines of the board, one symbol per cell."""
@@ -257,9 +264,37 @@ class StoneGame(Game):
         return state
 
     def returns(self, state: StoneState) -> tuple[float, float]:
-        if state.player != TERMINAL or state.outcome == 0:
+        if state.player != TERMINAL:
             return (0.0, 0.0)
-        return (1.0, -1.0) if state.seat_of(state.outcome) == 0 else (-1.0, 1.0)
+        return self._returns_of(state, state.outcome)
+
+    @staticmethod
+    def _returns_of(state: StoneState, outcome: int) -> tuple[float, float]:
+        if outcome == 0:
+            return (0.0, 0.0)
+        return (1.0, -1.0) if state.seat_of(outcome) == 0 else (-1.0, 1.0)
+
+    def random_playout(self, state: StoneState, rng: np.random.Generator) -> tuple[tuple[float, float], int]:
+        """Uniformly random legal actions from ``state`` (left untouched) to the end.
+
+        Returns (returns, number of decisions). A plain game at a turn start with no
+        pie rule pending runs in one numba kernel (``rules.playout``) that draws from
+        ``rng`` exactly as this method's loop does, so both play the same game.
+        """
+        if self._kernel_playout_applies(state):
+            result = self.rules.playout(state.board, state.colour, rng)
+            if result is not None:
+                return self._returns_of(state, result[0]), result[1]
+        state, decisions = state.copy(), 0
+        while state.player != TERMINAL:
+            legal = self.legal_actions(state)
+            self.apply(state, legal[int(rng.integers(len(legal)))])
+            decisions += 1
+        return self.returns(state), decisions
+
+    def _kernel_playout_applies(self, state: StoneState) -> bool:
+        pie_pending = self.pie_turn is not None and not state.swapped and state.turns <= self.pie_turn
+        return state.player != TERMINAL and not pie_pending
 
     # --- the turn structure (the mutator overrides these) ---------------------------------------
     def _legal(self, state: StoneState) -> list[int]:

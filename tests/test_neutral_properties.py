@@ -236,3 +236,29 @@ def test_thousands_of_random_games(name, seed, index, pie):
     sizes = SIZES[name]
     pie_rule = pie if name in ("nex", "hex", "neumoku", "gomoku") else None
     play_random_game(name, sizes[index % len(sizes)], seed, compare_masks=index == 0 and sizes[0] <= 5, pie_rule=pie_rule)
+
+
+@pytest.mark.parametrize("name", list(SIZES))
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), index=st.integers(0, 10), opening=st.integers(0, 12), pie=st.booleans())
+def test_random_playout_plays_the_engine_loop_game(name, seed, index, opening, pie):
+    """The numba playouts (plain games) and the Python loop (the rest) draw alike."""
+    sizes = SIZES[name]
+    kwargs = {"size": sizes[index % len(sizes)]} | ({"pie_rule": pie} if name in ("nex", "hex", "neumoku", "gomoku") else {})
+    game = make_game(name, **kwargs)
+    rng = np.random.default_rng(seed)
+    state = game.initial_state()
+    for _ in range(opening):
+        if game.is_terminal(state):
+            break
+        legal = game.legal_actions(state)
+        game.apply(state, legal[int(rng.integers(len(legal)))])
+    key = state.key()
+    returns, decisions = game.random_playout(state, np.random.default_rng(seed + 1))
+    assert state.key() == key
+    loop_rng, loop_state, loop_decisions = np.random.default_rng(seed + 1), state.copy(), 0
+    while not game.is_terminal(loop_state):
+        legal = game.legal_actions(loop_state)
+        game.apply(loop_state, legal[int(loop_rng.integers(len(legal)))])
+        loop_decisions += 1
+    assert (returns, decisions) == (game.returns(loop_state), loop_decisions)
