@@ -19,7 +19,7 @@ from typing import Sequence
 
 from agents.arena import GameResult
 from agents.match import build_game, mean_interval, play_games
-from envs.odoku import Odoku, action_values
+from envs.odoku import Odoku, action_values, optimal_actions
 
 ORACLE = "oracle"
 
@@ -32,6 +32,11 @@ def move_regret(state, action: int) -> float:
     if state.player == 0:
         return max(values.values()) - values[action]
     return values[action] - min(values.values())
+
+
+def turn_is_optimal(state, actions: Sequence[int]) -> bool:
+    """Whether a one-placement turn is among the mover's exactly optimal moves."""
+    return len(actions) == 1 and actions[0] in optimal_actions(state)
 
 
 def game_regrets(game: Odoku, actions: Sequence[int], seat: int) -> list[float]:

@@ -19,10 +19,13 @@ the solver is meant for boards such as Hex and Nex up to 4x4 or NeuVersi 4x4.
 
 from __future__ import annotations
 
+from typing import Iterable, Sequence
+
 import numpy as np
 
 from agents.players import Player
 from envs.core import CHANCE, TERMINAL, Game
+from envs.records import split_turns
 
 LOW, HIGH = -1.0, 1.0  # bounds of every return
 TOLERANCE = 1e-9
@@ -76,6 +79,13 @@ class Solver:
                 turns.append([action])
         return turns
 
+    def turn_is_optimal(self, state, actions) -> bool:
+        """Whether a complete turn of the seat to play keeps the position's value."""
+        end = state.copy()
+        for action in actions:
+            self.game.apply(end, action)
+        return abs(self.value(end) - self.value(state)) <= TOLERANCE
+
     # --- search --------------------------------------------------------------------
     def _search(self, state, alpha: float, beta: float) -> float:
         game = self.game
@@ -125,6 +135,26 @@ class Solver:
             lower = upper = best
         self.table[key] = (lower, upper, best_action)
         return best
+
+
+def optimal_share(game: Game, games: Iterable[tuple[Sequence[int], int]], judge) -> tuple[int, int]:
+    """(optimal turns, turns) of one seat over games given as ``(actions, seat)``.
+
+    ``judge(state, turn_actions) -> bool`` decides a turn from the state before it
+    (e.g. :meth:`Solver.turn_is_optimal`); chance outcomes are skipped.
+    """
+    optimal = total = 0
+    for actions, seat in games:
+        state = game.initial_state()
+        for turn in split_turns(game, actions):
+            while turn and game.to_play(state) == CHANCE:
+                game.apply(state, turn.pop(0))
+            if turn and game.to_play(state) == seat:
+                total += 1
+                optimal += bool(judge(state, turn))
+            for action in turn:
+                game.apply(state, action)
+    return optimal, total
 
 
 class SolverPlayer(Player):
