@@ -182,7 +182,9 @@ def score_interval(points: float, games: int, z: float = Z95) -> tuple[float, fl
     p = points / games
     centre = (p + z * z / (2 * games)) / (1 + z * z / games)
     half = z * np.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return (float(max(0.0, centre - half)), float(min(1.0, centre + half)))
+    low = 0.0 if points <= 0 else max(0.0, centre - half)
+    high = 1.0 if points >= games else min(1.0, centre + half)
+    return (float(low), float(high))
 
 
 def mean_interval(values: Iterable[float], z: float = Z95) -> tuple[float, float]:

@@ -1,0 +1,119 @@
+"""Game-design statistics from finished games: fairness, length, kinds of turn, pie rule.
+
+Every game is replayed from its action list, so the figures come from the
+engine alone. Per batch of games (:func:`game_statistics`):
+
+=======================  ====================================================================
+``first_seat``           seat 0's win / draw / loss rates, each with its 95% Wilson interval
+``turns``                game length in record turns: mean, min, 10/50/90th percentile, max
+``turn_kinds``           share of all turns of each kind (below)
+``pie``                  games in which ``swap-sides`` was offered, and the share of those
+                         in which it was taken
+``legal_actions``        mean number of legal actions per decision (every micro-step) and
+                         per turn start (the first step of a turn)
+=======================  ====================================================================
+
+Turn kinds (RULES.md section 2): ``drop`` (stone then neutral, or a NeuVersi
+stone whose neutral is left out), ``swap`` (two neutrals and a stone given
+back), ``fill`` and ``convert`` (the end-game rules), ``pass``, ``swap-sides``;
+``place`` for one stone in the plain games (Hex, Gomoku, Reversi) and Odoku.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Sequence
+
+import numpy as np
+
+from agents.arena import GameResult
+from agents.match import score_interval
+from envs.core import CHANCE, Game
+from envs.mutator import NeutralGame
+from envs.records import split_turns
+from envs.stones import EMPTY, StoneGame
+
+KINDS = ("drop", "swap", "fill", "convert", "pass", "swap-sides", "place")
+
+
+def turn_kind(game: Game, state, actions: Sequence[int]) -> str:
+    """The kind of a complete turn (its decision actions) played from ``state``."""
+    if not isinstance(game, StoneGame):
+        return "place"
+    first = actions[0]
+    if first == game.PASS:
+        return "pass"
+    if first == game.SWAP_SIDES:
+        return "swap-sides"
+    if not isinstance(game, NeutralGame):
+        return "place"
+    if state.board[first] == EMPTY:
+        # one cell on an empty point: the fill rule, except where captures make it a
+        # drop whose neutral is left out (NeuVersi has no end-game rules)
+        return "drop" if len(actions) == 2 or game.rules.captures else "fill"
+    return "swap" if len(actions) == 3 else "convert"
+
+
+def game_facts(game: Game, actions: Sequence[int]) -> dict:
+    """Turn kinds, legal-action counts and pie facts of one game."""
+    state = game.initial_state()
+    kinds: Counter = Counter()
+    per_decision, per_turn = [], []
+    pie_offered = False
+    swap_sides = getattr(game, "SWAP_SIDES", None)
+    for turn in split_turns(game, actions):
+        turn = list(turn)
+        while turn and game.to_play(state) == CHANCE:
+            game.apply(state, turn.pop(0))
+        if not turn:
+            continue
+        kinds[turn_kind(game, state, turn)] += 1
+        for step, action in enumerate(turn):
+            legal = game.legal_actions(state)
+            per_decision.append(len(legal))
+            if step == 0:
+                per_turn.append(len(legal))
+                pie_offered |= swap_sides is not None and swap_sides in legal
+            game.apply(state, action)
+    return {
+        "turns": sum(kinds.values()),
+        "kinds": kinds,
+        "per_decision": per_decision,
+        "per_turn": per_turn,
+        "pie_offered": pie_offered,
+        "pie_taken": kinds["swap-sides"] > 0,
+    }
+
+
+def game_statistics(game: Game, results: Sequence[GameResult]) -> dict:
+    """The table in the module docstring, as a JSON-ready dict."""
+    if not results:
+        raise ValueError("game statistics need at least one game")
+    facts = [game_facts(game, r.actions) for r in results]
+    n = len(results)
+    outcomes = Counter("draw" if r.winner is None else ("win" if r.winner == 0 else "loss") for r in results)
+    first_seat = {}
+    for outcome in ("win", "draw", "loss"):
+        low, high = score_interval(outcomes[outcome], n)
+        first_seat[outcome] = {"rate": outcomes[outcome] / n, "ci_low": low, "ci_high": high}
+    lengths = np.array([f["turns"] for f in facts])
+    kinds = sum((f["kinds"] for f in facts), Counter())
+    total_turns = sum(kinds.values())
+    offered = sum(f["pie_offered"] for f in facts)
+    taken = sum(f["pie_taken"] for f in facts)
+    return {
+        "games": n,
+        "first_seat": first_seat,
+        "turns": {
+            "mean": float(lengths.mean()),
+            "min": int(lengths.min()),
+            **{f"p{q}": float(np.percentile(lengths, q)) for q in (10, 50, 90)},
+            "max": int(lengths.max()),
+        },
+        "turn_kinds": {kind: kinds[kind] / total_turns for kind in KINDS if kinds[kind]},
+        "pie": {"offered": offered, "taken": taken, "taken_share": taken / offered if offered else None},
+        "legal_actions": {
+            "per_decision": float(np.mean([x for f in facts for x in f["per_decision"]])),
+            "per_turn_start": float(np.mean([x for f in facts for x in f["per_turn"]])),
+        },
+    }
