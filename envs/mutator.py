@@ -111,13 +111,15 @@ class NeutralGame(StoneGame):
         drop, swap = empty >= 2, neutral >= 2 and counts[colour] >= 1
         want_empty = drop or (not swap and empty > 0)  # a drop, or the fill rule
         want_neutral = swap or (not drop and empty == 0)  # a swap, or the convert rule
-        if want_empty and want_neutral:
-            return cells_with(board, EMPTY, NEUTRAL)
-        return cells_with(board, EMPTY if want_empty else NEUTRAL)
+        if not want_empty:
+            return cells_with(board, NEUTRAL)
+        if want_neutral:
+            return sorted(state.empty_cells + cells_with(board, NEUTRAL))
+        return state.empty_cells[:]
 
     def _neutral_cells(self, state: StoneState) -> list[int]:
         if not self.adjacent_neutrals:
-            return cells_with(state.board, EMPTY)
+            return state.empty_cells[:]
         return empty_cells_touching(state.board, self.n).tolist()
 
     def _kernel_playout_applies(self, state: StoneState) -> bool:

@@ -114,16 +114,20 @@ def cells_with(board: bytearray, *values: int) -> list[int]:
 class StoneState:
     """A position: board of colours, whose colour moves, micro-step, pie, cached legal actions.
 
-    ``counts`` = [empty, colour 1, colour 2, neutral]; ``phase`` and ``chosen``
+    ``counts`` = [empty, colour 1, colour 2, neutral]; ``empty_cells`` lists the empty
+    cells in order (no stone ever leaves the board, so it only shrinks); ``phase`` and ``chosen``
     belong to the neutral games' micro-steps (0 and () otherwise); ``legal`` is a
     cache of the legal actions (None until asked for, reset by every action).
     """
 
-    __slots__ = ("board", "counts", "colour", "swapped", "turns", "phase", "chosen", "player", "outcome", "legal")
+    __slots__ = (
+        "board", "counts", "empty_cells", "colour", "swapped", "turns", "phase", "chosen", "player", "outcome", "legal"
+    )
 
     def __init__(self, board: Sequence[int]):
         self.board = bytearray(board)
-        self.counts = [board.count(v) for v in (EMPTY, FIRST, SECOND, NEUTRAL)]
+        self.counts = [self.board.count(v) for v in (EMPTY, FIRST, SECOND, NEUTRAL)]
+        self.empty_cells = cells_with(self.board, EMPTY)
         self.colour = FIRST
         self.swapped = False
         self.turns = 0
@@ -137,6 +141,7 @@ class StoneState:
         other = StoneState.__new__(StoneState)
         other.board = self.board[:]
         other.counts = self.counts[:]
+        other.empty_cells = self.empty_cells[:]
         other.colour = self.colour
         other.swapped = self.swapped
         other.turns = self.turns
@@ -308,17 +313,13 @@ class StoneGame(Game):
 
     def _moves(self, state: StoneState, colour: int) -> list[int]:
         """Cells where ``colour`` may start a turn."""
+        if not self.rules.captures:
+            return state.empty_cells[:]
         return self.rules.placements(state.board, colour, EMPTY)
 
     def _play(self, state: StoneState, cell: int) -> None:
-        legal = state.legal
         self._place(state, cell, state.colour)
         self._end_turn(state, (cell,))
-        if not self.rules.captures and state.player >= 0:
-            # the next mover's cells are this mover's minus the one just filled
-            moves = legal[:-1] if legal[-1] == self.SWAP_SIDES else legal[:]
-            moves.remove(cell)
-            state.legal = self._opening(state, moves)
 
     def _why_illegal(self, state: StoneState, action: int) -> str:
         if action == self.SWAP_SIDES:
@@ -332,8 +333,10 @@ class StoneGame(Game):
 
     # --- shared machinery --------------------------------------------------------------------
     def _set(self, state: StoneState, cell: int, value: int) -> None:
-        counts = state.counts
-        counts[state.board[cell]] -= 1
+        counts, old = state.counts, state.board[cell]
+        if old == EMPTY:
+            state.empty_cells.remove(cell)
+        counts[old] -= 1
         counts[value] += 1
         state.board[cell] = value
 
