@@ -16,7 +16,7 @@ from typing import Sequence
 
 import numpy as np
 
-from envs.board import check_size, square_diagram
+from envs.board import check_size
 from envs.kernels import gomoku_playout, line_through
 from envs.stones import Rules, StoneGame
 
@@ -27,11 +27,8 @@ class GomokuRules(Rules):
     """Gomoku's goal for ``envs.stones``: five or more of a colour in a row (no captures)."""
 
     name = "gomoku"
-    symbols = ".xo?"
-    seat_names = ("x", "o")
     pie_turn = 3  # the seed's Neumoku pie: after x, o, x
     goal_stones = LINE
-    symmetry_names = ("identity", "rot90", "rot180", "rot270", "flip_rows", "flip_columns", "transpose", "antitranspose")
 
     def __init__(self, size: int = 15):
         self.n = check_size(size, LINE)
@@ -45,14 +42,6 @@ class GomokuRules(Rules):
 
     def playout(self, board: bytearray, colour: int, rng: np.random.Generator) -> tuple[int, int]:
         return gomoku_playout(board, self.n, colour, LINE, rng)
-
-    def diagram(self, symbols: Sequence[str]) -> list[str]:
-        return square_diagram(symbols, self.n)
-
-    def picture(self, board: Sequence[int], marks: Sequence[str]) -> np.ndarray:
-        from envs.render import draw_stone_square
-
-        return draw_stone_square(board, self.n, marks)
 
 
 class Gomoku(StoneGame):

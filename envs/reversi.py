@@ -18,7 +18,7 @@ from typing import Sequence
 
 import numpy as np
 
-from envs.board import check_size, square_diagram
+from envs.board import check_size
 from envs.kernels import captures, capturing_cells, placements_after, reversi_playout
 from envs.stones import EMPTY, FIRST, SECOND, Rules, StoneGame
 
@@ -27,11 +27,8 @@ class ReversiRules(Rules):
     """Reversi's placement and count for ``envs.stones`` (captures; no pie rule)."""
 
     name = "reversi"
-    symbols = ".xo?"
-    seat_names = ("x", "o")
     captures = True
     goal_stones = 10**9  # no goal: only the final count decides
-    symmetry_names = ("identity", "rot90", "rot180", "rot270", "flip_rows", "flip_columns", "transpose", "antitranspose")
 
     def __init__(self, size: int = 8):
         self.n = check_size(size, 4, even=True)
@@ -65,14 +62,6 @@ class ReversiRules(Rules):
     def final_outcome(self, board: Sequence[int], counts: Sequence[int]) -> int:
         first, second = counts[FIRST], counts[SECOND]
         return FIRST if first > second else SECOND if second > first else 0
-
-    def diagram(self, symbols: Sequence[str]) -> list[str]:
-        return square_diagram(symbols, self.n)
-
-    def picture(self, board: Sequence[int], marks: Sequence[str]) -> np.ndarray:
-        from envs.render import draw_stone_square
-
-        return draw_stone_square(board, self.n, marks)
 
 
 class Reversi(StoneGame):

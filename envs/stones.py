@@ -19,7 +19,7 @@ from typing import Sequence
 
 import numpy as np
 
-from envs.board import board_symmetry, cell_name, parse_cell
+from envs.board import DIHEDRAL, board_symmetry, cell_name, parse_cell, square_diagram
 from envs.core import (
     TERMINAL,
     Game,
@@ -37,21 +37,22 @@ PIE_HORIZON = 4  # no rule looks at more than the first 4 turns (the pie rule's 
 class Rules(abc.ABC):
     """A base game's rules as pure queries over a flat board of colours.
 
-    Subclasses set ``name``, ``n``, ``symbols`` (text for empty, colour 1,
-    colour 2, neutral), ``seat_names``, ``captures`` (False: a stone may go on
-    any empty cell and changes nothing else), ``pie_turn`` (number of turns
-    after which seat 1 may swap sides when the pie rule is on; None: no pie
-    rule), ``symmetry_names`` (keys of ``envs.board.DIHEDRAL``) and
-    ``orientation`` (text for the last observation plane).
+    Subclasses set ``name`` and ``n`` and may change the defaults below: ``symbols``
+    (text for empty, colour 1, colour 2, neutral), ``seat_names``, ``captures``
+    (False: a stone may go on any empty cell and changes nothing else), ``pie_turn``
+    (number of turns after which seat 1 may swap sides when the pie rule is on;
+    None: no pie rule), ``symmetry_names`` (keys of ``envs.board.DIHEDRAL``),
+    ``orientation`` (text for the last observation plane). The defaults describe a
+    square board (text, picture, the 8 symmetries); Hex overrides them.
     """
 
     name: str
     n: int
-    symbols: str
-    seat_names: tuple[str, str]
-    captures: bool = False
+    symbols = ".xo?"
+    seat_names = ("x", "o")
+    captures = False
     pie_turn: int | None = None
-    symmetry_names: tuple[str, ...]
+    symmetry_names = tuple(DIHEDRAL)
     transposition_swaps_colours = False  # True for Hex: a transposed board swaps the goals
     goal_stones = 1  # fewer stones than this cannot reach the goal (a cheap filter before ``wins``)
     orientation = "the mover holds x, the first colour"
@@ -92,13 +93,15 @@ class Rules(abc.ABC):
         """
         return None
 
-    @abc.abstractmethod
     def diagram(self, symbols: Sequence[str]) -> list[str]:
         """Text lines of the board, one symbol per cell."""
+        return square_diagram(symbols, self.n)
 
-    @abc.abstractmethod
-    def picture(self, board: Sequence[int], marks: Sequence[str]) -> np.ndarray:
+    def picture(self, board: bytearray, marks: Sequence[str]) -> np.ndarray:
         """RGB image of the board; ``marks`` is a short text per cell ('' for none)."""
+        from envs.render import draw_stone_square
+
+        return draw_stone_square(board, self.n, marks)
 
 
 @lru_cache(maxsize=None)
