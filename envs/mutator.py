@@ -177,11 +177,17 @@ class NeutralGame(StoneGame):
             return "pass is legal only when the mover has no drop and no swap"
         name, what = cell_name(action, self.n), self._contents(state, action)
         if phase == START:
-            if state.board[action] in (EMPTY, NEUTRAL):
-                if self.rules.captures:
-                    return f"{name} {what}, and no whole turn starts there (a stone must capture)"
-                return f"{name} {what}; the end-game rules (fill, convert) apply only when no drop or swap is legal"
-            return f"{name} {what}; a turn starts on an empty cell (drop) or a neutral (swap)"
+            value = state.board[action]
+            if value not in (EMPTY, NEUTRAL):
+                return f"{name} {what}; a turn starts on an empty cell (drop) or a neutral (swap)"
+            if self.rules.captures:
+                return f"{name} {what}, and no whole turn starts there (a stone must capture)"
+            if value == NEUTRAL:
+                return (
+                    f"{name} {what}, but no swap is possible (it needs two neutrals and a stone of yours "
+                    "to give back) and a neutral is converted only when no empty cell is left"
+                )
+            return f"{name} {what}, but a swap is possible, and the fill rule applies only when no drop or swap is"
         if phase == DROP_NEUTRAL:
             where = "an empty cell next to a stone" if self.adjacent_neutrals else "an empty cell"
             return f"the drop's neutral goes on {where}; {name} {what}"

@@ -35,7 +35,7 @@ def test_a_swap_excludes_the_fill_rule():
     state = game.from_diagram("v ? ?\n h h .\n  h v h", "v")  # one empty cell, two neutrals
     turns = texts(game, state, whole_turns(game, state))
     assert turns == sorted(["b1c1 a1", "b1c1 b3", "c1b1 a1", "c1b1 b3"])
-    with pytest.raises(IllegalActionError, match="end-game rules"):
+    with pytest.raises(IllegalActionError, match="c2 is empty, but a swap is possible"):
         game.apply(state, game.parse_action("c2"))
 
 
@@ -48,6 +48,11 @@ def test_convert_when_the_board_holds_no_empty_cell():
     # no stone of the mover's: two neutrals cannot be swapped, one is converted
     state = game.from_diagram("h ?\n ? h", "v")
     assert texts(game, state, whole_turns(game, state)) == ["a2", "b1"]
+    # with an empty cell left, that is filled instead
+    game = make_game("nex", size=3)
+    state = game.from_diagram("h ? ?\n . h .\n  . . .", "v")
+    with pytest.raises(IllegalActionError, match="b1 holds a neutral stone, but no swap is possible"):
+        game.apply(state, game.parse_action("b1"))
 
 
 def test_one_empty_and_one_neutral_fill_then_the_opponent_converts():
