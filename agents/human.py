@@ -1,0 +1,201 @@
+"""A person as a player, and the interactive game loop that lets them undo.
+
+The person types whole turns in the RULES.md notation (``Xb3`` in Odoku; drop
+``e3 g7``, swap ``f6g5 a11``, ``e3``, ``pass``, ``swap-sides`` in the neutral
+games). The Player API takes one action per call, so :class:`HumanPlayer`
+reads a turn, checks it on a copy of the position, and hands out its actions
+one by one. Commands at the prompt:
+
+=========  ==================================================================
+``hint``   the advisor's (the opposing agent's) choice of turn here
+``undo``   take back your last turn and everything played since (the game
+           loop :func:`play_interactive` restores the position)
+``quit``   abandon the game (so does the end of the input)
+``help``   the notation and these commands
+=========  ==================================================================
+
+A malformed or illegal turn is explained and the prompt comes again. Input and
+output streams are injectable (stdin/stdout by default) so sessions can be
+scripted.
+"""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from typing import Sequence, TextIO
+
+import numpy as np
+
+from agents.players import Player
+from envs.core import CHANCE, Game, GameError
+
+COMMANDS = "commands: hint, undo, quit, help"
+NOTATION = (
+    "Type one whole turn in the rule book's notation: Odoku 'Xb3' (X blue, O white); "
+    "neutral games: drop 'e3 g7' (your stone, then the neutral), swap 'f6g5 a11' (two "
+    "neutrals, then your stone to neutralise), 'e3' (fill/convert), 'pass', 'swap-sides'."
+)
+
+
+class QuitGame(Exception):
+    """The person abandoned the game."""
+
+
+class UndoTurn(Exception):
+    """The person asked to take back their last turn."""
+
+
+class HumanPlayer(Player):
+    """A person at a terminal; ``advisor`` (a Player, optional) answers ``hint``
+    and shows its evaluation of the position."""
+
+    name = "human"
+
+    def __init__(self, game: Game, stdin: TextIO | None = None, stdout: TextIO | None = None):
+        self.game = game
+        self.input = stdin or sys.stdin
+        self.output = stdout or sys.stdout
+        self.advisor: Player | None = None
+        self.pending: list[int] = []
+
+    def reset(self) -> None:
+        self.pending = []
+
+    def say(self, text: str) -> None:
+        print(text, file=self.output, flush=True)
+
+    def act(self, state, rng: np.random.Generator) -> int:
+        if self.pending:
+            return self.pending.pop(0)
+        self._show(state)
+        while True:
+            self.output.write(f"{self._seat(state)}> ")
+            self.output.flush()
+            line = self.input.readline()
+            if not line:
+                raise QuitGame("end of input")
+            command = line.strip().lower()
+            if command == "quit":
+                raise QuitGame("quit")
+            if command == "undo":
+                raise UndoTurn()
+            if command == "hint":
+                self._hint(state, rng)
+            elif command in ("help", "?"):
+                self.say(NOTATION + "\n" + COMMANDS)
+            elif command:
+                try:
+                    actions = self._whole_turn(state, line.strip())
+                except GameError as error:
+                    self.say(f"cannot play {line.strip()!r}: {error}\n({COMMANDS})")
+                    continue
+                self.pending = actions[1:]
+                return actions[0]
+
+    def _whole_turn(self, state, text: str) -> list[int]:
+        """The turn's actions, checked on a copy; a turn must be complete."""
+        game = self.game
+        actions = game.parse_turn(state, text)
+        mover, trial = game.to_play(state), state.copy()
+        for action in actions:
+            game.apply(trial, action)
+        if not actions or game.to_play(trial) == mover:
+            raise GameError(f"{text!r} is not a whole turn; {NOTATION}")
+        return actions
+
+    def _seat(self, state) -> str:
+        return self.game.info.seat_names[self.game.to_play(state)]
+
+    def _show(self, state) -> None:
+        game = self.game
+        self.say("")
+        self.say(game.render_text(state))
+        value = advisor_value(self.advisor, state)
+        if value is not None:
+            self.say(f"agent's evaluation for you ({self._seat(state)}): {value:+.3f}  (+1 win, -1 loss)")
+        moves = " ".join(game.action_to_text(state, a) for a in game.legal_actions(state))
+        self.say(textwrap.fill(f"legal first steps: {moves}", width=100, subsequent_indent="  "))
+
+    def _hint(self, state, rng: np.random.Generator) -> None:
+        if self.advisor is None:
+            self.say("no agent to ask for a hint")
+            return
+        game, trial, actions = self.game, state.copy(), []
+        mover = game.to_play(state)
+        while game.to_play(trial) == mover:
+            actions.append(int(self.advisor.act(trial, rng)))
+            game.apply(trial, actions[-1])
+        self.say(f"hint: {game.format_turn(state, actions)}")
+
+
+def advisor_value(advisor: Player | None, state) -> float | None:
+    """The advisor's value of ``state`` for the seat to play, where it has one:
+    exact for the solver, the network's estimate for a checkpoint."""
+    seat = getattr(state, "player", None)
+    if advisor is None or seat not in (0, 1):
+        return None
+    if hasattr(advisor, "solver"):
+        return advisor.solver.mover_value(state)
+    evaluator = getattr(advisor, "evaluator", None)
+    if evaluator is not None and hasattr(evaluator, "evaluate") and hasattr(evaluator, "net"):
+        _, values = evaluator.evaluate([state])
+        return float(values[0][seat])
+    return None
+
+
+def play_interactive(game: Game, players: Sequence[Player], rng: np.random.Generator, out: TextIO) -> list[int] | None:
+    """Play one game with people among the players; ``undo`` restores the position
+    before the person's previous turn. Returns the actions, or None if abandoned."""
+    humans = [p for p in players if isinstance(p, HumanPlayer)]
+    for human in humans:
+        human.advisor = next((p for p in players if not isinstance(p, HumanPlayer)), None)
+    for player in players:
+        player.reset()
+    state, actions = game.initial_state(), []
+    history: list[tuple[object, int]] = []  # (state, len(actions)) at each person's turn start
+    turn_start, turn = state.copy(), []
+    while not game.is_terminal(state):
+        seat = game.to_play(state)
+        if seat == CHANCE:
+            outcomes, probs = zip(*game.chance_outcomes(state))
+            action = int(outcomes[rng.choice(len(outcomes), p=probs)])
+        else:
+            player = players[seat]
+            if not turn:
+                turn_start = state.copy()
+                if isinstance(player, HumanPlayer):
+                    history.append((state.copy(), len(actions)))
+            try:
+                action = int(player.act(state, rng))
+            except UndoTurn:
+                history.pop()
+                if not history:
+                    player.say("nothing to undo yet")
+                    continue
+                state, size = history.pop()
+                state, actions, turn = state.copy(), actions[:size], []
+                player.say("took back your last turn and the reply")
+                continue
+            except QuitGame:
+                print("game abandoned", file=out, flush=True)
+                return None
+            turn.append(action)
+        game.apply(state, action)
+        actions.append(action)
+        if seat != CHANCE and game.to_play(state) != seat:
+            name = game.info.seat_names[seat]
+            print(f"{name} ({players[seat].name}) plays {game.format_turn(turn_start, turn)}", file=out, flush=True)
+            turn = []
+    print(game.render_text(state), file=out)
+    winner = game.winner(state)
+    result = "a draw" if winner is None else f"{game.info.seat_names[winner]} ({players[winner].name}) wins"
+    print(f"game over: {result}; returns {game.returns(state)}", file=out, flush=True)
+    return actions
+
+
+def make_human_player(game: Game, args: list[str]) -> Player:
+    """``human``: a person at stdin/stdout."""
+    if args:
+        raise ValueError(f"player spec 'human' takes no arguments, got {':'.join(args)!r}")
+    return HumanPlayer(game)
