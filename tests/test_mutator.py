@@ -337,3 +337,15 @@ def test_renderings(name):
     assert game.from_diagram(text, game.rules.symbols[state.colour]).board == state.board
     picture = game.render_rgb(state)
     assert picture.dtype == np.uint8 and picture.ndim == 3 and picture.shape[2] == 3
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_constructor_defaults_equal_the_game_configs(name):
+    from pathlib import Path
+
+    from omegaconf import OmegaConf
+
+    config = OmegaConf.to_container(OmegaConf.load(Path(__file__).resolve().parents[1] / "configs" / "game" / f"{name}.yaml"))
+    assert config.pop("name") == name
+    assert make_game(name).info.params == config
+    assert make_game(name, **config).info.params == config
