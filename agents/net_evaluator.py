@@ -49,7 +49,8 @@ class NetEvaluator:
 
     def forward(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Raw logits [B, num_actions] and mover values [B] for stacked observations (float64)."""
-        self.net.eval()
+        if self.net.training:  # the learner trains the same module between calls
+            self.net.eval()
         with torch.inference_mode():
             logits, value = self.net(torch.from_numpy(obs).to(self.device))
         self.calls += 1

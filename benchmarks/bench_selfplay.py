@@ -1,0 +1,86 @@
+"""Self-play throughput at the training defaults (``configs/train.yaml``).
+
+    python benchmarks/bench_selfplay.py [--games 32] [experiment=nex5 ...]
+
+Composes the training config (Hydra overrides after the options), plays
+``--games`` self-play games with a fresh network exactly as one training
+iteration does, and prints a table: recorded positions/s (the
+``perf/positions_per_s`` of training), network-evaluated MCTS simulations/s,
+network calls/s and their mean batch, and a lone ``search`` (one state, no
+batching) for comparison. Nothing here is a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+from hydra import compose, initialize_config_dir
+
+from agents.net_evaluator import NetEvaluator
+from agents.network import PolicyValueNet
+from agents.search import MCTS
+from agents.selfplay import play_games
+from agents.training import build_settings
+
+CONFIGS = Path(__file__).resolve().parents[1] / "configs"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=32, help="self-play games to time")
+    parser.add_argument("--lone-moves", type=int, default=20, help="single-state searches to time")
+    parser.add_argument("overrides", nargs="*", help="Hydra overrides, e.g. experiment=nex5")
+    args = parser.parse_args()
+    with initialize_config_dir(config_dir=str(CONFIGS), version_base="1.3"):
+        cfg = compose("train", overrides=args.overrides)
+    s = build_settings(cfg)
+    if s.torch_threads:
+        torch.set_num_threads(s.torch_threads)
+    game = s.game
+    torch.manual_seed(s.seed)
+    net = PolicyValueNet.for_game(game.info, s.net).to(s.device)
+    mcts = MCTS(game, s.search)
+    rng = np.random.default_rng(s.seed)
+
+    evaluator = NetEvaluator(game, net, s.device)
+    play_games(game, mcts, evaluator, 1, s.selfplay, rng)  # warm-up: imports, allocator
+    evaluator = NetEvaluator(game, net, s.device)
+    start = time.perf_counter()
+    batch = play_games(game, mcts, evaluator, args.games, s.selfplay, rng)
+    seconds = time.perf_counter() - start
+    searches = batch.num_positions
+    simulations = searches * s.search.num_simulations
+
+    lone = NetEvaluator(game, net, s.device)
+    state = game.initial_state()
+    lone_start = time.perf_counter()
+    for _ in range(args.lone_moves):
+        mcts.search(state, lone, rng)
+    lone_seconds = time.perf_counter() - lone_start
+
+    print(f"game {game.info.name} {game.info.params}  net {s.net.to_dict()}  device {s.device}  "
+          f"torch threads {torch.get_num_threads()}")
+    print(f"simulations/move {s.search.num_simulations}  concurrent games {s.selfplay.concurrent_games}  "
+          f"games timed {args.games}")
+    print()
+    rows = [
+        ("self-play positions/s", searches / seconds),
+        ("self-play simulations/s", simulations / seconds),
+        ("self-play network calls/s", evaluator.calls / seconds),
+        ("self-play mean batch", evaluator.positions / max(evaluator.calls, 1)),
+        ("self-play games/s", args.games / seconds),
+        ("lone search simulations/s", args.lone_moves * s.search.num_simulations / lone_seconds),
+    ]
+    width = max(len(name) for name, _ in rows)
+    print(f"{'measure':<{width}}  {'value':>10}")
+    print(f"{'-' * width}  {'-' * 10}")
+    for name, value in rows:
+        print(f"{name:<{width}}  {value:>10.1f}")
+
+
+if __name__ == "__main__":
+    main()
