@@ -132,10 +132,11 @@ def draw_hex_board(board: Sequence[int], n: int, marks: Sequence[str]) -> np.nda
     first, second = STONE_COLOURS["black"], STONE_COLOURS["white"]
     top_left, top_right = centre(-0.6, -0.6), centre(-0.6, n - 0.4)
     bottom_left, bottom_right = centre(n - 0.4, -0.6), centre(n - 0.4, n - 0.4)
+    for start, end in ((top_left, bottom_left), (top_right, bottom_right)):
+        draw.line([start, end], fill=BOARD_LINE, width=edge_width + 2)  # a rim for the light colour
+        draw.line([start, end], fill=second, width=edge_width)
     draw.line([top_left, top_right], fill=first, width=edge_width)
     draw.line([bottom_left, bottom_right], fill=first, width=edge_width)
-    draw.line([top_left, bottom_left], fill=second, width=edge_width)
-    draw.line([top_right, bottom_right], fill=second, width=edge_width)
     corners = [(0.5 * width, -0.5 * radius), (0, -radius), (-0.5 * width, -0.5 * radius),
                (-0.5 * width, 0.5 * radius), (0, radius), (0.5 * width, 0.5 * radius)]
     for r in range(n):
@@ -151,6 +152,5 @@ def draw_hex_board(board: Sequence[int], n: int, marks: Sequence[str]) -> np.nda
         x, y = centre(r, -1)
         draw.text((x + radius * 0.3, y), str(r + 1), fill=(0, 0, 0), anchor="mm")
     for c in range(n):
-        x, y = centre(-1, c)
-        draw.text((x, y + radius * 0.3), COLUMNS[c], fill=(0, 0, 0), anchor="mm")
+        draw.text((centre(0, c)[0], centre(-1, c)[1] + radius * 0.3), COLUMNS[c], fill=(0, 0, 0), anchor="mm")
     return np.asarray(image)
