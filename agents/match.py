@@ -124,7 +124,7 @@ class Tournament:
                 counts[1] += 1
             else:
                 counts[0 if seats[result.winner] == i else 2] += 1
-        return [PairResult(i, j, *tally[key]) for key in sorted(tally)]
+        return [PairResult(*key, *tally[key]) for key in sorted(tally)]
 
     def totals(self) -> list[PairResult]:
         """Each player's results over all its games (``j`` = -1: everyone)."""

@@ -1,0 +1,296 @@
+"""What ``evaluate.py`` does: one function per ``mode``, dispatched through :data:`MODES`.
+
+Every mode takes the composed config (``configs/evaluate.yaml``), the run
+directory and a text stream for the console, writes its files into the run
+directory and returns a JSON-ready summary, which :func:`evaluate` saves as
+``results.json`` (with the config). See ``docs/evaluate.md``.
+
+=============  ==============================================================================
+``match``      seat-swapped round robin between ``players`` (``games`` per pair): console
+               table, Bradley-Terry ratings, ``results.csv``, ``games/*.txt`` records,
+               ``ratings.png``, TensorBoard scalars under ``tb/``
+``solve``      the exact game-theoretic value of the start and its optimal first turns
+``accuracy``   share of ``players[0]``'s turns that are optimal, in ``games`` games against
+               each other player (``random`` if none), seats alternating
+``stats``      game-design statistics over ``games`` games (one player: self-play; two:
+               seats alternating)
+``odoku``      each player's mean score against the oracle from both seats and its regret
+``play``       a game with a person (``human``) at the terminal
+=============  ==============================================================================
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Callable, TextIO
+
+import numpy as np
+from omegaconf import DictConfig, ListConfig, OmegaConf
+
+from agents.human import play_interactive
+from agents.match import build_game, game_record, play_games, round_robin, score_interval
+from agents.odoku_measures import measure_against_oracle, turn_is_optimal
+from agents.players import make_player
+from agents.solver import Solver, optimal_share
+from agents.stats import game_statistics
+from envs.odoku import Odoku
+from envs.records import format_game, write_record
+
+
+class ConfigError(ValueError):
+    """An invalid evaluation setting; the message names the key."""
+
+
+def evaluate(cfg: DictConfig, run_dir: str | Path, out: TextIO = sys.stdout) -> dict:
+    """Run ``cfg.mode`` and write ``results.json`` into ``run_dir``."""
+    if cfg.mode not in MODES:
+        raise ConfigError(f"mode: unknown mode {cfg.mode!r}; the modes are {', '.join(MODES)}")
+    _check_common(cfg)
+    run_dir = Path(run_dir)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    summary = MODES[cfg.mode](cfg, run_dir, out)
+    document = {"mode": cfg.mode, "config": OmegaConf.to_container(cfg, resolve=True), **summary}
+    (run_dir / "results.json").write_text(json.dumps(document, indent=2) + "\n")
+    print(f"results in {run_dir}", file=out)
+    return document
+
+
+# --- modes ----------------------------------------------------------------------------------
+def run_match(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
+    specs = _players(cfg, at_least=2)
+    game = _game(cfg)
+    tournament = round_robin(_game_cfg(cfg), specs, cfg.games, cfg.seed, cfg.workers, cfg.progress)
+    ratings = tournament.ratings(cfg.prior_draws)
+    pairs, totals = tournament.pairs(), tournament.totals()
+
+    rows = [_row(specs[p.i], specs[p.j], p) for p in pairs]
+    rows += [_row(specs[p.i], "all", p, ratings.rating[p.i], ratings.ci[p.i]) for p in totals]
+    _print_table(rows, out)
+    anchor_note = "" if ratings.anchor == "random" else " (no random player: the first player is the anchor)"
+    print(f"ratings: Bradley-Terry, Elo scale, {ratings.anchor} = 0{anchor_note}", file=out)
+
+    with open(run_dir / "results.csv", "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    games_dir = run_dir / "games"
+    games_dir.mkdir(exist_ok=True)
+    records = []
+    for number, (seats, result) in enumerate(zip(tournament.schedule, tournament.results), start=1):
+        lineup = [specs[p] for p in seats]
+        path = games_dir / f"game_{number:05d}.txt"
+        path.write_text(game_record(game, result, lineup))
+        records.append({"file": str(path.relative_to(run_dir)), "players": lineup, "returns": list(result.returns)})
+    _plot_ratings(ratings, run_dir / "ratings.png", game.info.name)
+    _tensorboard(run_dir, rows, ratings)
+    return {"players": list(specs), "anchor": ratings.anchor, "ratings": ratings.as_dict(), "table": rows, "games": records}
+
+
+def run_solve(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
+    game = _game(cfg)
+    solver = Solver(game, cfg.max_nodes)
+    start = game.initial_state()
+    if game.is_chance(start):
+        raise ConfigError(
+            f"game: {game.info.name} starts at a chance node, so it has no optimal first turn; "
+            "Odoku's exact values come from the random-turn theorem (mode=odoku, the oracle player)"
+        )
+    value = solver.value(start)
+    turns = [game.format_turn(start, turn) for turn in solver.optimal_turns(start)]
+    outcome = {1.0: "first player (seat 0) wins", -1.0: "second player (seat 1) wins", 0.0: "draw"}
+    print(f"{game.info.name} {game.info.params}: value {value:+g} for seat 0 "
+          f"({outcome.get(value, 'expected return')})", file=out)
+    print(f"optimal first turns ({len(turns)}): {' | '.join(turns)}", file=out)
+    print(f"positions searched: {solver.nodes}", file=out)
+    return {"value": value, "optimal_first_turns": turns, "positions": solver.nodes}
+
+
+def run_accuracy(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
+    specs = _players(cfg, at_least=1)
+    agent, opponents = specs[0], specs[1:] or ["random"]
+    game = _game(cfg)
+    judge = turn_is_optimal if isinstance(game, Odoku) else Solver(game, cfg.max_nodes).turn_is_optimal
+    lineups, agent_seats = [], []
+    for opponent in opponents:
+        for g in range(cfg.games):
+            lineups.append((agent, opponent) if g % 2 == 0 else (opponent, agent))
+            agent_seats.append(g % 2)
+    results = play_games(_game_cfg(cfg), lineups, cfg.seed, cfg.workers, cfg.progress)
+    optimal, total = optimal_share(game, [(r.actions, s) for r, s in zip(results, agent_seats)], judge)
+    low, high = score_interval(optimal, total)
+    share = optimal / total if total else float("nan")
+    print(f"{agent}: {optimal} of {total} turns optimal = {share:.1%} (95% CI {low:.1%}..{high:.1%}) "
+          f"in {len(results)} games against {', '.join(opponents)}", file=out)
+    return {"agent": agent, "opponents": opponents, "optimal": optimal, "turns": total, "share": share,
+            "ci_low": low, "ci_high": high}
+
+
+def run_stats(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
+    specs = _players(cfg, at_least=1)
+    if len(specs) > 2:
+        raise ConfigError(f"players: mode=stats takes one player (self-play) or two, got {len(specs)}")
+    orders = [(specs[0], specs[-1]), (specs[-1], specs[0])]
+    lineups = [orders[g % 2] for g in range(cfg.games)]
+    results = play_games(_game_cfg(cfg), lineups, cfg.seed, cfg.workers, cfg.progress)
+    stats = game_statistics(_game(cfg), results)
+    first, turns, pie = stats["first_seat"], stats["turns"], stats["pie"]
+    print(f"{stats['games']} games, {' vs '.join(specs) if len(specs) == 2 else specs[0] + ' self-play'}", file=out)
+    for outcome, entry in first.items():
+        print(f"  first seat {outcome:4s} {entry['rate']:6.1%}  (95% CI {entry['ci_low']:.1%}..{entry['ci_high']:.1%})", file=out)
+    print(f"  turns: mean {turns['mean']:.1f}, 10/50/90% {turns['p10']:g}/{turns['p50']:g}/{turns['p90']:g}, "
+          f"range {turns['min']}..{turns['max']}", file=out)
+    print("  turn kinds: " + ", ".join(f"{k} {v:.1%}" for k, v in stats["turn_kinds"].items()), file=out)
+    if pie["offered"]:
+        print(f"  pie swap taken in {pie['taken']} of {pie['offered']} games where offered", file=out)
+    legal = stats["legal_actions"]
+    print(f"  legal actions: {legal['per_decision']:.1f} per decision, {legal['per_turn_start']:.1f} per turn start", file=out)
+    return {"players": specs, "statistics": stats}
+
+
+def run_odoku(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
+    game = _game(cfg)
+    if not isinstance(game, Odoku):
+        raise ConfigError(f"mode: mode=odoku needs game=odoku, not {game.info.name}")
+    if cfg.games < 2:
+        raise ConfigError(f"games: mode=odoku needs at least 2 games per seat, got {cfg.games}")
+    measures = {}
+    print(f"{'player':24s} {'seat':4s} {'mean score':>17s} {'regret/move':>11s} {'regret/game':>11s}", file=out)
+    for spec in _players(cfg, at_least=1):
+        seats = measure_against_oracle(_game_cfg(cfg), spec, cfg.games, cfg.seed, cfg.workers, cfg.progress)
+        measures[spec] = [m.as_dict() for m in seats]
+        for m in seats:
+            print(f"{spec:24s} {'BA'[m.seat]:4s} {m.mean_score:8.3f} +- {m.score_ci:5.3f} "
+                  f"{m.regret_per_move:11.4f} {m.regret_per_game:11.3f}", file=out)
+    print("reference (RULES.md): oracle 9.375 from either seat; random as B 3.40, as A 14.33", file=out)
+    return {"measures": measures}
+
+
+def run_play(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
+    specs = _players(cfg, at_least=2)
+    if len(specs) != 2 or "human" not in specs:
+        raise ConfigError(f"players: mode=play needs two players, one of them human, got {specs}")
+    game = _game(cfg)
+    players = [make_player(spec, game) for spec in specs]
+    actions = play_interactive(game, players, np.random.default_rng(cfg.seed), out)
+    if actions is None:
+        return {"players": specs, "finished": False}
+    state = game.initial_state()
+    for action in actions:
+        game.apply(state, action)
+    header = {"game": game.info.name, **game.info.params}
+    comments = [f"seat {seat}: {spec}" for seat, spec in enumerate(specs)]
+    (run_dir / "game.txt").write_text(write_record(header, format_game(game, actions), comments))
+    return {"players": specs, "finished": True, "returns": list(game.returns(state))}
+
+
+MODES: dict[str, Callable[[DictConfig, Path, TextIO], dict]] = {
+    "match": run_match,
+    "solve": run_solve,
+    "accuracy": run_accuracy,
+    "stats": run_stats,
+    "odoku": run_odoku,
+    "play": run_play,
+}
+
+
+# --- helpers ---------------------------------------------------------------------------------
+def _check_common(cfg: DictConfig) -> None:
+    for key, low in (("games", 1), ("workers", 1), ("max_nodes", 1)):
+        value = cfg.get(key)
+        if not isinstance(value, int) or isinstance(value, bool) or value < low:
+            raise ConfigError(f"{key}: must be an integer >= {low}, got {value!r}")
+    if not isinstance(cfg.get("seed"), int):
+        raise ConfigError(f"seed: must be an integer, got {cfg.get('seed')!r}")
+    if not isinstance(cfg.get("prior_draws"), (int, float)) or cfg.prior_draws < 0:
+        raise ConfigError(f"prior_draws: must be a number >= 0, got {cfg.get('prior_draws')!r}")
+
+
+def _players(cfg: DictConfig, at_least: int) -> list[str]:
+    players = cfg.get("players")
+    if isinstance(players, str):
+        players = [players]
+    if not isinstance(players, (list, ListConfig)) or not all(isinstance(p, str) and p for p in players):
+        raise ConfigError(f"players: must be a list of player specs, e.g. players=[oracle,random]; got {players!r}")
+    if len(players) < at_least:
+        raise ConfigError(f"players: mode={cfg.mode} needs at least {at_least} players, got {list(players)}")
+    players = [str(p) for p in players]
+    if cfg.mode != "play":
+        if "human" in players:
+            raise ConfigError(f"players: 'human' plays in mode=play only, not mode={cfg.mode}")
+        game = _game(cfg)
+        for spec in dict.fromkeys(players):
+            make_player(spec, game)  # unknown specs and wrong checkpoints fail here, before any game
+    return players
+
+
+def _game_cfg(cfg: DictConfig) -> dict:
+    return OmegaConf.to_container(cfg.game, resolve=True)
+
+
+def _game(cfg: DictConfig):
+    try:
+        return build_game(_game_cfg(cfg))
+    except ValueError as error:
+        raise ConfigError(f"game: {error}") from None
+
+
+def _row(player: str, opponent: str, pair, rating=None, rating_ci=None) -> dict:
+    low, high = pair.interval
+    row = {"player": player, "opponent": opponent, "games": pair.games, "wins": pair.wins, "draws": pair.draws,
+           "losses": pair.losses, "score": round(pair.score, 4), "ci_low": round(low, 4), "ci_high": round(high, 4)}
+    row["rating"] = "" if rating is None else round(float(rating), 1)
+    row["rating_ci"] = "" if rating_ci is None else round(float(rating_ci), 1)
+    return row
+
+
+def _print_table(rows: list[dict], out: TextIO) -> None:
+    width = max(len(r["player"]) for r in rows) + 2
+    owidth = max(len(r["opponent"]) for r in rows) + 2
+    print(f"{'player':{width}s}{'opponent':{owidth}s}{'games':>6s}{'W':>6s}{'D':>6s}{'L':>6s}"
+          f"{'score':>8s}  {'95% CI':13s}{'Elo':>8s}{'+-':>7s}", file=out)
+    for r in rows:
+        rating = "" if r["rating"] == "" else f"{r['rating']:8.1f}{r['rating_ci']:7.1f}"
+        print(f"{r['player']:{width}s}{r['opponent']:{owidth}s}{r['games']:6d}{r['wins']:6d}{r['draws']:6d}"
+              f"{r['losses']:6d}{r['score']:8.3f}  {r['ci_low']:.3f}..{r['ci_high']:.3f} {rating}", file=out)
+
+
+def _tag(spec: str) -> str:
+    """A player spec as a TensorBoard tag part (no slashes)."""
+    return re.sub(r"[^A-Za-z0-9_.:=-]+", "_", spec)
+
+
+def _plot_ratings(ratings, path: Path, title: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    order = np.argsort(ratings.rating)
+    figure, axes = plt.subplots(figsize=(7, 1.2 + 0.5 * len(order)))
+    axes.errorbar(ratings.rating[order], range(len(order)), xerr=ratings.ci[order], fmt="o", capsize=4)
+    axes.set_yticks(range(len(order)), [ratings.names[i] for i in order])
+    axes.axvline(0.0, color="grey", linewidth=0.8)
+    axes.set_xlabel(f"Elo (Bradley-Terry, {ratings.anchor} = 0, 95% CI)")
+    axes.set_title(f"{title} ratings")
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
+
+
+def _tensorboard(run_dir: Path, rows: list[dict], ratings) -> None:
+    from torch.utils.tensorboard import SummaryWriter  # slow import: only when writing
+
+    with SummaryWriter(str(run_dir / "tb")) as writer:
+        for name, rating, ci in zip(ratings.names, ratings.rating, ratings.ci):
+            writer.add_scalar(f"eval/rating/{_tag(name)}", float(rating), 0)
+            writer.add_scalar(f"eval/rating_ci/{_tag(name)}", float(ci), 0)
+        for row in rows:
+            if row["opponent"] == "all":
+                writer.add_scalar(f"eval/score/{_tag(row['player'])}", row["score"], 0)
+        header = "| " + " | ".join(rows[0]) + " |\n|" + "---|" * len(rows[0]) + "\n"
+        body = "".join("| " + " | ".join(str(v) for v in row.values()) + " |\n" for row in rows)
+        writer.add_text("eval/summary", header + body, 0)

@@ -1,0 +1,25 @@
+"""Evaluate agents: ``python evaluate.py [mode=MODE] [game=GAME] [players=[...]] [key=value ...]``.
+
+Composes ``configs/evaluate.yaml`` with Hydra and hands it to
+:func:`agents.evaluation.evaluate`; ``--help`` lists the modes, see ``docs/evaluate.md``.
+"""
+
+import sys
+
+import hydra
+from hydra.core.hydra_config import HydraConfig
+from omegaconf import DictConfig
+
+from agents.evaluation import evaluate
+
+
+@hydra.main(config_path="configs", config_name="evaluate", version_base="1.3")
+def main(cfg: DictConfig) -> None:
+    try:
+        evaluate(cfg, HydraConfig.get().runtime.output_dir)
+    except ValueError as error:  # bad settings, specs or checkpoints: a message, no traceback
+        sys.exit(f"error: {error}")
+
+
+if __name__ == "__main__":
+    main()
