@@ -8,8 +8,9 @@ for about ``--seconds`` seconds of wall time, after one untimed warm-up game
 (numba kernels compile on first use). A neutral game's row also gives its time
 per turn relative to its base game (``per-turn cost vs hex``).
 
-The ``playout`` rows time ``game.random_playout`` where a plain game runs it in one
-numba kernel (the same games as the engine loop for the same generator).
+The ``playout`` rows time ``game.random_playout``, which the stone games run in
+one numba kernel per game (the same games as the engine loop for the same
+generator; the tests check it).
 
 With the optional extra ``open-spiel`` installed, OpenSpiel's ``hex`` (11x11)
 and ``othello`` are timed in the same run with the engine loop (legal actions,
@@ -57,13 +58,15 @@ def engine_playouts(game, seconds: float, rng: np.random.Generator) -> dict[str,
 def kernel_playouts(game, seconds: float, rng: np.random.Generator) -> dict[str, float]:
     """Random games through ``game.random_playout`` (one kernel call per game)."""
     game.random_playout(game.initial_state(), rng)  # compile
-    games = decisions = 0
+    games = decisions = turns = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        decisions += game.random_playout(game.initial_state(), rng)[1]
+        _, game_decisions, game_turns = game.random_playout(game.initial_state(), rng)
+        decisions += game_decisions
+        turns += game_turns
         games += 1
     elapsed = time.perf_counter() - start
-    return {"games/s": games / elapsed, "decisions/s": decisions / elapsed, "turns/s": decisions / elapsed}
+    return {"games/s": games / elapsed, "decisions/s": decisions / elapsed, "turns/s": turns / elapsed}
 
 
 def _warm_up(game, rng: np.random.Generator) -> None:
@@ -149,19 +152,24 @@ def main() -> None:
         has_open_spiel = False
 
     print(f"{'game':<12}{'via':<10}{'games/s':>12}{'decisions/s':>14}{'turns/s':>12}")
-    engine_rows: dict[str, dict[str, float]] = {}
+    rows: dict[tuple[str, str], dict[str, float]] = {}
+
+    def show(name: str, via: str, row: dict[str, float], label: str) -> None:
+        rows[name, via] = row
+        base = BASE_GAME.get(name)
+        note = ""
+        if (base, via) in rows:
+            note = f"  (per-turn cost vs {base}: {rows[base, via]['turns/s'] / row['turns/s']:.2f}x)"
+        print(f"{label:<12}{via:<10}{row['games/s']:>12.1f}{row['decisions/s']:>14.0f}{row['turns/s']:>12.0f}{note}")
+
     for name in sorted(args.games, key=lambda name: (name in BASE_GAME, name)):  # base games first
         game = make_game(name)
-        row = engine_rows[name] = engine_playouts(game, args.seconds, rng)
-        note = ""
-        base = BASE_GAME.get(name)
-        if base in engine_rows:
-            note = f"  (per-turn cost vs {base}: {engine_rows[base]['turns/s'] / row['turns/s']:.2f}x)"
-        print(f"{name:<12}{'engine':<10}{row['games/s']:>12.1f}{row['decisions/s']:>14.0f}{row['turns/s']:>12.0f}{note}")
+        row = engine_playouts(game, args.seconds, rng)
+        show(name, "engine", row, name)
         kernel = None
-        if name in BASE_GAME.values():  # the plain games run random_playout in a kernel
+        if hasattr(game, "random_playout"):
             kernel = kernel_playouts(game, args.seconds, rng)
-            print(f"{'':<12}{'playout':<10}{kernel['games/s']:>12.1f}{kernel['decisions/s']:>14.0f}{kernel['turns/s']:>12.0f}")
+            show(name, "playout", kernel, "")
         if has_open_spiel and name in OPEN_SPIEL:
             spiel_name, params = OPEN_SPIEL[name]  # same board as our default size
             theirs = open_spiel_playouts(spiel_name, params, args.seconds, rng)

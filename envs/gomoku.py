@@ -17,7 +17,7 @@ from typing import Sequence
 import numpy as np
 
 from envs.board import check_size
-from envs.kernels import gomoku_playout, line_through
+from envs.kernels import GOAL_LINE, line_through, placement_playout
 from envs.stones import Rules, StoneGame
 
 LINE = 5
@@ -29,6 +29,7 @@ class GomokuRules(Rules):
     name = "gomoku"
     pie_turn = 3  # the seed's Neumoku pie: after x, o, x
     goal_stones = LINE
+    kernel_goal = GOAL_LINE
 
     def __init__(self, size: int = 15):
         self.n = check_size(size, LINE)
@@ -40,8 +41,8 @@ class GomokuRules(Rules):
                 return True
         return False
 
-    def playout(self, board: bytearray, colour: int, rng: np.random.Generator) -> tuple[int, int]:
-        return gomoku_playout(board, self.n, colour, LINE, rng)
+    def playout(self, board: bytearray, colour: int, turns: int, pie_turn: int, rng: np.random.Generator):
+        return placement_playout(board, self.n, colour, turns, pie_turn, GOAL_LINE, self.neighbour_array, rng)
 
 
 class Gomoku(StoneGame):

@@ -19,7 +19,7 @@ from typing import Sequence
 import numpy as np
 
 from envs.board import check_size, hex_diagram, neighbour_table
-from envs.kernels import chain_joins, hex_playout
+from envs.kernels import GOAL_CHAIN, chain_joins, placement_playout
 from envs.stones import Rules, StoneGame
 
 HEX_STEPS = ((-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0))
@@ -35,6 +35,7 @@ class HexRules(Rules):
     # the rhombus maps onto itself by a half turn; a transposition swaps the two goals
     symmetry_names = ("identity", "rot180", "transpose", "antitranspose")
     transposition_swaps_colours = True
+    kernel_goal = GOAL_CHAIN
     orientation = "the mover holds Vertical (joins rows 1 and n)"
 
     def __init__(self, size: int = 11):
@@ -56,8 +57,8 @@ class HexRules(Rules):
                 return True
         return False
 
-    def playout(self, board: bytearray, colour: int, rng: np.random.Generator) -> tuple[int, int]:
-        return hex_playout(board, self.n, colour, self.neighbour_array, rng)
+    def playout(self, board: bytearray, colour: int, turns: int, pie_turn: int, rng: np.random.Generator):
+        return placement_playout(board, self.n, colour, turns, pie_turn, GOAL_CHAIN, self.neighbour_array, rng)
 
     def final_outcome(self, board: Sequence[int], counts: Sequence[int]) -> int:
         cells = range(self.n * self.n)

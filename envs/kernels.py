@@ -160,17 +160,16 @@ def line_through(board, n, cell, colour, length):
     return False
 
 
-# --- random playouts of the plain games ---------------------------------------------------------
-# Each plays uniformly random legal moves from a position to the end and draws from the
-# numpy Generator exactly as the engine loop ``legal[rng.integers(len(legal))]`` does
-# (legal cells in increasing order, one draw per decision, passes included), so for the
-# same generator state it plays the same game.
+# --- random playouts ---------------------------------------------------------------------------------
+# Each plays uniformly random legal actions from a turn start to the end of the game and
+# draws from the numpy Generator exactly as the engine loop ``legal[rng.integers(len(legal))]``
+# does (legal actions in increasing order, SWAP_SIDES last, one draw per decision, forced
+# passes included), so for the same generator state it plays the same game; the tests
+# check it. ``pie_turn`` is the turn count at which seat 1 may swap sides (-1: no pie
+# rule). Each returns (outcome colour or 0, decisions, turns, whether the sides swapped).
 
-
-@njit(cache=True)
-def _remove_at(cells, count, index):
-    for i in range(index, count - 1):
-        cells[i] = cells[i + 1]
+GOAL_CHAIN, GOAL_LINE, GOAL_COUNT = 0, 1, 2  # Hex, Gomoku (five), Reversi (captures, count)
+NEUTRAL = 3
 
 
 @njit(cache=True)
@@ -183,10 +182,9 @@ def _find(parent, x):
 
 @njit(cache=True)
 def _link(board, n, parent, neighbours, cell):
-    """Union a stone with its same-coloured neighbours and its colour's edge nodes."""
+    """Union a Hex stone with its same-coloured neighbours and its colour's edge nodes."""
     colour, cells = board[cell], n * n
-    r, c = cell // n, cell % n
-    along = r if colour == 1 else c
+    along = cell // n if colour == 1 else cell % n
     base = cells + 2 * (colour - 1)  # colour 1: nodes cells, cells+1; colour 2: cells+2, cells+3
     if along == 0:
         parent[_find(parent, cell)] = _find(parent, base)
@@ -199,8 +197,20 @@ def _link(board, n, parent, neighbours, cell):
 
 
 @njit(cache=True)
-def hex_playout(board, n, colour, neighbours, rng):
-    """Random Hex from ``board`` (``colour`` to move): (winning colour, decisions)."""
+def _nth(board, first, second, index, skip, skip_too):
+    """The ``index``-th cell, in order, holding ``first`` or ``second`` (``skip`` cells not counted)."""
+    for cell in range(len(board)):
+        v = board[cell]
+        if (v == first or v == second) and cell != skip and cell != skip_too:
+            if index == 0:
+                return cell
+            index -= 1
+    return -1
+
+
+@njit(cache=True)
+def placement_playout(board, n, colour, turns, pie_turn, goal, neighbours, rng):
+    """Plain Hex (``GOAL_CHAIN``, by union-find) or Gomoku (``GOAL_LINE``): one stone a turn."""
     cells = n * n
     after = np.empty(cells, np.uint8)
     empty = np.empty(cells, np.int64)
@@ -211,54 +221,38 @@ def hex_playout(board, n, colour, neighbours, rng):
             empty[count] = i
             count += 1
     parent = np.arange(cells + 4)
-    for i in range(cells):
-        if after[i] == 1 or after[i] == 2:
-            _link(after, n, parent, neighbours, i)
-    decisions = 0
+    if goal == GOAL_CHAIN:
+        for i in range(cells):
+            if after[i] == 1 or after[i] == 2:
+                _link(after, n, parent, neighbours, i)
+    decisions, start, swapped = 0, turns, False
     while count:
-        index = rng.integers(0, count)
+        pie = 1 if turns == pie_turn and not swapped else 0
+        index = rng.integers(0, count + pie)
+        decisions += 1
+        turns += 1
+        if index == count:  # swap-sides: the same colour moves next, now seat 0's
+            swapped = True
+            continue
         cell = empty[index]
-        _remove_at(empty, count, index)
+        for i in range(index, count - 1):
+            empty[i] = empty[i + 1]
         count -= 1
         after[cell] = colour
-        _link(after, n, parent, neighbours, cell)
-        decisions += 1
-        base = cells + 2 * (colour - 1)
-        if _find(parent, base) == _find(parent, base + 1):
-            return colour, decisions
+        if goal == GOAL_CHAIN:
+            _link(after, n, parent, neighbours, cell)
+            base = cells + 2 * (colour - 1)
+            if _find(parent, base) == _find(parent, base + 1):
+                return colour, decisions, turns - start, swapped
+        elif line_through(after, n, cell, colour, 5):
+            return colour, decisions, turns - start, swapped
         colour = 3 - colour
-    return 0, decisions
-
-
-@njit(cache=True)
-def gomoku_playout(board, n, colour, length, rng):
-    """Random Gomoku from ``board`` (``colour`` to move): (winning colour or 0, decisions)."""
-    cells = n * n
-    after = np.empty(cells, np.uint8)
-    empty = np.empty(cells, np.int64)
-    count = 0
-    for i in range(cells):
-        after[i] = board[i]
-        if board[i] == EMPTY:
-            empty[count] = i
-            count += 1
-    decisions = 0
-    while count:
-        index = rng.integers(0, count)
-        cell = empty[index]
-        _remove_at(empty, count, index)
-        count -= 1
-        after[cell] = colour
-        decisions += 1
-        if line_through(after, n, cell, colour, length):
-            return colour, decisions
-        colour = 3 - colour
-    return 0, decisions
+    return 0, decisions, turns - start, swapped
 
 
 @njit(cache=True)
 def reversi_playout(board, n, colour, rng):
-    """Random Reversi from ``board`` (``colour`` to move): (winning colour or 0, decisions)."""
+    """Plain Reversi: a capturing stone a turn, a forced pass, the count at the end."""
     cells = n * n
     after = np.empty(cells, np.uint8)
     for i in range(cells):
@@ -278,8 +272,158 @@ def reversi_playout(board, n, colour, rng):
             after[cell] = colour
         decisions += 1
         colour = 3 - colour
+    return _count_winner(after), decisions, decisions, False
+
+
+@njit(cache=True)
+def _count_winner(board):
     first = second = 0
+    for v in board:
+        first += v == 1
+        second += v == 2
+    return 1 if first > second else 2 if second > first else 0
+
+
+@njit(cache=True)
+def _goal_reached(board, n, colour, cell, goal, neighbours, edges):
+    if goal == GOAL_CHAIN:
+        return chain_joins(board, colour, cell, neighbours, edges[2 * colour - 2], edges[2 * colour - 1])
+    return line_through(board, n, cell, colour, 5)
+
+
+@njit(cache=True)
+def neutral_playout(board, n, colour, turns, pie_turn, goal, adjacent, neighbours, rng):
+    """A neutral-mutator game, micro-step by micro-step as ``envs.mutator.NeutralGame``."""
+    if goal == GOAL_COUNT:
+        return _capture_playout(board, n, colour, adjacent, rng)
+    return _taylor_playout(board, n, colour, turns, pie_turn, goal, neighbours, rng)
+
+
+@njit(cache=True)
+def _taylor_playout(board, n, colour, turns, pie_turn, goal, neighbours, rng):
+    """Nex, Neumoku: drops, swaps, Taylor's fill and convert; the goal judged after each turn."""
+    cells = n * n
+    after = np.empty(cells, np.uint8)
+    counts = np.zeros(4, np.int64)  # empty, colour 1, colour 2, neutral
     for i in range(cells):
-        first += after[i] == 1
-        second += after[i] == 2
-    return (1 if first > second else 2 if second > first else 0), decisions
+        after[i] = board[i]
+        counts[board[i]] += 1
+    edges = np.zeros((4, cells), np.uint8)  # colour 1: rows 1 and n; colour 2: the side columns
+    for i in range(n):
+        edges[0, i], edges[1, cells - n + i], edges[2, i * n], edges[3, i * n + n - 1] = 1, 1, 1, 1
+    goal_stones = n if goal == GOAL_CHAIN else 5
+    decisions, start, swapped = 0, turns, False
+    while counts[EMPTY] + counts[NEUTRAL]:
+        empty, neutral, own = counts[EMPTY], counts[NEUTRAL], counts[colour]
+        drop, swap = empty >= 2, neutral >= 2 and own >= 1
+        want_empty = drop or (not swap and empty > 0)  # a drop, or the fill rule
+        want_neutral = swap or (not drop and empty == 0)  # a swap, or the convert rule
+        count = (empty if want_empty else 0) + (neutral if want_neutral else 0)
+        pie = 1 if turns == pie_turn and not swapped else 0
+        index = rng.integers(0, count + pie)
+        decisions += 1
+        turns += 1
+        if index == count:  # swap-sides
+            swapped = True
+            continue
+        first = _nth(after, EMPTY if want_empty else NEUTRAL, NEUTRAL if want_neutral else EMPTY, index, -1, -1)
+        second = -1
+        counts[after[first]] -= 1
+        counts[colour] += 1
+        if after[first] == EMPTY and drop:
+            after[first] = colour
+            spot = _nth(after, EMPTY, EMPTY, rng.integers(0, counts[EMPTY]), -1, -1)
+            after[spot] = NEUTRAL
+            counts[EMPTY] -= 1
+            counts[NEUTRAL] += 1
+            decisions += 1
+        elif after[first] == NEUTRAL and swap:
+            after[first] = colour
+            second = _nth(after, NEUTRAL, NEUTRAL, rng.integers(0, counts[NEUTRAL]), -1, -1)
+            after[second] = colour
+            # the stone given back: any of the mover's but the two (counts[colour] + 1 of them now)
+            after[_nth(after, colour, colour, rng.integers(0, counts[colour] - 1), first, second)] = NEUTRAL
+            decisions += 2  # the second neutral and the give-back leave the counts as they were
+        else:  # fill or convert
+            after[first] = colour
+        if counts[colour] >= goal_stones:
+            if _goal_reached(after, n, colour, first, goal, neighbours, edges) or (
+                second >= 0 and _goal_reached(after, n, colour, second, goal, neighbours, edges)
+            ):
+                return colour, decisions, turns - start, swapped
+        colour = 3 - colour
+    if goal == GOAL_CHAIN:  # a full Hex board: whoever is joined
+        for side in (1, 2):
+            for cell in range(cells):
+                if _goal_reached(after, n, side, cell, goal, neighbours, edges):
+                    return side, decisions, turns - start, swapped
+    return 0, decisions, turns - start, swapped
+
+
+@njit(cache=True)
+def _capture_starts(board, n, colour, out):
+    """Write the cells that start a NeuVersi turn (capturing drops and completable swaps)."""
+    count = 0
+    for cell in range(len(board)):
+        v = board[cell]
+        if (v == EMPTY or v == NEUTRAL) and captures_any(board, n, cell, colour):
+            if v == EMPTY or len(placements_after(board, n, cell, colour, NEUTRAL)):
+                out[count] = cell
+                count += 1
+    return count
+
+
+@njit(cache=True)
+def _capture_playout(board, n, colour, adjacent, rng):
+    """NeuVersi, AdNeuVersi: capturing drops and swaps, forced passes, the count at the end."""
+    cells = n * n
+    after = np.empty(cells, np.uint8)
+    for i in range(cells):
+        after[i] = board[i]
+    starts = np.empty(cells, np.int64)
+    spare = np.empty(cells, np.int64)
+    buffer = np.empty(4 * n, np.int64)
+    decisions = turns = 0
+    while True:
+        count = _capture_starts(after, n, colour, starts)
+        if count == 0:  # pass if the other side has a turn, else the game is over
+            if _capture_starts(after, n, 3 - colour, spare) == 0:
+                break
+            rng.integers(0, 1)
+            decisions += 1
+            turns += 1
+            colour = 3 - colour
+            continue
+        first = starts[rng.integers(0, count)]
+        decisions += 1
+        turns += 1
+        was_empty = after[first] == EMPTY
+        for i in range(captures(after, n, first, colour, buffer)):
+            after[buffer[i]] = colour
+        after[first] = colour
+        if was_empty:  # the drop's neutral, left out when no cell is allowed
+            if adjacent:
+                spots = empty_cells_touching(after, n)
+                if len(spots):
+                    after[spots[rng.integers(0, len(spots))]] = NEUTRAL
+                    decisions += 1
+            else:
+                empty = 0
+                for v in after:
+                    empty += v == EMPTY
+                if empty:
+                    after[_nth(after, EMPTY, EMPTY, rng.integers(0, empty), -1, -1)] = NEUTRAL
+                    decisions += 1
+        else:  # a swap: a second capturing neutral, then a stone given back
+            options = capturing_cells(after, n, colour, NEUTRAL)
+            second = options[rng.integers(0, len(options))]
+            for i in range(captures(after, n, second, colour, buffer)):
+                after[buffer[i]] = colour
+            after[second] = colour
+            own = 0
+            for v in after:
+                own += v == colour
+            after[_nth(after, colour, colour, rng.integers(0, own - 2), first, second)] = NEUTRAL
+            decisions += 2
+        colour = 3 - colour
+    return _count_winner(after), decisions, turns, False

@@ -38,7 +38,7 @@ import numpy as np
 
 from envs.board import cell_name, parse_cell
 from envs.core import Game, IllegalActionError, NotationError
-from envs.kernels import empty_cells_touching
+from envs.kernels import empty_cells_touching, neutral_playout
 from envs.stones import EMPTY, NEUTRAL, Rules, StoneGame, StoneState, cells_with
 
 START, DROP_NEUTRAL, SWAP_SECOND, SWAP_GIVE = 0, 1, 2, 3
@@ -122,8 +122,14 @@ class NeutralGame(StoneGame):
             return state.empty_cells[:]
         return empty_cells_touching(state.board, self.n).tolist()
 
-    def _kernel_playout_applies(self, state: StoneState) -> bool:
-        return False  # the kernels play the plain base games
+    def _kernel_playout(self, state: StoneState, pie_turn: int, rng: np.random.Generator):
+        rules = self.rules
+        if rules.kernel_goal is None:
+            return None
+        return neutral_playout(
+            state.board, self.n, state.colour, state.turns, pie_turn, rules.kernel_goal,
+            self.adjacent_neutrals, rules.neighbour_array, rng,
+        )
 
     def _can_move(self, state: StoneState, colour: int) -> bool:
         if self.rules.captures:

@@ -19,7 +19,7 @@ from typing import Sequence
 import numpy as np
 
 from envs.board import check_size
-from envs.kernels import captures, capturing_cells, placements_after, reversi_playout
+from envs.kernels import GOAL_COUNT, captures, capturing_cells, placements_after, reversi_playout
 from envs.stones import EMPTY, FIRST, SECOND, Rules, StoneGame
 
 
@@ -29,6 +29,7 @@ class ReversiRules(Rules):
     name = "reversi"
     captures = True
     goal_stones = 10**9  # no goal: only the final count decides
+    kernel_goal = GOAL_COUNT
 
     def __init__(self, size: int = 8):
         self.n = check_size(size, 4, even=True)
@@ -56,8 +57,8 @@ class ReversiRules(Rules):
     def wins(self, board: Sequence[int], colour: int, cells: Sequence[int]) -> bool:
         return False  # only the final count decides
 
-    def playout(self, board: bytearray, colour: int, rng: np.random.Generator) -> tuple[int, int]:
-        return reversi_playout(board, self.n, colour, rng)
+    def playout(self, board: bytearray, colour: int, turns: int, pie_turn: int, rng: np.random.Generator):
+        return reversi_playout(board, self.n, colour, rng)  # Reversi has no pie rule
 
     def final_outcome(self, board: Sequence[int], counts: Sequence[int]) -> int:
         first, second = counts[FIRST], counts[SECOND]

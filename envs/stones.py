@@ -55,6 +55,8 @@ class Rules(abc.ABC):
     symmetry_names = tuple(DIHEDRAL)
     transposition_swaps_colours = False  # True for Hex: a transposed board swaps the goals
     goal_stones = 1  # fewer stones than this cannot reach the goal (a cheap filter before ``wins``)
+    kernel_goal: int | None = None  # the goal's code in envs.kernels (GOAL_CHAIN, GOAL_LINE, GOAL_COUNT)
+    neighbour_array = np.zeros((0, 6), np.int64)  # Hex's neighbours, for the kernels
     orientation = "the mover holds x, the first colour"
 
     def initial_board(self) -> list[int]:
@@ -86,10 +88,10 @@ class Rules(abc.ABC):
         """The winning colour (1, 2) or 0 for a draw when neither side can move any more."""
         return 0
 
-    def playout(self, board: bytearray, colour: int, rng: np.random.Generator) -> tuple[int, int] | None:
-        """Uniformly random plain play to the end in one kernel: (outcome colour, decisions).
-
-        None where the base game has no such kernel.
+    def playout(self, board: bytearray, colour: int, turns: int, pie_turn: int, rng: np.random.Generator):
+        """Uniformly random plain play from a turn start to the end in one kernel (``envs.kernels``):
+        (outcome colour or 0, decisions, turns, sides swapped), or None without a kernel.
+        ``pie_turn`` is -1 without the pie rule.
         """
         return None
 
@@ -272,37 +274,37 @@ class StoneGame(Game):
         return state
 
     def returns(self, state: StoneState) -> tuple[float, float]:
-        if state.player != TERMINAL:
+        if state.player != TERMINAL or state.outcome == 0:
             return (0.0, 0.0)
-        return self._returns_of(state, state.outcome)
+        return (1.0, -1.0) if state.seat_of(state.outcome) == 0 else (-1.0, 1.0)
 
-    @staticmethod
-    def _returns_of(state: StoneState, outcome: int) -> tuple[float, float]:
-        if outcome == 0:
-            return (0.0, 0.0)
-        return (1.0, -1.0) if state.seat_of(outcome) == 0 else (-1.0, 1.0)
-
-    def random_playout(self, state: StoneState, rng: np.random.Generator) -> tuple[tuple[float, float], int]:
+    def random_playout(self, state: StoneState, rng: np.random.Generator) -> tuple[tuple[float, float], int, int]:
         """Uniformly random legal actions from ``state`` (left untouched) to the end.
 
-        Returns (returns, number of decisions). A plain game at a turn start with no
-        pie rule pending runs in one numba kernel (``rules.playout``) that draws from
-        ``rng`` exactly as this method's loop does, so both play the same game.
+        Returns (returns, decisions, turns). From a turn start every game runs in one
+        numba kernel that draws from ``rng`` exactly as this method's loop does (one
+        draw per decision over the legal actions in order), so both play the same
+        game; the tests check it.
         """
-        if self._kernel_playout_applies(state):
-            result = self.rules.playout(state.board, state.colour, rng)
+        if state.player != TERMINAL and state.phase == 0:
+            pie_turn = -1 if self.pie_turn is None or state.swapped else self.pie_turn
+            result = self._kernel_playout(state, pie_turn, rng)
             if result is not None:
-                return self._returns_of(state, result[0]), result[1]
-        state, decisions = state.copy(), 0
+                outcome, decisions, turns, swapped = result
+                if outcome == 0:
+                    return (0.0, 0.0), decisions, turns
+                seat = (outcome - 1) ^ (state.swapped or swapped)
+                return ((1.0, -1.0) if seat == 0 else (-1.0, 1.0)), decisions, turns
+        state, decisions, turns = state.copy(), 0, 0
         while state.player != TERMINAL:
             legal = self.legal_actions(state)
             self.apply(state, legal[int(rng.integers(len(legal)))])
             decisions += 1
-        return self.returns(state), decisions
+            turns += state.phase == 0
+        return self.returns(state), decisions, turns
 
-    def _kernel_playout_applies(self, state: StoneState) -> bool:
-        pie_pending = self.pie_turn is not None and not state.swapped and state.turns <= self.pie_turn
-        return state.player != TERMINAL and not pie_pending
+    def _kernel_playout(self, state: StoneState, pie_turn: int, rng: np.random.Generator):
+        return self.rules.playout(state.board, state.colour, state.turns, pie_turn, rng)
 
     # --- the turn structure (the mutator overrides these) ---------------------------------------
     def _legal(self, state: StoneState) -> list[int]:
