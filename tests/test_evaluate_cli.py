@@ -1,0 +1,110 @@
+"""evaluate.py end to end: every mode through the Hydra compose API, the CLI itself."""
+
+import csv
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hydra import compose, initialize_config_dir
+
+from agents.evaluation import MODES, ConfigError, evaluate
+from agents.match import replay_record
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(tmp_path, *overrides):
+    with initialize_config_dir(config_dir=str(ROOT / "configs"), version_base="1.3"):
+        cfg = compose("evaluate", overrides=["progress=false", *overrides])
+    out = io.StringIO()
+    return evaluate(cfg, tmp_path, out), out.getvalue()
+
+
+def test_match_writes_table_ratings_records_plot_and_tensorboard(tmp_path):
+    result, text = run(tmp_path, "game=nex", "game.size=3", "players=[greedy,random]", "games=6")
+    assert "random = 0" in text and "greedy" in text
+    saved = json.loads((tmp_path / "results.json").read_text())
+    assert saved["ratings"]["random"] == {"rating": 0.0, "ci": 0.0} and saved["anchor"] == "random"
+    assert saved["config"]["game"] == {"name": "nex", "size": 3, "pie_rule": False}
+    rows = list(csv.DictReader(open(tmp_path / "results.csv")))
+    pair = next(r for r in rows if r["opponent"] == "random")
+    assert int(pair["wins"]) + int(pair["draws"]) + int(pair["losses"]) == int(pair["games"]) == 6
+    assert {r["player"] for r in rows if r["opponent"] == "all"} == {"greedy", "random"}
+    assert len(saved["games"]) == 6
+    for entry in saved["games"]:
+        game, state = replay_record((tmp_path / entry["file"]).read_text())
+        assert list(game.returns(state)) == entry["returns"]
+    assert (tmp_path / "ratings.png").stat().st_size > 1000
+    assert list((tmp_path / "tb").glob("events.out.tfevents.*"))
+
+
+def test_solve_accuracy_stats_and_odoku_modes(tmp_path):
+    solved, text = run(tmp_path / "s", "mode=solve", "game=hex", "game.size=2")
+    assert solved["value"] == 1.0 and set(solved["optimal_first_turns"]) == {"b1", "a2"}
+    assert "first player (seat 0) wins" in text
+    accuracy, _ = run(tmp_path / "a", "mode=accuracy", "game=hex", "game.size=3", "players=[solver]", "games=4")
+    assert accuracy["optimal"] == accuracy["turns"] > 0 and accuracy["opponents"] == ["random"]
+    odoku_accuracy, _ = run(tmp_path / "o", "mode=accuracy", "players=[oracle,random]", "games=4")
+    assert odoku_accuracy["share"] == 1.0 and odoku_accuracy["turns"] > 20
+    stats, text = run(tmp_path / "t", "mode=stats", "game=nex", "game.size=3", "players=[random]", "games=10")
+    assert stats["statistics"]["games"] == 10 and "random self-play" in text
+    measures, text = run(tmp_path / "m", "mode=odoku", "players=[oracle]", "games=20")
+    assert [m["regret_total"] for m in measures["measures"]["oracle"]] == [0.0, 0.0]
+    assert "reference (RULES.md)" in text
+
+
+@pytest.mark.parametrize(
+    "overrides, message",
+    [
+        (["mode=bogus"], "mode: unknown mode"),
+        (["games=0"], "games: must be an integer >= 1"),
+        (["workers=-1"], "workers:"),
+        (["prior_draws=-1"], "prior_draws:"),
+        (["players=[random]"], "players: mode=match needs at least 2"),
+        (["players=[human,random]"], "players: 'human' plays in mode=play only"),
+        (["players=[nonsense,random]"], "unknown player spec 'nonsense'; the forms are"),
+        (["game=hex", "game.size=1"], "game: size"),
+        (["mode=solve"], "chance node"),
+        (["mode=odoku", "game=hex", "game.size=3"], "mode=odoku needs game=odoku"),
+        (["mode=play", "players=[random,oracle]"], "one of them human"),
+        (["mode=stats", "players=[random,oracle,random]"], "one player"),
+    ],
+)
+def test_bad_settings_name_the_key(tmp_path, overrides, message):
+    with pytest.raises(ValueError, match=message):
+        run(tmp_path, *overrides)
+
+
+def test_modes_are_a_table():
+    assert set(MODES) == {"match", "solve", "accuracy", "stats", "odoku", "play"}
+    assert issubclass(ConfigError, ValueError)
+
+
+def cli(args, tmp_path, stdin=""):
+    return subprocess.run(
+        [sys.executable, str(ROOT / "evaluate.py"), *args, f"hydra.run.dir={tmp_path}", "progress=false"],
+        input=stdin, capture_output=True, text=True, timeout=120, cwd=tmp_path,
+    )
+
+
+def test_help_and_a_human_game_through_stdin(tmp_path):
+    shown = cli(["--help"], tmp_path)
+    assert shown.returncode == 0 and "mode: match" in shown.stdout and "play      play against" in shown.stdout
+    # Hex 2x2: b1 wins whatever the reply (an occupied cell is rejected, the next line is read)
+    script = "b1 b2\nb1\nundo\nb1\na2\nb2\n"
+    played = cli(["mode=play", "game=hex", "game.size=2", "players=[human,random]"], tmp_path, script)
+    assert played.returncode == 0, played.stderr
+    assert "cannot play 'b1 b2'" in played.stdout and "took back" in played.stdout
+    assert "game over: Vertical (human) wins" in played.stdout
+    record = (tmp_path / "game.txt").read_text()
+    game, state = replay_record(record)
+    assert game.winner(state) == 0 and json.loads((tmp_path / "results.json").read_text())["finished"]
+
+
+def test_cli_reports_errors_without_a_traceback(tmp_path):
+    failed = cli(["players=[oracle,nonsense]"], tmp_path)
+    assert failed.returncode == 1
+    assert "error: unknown player spec 'nonsense'" in failed.stderr and "Traceback" not in failed.stderr
