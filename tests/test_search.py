@@ -5,9 +5,12 @@ import itertools
 import numpy as np
 import pytest
 
+import envs
 from agents.evaluators import FunctionEvaluator, RolloutEvaluator, UniformEvaluator, hex_fill_returns
+from agents.players import make_player
 from agents.search import MCTS, SearchConfig, SearchResult, select_action, temperature_schedule
 from envs import CHANCE, TERMINAL, Game, GameInfo, IllegalActionError, make_game
+from agents.turns import iter_turns
 from envs.odoku import action_values, optimal_actions, value
 
 
@@ -392,3 +395,149 @@ def test_hex_fill_playout_has_the_distribution_of_random_play(turns):
     fill_value = sum(hex_fill_returns(game, state, order)[0] for order in orders) / len(orders)
     assert fill_value == pytest.approx(random_play_value(state), abs=1e-12)
     assert 0.1 < abs(fill_value) < 0.9
+
+
+# --- tactics in every registered game -----------------------------------------------------------
+def play_turn(game, player, state, rng):
+    """Let ``player`` finish the turn of the seat to move; return the state after it."""
+    state = state.copy()
+    mover = game.to_play(state)
+    while game.to_play(state) == mover:
+        game.apply(state, player.act(state, rng))
+    return state
+
+
+def wins_now(game, state, seat):
+    return game.to_play(state) == TERMINAL and game.winner(state) == seat
+
+
+def can_win_in_one(game, state):
+    seat = game.to_play(state)
+    return seat >= 0 and any(wins_now(game, end, seat) for _, end in iter_turns(game, state))
+
+
+def seeded_position(game, seed, wanted, games=200):
+    """The first turn start of seeded random games where ``wanted(seat, turn ends)`` holds."""
+    rng = np.random.default_rng(seed)
+    for _ in range(games):
+        state = game.initial_state()
+        while game.to_play(state) >= 0:
+            ends = [end for _, end in iter_turns(game, state)]
+            if wanted(game.to_play(state), ends):
+                return state
+            state = ends[int(rng.integers(len(ends)))]
+    raise AssertionError(f"no such position in {games} random games of {game.info.name}")
+
+
+def some_win(game, exact=False):
+    """At least 2 turns, of which at most half win at once; with ``exact``,
+    every other turn is worse by exact solution (no slower forced win)."""
+
+    def wanted(seat, ends):
+        wins = sum(wins_now(game, end, seat) for end in ends)
+        if not (len(ends) >= 2 and 0 < 2 * wins <= len(ends)):
+            return False
+        if exact and not few_empty(ends):
+            return False
+        return not exact or all(solved(game, end, seat) < 1.0 for end in ends if not wins_now(game, end, seat))
+
+    return wanted
+
+
+def must_block(game, exact=False):
+    """No win at once, at least 2 turns, and at most half of them stop the
+    opponent's win in one; with ``exact``, some of those does not lose by force."""
+
+    def wanted(seat, ends):
+        if len(ends) < 2 or any(wins_now(game, end, seat) for end in ends):
+            return False
+        safe = [end for end in ends if not can_win_in_one(game, end)]
+        if not 0 < 2 * len(safe) <= len(ends) or (exact and not few_empty(ends)):
+            return False
+        return not exact or max(solved(game, end, seat) for end in safe) > -1.0
+
+    return wanted
+
+
+def few_empty(ends, most=3):
+    """Whether the turn ends leave few empty cells (so solving them is quick)."""
+    return sum(colour == 0 for colour in ends[0].board) <= most
+
+
+def solved(game, state, seat):
+    """Exact value of a small stone-game position for ``seat``."""
+    value = expectimax(game, state, key=lambda s: s.key())
+    return value if seat == 0 else -value
+
+
+HEX_4 = """
+ {a} . v .
+  . h v .
+   . . v h
+    . . h .
+"""  # Vertical c1 c2 c3 joins row 1 to row 3; c4 is taken, so b4 is its one way to row 4
+GOMOKU_5 = """
+x x x x .
+o o o . .
+. . . . .
+. . {c} . .
+{a} . . . .
+"""  # x needs e1 for five in a row; o's three in a row are no threat
+
+TACTICS = {  # game: (params, win-in-one position, block-a-loss position)
+    "hex": ({"size": 4}, (HEX_4.format(a="h"), "v"), (HEX_4.format(a="."), "h")),
+    "nex": ({"size": 4}, (HEX_4.format(a="h"), "v"), (HEX_4.format(a="."), "h")),
+    "gomoku": ({"size": 5}, (GOMOKU_5.format(a=".", c="o"), "x"), (GOMOKU_5.format(a="x", c="o"), "o")),
+    "neumoku": ({"size": 5}, (GOMOKU_5.format(a=".", c="o"), "x"), (GOMOKU_5.format(a="x", c="o"), "o")),
+    "reversi": ({"size": 4}, 11, 12),  # positions from seeded random games
+    "neuversi": ({"size": 4}, 13, 14),
+    "adneuversi": ({"size": 4}, 18, 16),
+}
+
+
+def tactic_position(game, spec, condition):
+    if isinstance(spec, int):  # near the end of a small board: solved exactly
+        return seeded_position(game, spec, condition(game, exact=True))
+    state = game.from_diagram(*spec)
+    assert condition(game)(game.to_play(state), [end for _, end in iter_turns(game, state)])
+    return state
+
+
+@pytest.mark.parametrize("name", sorted(TACTICS))
+def test_search_wins_in_one(name):
+    if name not in envs.GAMES:
+        pytest.skip(f"{name} is not registered yet")
+    params, spec, _ = TACTICS[name]
+    game = make_game(name, **params)
+    state = tactic_position(game, spec, some_win)
+    seat = game.to_play(state)
+    player = make_player("mcts:300", game)
+    for seed in range(3):  # a random player passes all three at most 1 time in 8
+        assert wins_now(game, play_turn(game, player, state, np.random.default_rng(seed)), seat)
+
+
+@pytest.mark.parametrize("name", sorted(TACTICS))
+def test_search_blocks_a_loss_in_one(name):
+    if name not in envs.GAMES:
+        pytest.skip(f"{name} is not registered yet")
+    params, _, spec = TACTICS[name]
+    game = make_game(name, **params)
+    state = tactic_position(game, spec, must_block)
+    player = make_player("mcts:1000", game)
+    for seed in range(3):
+        assert not can_win_in_one(game, play_turn(game, player, state, np.random.default_rng(seed)))
+
+
+@pytest.mark.parametrize("spec", ["mcts", "mcts:0", "mcts:-3", "mcts:ten", "mcts:5:6"])
+def test_mcts_spec_needs_one_positive_count(spec):
+    with pytest.raises(ValueError, match="positive integer"):
+        make_player(spec, make_game("hex", size=3))
+
+
+def test_mcts_player_is_reproducible_from_the_rng_it_is_given():
+    game = make_game("nex", size=4)
+    state = game.initial_state()
+    player = make_player("mcts:40", game)
+    moves = [player.act(state, np.random.default_rng(seed)) for seed in (5, 5, 6, 7, 8)]
+    assert moves[0] == moves[1]
+    assert len(set(moves)) > 1

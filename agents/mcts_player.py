@@ -1,0 +1,44 @@
+"""Players that act by tree search: any evaluator, and plain MCTS (``mcts:N``)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agents.evaluators import RolloutEvaluator
+from agents.players import Player
+from agents.search import MCTS, Evaluator, SearchConfig, select_action
+from envs.core import Game
+
+
+class SearchPlayer(Player):
+    """Searches every decision with ``evaluator`` and plays the most visited
+    action (temperature 0, ties broken by ``rng``); no root noise."""
+
+    name = "search"
+
+    def __init__(self, game: Game, evaluator: Evaluator, config: SearchConfig):
+        self.game = game
+        self.evaluator = evaluator
+        self.mcts = MCTS(game, config)
+
+    def act(self, state, rng: np.random.Generator) -> int:
+        return select_action(self.mcts.search(state, self.evaluator, rng), 0.0, rng)
+
+
+class RolloutPlayer(SearchPlayer):
+    """Plain MCTS: uniform priors, one random rollout per simulation, drawn
+    from the generator handed to ``act``."""
+
+    def __init__(self, game: Game, config: SearchConfig):
+        super().__init__(game, RolloutEvaluator(game, np.random.default_rng(0)), config)
+
+    def act(self, state, rng: np.random.Generator) -> int:
+        self.evaluator.rng = rng
+        return super().act(state, rng)
+
+
+def make_mcts_player(game: Game, args: list[str]) -> Player:
+    """``mcts:N``: N simulations, each with one random rollout."""
+    if len(args) != 1 or not args[0].strip().isdigit() or int(args[0]) < 1:
+        raise ValueError(f"player spec 'mcts:N' needs N, a positive integer of rollouts; got {':'.join(args)!r}")
+    return RolloutPlayer(game, SearchConfig(num_simulations=int(args[0])))
