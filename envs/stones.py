@@ -187,7 +187,6 @@ class StoneGame(Game):
     """
 
     PLANES = ("mover's stones", "opponent's stones")
-    neutral = False
 
     def __init__(self, rules: Rules, pie_rule: bool = False):
         if not isinstance(pie_rule, (bool, np.bool_)):
