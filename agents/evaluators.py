@@ -11,7 +11,6 @@ from typing import Callable, Sequence
 import numpy as np
 
 from envs.core import CHANCE, TERMINAL, Game
-from envs.hex import Hex
 
 
 class UniformEvaluator:
@@ -32,11 +31,9 @@ class RolloutEvaluator:
     """Uniform priors; value = mean returns of ``num_rollouts`` random playouts.
 
     A playout picks uniformly among the legal actions and samples chance
-    outcomes by their probabilities until the game ends. For plain Hex
-    (without a pending pie swap) it fills the empty cells in a random order
-    with alternating colours and scores the full board: the same distribution
-    of results (:func:`hex_fill_returns`) at a fraction of the cost.
-    Randomness comes from
+    outcomes by their probabilities until the game ends; a game that offers
+    ``random_playout(state, rng)`` (the stone games' numba kernels) plays it
+    there. Randomness comes from
     ``self.rng`` (a numpy Generator, given at construction; a player may point
     it at the generator it is handed for each move).
     """
@@ -47,6 +44,7 @@ class RolloutEvaluator:
         self.game = game
         self.num_rollouts = int(num_rollouts)
         self.rng = rng
+        self._kernel = getattr(game, "random_playout", None)
 
     @property
     def rng(self) -> np.random.Generator:
@@ -71,9 +69,8 @@ class RolloutEvaluator:
     def playout(self, state) -> tuple[float, ...]:
         """Returns at the end of one random playout from ``state`` (not modified)."""
         game = self.game
-        if isinstance(game, Hex) and game.SWAP_SIDES not in game.legal_actions(state):
-            empty = [cell for cell, colour in enumerate(state.board) if colour == 0]
-            return hex_fill_returns(game, state, self._rng.permutation(empty).tolist())
+        if self._kernel is not None:
+            return self._kernel(state, self._rng)[0]
         to_play, legal_actions, apply = game.to_play, game.legal_actions, game.apply
         state = state.copy()
         while True:
@@ -97,26 +94,6 @@ class RolloutEvaluator:
         if not self._uniforms:
             self._uniforms = self._rng.random(1024).tolist()
         return self._uniforms.pop()
-
-
-def hex_fill_returns(game: Hex, state, order: Sequence[int]) -> tuple[float, float]:
-    """Returns after filling the empty cells of a Hex position in ``order``,
-    the mover's colour first, then alternating.
-
-    Random play until someone connects gives the same winner: its moves are
-    a uniformly random order of the empty cells in alternating colours, the
-    stones played after the first connection never undo it, and a full Hex
-    board holds exactly one winning chain.
-    """
-    board = state.board[:]
-    colour = state.colour
-    for cell in order[0::2]:
-        board[cell] = colour
-    for cell in order[1::2]:
-        board[cell] = 3 - colour
-    n = game.n
-    winner = 1 if game.rules.wins(board, 1, range(n)) else 2
-    return (1.0, -1.0) if state.seat_of(winner) == 0 else (-1.0, 1.0)
 
 
 class FunctionEvaluator:
