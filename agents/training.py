@@ -25,6 +25,7 @@ evaluating never changes the training games.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -321,8 +322,7 @@ def evaluate(game: Game, evaluator: NetEvaluator, s: Settings, rng: np.random.Ge
 
 
 def _eval_search(s: Settings) -> SearchConfig:
-    values = {**s.search.__dict__, "num_simulations": s.eval_simulations}
-    return SearchConfig(**values)
+    return dataclasses.replace(s.search, num_simulations=s.eval_simulations)
 
 
 # --- small helpers -----------------------------------------------------------------------------

@@ -11,7 +11,7 @@ import torch
 from hydra import compose, initialize_config_dir
 
 import agents.training as training
-from agents.checkpoint import load_checkpoint
+from agents.checkpoint import load_checkpoint, load_replay
 from agents.training import ConfigError, build_settings, train
 
 ROOT = Path(__file__).parents[1]
@@ -111,6 +111,13 @@ def test_ctrl_c_writes_a_checkpoint_that_resumes(tmp_path, monkeypatch):
     monkeypatch.setattr(training, "play_games", real)
     finished = run(tmp_path / "finished", f"resume={stopped.checkpoint.parent.parent}")
     assert not finished.interrupted and finished.iteration == 3 and finished.step == 9
+
+
+@pytest.mark.slow  # spawning a process that imports torch takes 10-30 s on the shared CPU
+def test_a_worker_process_plays_the_games(tmp_path):
+    result = run(tmp_path, "train.iterations=1", "eval.every=0", "agent.selfplay.workers=1")
+    assert result.step == 3
+    assert len(load_replay(result.checkpoint)) == 4 * 25  # 4 games of 25 searched decisions
 
 
 @pytest.mark.parametrize(
