@@ -121,6 +121,19 @@ def test_checkpoint_of_another_game_or_size(tmp_path, odoku):
         make_player(f"az:{path}", odoku)
 
 
+@pytest.mark.skipif("nex" not in envs.game_names(), reason="nex not registered yet")
+def test_nex_checkpoint_is_an_env_opponent(tmp_path):
+    path = tmp_path / "nex5.pt"
+    write_checkpoint(path, envs.make_game("nex", size=5))
+    env = gymnasium.make("Nex-v0", size=5, opponent=f"az:{path}:2", agent_seat=0)
+    obs, info = env.reset(seed=1)
+    terminated, rng = False, np.random.default_rng(1)
+    while not terminated:
+        legal = np.flatnonzero(obs["action_mask"])
+        obs, reward, terminated, _, info = env.step(int(rng.choice(legal)))
+    assert info["winner"] in (0, 1) and reward == (1.0 if info["winner"] == 0 else -1.0)
+
+
 def test_failed_write_keeps_the_old_checkpoint(tmp_path, odoku, monkeypatch):
     path = tmp_path / "ckpt.pt"
     write_checkpoint(path, odoku)
