@@ -59,12 +59,11 @@ class RolloutEvaluator:
 
     def evaluate(self, states: Sequence) -> tuple[np.ndarray, np.ndarray]:
         info = self.game.info
-        values = np.zeros((len(states), info.num_seats), dtype=np.float64)
-        for i, state in enumerate(states):
-            for _ in range(self.num_rollouts):
-                values[i] += self.playout(state)
-        values /= self.num_rollouts
-        return np.ones((len(states), info.num_actions), dtype=np.float32), values.astype(np.float32)
+        if self.num_rollouts == 1:
+            values = [self.playout(state) for state in states]
+        else:
+            values = [np.mean([self.playout(state) for _ in range(self.num_rollouts)], axis=0) for state in states]
+        return np.ones((len(states), info.num_actions), dtype=np.float32), np.array(values, dtype=np.float32)
 
     def playout(self, state) -> tuple[float, ...]:
         """Returns at the end of one random playout from ``state`` (not modified)."""

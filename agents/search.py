@@ -25,7 +25,8 @@ Selection (PUCT) at a decision node with visit count ``N`` picks the child
 counts as the node's own mean value for ``s`` minus ``fpu_reduction``
 (first-play urgency). ``N`` includes the visit that expanded the node, so the
 first choice follows the priors. ``P`` is the evaluator's prior restricted to
-the legal actions and renormalised (uniform when it gives them no mass).
+the legal actions and renormalised (uniform when that row has no positive
+mass over them, or a negative or NaN entry).
 
 Chance nodes
 ------------
@@ -221,29 +222,34 @@ class MCTS:
             if player == TERMINAL:
                 raise ValueError(f"state {index}: cannot search a finished game")
             roots.append(_Node(state.copy(), player))
-        for _ in range(self.config.num_simulations):
-            jobs = [self._descend(root, rng) for root in roots]
-            pending = [node for path, new in jobs for node in new]
+        for simulation in range(self.config.num_simulations):
+            paths, pending = [], []
+            for root in roots:
+                path, new = self._descend(root, rng)
+                paths.append(path)
+                pending += new
             if pending:
-                priors, values = evaluator.evaluate([node.state for node in pending])
-                priors = np.asarray(priors)
-                values = np.asarray(values, dtype=np.float64)
-                if priors.shape != (len(pending), game.info.num_actions) or values.shape != (
-                    len(pending),
-                    self._num_seats,
-                ):
-                    raise ValueError(
-                        f"evaluator returned priors {priors.shape} and values {values.shape} for "
-                        f"{len(pending)} states; expected ({len(pending)}, {game.info.num_actions}) "
-                        f"and ({len(pending)}, {self._num_seats})"
-                    )
-                for node, prior_row, value in zip(pending, priors, values.tolist()):
-                    self._expand_decision(node, prior_row, value)
-            for root, (path, new) in zip(roots, jobs):
-                if add_noise and new and new[0] is root:
-                    self._add_noise(root, rng)
+                self._evaluate(pending, evaluator)
+            for path in paths:
                 self._backup(path)
+            if add_noise and simulation == 0:  # the first simulation expanded the roots
+                for root in roots:
+                    if root.player >= 0:
+                        self._add_noise(root, rng)
         return [self._result(root) for root in roots]
+
+    def _evaluate(self, nodes: list, evaluator: Evaluator) -> None:
+        priors, values = evaluator.evaluate([node.state for node in nodes])
+        priors = np.asarray(priors)
+        values = np.asarray(values, dtype=np.float64)
+        expected = ((len(nodes), self.game.info.num_actions), (len(nodes), self._num_seats))
+        if (priors.shape, values.shape) != expected:
+            raise ValueError(
+                f"evaluator returned priors {priors.shape} and values {values.shape} for "
+                f"{len(nodes)} states; expected {expected[0]} and {expected[1]}"
+            )
+        for node, prior_row, value in zip(nodes, priors, values.tolist()):
+            self._expand_decision(node, prior_row, value)
 
     # --- one simulation ---------------------------------------------------------------
     def _descend(self, node: _Node, rng) -> tuple[list, list]:
@@ -313,10 +319,10 @@ class MCTS:
         actions = self.game.legal_actions(node.state)
         if not actions:
             raise ValueError(f"{self.game.info.name}: a decision state without legal actions")
-        priors = np.maximum(prior_row[actions], 0.0, dtype=np.float64)
-        total = priors.sum()
-        if 0.0 < total < math.inf:  # NaN fails too
-            node.priors = priors / total
+        priors = prior_row[actions]
+        total = float(priors.sum())
+        if 0.0 < total < math.inf and priors.min() >= 0.0:  # NaN fails too
+            node.priors = np.multiply(priors, 1.0 / total, dtype=np.float64)
         else:
             node.priors = np.full(len(actions), 1.0 / len(actions))
         node.actions = actions

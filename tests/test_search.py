@@ -538,3 +538,20 @@ def test_mcts_player_is_reproducible_from_the_rng_it_is_given():
     moves = [player.act(state, np.random.default_rng(seed)) for seed in (5, 5, 6, 7, 8)]
     assert moves[0] == moves[1]
     assert len(set(moves)) > 1
+
+
+@pytest.mark.parametrize("bad", [0.0, -1.0, float("nan")])
+def test_unusable_priors_fall_back_to_uniform(bad):
+    game = make_game("hex", size=3)
+
+    def evaluate(state):
+        priors = np.ones(game.info.num_actions)
+        priors[0] = bad
+        if bad == 0.0:
+            priors[:] = 0.0
+        return priors, (0.0, 0.0)
+
+    result = MCTS(game, SearchConfig(num_simulations=3)).search(
+        game.initial_state(), FunctionEvaluator(game, evaluate), np.random.default_rng(0)
+    )
+    np.testing.assert_allclose(result.priors[:9], 1 / 9)

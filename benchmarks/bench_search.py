@@ -1,0 +1,113 @@
+"""MCTS simulations per second, and OpenSpiel's Python MCTSBot in the same run.
+
+    python benchmarks/bench_search.py [--seconds 3] [--simulations 64]
+
+Prints a table; nothing here is a test. Each row repeats searches of
+``--simulations`` simulations (default: ``SearchConfig``'s default) from the
+game's start for about ``--seconds`` of wall time, after one untimed warm-up
+search (numba kernels compile on first use), and reports simulations/s:
+
+* ``rollout``: plain MCTS, one random playout per simulation (``mcts:N``);
+* ``uniform``: uniform priors and zero values, the search's own cost;
+* ``uniform x16``: 16 searches in lockstep (``search_many``), as in self-play.
+
+With ``open-spiel`` installed, OpenSpiel's ``MCTSBot`` (UCT, c = 2) with
+``RandomRolloutEvaluator(n_rollouts=1)`` searches ``hex(board_size=5)`` with
+the same simulation budget, and the ratio ours/theirs is printed for our Hex
+5x5 rollout row.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from agents.evaluators import RolloutEvaluator, UniformEvaluator
+from agents.search import MCTS, SearchConfig
+from envs import CHANCE, make_game
+
+GAMES = {  # row label: (registry name, parameters)
+    "odoku": ("odoku", {}),
+    "hex 5x5": ("hex", {"size": 5}),
+    "nex 5x5": ("nex", {"size": 5}),
+    "neumoku 9x9": ("neumoku", {"size": 9}),
+    "neuversi 6x6": ("neuversi", {"size": 6}),
+}
+
+
+def timed(search_once, simulations: int, seconds: float) -> float:
+    """Simulations per second of repeated calls of ``search_once``."""
+    search_once()
+    done, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        search_once()
+        done += simulations
+    return done / (time.perf_counter() - start)
+
+
+def start_state(game, rng):
+    """The game's start, with Odoku's first coin flipped (a decision root)."""
+    state = game.initial_state()
+    if game.to_play(state) == CHANCE:
+        game.apply(state, 0)
+    return state
+
+
+def our_rates(game, simulations: int, seconds: float, rng) -> dict[str, float]:
+    mcts = MCTS(game, SearchConfig(num_simulations=simulations))
+    state = start_state(game, rng)
+    rollout, uniform = RolloutEvaluator(game, rng), UniformEvaluator(game)
+    batch = [state] * 16
+    return {
+        "rollout": timed(lambda: mcts.search(state, rollout, rng), simulations, seconds),
+        "uniform": timed(lambda: mcts.search(state, uniform, rng), simulations, seconds),
+        "uniform x16": timed(lambda: mcts.search_many(batch, uniform, rng), 16 * simulations, seconds),
+    }
+
+
+def open_spiel_rate(simulations: int, seconds: float) -> float | None:
+    """OpenSpiel's Python MCTSBot on Hex 5x5, or None without open-spiel."""
+    try:
+        import pyspiel
+        from open_spiel.python.algorithms import mcts
+    except ImportError:
+        return None
+    game = pyspiel.load_game("hex(board_size=5)")
+    random_state = np.random.RandomState(0)
+    bot = mcts.MCTSBot(
+        game, 2.0, simulations, mcts.RandomRolloutEvaluator(1, random_state), random_state=random_state
+    )
+    state = game.new_initial_state()
+    return timed(lambda: bot.mcts_search(state), simulations, seconds)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="wall time per row")
+    parser.add_argument("--simulations", type=int, default=SearchConfig().num_simulations)
+    parser.add_argument("--games", nargs="*", default=list(GAMES), choices=list(GAMES))
+    args = parser.parse_args()
+    rng = np.random.default_rng(0)
+
+    columns = ("rollout", "uniform", "uniform x16")
+    print(f"simulations/s, {args.simulations} simulations per search from the start")
+    print(f"{'game':14}" + "".join(f"{c:>14}" for c in columns))
+    rates = {}
+    for label in args.games:
+        name, params = GAMES[label]
+        rates[label] = our_rates(make_game(name, **params), args.simulations, args.seconds, rng)
+        print(f"{label:14}" + "".join(f"{rates[label][c]:14.0f}" for c in columns), flush=True)
+
+    theirs = open_spiel_rate(args.simulations, args.seconds)
+    if theirs is None:
+        print("open_spiel is not installed: no OpenSpiel comparison")
+    else:
+        print(f"{'OpenSpiel MCTSBot hex 5x5 rollout':40}{theirs:10.0f}")
+        if "hex 5x5" in rates:
+            print(f"{'ours / OpenSpiel (hex 5x5 rollout)':40}{rates['hex 5x5']['rollout'] / theirs:10.2f}x")
+
+
+if __name__ == "__main__":
+    main()
