@@ -82,6 +82,10 @@ class SearchConfig:
     ``dirichlet_fraction`` (0.25) weight of the noise in the root priors
     ``chance`` ("expectation")    "expectation" or "sample" at chance nodes
     ``fpu_reduction`` (0.0)       unvisited child value = node value minus this
+    ``gumbel`` (False)            Gumbel root search with sequential halving
+    ``gumbel_actions`` (16)       root actions sampled for sequential halving
+    ``gumbel_c_visit`` (50.0)     sigma(q) = (c_visit + max N) * c_scale * q
+    ``gumbel_c_scale`` (1.0)      (q rescaled to [0, 1] over the root's children)
     ============================  ==================================================
     """
 
@@ -91,6 +95,10 @@ class SearchConfig:
     dirichlet_fraction: float = 0.25
     chance: str = "expectation"
     fpu_reduction: float = 0.0
+    gumbel: bool = False
+    gumbel_actions: int = 16
+    gumbel_c_visit: float = 50.0
+    gumbel_c_scale: float = 1.0
 
     def __post_init__(self):
         if (
@@ -106,6 +114,16 @@ class SearchConfig:
         _check_number("fpu_reduction", self.fpu_reduction)
         if self.chance not in CHANCE_MODES:
             raise ValueError(f"chance must be one of {CHANCE_MODES}, got {self.chance!r}")
+        if not isinstance(self.gumbel, (bool, np.bool_)):
+            raise ValueError(f"gumbel must be true or false, got {self.gumbel!r}")
+        if (
+            isinstance(self.gumbel_actions, bool)
+            or not isinstance(self.gumbel_actions, (int, np.integer))
+            or self.gumbel_actions < 1
+        ):
+            raise ValueError(f"gumbel_actions must be a positive integer, got {self.gumbel_actions!r}")
+        _check_number("gumbel_c_visit", self.gumbel_c_visit, low=0.0)
+        _check_number("gumbel_c_scale", self.gumbel_c_scale, low=0.0)
 
 
 def _check_number(name, value, low=None, high=None, strict=False) -> None:
@@ -144,6 +162,9 @@ class SearchResult:
     for children never visited. ``priors`` [num_actions]: the root priors the
     search used (noise included; outcome probabilities at a chance root).
     ``to_play``: the root's seat, or CHANCE.
+    Gumbel search only (else None): ``selected``, the action sequential
+    halving chose; ``improved_policy`` [num_actions], ``softmax(logits +
+    sigma(completed q))``, the policy target of Gumbel MuZero.
     """
 
     visit_counts: np.ndarray
@@ -151,13 +172,17 @@ class SearchResult:
     q_values: np.ndarray
     priors: np.ndarray
     to_play: int
+    selected: int | None = None
+    improved_policy: np.ndarray | None = None
 
     def policy(self, temperature: float) -> np.ndarray:
         """Visit distribution ``N(a)^(1/T)`` normalised; T = 0 puts equal mass on
-        the most visited actions. With no visits (one simulation) the priors
-        stand in for the visits."""
+        the most visited actions (all of it on ``selected`` after a Gumbel
+        search). With no visits (one simulation) the priors stand in."""
         _check_number("temperature", temperature, low=0.0)
         counts = self.visit_counts if self.visit_counts.sum() > 0 else self.priors
+        if temperature == 0.0 and self.selected is not None:
+            return np.eye(len(counts))[self.selected]
         if temperature == 0.0:
             best = counts == counts.max()
             return best / best.sum()
@@ -222,21 +247,27 @@ class MCTS:
             if player == TERMINAL:
                 raise ValueError(f"state {index}: cannot search a finished game")
             roots.append(_Node(state.copy(), player))
+        halving: dict[int, _SequentialHalving] = {}
         for simulation in range(self.config.num_simulations):
             paths, pending = [], []
-            for root in roots:
-                path, new = self._descend(root, rng)
+            for index, root in enumerate(roots):
+                first = halving[index].choose(root) if index in halving else None
+                path, new = self._descend(root, rng, first)
                 paths.append(path)
                 pending += new
             if pending:
                 self._evaluate(pending, evaluator)
             for path in paths:
                 self._backup(path)
-            if add_noise and simulation == 0:  # the first simulation expanded the roots
-                for root in roots:
-                    if root.player >= 0:
+            if simulation == 0:  # the first simulation expanded the roots
+                for index, root in enumerate(roots):
+                    if root.player < 0:
+                        continue
+                    if self.config.gumbel:
+                        halving[index] = _SequentialHalving(root, self.config, rng, add_noise)
+                    elif add_noise:
                         self._add_noise(root, rng)
-        return [self._result(root) for root in roots]
+        return [self._result(root, halving.get(index)) for index, root in enumerate(roots)]
 
     def _evaluate(self, nodes: list, evaluator: Evaluator) -> None:
         priors, values = evaluator.evaluate([node.state for node in nodes])
@@ -252,9 +283,10 @@ class MCTS:
             self._expand_decision(node, prior_row, value)
 
     # --- one simulation ---------------------------------------------------------------
-    def _descend(self, node: _Node, rng) -> tuple[list, list]:
-        """Walk from the root to a leaf; return the path as (node, child index)
-        pairs ending with (leaf, -1), and the new decision nodes to evaluate."""
+    def _descend(self, node: _Node, rng, first: int | None = None) -> tuple[list, list]:
+        """Walk from the root to a leaf, taking child ``first`` at the root when
+        given; return the path as (node, child index) pairs ending with
+        (leaf, -1), and the new decision nodes to evaluate."""
         path = []
         while True:
             player = node.player
@@ -269,7 +301,8 @@ class MCTS:
                 if self._expect:
                     path.append((node, -1))
                     return path, self._create_outcomes(node)
-            index = self._select(node, rng)
+            index = self._select(node, rng) if first is None else first
+            first = None
             child = node.children[index]
             if child is None:
                 child = self._child(node, index)
@@ -389,7 +422,7 @@ class MCTS:
             node.w = [w + v for w, v in zip(node.w, value)]
             child = node
 
-    def _result(self, root: _Node) -> SearchResult:
+    def _result(self, root: _Node, halving: "_SequentialHalving | None") -> SearchResult:
         num_actions = self.game.info.num_actions
         visits = np.zeros(num_actions)
         q_values = np.full((num_actions, self._num_seats), np.nan)
@@ -401,13 +434,89 @@ class MCTS:
             for action, child in zip(actions, root.children):
                 if child is not None and child.n > 0:
                     q_values[action] = [x / child.n for x in child.w]
-        return SearchResult(
+        result = SearchResult(
             visit_counts=visits,
             root_values=np.array([x / root.n for x in root.w]),
             q_values=q_values,
             priors=priors,
             to_play=root.player,
         )
+        if halving is not None:
+            result.selected = root.actions[halving.selected(root)]
+            result.improved_policy = np.zeros(num_actions)
+            result.improved_policy[list(root.actions)] = halving.improved_policy(root)
+        return result
+
+
+def considered_visits(num_considered: int, num_simulations: int) -> list[int]:
+    """Sequential halving's schedule: for each simulation, the visit count a
+    root action must have to be chosen. Each phase gives every action still
+    considered the same number of visits, then halves them (down to 2); the
+    ``ceil(log2 num_considered)`` phases share the budget equally."""
+    if num_considered <= 1:
+        return list(range(num_simulations))
+    phases = math.ceil(math.log2(num_considered))
+    schedule, visits, considered = [], 0, num_considered
+    while len(schedule) < num_simulations:
+        for _ in range(max(1, num_simulations // (phases * considered))):
+            schedule += [visits] * considered
+            visits += 1
+        considered = max(2, considered // 2)
+    return schedule[:num_simulations]
+
+
+class _SequentialHalving:
+    """Gumbel root search (Danihelka et al., "Policy improvement by planning
+    with Gumbel", ICLR 2022): the root actions with the top ``g + logits``
+    (``g`` Gumbel noise, zero without ``add_noise``) share the simulations by
+    sequential halving on ``g + logits + sigma(q)``; below the root, PUCT.
+
+    ``sigma(q) = (c_visit + max_b N(b)) * c_scale * q``, with q the completed
+    values for the mover (unvisited actions get the mixed value ``v_mix`` of
+    the root's evaluation and its visited children) rescaled to [0, 1].
+    """
+
+    def __init__(self, root: _Node, config: SearchConfig, rng, add_noise: bool):
+        n = len(root.actions)
+        self.logits = np.log(np.maximum(root.priors, 1e-30))
+        self.gumbel = rng.gumbel(size=n) if add_noise else np.zeros(n)
+        self.value = root.w[root.player]  # the evaluator's value: the root has one visit
+        self.schedule = considered_visits(min(config.gumbel_actions, n), config.num_simulations - 1)
+        self.scale = config.gumbel_c_scale
+        self.c_visit = config.gumbel_c_visit
+        self.done = 0
+
+    def choose(self, root: _Node) -> int:
+        """The root child for the next simulation."""
+        considered = self.schedule[self.done]
+        self.done += 1
+        return self._best(root, root.child_n == considered)
+
+    def selected(self, root: _Node) -> int:
+        """The chosen root child: the best among the most visited."""
+        return self._best(root, root.child_n == root.child_n.max())
+
+    def improved_policy(self, root: _Node) -> np.ndarray:
+        z = self.logits + self._sigma(root)
+        p = np.exp(z - z.max())
+        return p / p.sum()
+
+    def _best(self, root: _Node, allowed: np.ndarray) -> int:
+        return int(np.argmax(np.where(allowed, self.gumbel + self.logits + self._sigma(root), -np.inf)))
+
+    def _sigma(self, root: _Node) -> np.ndarray:
+        visits, q = root.child_n, root.child_q
+        visited = visits > 0
+        total = visits.sum()
+        if total > 0:
+            weights = root.priors[visited]
+            v_mix = (self.value + total * (weights @ q[visited]) / weights.sum()) / (1.0 + total)
+        else:
+            v_mix = self.value
+        completed = np.where(visited, q, v_mix)
+        low, high = completed.min(), completed.max()
+        completed = (completed - low) / max(high - low, 1e-8)
+        return (self.c_visit + visits.max()) * self.scale * completed
 
 
 @numba.njit(cache=True)

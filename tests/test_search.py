@@ -6,7 +6,14 @@ import pytest
 import envs
 from agents.evaluators import FunctionEvaluator, RolloutEvaluator, UniformEvaluator
 from agents.players import make_player
-from agents.search import MCTS, SearchConfig, SearchResult, select_action, temperature_schedule
+from agents.search import (
+    MCTS,
+    SearchConfig,
+    SearchResult,
+    considered_visits,
+    select_action,
+    temperature_schedule,
+)
 from envs import CHANCE, TERMINAL, Game, GameInfo, IllegalActionError, make_game
 from agents.turns import iter_turns
 from envs.odoku import action_values, optimal_actions, value
@@ -555,3 +562,51 @@ def test_unusable_priors_fall_back_to_uniform(bad):
         game.initial_state(), FunctionEvaluator(game, evaluate), np.random.default_rng(0)
     )
     np.testing.assert_allclose(result.priors[:9], 1 / 9)
+
+
+# --- Gumbel root search -----------------------------------------------------------------------
+def test_sequential_halving_schedule():
+    assert considered_visits(4, 12) == [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4]
+    assert considered_visits(1, 3) == [0, 1, 2]
+    assert considered_visits(8, 5) == [0, 0, 0, 0, 0]
+
+
+def test_gumbel_splits_visits_by_sequential_halving():
+    game = make_game("hex", size=3)
+    config = SearchConfig(num_simulations=13, gumbel=True, gumbel_actions=4)
+    result = MCTS(game, config).search(game.initial_state(), UniformEvaluator(game), np.random.default_rng(0))
+    assert sorted(result.visit_counts[result.visit_counts > 0]) == [1, 1, 5, 5]
+    assert result.visit_counts[result.selected] == 5
+    assert result.policy(0.0)[result.selected] == 1.0
+    policy = result.improved_policy
+    assert policy.sum() == pytest.approx(1.0) and policy[9:].sum() == 0.0
+
+
+@pytest.mark.parametrize("add_noise", [False, True])
+def test_gumbel_finds_the_repeated_move_win_with_a_small_budget(add_noise):
+    game = ChanceNim(pile=6, bias=0.5)
+    config = SearchConfig(num_simulations=48, gumbel=True)
+    result = MCTS(game, config).search(
+        game.initial_state(), UniformEvaluator(game), np.random.default_rng(3), add_noise=add_noise
+    )
+    assert result.selected == 1  # take 2, keep the move, then take 3
+    assert int(np.argmax(result.improved_policy)) == 1
+
+
+def test_gumbel_finds_a_forced_win_on_hex():
+    """Vertical wins at once on b4, or by force with b3 (double threat):
+    either way the chosen move keeps the exact value a win."""
+    game = make_game("hex", size=4)
+    state = game.from_diagram(HEX_4.format(a="h"), "v")
+    config = SearchConfig(num_simulations=32, gumbel=True)
+    mcts = MCTS(game, config)
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+        result = mcts.search(state, RolloutEvaluator(game, rng), rng, add_noise=True)
+        assert solved(game, game.step(state, result.selected), 0) == 1.0
+
+
+@pytest.mark.parametrize("field,value", [("gumbel", "yes"), ("gumbel_actions", 0), ("gumbel_c_visit", -1.0)])
+def test_gumbel_config_validation(field, value):
+    with pytest.raises(ValueError, match=field):
+        SearchConfig(**{field: value})
