@@ -55,6 +55,16 @@ With ``add_noise=True`` a decision root's priors become
 ``(1 - dirichlet_fraction) * P + dirichlet_fraction * Dir(alpha)`` with
 ``alpha = dirichlet_alpha`` or, when that is None, ``10 / n_legal`` (AlphaZero's
 0.3 for chess, 0.03 for Go scale like this). A chance root gets no noise.
+
+Gumbel root search
+------------------
+With ``gumbel=True`` a decision root follows Gumbel MuZero (Danihelka et al.,
+ICLR 2022), which improves the policy even with a handful of simulations:
+``gumbel_actions`` root actions with the top ``g + logits`` (``g`` Gumbel noise
+when ``add_noise``, else zero) share the budget by sequential halving on
+``g + logits + sigma(q)`` (:class:`_SequentialHalving`); the result's
+``selected`` is the action to play and ``improved_policy`` the policy target.
+Below the root, selection is PUCT as above; Dirichlet noise is not used.
 """
 
 from __future__ import annotations
