@@ -46,6 +46,7 @@ class Solver:
         self.max_nodes = max_nodes
         self.nodes = 0  # positions expanded so far (cumulative)
         self.table: dict = {}
+        self.history: dict[int, int] = {}  # cut-offs per action: tried first elsewhere too
 
     # --- queries -------------------------------------------------------------------
     def value(self, state) -> float:
@@ -110,7 +111,8 @@ class Solver:
             self.table[key] = (value, value, None)
             return value
 
-        actions = game.legal_actions(state)
+        history = self.history
+        actions = sorted(game.legal_actions(state), key=lambda a: -history.get(a, 0))
         if best_action is not None:
             actions = [best_action, *(a for a in actions if a != best_action)]
         maximise = player == 0
@@ -125,6 +127,7 @@ class Solver:
             else:
                 beta = min(beta, value)
             if alpha >= beta:
+                history[action] = history.get(action, 0) + 1
                 break
         # fail-soft: outside the searched window, best is only a bound on the value
         if best <= window[0]:
