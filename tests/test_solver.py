@@ -7,6 +7,7 @@ from agents.match import play_games
 from agents.players import make_player
 from agents.solver import Solver, SolverLimitError, optimal_share
 from envs import make_game
+from envs.odoku import optimal_actions, value
 
 
 def exhaustive(game, state, memo):
@@ -112,3 +113,17 @@ def test_hex_4x4_openings_are_the_short_diagonal():
 def test_neuversi_4x4_is_a_first_player_win():
     game = make_game("neuversi", size=4)
     assert Solver(game).value(game.initial_state()) == 1.0
+
+
+def test_chance_nodes_average_exactly_as_the_random_turn_theorem_says():
+    game = make_game("odoku")
+    rng = np.random.default_rng(6)
+    for empties in (1, 3, 5):
+        state = game.initial_state()
+        while 25 - state.moves > empties:
+            game.apply(state, int(rng.integers(2)))
+            game.apply(state, int(rng.choice(game.legal_actions(state))))
+        solver = Solver(game)
+        assert solver.value(state) == pytest.approx((value(state) - 7.5) / 7.5, abs=1e-12)
+        game.apply(state, 1)  # A to move: the solver's best moves are the oracle's
+        assert sorted(solver.optimal_actions(state)) == sorted(optimal_actions(state))
