@@ -31,8 +31,9 @@ class RolloutEvaluator:
     """Uniform priors; value = mean returns of ``num_rollouts`` random playouts.
 
     A playout picks uniformly among the legal actions and samples chance
-    outcomes by their probabilities until the game ends; a game that offers
-    ``random_playout(state, rng)`` (the stone games' numba kernels) plays it
+    outcomes by their probabilities until the game ends. A game that offers
+    ``random_playout(state, rng)`` (the stone games' numba kernels, which run
+    from a turn start) finishes the current turn here and plays the rest
     there. Randomness comes from
     ``self.rng`` (a numpy Generator, given at construction; a player may point
     it at the generator it is handed for each move).
@@ -68,14 +69,16 @@ class RolloutEvaluator:
     def playout(self, state) -> tuple[float, ...]:
         """Returns at the end of one random playout from ``state`` (not modified)."""
         game = self.game
-        if self._kernel is not None:
-            return self._kernel(state, self._rng)[0]
         to_play, legal_actions, apply = game.to_play, game.legal_actions, game.apply
         state = state.copy()
+        mover = to_play(state)
         while True:
             player = to_play(state)
             if player == TERMINAL:
                 return game.returns(state)
+            if player != mover and self._kernel is not None:
+                # a turn start, where the kernels run (mid-turn they fall back to a Python loop)
+                return self._kernel(state, self._rng)[0]
             if player == CHANCE:
                 u = self._uniform()
                 outcomes = game.chance_outcomes(state)
