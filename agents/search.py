@@ -490,6 +490,7 @@ class _SequentialHalving:
         n = len(root.actions)
         self.logits = np.log(np.maximum(root.priors, 1e-30))
         self.gumbel = rng.gumbel(size=n) if add_noise else np.zeros(n)
+        self.order = rng.permutation(n)  # ties broken at random, not by action index
         self.value = root.w[root.player]  # the evaluator's value: the root has one visit
         self.schedule = considered_visits(min(config.gumbel_actions, n), config.num_simulations - 1)
         self.scale = config.gumbel_c_scale
@@ -512,7 +513,8 @@ class _SequentialHalving:
         return p / p.sum()
 
     def _best(self, root: _Node, allowed: np.ndarray) -> int:
-        return int(np.argmax(np.where(allowed, self.gumbel + self.logits + self._sigma(root), -np.inf)))
+        scores = np.where(allowed, self.gumbel + self.logits + self._sigma(root), -np.inf)
+        return int(self.order[np.argmax(scores[self.order])])
 
     def _sigma(self, root: _Node) -> np.ndarray:
         visits, q = root.child_n, root.child_q

@@ -593,16 +593,16 @@ def test_gumbel_finds_the_repeated_move_win_with_a_small_budget(add_noise):
     assert int(np.argmax(result.improved_policy)) == 1
 
 
-def test_gumbel_finds_a_forced_win_on_hex():
-    """Vertical wins at once on b4, or by force with b3 (double threat):
-    either way the chosen move keeps the exact value a win."""
+@pytest.mark.parametrize("add_noise", [False, True])
+def test_gumbel_finds_a_forced_win_on_hex(add_noise):
+    """Vertical wins at once on b4, or by force with b3 or a4: with 16
+    simulations over 9 moves the chosen move keeps the exact value a win."""
     game = make_game("hex", size=4)
     state = game.from_diagram(HEX_4.format(a="h"), "v")
-    config = SearchConfig(num_simulations=32, gumbel=True)
-    mcts = MCTS(game, config)
-    for seed in range(3):
+    mcts = MCTS(game, SearchConfig(num_simulations=16, gumbel=True))
+    for seed in range(5):
         rng = np.random.default_rng(seed)
-        result = mcts.search(state, RolloutEvaluator(game, rng), rng, add_noise=True)
+        result = mcts.search(state, UniformEvaluator(game), rng, add_noise=add_noise)
         assert solved(game, game.step(state, result.selected), 0) == 1.0
 
 
