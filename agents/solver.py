@@ -29,7 +29,7 @@ from envs.records import split_turns
 
 LOW, HIGH = -1.0, 1.0  # bounds of every return
 TOLERANCE = 1e-9
-DEFAULT_MAX_NODES = 20_000_000
+DEFAULT_MAX_NODES = 5_000_000  # about 2.5 GB of table at most
 
 
 class SolverLimitError(ValueError):
