@@ -31,12 +31,12 @@ class RolloutEvaluator:
     """Uniform priors; value = mean returns of ``num_rollouts`` random playouts.
 
     A playout picks uniformly among the legal actions and samples chance
-    outcomes by their probabilities until the game ends. A game that offers
-    ``random_playout(state, rng)`` (the stone games' numba kernels, which run
-    from a turn start) finishes the current turn here and plays the rest
-    there. Randomness comes from
-    ``self.rng`` (a numpy Generator, given at construction; a player may point
-    it at the generator it is handed for each move).
+    outcomes by their probabilities until the game ends. For a game that
+    offers ``random_playout(state, rng)`` (the stone games' numba kernels,
+    which run from a turn start) it finishes the current turn here and hands
+    the rest over. Randomness comes from ``self.rng``, a numpy Generator given
+    at construction (a player may point it at the generator it is handed for
+    each move).
     """
 
     def __init__(self, game: Game, rng: np.random.Generator, num_rollouts: int = 1):
