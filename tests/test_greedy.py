@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from agents.arena import play_match
 from agents.players import make_player
 from agents.turns import iter_turns
 from envs import TERMINAL, make_game
@@ -110,3 +111,10 @@ def test_spec_takes_no_arguments():
     game = make_game("hex", size=3)
     with pytest.raises(ValueError, match="no arguments"):
         make_player("greedy:3", game)
+
+
+@pytest.mark.parametrize("name,size", [("hex", 5), ("nex", 4), ("gomoku", 5)])
+def test_greedy_beats_random(name, size):
+    game = make_game(name, size=size)
+    match = play_match(game, make_player("greedy", game), make_player("random", game), 10, np.random.default_rng(0))
+    assert match.score >= 0.7

@@ -5,6 +5,7 @@ import pytest
 
 import envs
 from agents.evaluators import FunctionEvaluator, RolloutEvaluator, UniformEvaluator
+from agents.arena import play_match
 from agents.players import make_player
 from agents.search import (
     MCTS,
@@ -610,3 +611,14 @@ def test_gumbel_finds_a_forced_win_on_hex(add_noise):
 def test_gumbel_config_validation(field, value):
     with pytest.raises(ValueError, match=field):
         SearchConfig(**{field: value})
+
+
+@pytest.mark.parametrize(
+    "name,size,spec,opponent",
+    [("hex", 5, "mcts:100", "random"), ("nex", 4, "mcts:100", "random"), ("hex", 5, "mcts:300", "greedy")],
+)
+def test_mcts_player_beats_weaker_players(name, size, spec, opponent):
+    """Six games, three from each seat."""
+    game = make_game(name, size=size)
+    match = play_match(game, make_player(spec, game), make_player(opponent, game), 6, np.random.default_rng(0))
+    assert match.score >= 5 / 6
