@@ -10,7 +10,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from envs.core import CHANCE, TERMINAL, Game
+from envs.core import Game
 
 
 class UniformEvaluator:
@@ -30,11 +30,9 @@ class UniformEvaluator:
 class RolloutEvaluator:
     """Uniform priors; value = mean returns of ``num_rollouts`` random playouts.
 
-    A playout picks uniformly among the legal actions and samples chance
-    outcomes by their probabilities until the game ends. For a game that
-    offers ``random_playout(state, rng)`` (the stone games' numba kernels,
-    which run from a turn start) it finishes the current turn here and hands
-    the rest over. Randomness comes from ``self.rng``, a numpy Generator given
+    A playout is ``game.random_playout``: uniformly random legal actions and
+    chance outcomes by their probabilities until the game ends (the stone games
+    run it in numba kernels, Odoku draws the final board directly). Randomness comes from ``self.rng``, a numpy Generator given
     at construction (a player may point it at the generator it is handed for
     each move).
     """
@@ -45,7 +43,6 @@ class RolloutEvaluator:
         self.game = game
         self.num_rollouts = int(num_rollouts)
         self.rng = rng
-        self._kernel = getattr(game, "random_playout", None)
 
     @property
     def rng(self) -> np.random.Generator:
@@ -56,7 +53,6 @@ class RolloutEvaluator:
         if not isinstance(rng, np.random.Generator):
             raise ValueError(f"rng must be a numpy Generator, got {type(rng).__name__}")
         self._rng = rng
-        self._uniforms: list[float] = []  # a new generator starts a fresh block
 
     def evaluate(self, states: Sequence) -> tuple[np.ndarray, np.ndarray]:
         info = self.game.info
@@ -68,34 +64,7 @@ class RolloutEvaluator:
 
     def playout(self, state) -> tuple[float, ...]:
         """Returns at the end of one random playout from ``state`` (not modified)."""
-        game = self.game
-        to_play, legal_actions, apply = game.to_play, game.legal_actions, game.apply
-        state = state.copy()
-        mover = to_play(state)
-        while True:
-            player = to_play(state)
-            if player == TERMINAL:
-                return game.returns(state)
-            if player != mover and self._kernel is not None:
-                # a turn start, where the kernels run (mid-turn they fall back to a Python loop)
-                return self._kernel(state, self._rng)[0]
-            if player == CHANCE:
-                u = self._uniform()
-                outcomes = game.chance_outcomes(state)
-                for outcome, p in outcomes:
-                    u -= p
-                    if u < 0.0:
-                        break
-                apply(state, outcome)
-            else:
-                actions = legal_actions(state)
-                apply(state, actions[int(self._uniform() * len(actions))])
-
-    def _uniform(self) -> float:
-        # uniforms drawn in blocks: one Generator call per scalar would dominate a playout
-        if not self._uniforms:
-            self._uniforms = self._rng.random(1024).tolist()
-        return self._uniforms.pop()
+        return self.game.random_playout(state, self._rng)[0]
 
 
 class FunctionEvaluator:

@@ -146,6 +146,27 @@ class Game(abc.ABC):
         self.apply(child, action)
         return child
 
+    def random_playout(self, state, rng: np.random.Generator) -> tuple[tuple[float, ...], int, int]:
+        """Play uniformly random legal actions (chance by its probabilities) from
+        ``state`` (left untouched) to the end: ``(returns, decisions, turns)``.
+
+        Games override this with faster equivalents (numba kernels, Odoku's fill).
+        """
+        state = state.copy()
+        decisions = turns = 0
+        player = self.to_play(state)
+        while player != TERMINAL:
+            if player == CHANCE:
+                outcomes, probs = zip(*self.chance_outcomes(state))
+                self.apply(state, outcomes[rng.choice(len(outcomes), p=probs)])
+            else:
+                legal = self.legal_actions(state)
+                self.apply(state, legal[int(rng.integers(len(legal)))])
+                decisions += 1
+                turns += self.to_play(state) != player
+            player = self.to_play(state)
+        return self.returns(state), decisions, turns
+
     def winner(self, state) -> int | None:
         """The winning seat of a terminal state, or None for a draw."""
         return winner_of(self.returns(state))

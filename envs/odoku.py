@@ -183,6 +183,28 @@ class Odoku(Game):
         b_return = (score(state) - 7.5) / 7.5
         return (b_return, -b_return)
 
+    def random_playout(self, state: OdokuState, rng: np.random.Generator) -> tuple[tuple[float, float], int, int]:
+        """Random play from ``state`` to the end, by its final board alone.
+
+        Under uniformly random play every empty cell ends with an independent
+        fair-coin colour, whoever the coins pick to place it, so the final board
+        is drawn directly: one generator call, exactly the random-play distribution.
+        """
+        if state.player == TERMINAL:
+            return self.returns(state), 0, 0
+        colours = rng.integers(2, size=NUM_CELLS).tolist()
+        blue, white = state.blue[:], state.white[:]
+        empty = 0
+        for cell, piece in enumerate(state.board):
+            if piece == EMPTY:
+                empty += 1
+                counts = blue if colours[cell] == 0 else white
+                for g in CELL_GROUPS[cell]:
+                    counts[g] += 1
+        final = sum(1 for b in blue if 2 <= b <= 3)
+        b_return = (final - 7.5) / 7.5
+        return (b_return, -b_return), empty, empty
+
     def outcome_info(self, state: OdokuState) -> dict:
         return {"score": score(state)}
 

@@ -280,22 +280,23 @@ class StoneGame(Game):
     def random_playout(self, state: StoneState, rng: np.random.Generator) -> tuple[tuple[float, float], int, int]:
         """Uniformly random legal actions from ``state`` (left untouched) to the end.
 
-        Returns (returns, decisions, turns). From a turn start every game runs in one
-        numba kernel that draws from ``rng`` exactly as this method's loop does (one
-        draw per decision over the legal actions in order), so both play the same
-        game; the tests check it.
+        Returns (returns, decisions, turns). A turn already begun is finished here;
+        from a turn start a numba kernel plays the rest, drawing from ``rng`` exactly
+        as this loop does (one draw per decision over the legal actions in order), so
+        both play the same game; the tests check it.
         """
-        if state.player != TERMINAL and state.phase == 0:
-            pie_turn = -1 if self.pie_turn is None or state.swapped else self.pie_turn
-            result = self._kernel_playout(state, pie_turn, rng)
-            if result is not None:
-                outcome, decisions, turns, swapped = result
-                if outcome == 0:
-                    return (0.0, 0.0), decisions, turns
-                seat = (outcome - 1) ^ (state.swapped or swapped)
-                return ((1.0, -1.0) if seat == 0 else (-1.0, 1.0)), decisions, turns
         state, decisions, turns = state.copy(), 0, 0
         while state.player != TERMINAL:
+            if state.phase == 0:  # the kernels run from a turn start
+                pie_turn = -1 if self.pie_turn is None or state.swapped else self.pie_turn
+                result = self._kernel_playout(state, pie_turn, rng)
+                if result is not None:
+                    outcome, kernel_decisions, kernel_turns, swapped = result
+                    decisions, turns = decisions + kernel_decisions, turns + kernel_turns
+                    if outcome == 0:
+                        return (0.0, 0.0), decisions, turns
+                    seat = (outcome - 1) ^ (state.swapped or swapped)
+                    return ((1.0, -1.0) if seat == 0 else (-1.0, 1.0)), decisions, turns
             legal = self.legal_actions(state)
             self.apply(state, legal[int(rng.integers(len(legal)))])
             decisions += 1

@@ -230,3 +230,16 @@ def test_render_text_marks_decided_groups(game):
     text = game.render_text(state)
     assert text.splitlines()[1].startswith(" 5  X . X X X  -")  # row 5 unbalanced after move 12
     assert "NE-" in text and "A to move" not in text and "coin to flip" in text
+
+
+def test_random_playouts_average_to_the_exact_value(game):
+    """Random play fills every empty cell by a fair coin, so its mean score is V."""
+    from envs.core import Game
+
+    state = random_position(game, np.random.default_rng(9), 12)
+    rng = np.random.default_rng(0)
+    for playout in (game.random_playout, lambda s, r: Game.random_playout(game, s, r)):
+        results = [playout(state, rng) for _ in range(4000)]
+        scores = np.array([7.5 + 7.5 * returns[0] for returns, _, _ in results])
+        assert all(decisions == turns == 13 for _, decisions, turns in results)
+        assert scores.mean() == pytest.approx(value(state), abs=4 * scores.std() / np.sqrt(len(scores)))
