@@ -1,6 +1,6 @@
 """The greedy baseline: win now if possible, never hand the opponent a win in one.
 
-It thinks in whole turns (:mod:`agents.turns`), so in the neutral games it
+It thinks in whole turns (:mod:`envs.turns`), so in the neutral games it
 sees wins that take a drop or a three-step swap, and at a micro-step boundary
 it plays the next step of the turn it planned.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from agents.players import Player, _no_args
-from agents.turns import iter_turns
+from envs.turns import iter_turns
 from envs.core import CHANCE, TERMINAL, Game
 
 
@@ -39,7 +39,7 @@ class GreedyPlayer(Player):
     def act(self, state, rng: np.random.Generator) -> int:
         if self._plan and np.array_equal(self.game.observe(state), self._expected):
             return self._step(state)
-        self._plan = self._choose(state, rng)
+        self._plan = list(self._choose(state, rng))
         return self._step(state)
 
     def _step(self, state) -> int:
@@ -48,7 +48,7 @@ class GreedyPlayer(Player):
             self._expected = self.game.observe(self.game.step(state, action))
         return action
 
-    def _choose(self, state, rng) -> list[int]:
+    def _choose(self, state, rng) -> tuple[int, ...]:
         game = self.game
         me = game.to_play(state)
         turns = list(iter_turns(game, state))

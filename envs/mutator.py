@@ -32,12 +32,11 @@ mask offers can be completed into a whole turn: masks never lead into a dead end
 from __future__ import annotations
 
 import re
-from typing import Iterator
 
 import numpy as np
 
 from envs.board import cell_name, parse_cell
-from envs.core import Game, IllegalActionError, NotationError
+from envs.core import IllegalActionError, NotationError
 from envs.kernels import empty_cells_touching, neutral_playout
 from envs.stones import EMPTY, NEUTRAL, Rules, StoneGame, StoneState, cells_with
 
@@ -268,14 +267,3 @@ class NeutralGame(StoneGame):
             SWAP_SECOND: f", swap {chosen}: now the second neutral",
             SWAP_GIVE: f", swap {chosen}: now the stone to neutralise",
         }[state.phase]
-
-
-def whole_turns(game: Game, state) -> Iterator[tuple[int, ...]]:
-    """Every whole turn (its micro-step actions) open to the seat to play at a turn start."""
-    mover = game.to_play(state)
-    for action in game.legal_actions(state):
-        child = game.step(state, action)
-        if game.to_play(child) == mover and getattr(child, "phase", 0):
-            yield from ((action, *rest) for rest in whole_turns(game, child))
-        else:
-            yield (action,)

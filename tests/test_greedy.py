@@ -5,7 +5,7 @@ import pytest
 
 from agents.arena import play_match
 from agents.players import make_player
-from agents.turns import iter_turns
+from envs.turns import iter_turns
 from envs import TERMINAL, make_game
 
 SEEDS = range(12)

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from envs import GameOverError, IllegalActionError, NotationError, make_game
-from envs.mutator import whole_turns
+from envs.turns import complete_turns
 from envs.records import read_record, replay, write_record, format_game
 
 ALL = ["nex", "neumoku", "neuversi", "adneuversi", "hex", "gomoku", "reversi"]
@@ -25,7 +25,7 @@ def play(game, state, text):
 def test_fill_when_one_empty_and_no_swap():
     game = make_game("nex", size=2)
     state = game.from_diagram("v v\n h .", "v")  # one empty cell, no neutrals
-    assert texts(game, state, whole_turns(game, state)) == ["b2"]
+    assert texts(game, state, complete_turns(game, state)) == ["b2"]
     play(game, state, "b2")
     assert game.winner(state) == 0  # b1-b2 joins row 1 to row 2
 
@@ -33,7 +33,7 @@ def test_fill_when_one_empty_and_no_swap():
 def test_a_swap_excludes_the_fill_rule():
     game = make_game("nex", size=3)
     state = game.from_diagram("v ? ?\n h h .\n  h v h", "v")  # one empty cell, two neutrals
-    turns = texts(game, state, whole_turns(game, state))
+    turns = texts(game, state, complete_turns(game, state))
     assert turns == sorted(["b1c1 a1", "b1c1 b3", "c1b1 a1", "c1b1 b3"])
     with pytest.raises(IllegalActionError, match="c2 is empty, but a swap is possible"):
         game.apply(state, game.parse_action("c2"))
@@ -42,12 +42,12 @@ def test_a_swap_excludes_the_fill_rule():
 def test_convert_when_the_board_holds_no_empty_cell():
     game = make_game("nex", size=2)
     state = game.from_diagram("h ?\n v h", "v")
-    assert texts(game, state, whole_turns(game, state)) == ["b1"]
+    assert texts(game, state, complete_turns(game, state)) == ["b1"]
     play(game, state, "b1")
     assert game.winner(state) == 0  # b1 joins a2 on row 2
     # no stone of the mover's: two neutrals cannot be swapped, one is converted
     state = game.from_diagram("h ?\n ? h", "v")
-    assert texts(game, state, whole_turns(game, state)) == ["a2", "b1"]
+    assert texts(game, state, complete_turns(game, state)) == ["a2", "b1"]
     # with an empty cell left, that is filled instead
     game = make_game("nex", size=3)
     state = game.from_diagram("h ? ?\n . h .\n  . . .", "v")
@@ -60,7 +60,7 @@ def test_one_empty_and_one_neutral_fill_then_the_opponent_converts():
     rows = ["x o x o x", "o x o x o", "o x o x o", "x o x o x", "x o x ? ."]
     state = game.from_diagram("\n".join(rows), "o")
     play(game, state, "e5")
-    assert game.to_play(state) == 0 and texts(game, state, whole_turns(game, state)) == ["d5"]
+    assert game.to_play(state) == 0 and texts(game, state, complete_turns(game, state)) == ["d5"]
     play(game, state, "d5")
     assert game.is_terminal(state) and game.returns(state) == (0.0, 0.0)  # full board, no five
 
@@ -107,7 +107,7 @@ def test_neutrals_count_as_enemy_stones_for_captures():
 def test_drop_without_a_cell_for_the_neutral_is_one_word():
     game = make_game("neuversi", size=4)
     state = game.from_diagram("x o o .\nx x x x\nx x x x\nx x x x", "x")
-    assert texts(game, state, whole_turns(game, state)) == ["d1"]
+    assert texts(game, state, complete_turns(game, state)) == ["d1"]
     play(game, state, "d1")
     assert game.is_terminal(state) and game.returns(state) == (1.0, -1.0)
 

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from envs import TERMINAL, make_game
-from envs.mutator import whole_turns
+from envs.turns import complete_turns
 
 EMPTY, NEUTRAL = 0, 3
 HEX_STEPS = ((-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0))
@@ -142,7 +142,7 @@ def play_random_game(name, size, seed, compare_masks, pie_rule=None):
     while not game.is_terminal(state):
         start, mover, colour = state.copy(), game.to_play(state), state.colour
         if compare_masks:
-            found = {t for t in whole_turns(game, state) if t != (game.SWAP_SIDES,)}
+            found = {t for t in complete_turns(game, state) if t != (game.SWAP_SIDES,)}
             assert found == ref_turns(name, state.board, n, colour)
         turn = []
         while True:

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from envs import make_game
-from envs.mutator import whole_turns
+from envs.turns import complete_turns
 from envs.records import format_game, read_record, replay
 from envs.stones import NEUTRAL
 
@@ -72,7 +72,7 @@ def test_neumoku_sample_position_and_o_winning_turns():
     as_o = game.from_diagram(diagram, "o")
     winning = {
         game.format_turn(as_o, turn)
-        for turn in whole_turns(game, as_o)
+        for turn in complete_turns(game, as_o)
         if game.winner(played(game, as_o, turn)) == 1
     }
     empties = [game.action_to_text(as_o, c) for c, v in enumerate(as_o.board) if v == 0]
@@ -93,7 +93,7 @@ def test_neuversi_sample_first_diagram_and_x_swaps():
     as_x = game.from_diagram(first, "x")
     swaps = {
         game.format_turn(as_x, turn).split()[0]
-        for turn in whole_turns(game, as_x)
+        for turn in complete_turns(game, as_x)
         if as_x.board[turn[0]] == NEUTRAL
     }
     assert swaps == {"g7h4", "h8h4", "h4g7", "h4h8"}

@@ -16,7 +16,7 @@ from agents.search import (
     temperature_schedule,
 )
 from envs import CHANCE, TERMINAL, Game, GameInfo, IllegalActionError, make_game
-from agents.turns import iter_turns
+from envs.turns import iter_turns
 from envs.odoku import action_values, optimal_actions, value
 
 

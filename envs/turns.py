@@ -16,24 +16,24 @@ from typing import Iterator
 from envs.core import Game
 
 
-def iter_turns(game: Game, state) -> Iterator[tuple[list[int], object]]:
+def iter_turns(game: Game, state) -> Iterator[tuple[tuple[int, ...], object]]:
     """Yield ``(actions, end_state)`` for every complete turn from ``state``
     (not modified), depth-first in action order; stop early by breaking."""
     mover = game.to_play(state)
     if mover < 0:
         raise ValueError("turns start at a decision state, not at a chance node or the end")
-    return _extend(game, state, mover, [])
+    return _extend(game, state, mover, ())
 
 
-def _extend(game: Game, state, mover: int, prefix: list[int]):
+def _extend(game: Game, state, mover: int, prefix: tuple[int, ...]):
     for action in game.legal_actions(state):
         child = game.step(state, action)
         if game.to_play(child) == mover:
-            yield from _extend(game, child, mover, prefix + [action])
+            yield from _extend(game, child, mover, (*prefix, action))
         else:
-            yield prefix + [action], child
+            yield (*prefix, action), child
 
 
-def complete_turns(game: Game, state) -> list[list[int]]:
-    """The action lists of every complete turn from ``state``."""
+def complete_turns(game: Game, state) -> list[tuple[int, ...]]:
+    """The actions of every complete turn from ``state``."""
     return [actions for actions, _ in iter_turns(game, state)]
