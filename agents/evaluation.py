@@ -38,7 +38,6 @@ from agents.players import make_player
 from agents.solver import Solver, optimal_share
 from agents.stats import game_statistics
 from envs.odoku import Odoku
-from envs.records import format_game, write_record
 
 
 class ConfigError(ValueError):
@@ -83,7 +82,7 @@ def run_match(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
     for number, (seats, result) in enumerate(zip(tournament.schedule, tournament.results), start=1):
         lineup = [specs[p] for p in seats]
         path = games_dir / f"game_{number:05d}.txt"
-        path.write_text(game_record(game, result, lineup))
+        path.write_text(game_record(game, result.actions, lineup))
         records.append({"file": str(path.relative_to(run_dir)), "players": lineup, "returns": list(result.returns)})
     _plot_ratings(ratings, run_dir / "ratings.png", game.info.name)
     _tensorboard(run_dir, rows, ratings)
@@ -178,13 +177,8 @@ def run_play(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
     actions = play_interactive(game, players, np.random.default_rng(cfg.seed), out)
     if actions is None:
         return {"players": specs, "finished": False}
-    state = game.initial_state()
-    for action in actions:
-        game.apply(state, action)
-    header = {"game": game.info.name, **game.info.params}
-    comments = [f"seat {seat}: {spec}" for seat, spec in enumerate(specs)]
-    (run_dir / "game.txt").write_text(write_record(header, format_game(game, actions), comments))
-    return {"players": specs, "finished": True, "returns": list(game.returns(state))}
+    (run_dir / "game.txt").write_text(game_record(game, actions, specs))
+    return {"players": specs, "finished": True, "actions": actions}
 
 
 MODES: dict[str, Callable[[DictConfig, Path, TextIO], dict]] = {

@@ -197,15 +197,20 @@ def mean_interval(values: Iterable[float], z: float = Z95) -> tuple[float, float
 
 
 # --- records -----------------------------------------------------------------------------
-def game_record(game: Game, result: GameResult, lineup: Sequence[str]) -> str:
+def game_record(game: Game, actions: Sequence[int], lineup: Sequence[str]) -> str:
     """A replayable record: header ``game`` and its parameters, comments naming the
     players and the result, then one turn a line in the game's notation."""
-    outcome = "draw" if result.winner is None else f"seat {result.winner} wins"
-    facts = "".join(f", {key} {value}" for key, value in result.info.items())
+    state = game.initial_state()
+    for action in actions:
+        game.apply(state, action)
     comments = [f"seat {seat}: {spec}" for seat, spec in enumerate(lineup)]
-    comments.append(f"result: {outcome}, returns {' '.join(f'{r:g}' for r in result.returns)}{facts}")
+    if game.is_terminal(state):
+        winner = game.winner(state)
+        outcome = "draw" if winner is None else f"seat {winner} wins"
+        facts = "".join(f", {key} {value}" for key, value in game.outcome_info(state).items())
+        comments.append(f"result: {outcome}, returns {' '.join(f'{r:g}' for r in game.returns(state))}{facts}")
     header = {"game": game.info.name, **game.info.params}
-    return write_record(header, format_game(game, result.actions), comments)
+    return write_record(header, format_game(game, actions), comments)
 
 
 def replay_record(text: str) -> tuple[Game, Any]:

@@ -62,8 +62,8 @@ def test_records_replay_to_the_same_results():
         game = build_game(config)
         tournament = round_robin(config, specs, 4, seed=1)
         for seats, result in zip(tournament.schedule, tournament.results):
-            text = game_record(game, result, [specs[p] for p in seats])
-            assert f"# seat 0: {specs[seats[0]]}" in text
+            text = game_record(game, result.actions, [specs[p] for p in seats])
+            assert f"# seat 0: {specs[seats[0]]}" in text and "# result: " in text
             replayed, state = replay_record(text)
             assert replayed.info == game.info
             assert replayed.is_terminal(state) and replayed.returns(state) == result.returns
