@@ -86,7 +86,13 @@ def run_match(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
         records.append({"file": str(path.relative_to(run_dir)), "players": lineup, "returns": list(result.returns)})
     _plot_ratings(ratings, run_dir / "ratings.png", game.info.name)
     _tensorboard(run_dir, rows, ratings)
-    return {"players": list(specs), "anchor": ratings.anchor, "ratings": ratings.as_dict(), "table": rows, "games": records}
+    return {
+        "players": list(specs),
+        "anchor": ratings.anchor,
+        "ratings": ratings.as_dict(),
+        "table": rows,
+        "games": records,
+    }
 
 
 def run_solve(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
@@ -137,16 +143,20 @@ def run_stats(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
     results = play_games(_game_cfg(cfg), lineups, cfg.seed, cfg.workers, cfg.progress)
     stats = game_statistics(_game(cfg), results)
     first, turns, pie = stats["first_seat"], stats["turns"], stats["pie"]
-    print(f"{stats['games']} games, {' vs '.join(specs) if len(specs) == 2 else specs[0] + ' self-play'}", file=out)
-    for outcome, entry in first.items():
-        print(f"  first seat {outcome:4s} {entry['rate']:6.1%}  (95% CI {entry['ci_low']:.1%}..{entry['ci_high']:.1%})", file=out)
+    who = " vs ".join(specs) if len(specs) == 2 else f"{specs[0]} self-play"
+    print(f"{stats['games']} games, {who}", file=out)
+    for outcome, e in first.items():
+        print(f"  first seat {outcome:4s} {e['rate']:6.1%}  (95% CI {e['ci_low']:.1%}..{e['ci_high']:.1%})", file=out)
     print(f"  turns: mean {turns['mean']:.1f}, 10/50/90% {turns['p10']:g}/{turns['p50']:g}/{turns['p90']:g}, "
           f"range {turns['min']}..{turns['max']}", file=out)
     print("  turn kinds: " + ", ".join(f"{k} {v:.1%}" for k, v in stats["turn_kinds"].items()), file=out)
     if pie["offered"]:
         print(f"  pie swap taken in {pie['taken']} of {pie['offered']} games where offered", file=out)
     legal = stats["legal_actions"]
-    print(f"  legal actions: {legal['per_decision']:.1f} per decision, {legal['per_turn_start']:.1f} per turn start", file=out)
+    print(
+        f"  legal actions: {legal['per_decision']:.1f} per decision, {legal['per_turn_start']:.1f} per turn start",
+        file=out,
+    )
     return {"players": specs, "statistics": stats}
 
 

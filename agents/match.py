@@ -5,7 +5,8 @@ players' own) from its own generator, spawned as child ``k`` of
 ``np.random.SeedSequence(seed)``, and every player is reset before each game,
 so a batch's results do not depend on the number of worker processes. Each
 worker builds the game and one player per (seat, spec) once, from the game
-config (``{"name": ..., **params}``) and the spec strings.
+config (``{"name": ..., **params}``) and the spec strings; worker processes run
+torch single-threaded (``OMP_NUM_THREADS=1`` unless already set).
 
 Scores count a win 1, a draw 0.5, a loss 0. Their 95% interval is the Wilson
 score interval of the mean score over ``n`` games (exact for win/loss results,
@@ -15,6 +16,7 @@ conservative when there are draws, and sensible at 0% and 100%).
 from __future__ import annotations
 
 import multiprocessing
+import os
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
@@ -49,11 +51,13 @@ def play_games(
         return [_play(job) for job in tqdm(jobs, **bar)]
     context = multiprocessing.get_context("spawn")  # safe with torch and threads, unlike fork
     chunk = max(1, len(jobs) // (8 * workers))
-    with context.Pool(workers, initializer=_init_worker, initargs=(dict(game_cfg),)) as pool:
+    with context.Pool(workers, initializer=_init_worker, initargs=(dict(game_cfg), True)) as pool:
         return list(tqdm(pool.imap(_play, jobs, chunksize=chunk), **bar))
 
 
-def _init_worker(game_cfg: dict) -> None:
+def _init_worker(game_cfg: dict, single_threaded: bool = False) -> None:
+    if single_threaded:  # W workers each with all cores' threads would oversubscribe the CPU
+        os.environ.setdefault("OMP_NUM_THREADS", "1")  # read by torch when a player imports it
     _WORKER.clear()
     _WORKER["game"] = build_game(game_cfg)
     _WORKER["players"] = {}
