@@ -63,7 +63,15 @@ def run_match(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
     specs = _players(cfg, at_least=2)
     game = _game(cfg)
     tournament = round_robin(_game_cfg(cfg), specs, cfg.games, cfg.seed, cfg.workers, cfg.progress)
-    ratings = tournament.ratings(cfg.prior_draws)
+    games_dir = run_dir / "games"
+    games_dir.mkdir(exist_ok=True)
+    records = []
+    for number, (seats, result) in enumerate(zip(tournament.schedule, tournament.results), start=1):
+        lineup = [specs[p] for p in seats]
+        path = games_dir / f"game_{number:05d}.txt"
+        path.write_text(game_record(game, result.actions, lineup))
+        records.append({"file": str(path.relative_to(run_dir)), "players": lineup, "returns": list(result.returns)})
+    ratings = tournament.ratings(cfg.prior_draws)  # after the records: a failed fit loses no game
     pairs, totals = tournament.pairs(), tournament.totals()
 
     rows = [_row(specs[p.i], specs[p.j], p) for p in pairs]
@@ -76,14 +84,6 @@ def run_match(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
         writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
         writer.writeheader()
         writer.writerows(rows)
-    games_dir = run_dir / "games"
-    games_dir.mkdir(exist_ok=True)
-    records = []
-    for number, (seats, result) in enumerate(zip(tournament.schedule, tournament.results), start=1):
-        lineup = [specs[p] for p in seats]
-        path = games_dir / f"game_{number:05d}.txt"
-        path.write_text(game_record(game, result.actions, lineup))
-        records.append({"file": str(path.relative_to(run_dir)), "players": lineup, "returns": list(result.returns)})
     _plot_ratings(ratings, run_dir / "ratings.png", game.info.name)
     _tensorboard(run_dir, rows, ratings)
     return {
