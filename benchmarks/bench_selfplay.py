@@ -1,6 +1,6 @@
 """Self-play throughput at the training defaults (``configs/train.yaml``).
 
-    python benchmarks/bench_selfplay.py [--games 32] [experiment=nex5 ...]
+    python benchmarks/bench_selfplay.py [--games N] [experiment=nex5 ...]
 
 Composes the training config (Hydra overrides after the options), plays
 ``--games`` self-play games with a fresh network exactly as one training
@@ -31,13 +31,14 @@ CONFIGS = Path(__file__).resolve().parents[1] / "configs"
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=32, help="self-play games to time")
+    parser.add_argument("--games", type=int, help="self-play games to time (default: one iteration's)")
     parser.add_argument("--lone-moves", type=int, default=20, help="single-state searches to time")
     parser.add_argument("overrides", nargs="*", help="Hydra overrides, e.g. experiment=nex5")
     args = parser.parse_args()
     with initialize_config_dir(config_dir=str(CONFIGS), version_base="1.3"):
         cfg = compose("train", overrides=args.overrides)
     s = build_settings(cfg)
+    num_games = args.games or s.selfplay.games_per_iteration
     if s.torch_threads:
         torch.set_num_threads(s.torch_threads)
     game = s.game
@@ -50,7 +51,7 @@ def main() -> None:
     play_games(game, mcts, evaluator, 1, s.selfplay, rng)  # warm-up: imports, allocator
     evaluator = NetEvaluator(game, net, s.device)
     start = time.perf_counter()
-    batch = play_games(game, mcts, evaluator, args.games, s.selfplay, rng)
+    batch = play_games(game, mcts, evaluator, num_games, s.selfplay, rng)
     seconds = time.perf_counter() - start
     searches = batch.num_positions
     simulations = searches * s.search.num_simulations
@@ -65,14 +66,14 @@ def main() -> None:
     print(f"game {game.info.name} {game.info.params}  net {s.net.to_dict()}  device {s.device}  "
           f"torch threads {torch.get_num_threads()}")
     print(f"simulations/move {s.search.num_simulations}  concurrent games {s.selfplay.concurrent_games}  "
-          f"games timed {args.games}")
+          f"games timed {num_games}")
     print()
     rows = [
         ("self-play positions/s", searches / seconds),
         ("self-play simulations/s", simulations / seconds),
         ("self-play network calls/s", evaluator.calls / seconds),
         ("self-play mean batch", evaluator.positions / max(evaluator.calls, 1)),
-        ("self-play games/s", args.games / seconds),
+        ("self-play games/s", num_games / seconds),
         ("lone search simulations/s", args.lone_moves * s.search.num_simulations / lone_seconds),
     ]
     width = max(len(name) for name, _ in rows)
