@@ -123,9 +123,8 @@ def play_games(
         results = mcts.search_many([g.state for g in searching], evaluator, rng, add_noise=True)
         for g, result in zip(searching, results):
             mover = game.to_play(g.state)
-            counts = np.asarray(result.visit_counts, dtype=np.float64)
             g.obs.append(game.observe(g.state))
-            g.policy.append((counts / counts.sum()).astype(np.float32))
+            g.policy.append(result.policy(1.0).astype(np.float32))  # visit shares (priors if none)
             g.movers.append(mover)
             g.root_values.append(float(result.root_values[mover]))
             temperature = temperature_schedule(g.decisions, config.temperature_moves)

@@ -50,6 +50,38 @@ def runs(tmp_path_factory):
     return whole, first, resumed
 
 
+@pytest.mark.parametrize("value_mix", [0.0, 0.5])
+def test_selfplay_targets(value_mix):
+    """Every searched position gives the mover's final return (mixed with the root value)
+    and a policy on legal actions; games run concurrently to the end."""
+    from agents.evaluators import UniformEvaluator
+    from agents.search import MCTS, SearchConfig
+    from agents.selfplay import SelfPlayConfig, play_games
+    from envs import make_game
+
+    game = make_game("odoku")
+    config = SelfPlayConfig(concurrent_games=2, temperature_moves=25, value_mix=value_mix)
+    batch = play_games(game, MCTS(game, SearchConfig(num_simulations=3)), UniformEvaluator(game), 3, config, np.random.default_rng(0))
+    assert batch.game_lengths == [25, 25, 25] and batch.num_positions == 75 and len(batch.games) == 3
+    np.testing.assert_allclose(batch.policy.sum(axis=1), 1.0, rtol=1e-6)
+    index = 0
+    for actions, returns in zip(batch.games, batch.returns):
+        state = game.initial_state()
+        for action in actions:
+            if not game.is_chance(state):
+                mover = game.to_play(state)
+                assert np.all(batch.policy[index][~game.legal_mask(state)] == 0)
+                np.testing.assert_array_equal(batch.obs[index], game.observe(state))
+                # value = (1 - mix) * outcome + mix * root value, a root value lies in [-1, 1]
+                outcome_part = (1 - value_mix) * returns[mover]
+                assert abs(batch.value[index] - outcome_part) <= value_mix + 1e-6
+                index += 1
+            game.apply(state, action)
+        assert game.returns(state) == returns
+    assert index == 75
+    assert batch.first_seat_win_rate == np.mean([r[0] > 0 for r in batch.returns])
+
+
 def test_smoke_run_writes_events_and_checkpoints(runs):
     whole, _, _ = runs
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
