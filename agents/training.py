@@ -37,6 +37,7 @@ from omegaconf import DictConfig, OmegaConf
 from tqdm import tqdm
 
 from agents.arena import play_match
+from agents.az_player import NetworkPlayer
 from agents.checkpoint import (
     build_network,
     check_game,
@@ -301,8 +302,6 @@ def evaluate(game: Game, evaluator: NetEvaluator, s: Settings, rng: np.random.Ge
     if s.eval_simulations:
         candidate = SearchPlayer(game, evaluator, _eval_search(s))
     else:
-        from agents.az_player import NetworkPlayer
-
         candidate = NetworkPlayer(evaluator)
     results = {}
     if s.eval_games:
