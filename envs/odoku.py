@@ -59,6 +59,7 @@ GROUPS: tuple[tuple[int, ...], ...] = (
 CELL_GROUPS: tuple[tuple[int, ...], ...] = tuple(
     tuple(g for g, cells in enumerate(GROUPS) if cell in cells) for cell in range(NUM_CELLS)
 )
+_CELL_GROUP_INDEX = np.array(CELL_GROUPS)  # [cell] -> (row group, column group, region group)
 REGION_OF_CELL: tuple[int, ...] = tuple(groups[2] - 10 for groups in CELL_GROUPS)
 
 
@@ -111,9 +112,13 @@ class Odoku(Game):
                     ``bias``, outcome 1 (A moves) otherwise
     Actions         ``Discrete(50)``: ``2 * cell + colour``, cell = (row-1)*5 + col,
                     colour 0 = blue ``X``, 1 = white ``O``; legal on empty cells
-    Observation     ``(5, 5, 5)`` float32, plane[p, row-1, col]:
+    Observation     ``(11, 5, 5)`` float32, plane[p, row-1, col]:
                     0 blue pieces, 1 white pieces, 2 empty cells,
-                    3 all ones when B is to move, 4 all ones when A is to move
+                    3 all ones when B is to move, 4 all ones when A is to move,
+                    5-10 the blue and white counts / 5 of the cell's row (5, 6),
+                    column (7, 8) and region (9, 10): the exact value is a sum of
+                    per-group terms, and these planes put each group's counts on
+                    every one of its cells
     Returns         (score - 7.5) / 7.5 for B, the negative for A; ``score`` (0..15
                     balanced groups) in ``outcome_info`` and the env's final ``info``
     Termination     after 25 moves (the board is full)
@@ -130,7 +135,7 @@ class Odoku(Game):
             name="odoku",
             seat_names=SEAT_NAMES,
             num_actions=2 * NUM_CELLS,
-            obs_shape=(5, SIZE, SIZE),
+            obs_shape=(11, SIZE, SIZE),
             max_decisions=NUM_CELLS,
             has_chance=True,
             params={"bias": self.bias},
@@ -210,7 +215,8 @@ class Odoku(Game):
 
     # --- observation and symmetry -----------------------------------------------------
     def observe(self, state: OdokuState) -> np.ndarray:
-        """Planes: blue, white, empty, B to move, A to move (both 0 at a chance node)."""
+        """Planes: blue, white, empty, B to move, A to move (both 0 at a chance node),
+        then the blue and white counts / 5 of each cell's row, column and region."""
         board = np.asarray(state.board, dtype=np.int8).reshape(SIZE, SIZE)
         planes = np.zeros(self.info.obs_shape, dtype=np.float32)
         planes[0] = board == BLUE
@@ -218,6 +224,8 @@ class Odoku(Game):
         planes[2] = board == EMPTY
         if state.player in (0, 1):
             planes[3 + state.player] = 1.0
+        counts = np.array((state.blue, state.white), dtype=np.float32) / SIZE
+        planes[5:] = counts[:, _CELL_GROUP_INDEX].transpose(2, 0, 1).reshape(6, SIZE, SIZE)
         return planes
 
     def symmetries(self) -> list[Symmetry]:
@@ -296,11 +304,13 @@ class Odoku(Game):
 
 
 def _odoku_obs_map(k: int, swap: bool):
+    # A quarter turn makes every row a column: the row and column count planes trade places.
+    order = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10] if k % 2 == 0 else [0, 1, 2, 3, 4, 7, 8, 5, 6, 9, 10]
+    if swap:  # blue <-> white in the pieces and in every count pair
+        order = [order[i] for i in (1, 0, 2, 3, 4, 6, 5, 8, 7, 10, 9)]
+
     def transform(planes: np.ndarray) -> np.ndarray:
-        out = np.rot90(planes, k, axes=(-2, -1))
-        if swap:
-            out = out[..., [1, 0, *range(2, out.shape[-3])], :, :]
-        return np.ascontiguousarray(out)
+        return np.ascontiguousarray(np.rot90(planes, k, axes=(-2, -1))[..., order, :, :])
 
     return transform
 
