@@ -55,8 +55,7 @@ def play_game(game: Game, players: Sequence[Player], rng: np.random.Generator, s
     while not game.is_terminal(state):
         seat = game.to_play(state)
         if seat == CHANCE:
-            outcomes, probs = zip(*game.chance_outcomes(state))
-            action = int(outcomes[rng.choice(len(outcomes), p=probs)])
+            action = game.sample_chance(state, rng)
         else:
             action = int(players[seat].act(state, rng))
             decisions += 1

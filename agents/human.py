@@ -158,8 +158,7 @@ def play_interactive(game: Game, players: Sequence[Player], rng: np.random.Gener
     while not game.is_terminal(state):
         seat = game.to_play(state)
         if seat == CHANCE:
-            outcomes, probs = zip(*game.chance_outcomes(state))
-            action = int(outcomes[rng.choice(len(outcomes), p=probs)])
+            action = game.sample_chance(state, rng)
         else:
             player = players[seat]
             if not turn:

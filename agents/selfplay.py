@@ -137,8 +137,7 @@ def _advance_forced(game: Game, g: _Game, rng: np.random.Generator) -> None:
     """Flip coins and play single legal actions until a real decision or the end."""
     while not game.is_terminal(g.state):
         if game.to_play(g.state) == CHANCE:
-            outcomes, probs = zip(*game.chance_outcomes(g.state))
-            _apply(game, g, int(outcomes[rng.choice(len(outcomes), p=probs)]))
+            _apply(game, g, game.sample_chance(g.state, rng))
             continue
         legal = game.legal_actions(g.state)
         if len(legal) != 1:

@@ -25,7 +25,7 @@ import time
 import gymnasium as gym
 import numpy as np
 
-from envs import CHANCE, GAMES, make_game
+from envs import GAMES, Game, make_game
 
 
 BASE_GAME = {"nex": "hex", "neumoku": "gomoku", "neuversi": "reversi", "adneuversi": "reversi"}
@@ -33,35 +33,23 @@ OPEN_SPIEL = {"hex": ("hex", {"board_size": 11}), "reversi": ("othello", {})}
 
 
 def engine_playouts(game, seconds: float, rng: np.random.Generator) -> dict[str, float]:
-    """Random games through the engine API: games/s, decisions/s and turns/s."""
+    """Random games step by step through the engine API (``Game.random_playout``'s
+    generic loop, never a game's fast override): games/s, decisions/s and turns/s."""
+    return _playouts(lambda state: Game.random_playout(game, state, rng), game, seconds, rng)
+
+
+def kernel_playouts(game, seconds: float, rng: np.random.Generator) -> dict[str, float]:
+    """Random games through the game's own ``random_playout`` (numba kernels, Odoku's fill)."""
+    game.random_playout(game.initial_state(), rng)  # compile
+    return _playouts(lambda state: game.random_playout(state, rng), game, seconds, rng)
+
+
+def _playouts(playout, game, seconds: float, rng: np.random.Generator) -> dict[str, float]:
     _warm_up(game, rng)
     games = decisions = turns = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        state = game.initial_state()
-        player = game.to_play(state)
-        while player >= 0 or player == CHANCE:
-            if player == CHANCE:
-                outcomes, probs = zip(*game.chance_outcomes(state))
-                game.apply(state, outcomes[rng.choice(len(outcomes), p=probs)])
-            else:
-                actions = game.legal_actions(state)
-                game.apply(state, actions[int(rng.integers(len(actions)))])
-                decisions += 1
-                turns += game.to_play(state) != player
-            player = game.to_play(state)
-        games += 1
-    elapsed = time.perf_counter() - start
-    return {"games/s": games / elapsed, "decisions/s": decisions / elapsed, "turns/s": turns / elapsed}
-
-
-def kernel_playouts(game, seconds: float, rng: np.random.Generator) -> dict[str, float]:
-    """Random games through ``game.random_playout`` (one kernel call per game)."""
-    game.random_playout(game.initial_state(), rng)  # compile
-    games = decisions = turns = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        _, game_decisions, game_turns = game.random_playout(game.initial_state(), rng)
+        _, game_decisions, game_turns = playout(game.initial_state())
         decisions += game_decisions
         turns += game_turns
         games += 1
@@ -70,13 +58,8 @@ def kernel_playouts(game, seconds: float, rng: np.random.Generator) -> dict[str,
 
 
 def _warm_up(game, rng: np.random.Generator) -> None:
-    state = game.initial_state()
-    while not game.is_terminal(state):
-        if game.is_chance(state):
-            game.apply(state, game.chance_outcomes(state)[0][0])
-        else:
-            actions = game.legal_actions(state)
-            game.apply(state, actions[int(rng.integers(len(actions)))])
+    """One game first, so that numba compiles outside the timing."""
+    Game.random_playout(game, game.initial_state(), rng)
 
 
 def open_spiel_playouts(name: str, params: dict, seconds: float, rng: np.random.Generator) -> dict[str, float]:

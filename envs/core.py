@@ -8,8 +8,7 @@ this API alone, without the Gymnasium wrapper::
     state = game.initial_state()
     while not game.is_terminal(state):
         if game.is_chance(state):
-            outcomes, probs = zip(*game.chance_outcomes(state))
-            game.apply(state, rng.choice(outcomes, p=probs))
+            game.apply(state, game.sample_chance(state, rng))
         else:
             game.apply(state, rng.choice(game.legal_actions(state)))
     game.returns(state)          # one float per seat, zero-sum
@@ -146,6 +145,11 @@ class Game(abc.ABC):
         self.apply(child, action)
         return child
 
+    def sample_chance(self, state, rng: np.random.Generator) -> int:
+        """An outcome of the chance node ``state``, drawn by its probability."""
+        outcomes, probs = zip(*self.chance_outcomes(state))
+        return int(outcomes[rng.choice(len(outcomes), p=probs)])
+
     def random_playout(self, state, rng: np.random.Generator) -> tuple[tuple[float, ...], int, int]:
         """Play uniformly random legal actions (chance by its probabilities) from
         ``state`` (left untouched) to the end: ``(returns, decisions, turns)``.
@@ -157,8 +161,7 @@ class Game(abc.ABC):
         player = self.to_play(state)
         while player != TERMINAL:
             if player == CHANCE:
-                outcomes, probs = zip(*self.chance_outcomes(state))
-                self.apply(state, outcomes[rng.choice(len(outcomes), p=probs)])
+                self.apply(state, self.sample_chance(state, rng))
             else:
                 legal = self.legal_actions(state)
                 self.apply(state, legal[int(rng.integers(len(legal)))])

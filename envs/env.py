@@ -152,8 +152,7 @@ class BoardGameEnv(gym.Env):
         while True:
             player = game.to_play(state)
             if player == CHANCE:
-                outcomes, probs = zip(*game.chance_outcomes(state))
-                game.apply(state, int(self.np_random.choice(outcomes, p=probs)))
+                game.apply(state, game.sample_chance(state, self.np_random))
             elif self.opponent is not None and player >= 0 and player != self.agent_seat:
                 game.apply(state, self.opponent.act(state, self.np_random))
             else:

@@ -20,8 +20,7 @@ def random_game(game, rng):
     actions = []
     while not game.is_terminal(state):
         if game.is_chance(state):
-            outcomes, probs = zip(*game.chance_outcomes(state))
-            action = outcomes[rng.choice(len(outcomes), p=probs)]
+            action = game.sample_chance(state, rng)
         else:
             legal = game.legal_actions(state)
             action = legal[int(rng.integers(len(legal)))]

@@ -44,8 +44,7 @@ def random_states(game, rng, count):
         state = game.initial_state()
         while not game.is_terminal(state) and len(states) < count:
             if game.is_chance(state):
-                outcomes, probs = zip(*game.chance_outcomes(state))
-                game.apply(state, outcomes[rng.choice(len(outcomes), p=probs)])
+                game.apply(state, game.sample_chance(state, rng))
                 continue
             states.append(state.copy())
             actions = game.legal_actions(state)
