@@ -11,7 +11,8 @@ from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig
 
 from agents.checkpoint import CheckpointError
-from agents.training import ConfigError, train
+from agents.config import ConfigError
+from agents.training import train
 
 
 @hydra.main(config_path="configs", config_name="train", version_base="1.3")

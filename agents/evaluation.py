@@ -32,16 +32,13 @@ import numpy as np
 from omegaconf import DictConfig, ListConfig, OmegaConf
 
 from agents.human import play_interactive
-from agents.match import build_game, game_record, play_games, round_robin, score_interval
+from agents.config import ConfigError, game_from_config
+from agents.match import game_record, play_games, round_robin, score_interval
 from agents.odoku_measures import measure_against_oracle, turn_is_optimal
 from agents.players import make_player
 from agents.solver import Solver, optimal_share
 from agents.stats import game_statistics
 from envs.odoku import Odoku
-
-
-class ConfigError(ValueError):
-    """An invalid evaluation setting; the message names the key."""
 
 
 def evaluate(cfg: DictConfig, run_dir: str | Path, out: TextIO = sys.stdout) -> dict:
@@ -236,10 +233,7 @@ def _game_cfg(cfg: DictConfig) -> dict:
 
 
 def _game(cfg: DictConfig):
-    try:
-        return build_game(_game_cfg(cfg))
-    except ValueError as error:
-        raise ConfigError(f"game: {error}") from None
+    return game_from_config(_game_cfg(cfg))
 
 
 def _row(player: str, opponent: str, pair, rating=None, rating_ci=None) -> dict:

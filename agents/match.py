@@ -25,6 +25,7 @@ import yaml
 from tqdm import tqdm
 
 from agents.arena import GameResult, play_game
+from agents.config import game_from_config
 from agents.players import Player, make_player
 from agents.ratings import Z95, Ratings, fit_ratings
 from envs.core import Game, make_game
@@ -59,7 +60,7 @@ def _init_worker(game_cfg: dict, single_threaded: bool = False) -> None:
     if single_threaded:  # W workers each with all cores' threads would oversubscribe the CPU
         os.environ.setdefault("OMP_NUM_THREADS", "1")  # read by torch when a player imports it
     _WORKER.clear()
-    _WORKER["game"] = build_game(game_cfg)
+    _WORKER["game"] = game_from_config(game_cfg)
     _WORKER["players"] = {}
 
 
@@ -73,14 +74,6 @@ def _play(job) -> GameResult:
             players[seat, spec] = make_player(spec, game)
         seated.append(players[seat, spec])
     return play_game(game, seated, np.random.default_rng(seed_seq))
-
-
-def build_game(game_cfg: dict) -> Game:
-    """The game of a config group entry, e.g. ``{"name": "nex", "size": 5}``."""
-    cfg = dict(game_cfg)
-    if "name" not in cfg:
-        raise ValueError(f"the game config needs a 'name' key, got {sorted(cfg)}")
-    return make_game(cfg.pop("name"), **cfg)
 
 
 # --- round robin -------------------------------------------------------------------------

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from agents.arena import GameResult
-from agents.match import build_game, mean_interval, play_games
+from agents.config import game_from_config
+from agents.match import mean_interval, play_games
 from envs.odoku import Odoku, action_values, optimal_actions
 
 ORACLE = "oracle"
@@ -95,5 +96,5 @@ def measure_against_oracle(
         raise ValueError(f"games must be >= 2 for an interval, got {games}")
     lineups = [(spec, ORACLE)] * games + [(ORACLE, spec)] * games
     results = play_games(game_cfg, lineups, seed, workers, progress)
-    game = build_game(game_cfg)
+    game = game_from_config(game_cfg)
     return measure_seat(game, results[:games], 0), measure_seat(game, results[games:], 1)

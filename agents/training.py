@@ -48,6 +48,7 @@ from agents.checkpoint import (
     restore_rngs,
     save_checkpoint,
 )
+from agents.config import ConfigError, game_from_config
 from agents.learner import Learner, LearnerConfig
 from agents.mcts_player import SearchPlayer
 from agents.net_evaluator import NetEvaluator
@@ -56,14 +57,10 @@ from agents.players import make_player
 from agents.replay import ReplayBuffer
 from agents.search import MCTS, SearchConfig
 from agents.selfplay import SelfPlayBatch, SelfPlayConfig, WorkerPool, play_games
-from envs.core import Game, make_game
+from envs.core import Game
 from envs.records import format_game
 
 CONFIG_GROUPS = ("game", "agent", "net", "experiment")
-
-
-class ConfigError(ValueError):
-    """An invalid configuration value; the message names the key."""
 
 
 @dataclass(frozen=True)
@@ -105,12 +102,7 @@ class TrainResult:
 def build_settings(cfg: DictConfig) -> Settings:
     """Validate every value before anything is trained; errors name the key."""
     seed = _integer(cfg, "seed", 0)
-    game_kwargs = _section(cfg, "game")
-    name = game_kwargs.pop("name", None)
-    try:
-        game = make_game(name, **game_kwargs)
-    except ValueError as error:
-        raise ConfigError(f"game (name={name!r}{''.join(f', {k}={v!r}' for k, v in game_kwargs.items())}): {error}") from None
+    game = game_from_config(_section(cfg, "game"))
     sections = {}
     for key, kind in (("net", NetConfig), ("agent.search", SearchConfig), ("agent.selfplay", SelfPlayConfig), ("agent.learner", LearnerConfig)):
         values = _section(cfg, key)
@@ -361,4 +353,4 @@ def _announce(what: str, run_dir: Path, **extra) -> None:
     tqdm.write("\n".join(lines))
 
 
-__all__ = ["ConfigError", "Settings", "TrainResult", "build_settings", "evaluate", "train"]
+__all__ = ["Settings", "TrainResult", "build_settings", "evaluate", "train"]

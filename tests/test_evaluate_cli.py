@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from hydra import compose, initialize_config_dir
 
-from agents.evaluation import MODES, ConfigError, evaluate
+from agents.config import ConfigError
+from agents.evaluation import MODES, evaluate
 from agents.match import replay_record
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -66,7 +67,7 @@ def test_solve_accuracy_stats_and_odoku_modes(tmp_path):
         (["players=[random]"], "players: mode=match needs at least 2"),
         (["players=[human,random]"], "players: 'human' plays in mode=play only"),
         (["players=[nonsense,random]"], "unknown player spec 'nonsense'; the forms are"),
-        (["game=hex", "game.size=1"], "game: size"),
+        (["game=hex", "game.size=1"], r"game \(name='hex', size=1, pie_rule=False\): size must"),
         (["mode=solve"], "chance node"),
         (["mode=odoku", "game=hex", "game.size=3"], "mode=odoku needs game=odoku"),
         (["mode=play", "players=[random,oracle]"], "one of them human"),

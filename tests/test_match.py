@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 from agents.arena import GameResult
+from agents.config import game_from_config
 from agents.match import (
     Tournament,
-    build_game,
     game_record,
     mean_interval,
     play_games,
@@ -59,7 +59,7 @@ def test_tallies_count_each_game_from_the_right_players_side():
 
 def test_records_replay_to_the_same_results():
     for config, specs in [({"name": "nex", "size": 3}, ["random", "greedy"]), ({"name": "odoku"}, ["random", "oracle"])]:
-        game = build_game(config)
+        game = game_from_config(config)
         tournament = round_robin(config, specs, 4, seed=1)
         for seats, result in zip(tournament.schedule, tournament.results):
             text = game_record(game, result.actions, [specs[p] for p in seats])
@@ -81,7 +81,7 @@ def test_intervals():
 
 def test_bad_configs_and_players():
     with pytest.raises(ValueError, match="'name'"):
-        build_game({"size": 3})
+        game_from_config({"size": 3})
     with pytest.raises(ValueError, match="distinct"):
         round_robin({"name": "odoku"}, ["random", "random"], 2, seed=0)
     with pytest.raises(ValueError, match="workers"):

@@ -12,7 +12,8 @@ from hydra import compose, initialize_config_dir
 
 import agents.training as training
 from agents.checkpoint import load_checkpoint, load_replay
-from agents.training import ConfigError, build_settings, train
+from agents.config import ConfigError
+from agents.training import build_settings, train
 
 ROOT = Path(__file__).parents[1]
 SCALARS = {

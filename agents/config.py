@@ -1,0 +1,28 @@
+"""What train.py and evaluate.py share about their Hydra configs."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from envs.core import Game, make_game
+
+
+class ConfigError(ValueError):
+    """An invalid configuration value; the message names the key."""
+
+
+def game_from_config(game_cfg: Mapping[str, Any]) -> Game:
+    """The game of a ``game/`` config entry, e.g. ``{"name": "nex", "size": 5}``.
+
+    Errors are ConfigErrors naming ``game`` and its values, e.g.
+    ``game (name='hex', size=1): size must be ...``.
+    """
+    kwargs = dict(game_cfg)
+    if "name" not in kwargs:
+        raise ConfigError(f"game: the game config needs a 'name' key, got {sorted(kwargs)}")
+    name = kwargs.pop("name")
+    try:
+        return make_game(name, **kwargs)
+    except ValueError as error:
+        values = "".join(f", {key}={value!r}" for key, value in kwargs.items())
+        raise ConfigError(f"game (name={name!r}{values}): {error}") from None
