@@ -151,15 +151,21 @@ def test_augmentation_maps_odoku_oracle_policy_consistently():
     rng = np.random.default_rng(4)
     symmetries = game.symmetries()
     for _ in range(10):
-        actions, state = [], game.initial_state()
-        for _ in range(int(rng.integers(2, 30))):
-            if game.is_terminal(state):
-                break
-            legal = [o for o, _ in game.chance_outcomes(state)] or game.legal_actions(state)
-            actions.append(int(legal[rng.integers(len(legal))]))
-            game.apply(state, actions[-1])
+        actions, state = random_prefix(game, rng, int(rng.integers(2, 30)))
         if not game.is_chance(state) and not game.is_terminal(state):
             check_augmentation(game, state, actions, symmetries, oracle_policy)
+
+
+def random_prefix(game, rng, length):
+    """Up to ``length`` random actions (chance outcomes included) from the start."""
+    actions, state = [], game.initial_state()
+    for _ in range(length):
+        if game.is_terminal(state):
+            break
+        legal = [o for o, _ in game.chance_outcomes(state)] or game.legal_actions(state)
+        actions.append(int(legal[rng.integers(len(legal))]))
+        game.apply(state, actions[-1])
+    return actions, state
 
 
 def oracle_policy(game, state):
@@ -196,13 +202,7 @@ def test_augmentation_maps_legal_policies_for_every_game(cfg):
     symmetries = game.symmetries()
     rng = np.random.default_rng(2)
     for _ in range(3):
-        actions, state = [], game.initial_state()
-        for _ in range(int(rng.integers(1, 12))):
-            if game.is_terminal(state):
-                break
-            legal = [o for o, _ in game.chance_outcomes(state)] or game.legal_actions(state)
-            actions.append(int(legal[rng.integers(len(legal))]))
-            game.apply(state, actions[-1])
+        actions, state = random_prefix(game, rng, int(rng.integers(1, 12)))
         if not game.is_chance(state) and not game.is_terminal(state):
             check_augmentation(game, state, actions, symmetries, legal_policy)
 
