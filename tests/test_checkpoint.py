@@ -111,7 +111,6 @@ def test_missing_corrupt_and_foreign_files(tmp_path, odoku):
         latest_checkpoint(tmp_path / "empty")
 
 
-@pytest.mark.skipif("nex" not in envs.game_names(), reason="nex not registered yet")
 def test_checkpoint_of_another_game_or_size(tmp_path, odoku):
     path = tmp_path / "nex.pt"
     write_checkpoint(path, envs.make_game("nex", size=5))
@@ -121,7 +120,6 @@ def test_checkpoint_of_another_game_or_size(tmp_path, odoku):
         make_player(f"az:{path}", odoku)
 
 
-@pytest.mark.skipif("nex" not in envs.game_names(), reason="nex not registered yet")
 def test_nex_checkpoint_is_an_env_opponent(tmp_path):
     path = tmp_path / "nex5.pt"
     write_checkpoint(path, envs.make_game("nex", size=5))

@@ -165,7 +165,6 @@ def test_bad_constructor_arguments():
         gym.make("Odoku-v0").unwrapped.step(0)
 
 
-@pytest.mark.skipif("hex" not in GAMES, reason="Hex is not registered")
 def test_oracle_refuses_other_games():
     with pytest.raises(ValueError, match="oracle player exists for Odoku only"):
         gym.make("Hex-v0", size=3, opponent="oracle")

@@ -8,6 +8,7 @@ import torch
 import yaml
 
 import envs
+from agents.config import game_from_config
 from agents.net_evaluator import NetEvaluator
 from agents.network import NetConfig, PolicyValueNet, head_layout, resolve_device
 from agents.replay import ReplayBuffer, augment
@@ -30,11 +31,7 @@ def game_variants():
 
 
 def build(cfg):
-    cfg = dict(cfg)
-    name = cfg.pop("name")
-    if name not in envs.game_names():
-        pytest.skip(f"{name} is not registered yet")
-    return envs.make_game(name, **cfg)
+    return game_from_config(cfg)
 
 
 def random_states(game, rng, count):

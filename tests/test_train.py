@@ -185,7 +185,6 @@ def test_invalid_values_stop_before_training(overrides, key):
         build_settings(compose_train(overrides))
 
 
-@pytest.mark.skipif("nex" not in __import__("envs").game_names(), reason="nex not registered yet")
 def test_a_size_the_game_does_not_allow():
     with pytest.raises(ConfigError, match=r"game \(name='nex', size=1"):
         build_settings(compose_train(["game=nex", "game.size=1"]))
