@@ -41,8 +41,8 @@ class GomokuRules(Rules):
                 return True
         return False
 
-    def playout(self, board: bytearray, colour: int, turns: int, pie_turn: int, rng: np.random.Generator):
-        return placement_playout(board, self.n, colour, turns, pie_turn, GOAL_LINE, self.neighbour_array, rng)
+    def playout(self, board: bytearray, colour: int, turns: int, pie_turn: int, seed: int):
+        return placement_playout(board, self.n, colour, turns, pie_turn, GOAL_LINE, self.neighbour_array, seed)
 
 
 class Gomoku(StoneGame):

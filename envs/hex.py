@@ -57,8 +57,8 @@ class HexRules(Rules):
                 return True
         return False
 
-    def playout(self, board: bytearray, colour: int, turns: int, pie_turn: int, rng: np.random.Generator):
-        return placement_playout(board, self.n, colour, turns, pie_turn, GOAL_CHAIN, self.neighbour_array, rng)
+    def playout(self, board: bytearray, colour: int, turns: int, pie_turn: int, seed: int):
+        return placement_playout(board, self.n, colour, turns, pie_turn, GOAL_CHAIN, self.neighbour_array, seed)
 
     def final_outcome(self, board: Sequence[int], counts: Sequence[int]) -> int:
         cells = range(self.n * self.n)

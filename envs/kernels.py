@@ -13,6 +13,32 @@ from numba import njit
 EMPTY = 0
 
 
+# --- the playouts' random numbers ----------------------------------------------------------------------
+# SplitMix64 (Steele, Lea and Flood, OOPSLA 2014): a 64-bit counter mixed into each output. A
+# playout gets one 63-bit seed from the caller's numpy Generator (``playout_seed``) and draws the
+# rest from this stream: handing the Generator itself to a numba function costs ~20 us per call,
+# a whole 5x5 Hex playout ~1 us. Seeds are int64 (the state's bits), so they pass to and from Python.
+_GAMMA = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+
+
+def playout_seed(rng: np.random.Generator) -> int:
+    """A playout's seed: 63 random bits, one raw draw of ``rng``'s bit generator."""
+    return rng.bit_generator.random_raw() >> 1
+
+
+@njit(cache=True)
+def draw(seed, bound):
+    """``(index, next_seed)``: a uniform integer in ``[0, bound)`` (``bound`` < 2**32) from the
+    stream at ``seed`` (bias below ``bound / 2**32``), and the seed of the rest of the stream."""
+    state = np.uint64(seed) + _GAMMA
+    z = (state ^ (state >> np.uint64(30))) * _MIX1
+    z = (z ^ (z >> np.uint64(27))) * _MIX2
+    z = z ^ (z >> np.uint64(31))
+    return np.int64(((z >> np.uint64(32)) * np.uint64(bound)) >> np.uint64(32)), np.int64(state)
+
+
 @njit(cache=True)
 def chain_joins(board, colour, start, neighbours, first_edge, second_edge):
     """Whether the ``colour`` chain through ``start`` touches both of the colour's edges.
@@ -161,12 +187,12 @@ def line_through(board, n, cell, colour, length):
 
 
 # --- random playouts ---------------------------------------------------------------------------------
-# Each plays uniformly random legal actions from a turn start to the end of the game and
-# draws from the numpy Generator exactly as the engine loop ``legal[rng.integers(len(legal))]``
-# does (legal actions in increasing order, SWAP_SIDES last, one draw per decision, forced
-# passes included), so for the same generator state it plays the same game; the tests
-# check it. ``pie_turn`` is the turn count at which seat 1 may swap sides (-1: no pie
-# rule). Each returns (outcome colour or 0, decisions, turns, whether the sides swapped).
+# Each plays uniformly random legal actions from a turn start to the end of the game, drawing
+# ``index, seed = draw(seed, len(legal))`` exactly as the engine loop over ``StoneGame.random_playout``
+# would (legal actions in increasing order, SWAP_SIDES last, one draw per decision, forced passes
+# included), so for the same seed both play the same game; the tests check it. ``pie_turn`` is
+# the turn count at which seat 1 may swap sides (-1: no pie rule). Each returns (outcome colour
+# or 0, decisions, turns, whether the sides swapped).
 
 GOAL_CHAIN, GOAL_LINE, GOAL_COUNT = 0, 1, 2  # Hex, Gomoku (five), Reversi (captures, count)
 NEUTRAL = 3
@@ -209,7 +235,7 @@ def _nth(board, first, second, index, skip, skip_too):
 
 
 @njit(cache=True)
-def placement_playout(board, n, colour, turns, pie_turn, goal, neighbours, rng):
+def placement_playout(board, n, colour, turns, pie_turn, goal, neighbours, seed):
     """Plain Hex (``GOAL_CHAIN``, by union-find) or Gomoku (``GOAL_LINE``): one stone a turn."""
     cells = n * n
     after = np.empty(cells, np.uint8)
@@ -228,7 +254,7 @@ def placement_playout(board, n, colour, turns, pie_turn, goal, neighbours, rng):
     decisions, start, swapped = 0, turns, False
     while count:
         pie = 1 if turns == pie_turn and not swapped else 0
-        index = rng.integers(0, count + pie)
+        index, seed = draw(seed, count + pie)
         decisions += 1
         turns += 1
         if index == count:  # swap-sides: the same colour moves next, now seat 0's
@@ -251,7 +277,7 @@ def placement_playout(board, n, colour, turns, pie_turn, goal, neighbours, rng):
 
 
 @njit(cache=True)
-def reversi_playout(board, n, colour, rng):
+def reversi_playout(board, n, colour, seed):
     """Plain Reversi: a capturing stone a turn, a forced pass, the count at the end."""
     cells = n * n
     after = np.empty(cells, np.uint8)
@@ -264,9 +290,10 @@ def reversi_playout(board, n, colour, rng):
         if len(moves) == 0:
             if len(capturing_cells(after, n, 3 - colour, EMPTY)) == 0:
                 break
-            rng.integers(0, 1)  # the forced pass is a decision with one choice
+            _, seed = draw(seed, 1)  # the forced pass is a decision with one choice
         else:
-            cell = moves[rng.integers(0, len(moves))]
+            index, seed = draw(seed, len(moves))
+            cell = moves[index]
             for i in range(captures(after, n, cell, colour, flipped)):
                 after[flipped[i]] = colour
             after[cell] = colour
@@ -292,15 +319,15 @@ def _goal_reached(board, n, colour, cell, goal, neighbours, edges):
 
 
 @njit(cache=True)
-def neutral_playout(board, n, colour, turns, pie_turn, goal, adjacent, neighbours, rng):
+def neutral_playout(board, n, colour, turns, pie_turn, goal, adjacent, neighbours, seed):
     """A neutral-mutator game, micro-step by micro-step as ``envs.mutator.NeutralGame``."""
     if goal == GOAL_COUNT:
-        return _capture_playout(board, n, colour, adjacent, rng)
-    return _taylor_playout(board, n, colour, turns, pie_turn, goal, neighbours, rng)
+        return _capture_playout(board, n, colour, adjacent, seed)
+    return _taylor_playout(board, n, colour, turns, pie_turn, goal, neighbours, seed)
 
 
 @njit(cache=True)
-def _taylor_playout(board, n, colour, turns, pie_turn, goal, neighbours, rng):
+def _taylor_playout(board, n, colour, turns, pie_turn, goal, neighbours, seed):
     """Nex, Neumoku: drops, swaps, Taylor's fill and convert; the goal judged after each turn."""
     cells = n * n
     after = np.empty(cells, np.uint8)
@@ -320,7 +347,7 @@ def _taylor_playout(board, n, colour, turns, pie_turn, goal, neighbours, rng):
         want_neutral = swap or (not drop and empty == 0)  # a swap, or the convert rule
         count = (empty if want_empty else 0) + (neutral if want_neutral else 0)
         pie = 1 if turns == pie_turn and not swapped else 0
-        index = rng.integers(0, count + pie)
+        index, seed = draw(seed, count + pie)
         decisions += 1
         turns += 1
         if index == count:  # swap-sides
@@ -332,17 +359,20 @@ def _taylor_playout(board, n, colour, turns, pie_turn, goal, neighbours, rng):
         counts[colour] += 1
         if after[first] == EMPTY and drop:
             after[first] = colour
-            spot = _nth(after, EMPTY, EMPTY, rng.integers(0, counts[EMPTY]), -1, -1)
+            index, seed = draw(seed, counts[EMPTY])
+            spot = _nth(after, EMPTY, EMPTY, index, -1, -1)
             after[spot] = NEUTRAL
             counts[EMPTY] -= 1
             counts[NEUTRAL] += 1
             decisions += 1
         elif after[first] == NEUTRAL and swap:
             after[first] = colour
-            second = _nth(after, NEUTRAL, NEUTRAL, rng.integers(0, counts[NEUTRAL]), -1, -1)
+            index, seed = draw(seed, counts[NEUTRAL])
+            second = _nth(after, NEUTRAL, NEUTRAL, index, -1, -1)
             after[second] = colour
             # the stone given back: any of the mover's but the two (counts[colour] + 1 of them now)
-            after[_nth(after, colour, colour, rng.integers(0, counts[colour] - 1), first, second)] = NEUTRAL
+            index, seed = draw(seed, counts[colour] - 1)
+            after[_nth(after, colour, colour, index, first, second)] = NEUTRAL
             decisions += 2  # the second neutral and the give-back leave the counts as they were
         else:  # fill or convert
             after[first] = colour
@@ -374,7 +404,7 @@ def _capture_starts(board, n, colour, out):
 
 
 @njit(cache=True)
-def _capture_playout(board, n, colour, adjacent, rng):
+def _capture_playout(board, n, colour, adjacent, seed):
     """NeuVersi, AdNeuVersi: capturing drops and swaps, forced passes, the count at the end."""
     cells = n * n
     after = np.empty(cells, np.uint8)
@@ -389,12 +419,13 @@ def _capture_playout(board, n, colour, adjacent, rng):
         if count == 0:  # pass if the other side has a turn, else the game is over
             if _capture_starts(after, n, 3 - colour, spare) == 0:
                 break
-            rng.integers(0, 1)
+            _, seed = draw(seed, 1)
             decisions += 1
             turns += 1
             colour = 3 - colour
             continue
-        first = starts[rng.integers(0, count)]
+        index, seed = draw(seed, count)
+        first = starts[index]
         decisions += 1
         turns += 1
         was_empty = after[first] == EMPTY
@@ -405,25 +436,29 @@ def _capture_playout(board, n, colour, adjacent, rng):
             if adjacent:
                 spots = empty_cells_touching(after, n)
                 if len(spots):
-                    after[spots[rng.integers(0, len(spots))]] = NEUTRAL
+                    index, seed = draw(seed, len(spots))
+                    after[spots[index]] = NEUTRAL
                     decisions += 1
             else:
                 empty = 0
                 for v in after:
                     empty += v == EMPTY
                 if empty:
-                    after[_nth(after, EMPTY, EMPTY, rng.integers(0, empty), -1, -1)] = NEUTRAL
+                    index, seed = draw(seed, empty)
+                    after[_nth(after, EMPTY, EMPTY, index, -1, -1)] = NEUTRAL
                     decisions += 1
         else:  # a swap: a second capturing neutral, then a stone given back
             options = capturing_cells(after, n, colour, NEUTRAL)
-            second = options[rng.integers(0, len(options))]
+            index, seed = draw(seed, len(options))
+            second = options[index]
             for i in range(captures(after, n, second, colour, buffer)):
                 after[buffer[i]] = colour
             after[second] = colour
             own = 0
             for v in after:
                 own += v == colour
-            after[_nth(after, colour, colour, rng.integers(0, own - 2), first, second)] = NEUTRAL
+            index, seed = draw(seed, own - 2)
+            after[_nth(after, colour, colour, index, first, second)] = NEUTRAL
             decisions += 2
         colour = 3 - colour
     return _count_winner(after), decisions, turns, False

@@ -121,13 +121,13 @@ class NeutralGame(StoneGame):
             return state.empty_cells[:]
         return empty_cells_touching(state.board, self.n).tolist()
 
-    def _kernel_playout(self, state: StoneState, pie_turn: int, rng: np.random.Generator):
+    def _kernel_playout(self, state: StoneState, pie_turn: int, seed: int):
         rules = self.rules
         if rules.kernel_goal is None:
             return None
         return neutral_playout(
             state.board, self.n, state.colour, state.turns, pie_turn, rules.kernel_goal,
-            self.adjacent_neutrals, rules.neighbour_array, rng,
+            self.adjacent_neutrals, rules.neighbour_array, seed,
         )
 
     def _can_move(self, state: StoneState, colour: int) -> bool:

@@ -57,8 +57,8 @@ class ReversiRules(Rules):
     def wins(self, board: Sequence[int], colour: int, cells: Sequence[int]) -> bool:
         return False  # only the final count decides
 
-    def playout(self, board: bytearray, colour: int, turns: int, pie_turn: int, rng: np.random.Generator):
-        return reversi_playout(board, self.n, colour, rng)  # Reversi has no pie rule
+    def playout(self, board: bytearray, colour: int, turns: int, pie_turn: int, seed: int):
+        return reversi_playout(board, self.n, colour, seed)  # Reversi has no pie rule
 
     def final_outcome(self, board: Sequence[int], counts: Sequence[int]) -> int:
         first, second = counts[FIRST], counts[SECOND]

@@ -29,6 +29,7 @@ from envs.core import (
     NotationError,
     Symmetry,
 )
+from envs.kernels import draw, playout_seed
 
 EMPTY, FIRST, SECOND, NEUTRAL = 0, 1, 2, 3
 PIE_HORIZON = 4  # no rule looks at more than the first 4 turns (the pie rule's turn count)
@@ -88,10 +89,11 @@ class Rules(abc.ABC):
         """The winning colour (1, 2) or 0 for a draw when neither side can move any more."""
         return 0
 
-    def playout(self, board: bytearray, colour: int, turns: int, pie_turn: int, rng: np.random.Generator):
-        """Uniformly random plain play from a turn start to the end in one kernel (``envs.kernels``):
-        (outcome colour or 0, decisions, turns, sides swapped), or None without a kernel.
-        ``pie_turn`` is -1 without the pie rule.
+    def playout(self, board: bytearray, colour: int, turns: int, pie_turn: int, seed: int):
+        """Uniformly random plain play from a turn start to the end in one kernel (``envs.kernels``),
+        drawing from the ``envs.kernels.draw`` stream at ``seed``: (outcome colour or 0,
+        decisions, turns, sides swapped), or None without a kernel. ``pie_turn`` is -1
+        without the pie rule.
         """
         return None
 
@@ -280,16 +282,18 @@ class StoneGame(Game):
     def random_playout(self, state: StoneState, rng: np.random.Generator) -> tuple[tuple[float, float], int, int]:
         """Uniformly random legal actions from ``state`` (left untouched) to the end.
 
-        Returns (returns, decisions, turns). A turn already begun is finished here;
-        from a turn start a numba kernel plays the rest, drawing from ``rng`` exactly
-        as this loop does (one draw per decision over the legal actions in order), so
+        Returns (returns, decisions, turns). One seed from ``rng`` (``playout_seed``)
+        starts a stream of ``envs.kernels.draw``, one draw per decision over the legal
+        actions in order. A turn already begun is finished by this loop; from a turn
+        start a numba kernel plays the rest, drawing exactly as this loop would, so
         both play the same game; the tests check it.
         """
-        state, decisions, turns = state.copy(), 0, 0
+        given, decisions, turns = state, 0, 0
+        seed = playout_seed(rng)
         while state.player != TERMINAL:
             if state.phase == 0:  # the kernels run from a turn start
                 pie_turn = -1 if self.pie_turn is None or state.swapped else self.pie_turn
-                result = self._kernel_playout(state, pie_turn, rng)
+                result = self._kernel_playout(state, pie_turn, seed)
                 if result is not None:
                     outcome, kernel_decisions, kernel_turns, swapped = result
                     decisions, turns = decisions + kernel_decisions, turns + kernel_turns
@@ -297,14 +301,17 @@ class StoneGame(Game):
                         return (0.0, 0.0), decisions, turns
                     seat = (outcome - 1) ^ (state.swapped or swapped)
                     return ((1.0, -1.0) if seat == 0 else (-1.0, 1.0)), decisions, turns
+            if state is given:  # the loop plays on a copy
+                state = state.copy()
             legal = self.legal_actions(state)
-            self.apply(state, legal[int(rng.integers(len(legal)))])
+            index, seed = draw(seed, len(legal))
+            self.apply(state, legal[index])
             decisions += 1
             turns += state.phase == 0
         return self.returns(state), decisions, turns
 
-    def _kernel_playout(self, state: StoneState, pie_turn: int, rng: np.random.Generator):
-        return self.rules.playout(state.board, state.colour, state.turns, pie_turn, rng)
+    def _kernel_playout(self, state: StoneState, pie_turn: int, seed: int):
+        return self.rules.playout(state.board, state.colour, state.turns, pie_turn, seed)
 
     # --- the turn structure (the mutator overrides these) ---------------------------------------
     def _legal(self, state: StoneState) -> list[int]:

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from envs import TERMINAL, make_game
+from envs.kernels import draw, playout_seed
 from envs.turns import complete_turns
 
 EMPTY, NEUTRAL = 0, 3
@@ -242,7 +243,7 @@ def test_thousands_of_random_games(name, seed, index, pie):
 @settings(max_examples=80, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), index=st.integers(0, 10), opening=st.integers(0, 12), pie=st.booleans())
 def test_random_playout_plays_the_engine_loop_game(name, seed, index, opening, pie):
-    """The numba playouts and the engine loop draw alike, so they play the same game."""
+    """The numba playouts and the engine loop draw alike from one seed's stream, so they play the same game."""
     sizes = SIZES[name]
     kwargs = {"size": sizes[index % len(sizes)]} | ({"pie_rule": pie} if name in ("nex", "hex", "neumoku", "gomoku") else {})
     game = make_game(name, **kwargs)
@@ -256,14 +257,32 @@ def test_random_playout_plays_the_engine_loop_game(name, seed, index, opening, p
     key = state.key()
     if state.phase == 0 and not game.is_terminal(state):  # the kernel plays it, not the loop below
         pie_turn = -1 if game.pie_turn is None or state.swapped else game.pie_turn
-        assert game._kernel_playout(state, pie_turn, np.random.default_rng(0)) is not None
+        assert game._kernel_playout(state, pie_turn, 0) is not None
     played = game.random_playout(state, np.random.default_rng(seed + 1))
     assert state.key() == key
-    loop_rng, loop_state, decisions, turns = np.random.default_rng(seed + 1), state.copy(), 0, 0
+    assert game.random_playout(state, np.random.default_rng(seed + 1)) == played  # same seed, same game
+    stream = playout_seed(np.random.default_rng(seed + 1))
+    loop_state, decisions, turns = state.copy(), 0, 0
     while not game.is_terminal(loop_state):
         mover = game.to_play(loop_state)
         legal = game.legal_actions(loop_state)
-        game.apply(loop_state, legal[int(loop_rng.integers(len(legal)))])
+        choice, stream = draw(stream, len(legal))
+        game.apply(loop_state, legal[choice])
         decisions += 1
         turns += game.to_play(loop_state) != mover
     assert played == (game.returns(loop_state), decisions, turns)
+
+
+def test_playout_draws_are_uniform():
+    """The playouts' stream (``envs.kernels.draw``): every value of a bound about
+    equally often (chi-square), and a different stream for a different seed."""
+    for bound in (1, 2, 7, 25, 121):
+        seed, counts = playout_seed(np.random.default_rng(bound)), np.zeros(bound)
+        for _ in range(200 * bound):
+            value, seed = draw(seed, bound)
+            counts[value] += 1
+        expected = 200.0
+        chi2 = ((counts - expected) ** 2 / expected).sum()
+        assert chi2 < bound - 1 + 6 * (2 * max(bound - 1, 1)) ** 0.5  # df + 6 sigma
+    first = [draw(seed, 1000)[0] for seed in range(50)]
+    assert len(set(first)) > 40
