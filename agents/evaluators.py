@@ -18,13 +18,13 @@ class UniformEvaluator:
 
     def __init__(self, game: Game):
         self.game = game
+        self._priors, self._values = _ones(0, game.info.num_actions), _zeros(0, game.info.num_seats)
 
     def evaluate(self, states: Sequence) -> tuple[np.ndarray, np.ndarray]:
-        info = self.game.info
-        return (
-            np.ones((len(states), info.num_actions), dtype=np.float32),
-            np.zeros((len(states), info.num_seats), dtype=np.float32),
-        )
+        if len(self._priors) != len(states):
+            info = self.game.info
+            self._priors, self._values = _ones(len(states), info.num_actions), _zeros(len(states), info.num_seats)
+        return self._priors, self._values
 
 
 class RolloutEvaluator:
@@ -43,6 +43,7 @@ class RolloutEvaluator:
         self.game = game
         self.num_rollouts = int(num_rollouts)
         self.rng = rng
+        self._priors = _ones(0, game.info.num_actions)
 
     @property
     def rng(self) -> np.random.Generator:
@@ -60,7 +61,9 @@ class RolloutEvaluator:
             values = [self.playout(state) for state in states]
         else:
             values = [np.mean([self.playout(state) for _ in range(self.num_rollouts)], axis=0) for state in states]
-        return np.ones((len(states), info.num_actions), dtype=np.float32), np.array(values, dtype=np.float32)
+        if len(self._priors) != len(states):
+            self._priors = _ones(len(states), info.num_actions)
+        return self._priors, np.array(values, dtype=np.float64)  # exact returns
 
     def playout(self, state) -> tuple[float, ...]:
         """Returns at the end of one random playout from ``state`` (not modified)."""
@@ -84,3 +87,17 @@ class FunctionEvaluator:
         for i, state in enumerate(states):
             priors[i], values[i] = self.function(state)
         return priors, values
+
+
+def _ones(rows: int, columns: int) -> np.ndarray:
+    """Uniform priors, read-only so that one array can serve every batch of a size."""
+    priors = np.ones((rows, columns), dtype=np.float32)
+    priors.flags.writeable = False
+    return priors
+
+
+def _zeros(rows: int, columns: int) -> np.ndarray:
+    """Zero values, read-only like ``_ones``."""
+    values = np.zeros((rows, columns), dtype=np.float32)
+    values.flags.writeable = False
+    return values

@@ -237,9 +237,11 @@ class MCTS:
         self.game = game
         self.config = config
         self._num_seats = game.info.num_seats
+        self._num_actions = game.info.num_actions
         self._expect = config.chance == "expectation"
         self._c_puct = float(config.c_puct)
         self._fpu_reduction = float(config.fpu_reduction)
+        self._uniform: dict[int, np.ndarray] = {}  # count -> shared uniform priors
 
     def search(self, state, evaluator: Evaluator, rng: np.random.Generator, add_noise: bool = False) -> SearchResult:
         """Search from ``state`` (a decision or chance node; it is not modified)."""
@@ -283,11 +285,11 @@ class MCTS:
         priors, values = evaluator.evaluate([node.state for node in nodes])
         priors = np.asarray(priors)
         values = np.asarray(values, dtype=np.float64)
-        expected = ((len(nodes), self.game.info.num_actions), (len(nodes), self._num_seats))
-        if (priors.shape, values.shape) != expected:
+        count = len(nodes)
+        if priors.shape != (count, self._num_actions) or values.shape != (count, self._num_seats):
             raise ValueError(
-                f"evaluator returned priors {priors.shape} and values {values.shape} for "
-                f"{len(nodes)} states; expected {expected[0]} and {expected[1]}"
+                f"evaluator returned priors {priors.shape} and values {values.shape} for {count} states; "
+                f"expected {(count, self._num_actions)} and {(count, self._num_seats)}"
             )
         for node, prior_row, value in zip(nodes, priors, values.tolist()):
             self._expand_decision(node, prior_row, value)
@@ -362,18 +364,29 @@ class MCTS:
         actions = self.game.legal_actions(node.state)
         if not actions:
             raise ValueError(f"{self.game.info.name}: a decision state without legal actions")
-        priors = prior_row[actions]
-        total = float(priors.sum())
-        if 0.0 < total < math.inf and priors.min() >= 0.0:  # NaN fails too
-            node.priors = np.multiply(priors, 1.0 / total, dtype=np.float64)
+        if _is_uniform(prior_row):  # rollouts, uniform evaluators: no gather needed
+            node.priors = self._uniform_priors(len(actions))
         else:
-            node.priors = np.full(len(actions), 1.0 / len(actions))
+            priors = prior_row[actions]
+            total = float(priors.sum())
+            if 0.0 < total < math.inf and priors.min() >= 0.0:  # NaN fails too
+                node.priors = np.multiply(priors, 1.0 / total, dtype=np.float64)
+            else:
+                node.priors = self._uniform_priors(len(actions))
         node.actions = actions
         node.children = [None] * len(actions)
         node.child_n = np.zeros(len(actions))
         node.child_q = np.zeros(len(actions))
         node.n = 1
         node.w = value
+
+    def _uniform_priors(self, count: int) -> np.ndarray:
+        """``count`` equal priors summing to 1, one read-only array shared by every node."""
+        priors = self._uniform.get(count)
+        if priors is None:
+            priors = self._uniform[count] = np.full(count, 1.0 / count)
+            priors.flags.writeable = False
+        return priors
 
     def _add_noise(self, root: _Node, rng) -> None:
         n = len(root.actions)
@@ -541,6 +554,18 @@ def _puct_choice(child_n, child_q, priors, fpu, scale):
         if score > best:
             best, choice = score, i
     return choice
+
+
+@numba.njit(cache=True)
+def _is_uniform(row):
+    """Whether every entry of ``row`` is the same positive finite number."""
+    first = row[0]
+    if not 0.0 < first < np.inf:  # NaN fails too
+        return False
+    for x in row:
+        if x != first:
+            return False
+    return True
 
 
 @numba.njit(cache=True)
