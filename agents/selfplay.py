@@ -5,13 +5,15 @@ game in flight is searched by one ``MCTS.search_many`` call, so each
 simulation wave costs one batched network evaluation. Chance nodes (Odoku's
 coin) are drawn from the caller's generator. Each searched position becomes a
 training target for the seat that moved there: its observation, the search's
-visit distribution, and the value target
+visit distribution (after a Gumbel search, its improved policy, and the game
+plays the action sequential halving selected), and the value target
 
-    value = (1 - value_mix) * final_return[mover] + value_mix * root_value[mover]
+    value = (1 - value_mix) * final_return[mover] + value_mix * search_value[mover]
 
-(``value_mix = 0`` is AlphaZero's outcome target; a little root value lowers the
-variance of games with chance). Positions with a single legal action are played
-without search and are not recorded.
+(``value_mix = 0`` is AlphaZero's outcome target; a little search value lowers
+the variance of games with chance). The search value is the root's mean value,
+or after a Gumbel search the value of the action it selected. Positions with a
+single legal action are played without search and are not recorded.
 
 :class:`WorkerPool` (``agent.selfplay.workers > 0``) splits an iteration's games
 over worker processes, each with its own copy of the network on the CPU and
@@ -124,13 +126,33 @@ def play_games(
         for g, result in zip(searching, results):
             mover = game.to_play(g.state)
             g.obs.append(game.observe(g.state))
-            g.policy.append(result.policy(1.0).astype(np.float32))  # visit shares (priors if none)
+            g.policy.append(_policy_target(result))
             g.movers.append(mover)
-            g.root_values.append(float(result.root_values[mover]))
-            temperature = temperature_schedule(g.decisions, config.temperature_moves)
-            _apply(game, g, select_action(result, temperature, rng))
+            g.root_values.append(_search_value(result, mover))
+            if result.selected is not None:  # Gumbel: its noise already explored
+                action = result.selected
+            else:
+                action = select_action(result, temperature_schedule(g.decisions, config.temperature_moves), rng)
+            _apply(game, g, action)
             g.decisions += 1
     return _targets(game, finished, config.value_mix)
+
+
+def _policy_target(result) -> np.ndarray:
+    """Gumbel MuZero's improved policy after a Gumbel search, else the visit shares
+    (the priors when nothing was visited)."""
+    if result.improved_policy is not None:
+        return result.improved_policy.astype(np.float32)
+    return result.policy(1.0).astype(np.float32)
+
+
+def _search_value(result, mover: int) -> float:
+    """The search's value of the position for ``mover``: after a Gumbel search the
+    value of the action it selected (its root mean also averages every action
+    sequential halving tried, good and bad alike), else the root's mean value."""
+    if result.selected is not None and not np.isnan(result.q_values[result.selected, mover]):
+        return float(result.q_values[result.selected, mover])
+    return float(result.root_values[mover])
 
 
 def _advance_forced(game: Game, g: _Game, rng: np.random.Generator) -> None:

@@ -83,6 +83,45 @@ def test_selfplay_targets(value_mix):
     assert batch.first_seat_win_rate == np.mean([r[0] > 0 for r in batch.returns])
 
 
+def test_gumbel_selfplay_learns_the_improved_policy_and_the_selected_value():
+    """After a Gumbel search, self-play plays the action sequential halving selected,
+    learns its improved policy (not the visit shares) and takes the selected action's
+    value as the search value (not the root mean)."""
+    from agents.search import SearchResult
+    from agents.selfplay import SelfPlayConfig, play_games
+    from envs import make_game
+
+    game = make_game("odoku")
+    n = game.info.num_actions
+
+    class GumbelResults:  # stands in for MCTS: results whose three answers all differ
+        def search_many(self, states, evaluator, rng, add_noise=False):
+            results = []
+            for state in states:
+                legal = game.legal_actions(state)
+                visits, improved, q = np.zeros(n), np.zeros(n), np.full((n, 2), np.nan)
+                visits[legal[0]] = 5.0
+                improved[legal[1]] = 1.0
+                q[legal[-1]] = (0.25, -0.25)
+                root_values = np.array([0.75, -0.75])
+                results.append(SearchResult(visits, root_values, q, visits, game.to_play(state), legal[-1], improved))
+            return results
+
+    batch = play_games(game, GumbelResults(), None, 2, SelfPlayConfig(value_mix=1.0), np.random.default_rng(0))
+    index = 0
+    for actions in batch.games:
+        state = game.initial_state()
+        for action in actions:
+            if not game.is_chance(state) and len(game.legal_actions(state)) > 1:
+                legal = game.legal_actions(state)
+                assert action == legal[-1]
+                assert int(np.argmax(batch.policy[index])) == legal[1] and batch.policy[index].sum() == 1.0
+                assert batch.value[index] == (0.25 if game.to_play(state) == 0 else -0.25)
+                index += 1
+            game.apply(state, action)
+    assert index == batch.num_positions > 40
+
+
 def test_smoke_run_writes_events_and_checkpoints(runs):
     whole, _, _ = runs
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
