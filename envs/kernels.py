@@ -126,12 +126,18 @@ def captures_any(board, n, cell, colour):
 def capturing_cells(board, n, colour, value):
     """The cells holding ``value`` (empty, or neutral) where a ``colour`` stone captures."""
     out = np.empty(len(board), np.int64)
+    return out[: _capturing_into(board, n, colour, value, out)]
+
+
+@njit(cache=True)
+def _capturing_into(board, n, colour, value, out):
+    """``capturing_cells`` written into ``out``; returns their count."""
     count = 0
     for cell in range(len(board)):
         if board[cell] == value and captures_any(board, n, cell, colour):
             out[count] = cell
             count += 1
-    return out[:count]
+    return count
 
 
 @njit(cache=True)
@@ -151,6 +157,12 @@ def placements_after(board, n, cell, colour, value):
 def empty_cells_touching(board, n):
     """The empty cells with a non-empty cell among their 8 neighbours."""
     out = np.empty(len(board), np.int64)
+    return out[: _touching_into(board, n, out)]
+
+
+@njit(cache=True)
+def _touching_into(board, n, out):
+    """``empty_cells_touching`` written into ``out``; returns their count."""
     count = 0
     for cell in range(len(board)):
         if board[cell] != EMPTY:
@@ -164,7 +176,7 @@ def empty_cells_touching(board, n):
         if found:
             out[count] = cell
             count += 1
-    return out[:count]
+    return count
 
 
 @njit(cache=True)
@@ -196,6 +208,7 @@ def line_through(board, n, cell, colour, length):
 
 GOAL_CHAIN, GOAL_LINE, GOAL_COUNT = 0, 1, 2  # Hex, Gomoku (five), Reversi (captures, count)
 NEUTRAL = 3
+_UNTRACKED, _EXACT, _STALE = 0, 1, 2  # a colour's union-find in ``_taylor_playout``
 
 
 @njit(cache=True)
@@ -284,15 +297,16 @@ def reversi_playout(board, n, colour, seed):
     for i in range(cells):
         after[i] = board[i]
     flipped = np.empty(4 * n, np.int64)
+    moves = np.empty(cells, np.int64)
     decisions = 0
     while True:
-        moves = capturing_cells(after, n, colour, EMPTY)
-        if len(moves) == 0:
-            if len(capturing_cells(after, n, 3 - colour, EMPTY)) == 0:
+        count = _capturing_into(after, n, colour, EMPTY, moves)
+        if count == 0:
+            if not _any_capture(after, n, 3 - colour, EMPTY):
                 break
             _, seed = draw(seed, 1)  # the forced pass is a decision with one choice
         else:
-            index, seed = draw(seed, len(moves))
+            index, seed = draw(seed, count)
             cell = moves[index]
             for i in range(captures(after, n, cell, colour, flipped)):
                 after[flipped[i]] = colour
@@ -312,13 +326,6 @@ def _count_winner(board):
 
 
 @njit(cache=True)
-def _goal_reached(board, n, colour, cell, goal, neighbours, edges):
-    if goal == GOAL_CHAIN:
-        return chain_joins(board, colour, cell, neighbours, edges[2 * colour - 2], edges[2 * colour - 1])
-    return line_through(board, n, cell, colour, 5)
-
-
-@njit(cache=True)
 def neutral_playout(board, n, colour, turns, pie_turn, goal, adjacent, neighbours, seed):
     """A neutral-mutator game, micro-step by micro-step as ``envs.mutator.NeutralGame``."""
     if goal == GOAL_COUNT:
@@ -328,17 +335,28 @@ def neutral_playout(board, n, colour, turns, pie_turn, goal, adjacent, neighbour
 
 @njit(cache=True)
 def _taylor_playout(board, n, colour, turns, pie_turn, goal, neighbours, seed):
-    """Nex, Neumoku: drops, swaps, Taylor's fill and convert; the goal judged after each turn."""
+    """Nex, Neumoku: drops, swaps, Taylor's fill and convert; the goal judged after each turn.
+
+    Every draw picks a cell by its rank among the cells holding one or two values; counts of
+    each value per board row (``rows``) skip to the right row, so no draw scans the whole
+    board and a change of a cell costs two increments.
+
+    Hex chains live in a union-find per colour with its two edge nodes, as in
+    ``placement_playout``, built once the colour has n stones (fewer cannot join its
+    edges). A swap's give-back takes a stone out of a chain, which a union-find cannot
+    undo: that colour's sets are then a superset of its chains (stale), so "not joined"
+    is still exact and only a claimed join rebuilds them from the board before it counts.
+    """
     cells = n * n
     after = np.empty(cells, np.uint8)
     counts = np.zeros(4, np.int64)  # empty, colour 1, colour 2, neutral
+    rows = np.zeros((4, n), np.int64)  # the same per board row
     for i in range(cells):
         after[i] = board[i]
         counts[board[i]] += 1
-    edges = np.zeros((4, cells), np.uint8)  # colour 1: rows 1 and n; colour 2: the side columns
-    for i in range(n):
-        edges[0, i], edges[1, cells - n + i], edges[2, i * n], edges[3, i * n + n - 1] = 1, 1, 1, 1
-    goal_stones = n if goal == GOAL_CHAIN else 5
+        rows[board[i], i // n] += 1
+    parents = np.empty((3, cells + 4), np.int64)  # row c: colour c's union-find
+    sets = np.full(3, _UNTRACKED)  # per colour: _UNTRACKED, _EXACT or _STALE
     decisions, start, swapped = 0, turns, False
     while counts[EMPTY] + counts[NEUTRAL]:
         empty, neutral, own = counts[EMPTY], counts[NEUTRAL], counts[colour]
@@ -353,54 +371,163 @@ def _taylor_playout(board, n, colour, turns, pie_turn, goal, neighbours, seed):
         if index == count:  # swap-sides
             swapped = True
             continue
-        first = _nth(after, EMPTY if want_empty else NEUTRAL, NEUTRAL if want_neutral else EMPTY, index, -1, -1)
+        first = _row_nth(after, n, rows, EMPTY if want_empty else NEUTRAL, NEUTRAL if want_neutral else EMPTY, index)
+        was_empty = after[first] == EMPTY
         second = -1
-        counts[after[first]] -= 1
-        counts[colour] += 1
-        if after[first] == EMPTY and drop:
-            after[first] = colour
+        _put(after, n, counts, rows, first, colour)
+        if sets[colour] != _UNTRACKED:
+            _link(after, n, parents[colour], neighbours, first)
+        if was_empty and drop:
             index, seed = draw(seed, counts[EMPTY])
-            spot = _nth(after, EMPTY, EMPTY, index, -1, -1)
-            after[spot] = NEUTRAL
-            counts[EMPTY] -= 1
-            counts[NEUTRAL] += 1
+            _put(after, n, counts, rows, _row_nth(after, n, rows, EMPTY, EMPTY, index), NEUTRAL)
             decisions += 1
-        elif after[first] == NEUTRAL and swap:
-            after[first] = colour
+        elif not was_empty and swap:
             index, seed = draw(seed, counts[NEUTRAL])
-            second = _nth(after, NEUTRAL, NEUTRAL, index, -1, -1)
-            after[second] = colour
-            # the stone given back: any of the mover's but the two (counts[colour] + 1 of them now)
-            index, seed = draw(seed, counts[colour] - 1)
-            after[_nth(after, colour, colour, index, first, second)] = NEUTRAL
-            decisions += 2  # the second neutral and the give-back leave the counts as they were
-        else:  # fill or convert
-            after[first] = colour
-        if counts[colour] >= goal_stones:
-            if _goal_reached(after, n, colour, first, goal, neighbours, edges) or (
-                second >= 0 and _goal_reached(after, n, colour, second, goal, neighbours, edges)
-            ):
+            second = _row_nth(after, n, rows, NEUTRAL, NEUTRAL, index)
+            _put(after, n, counts, rows, second, colour)
+            if sets[colour] != _UNTRACKED:
+                _link(after, n, parents[colour], neighbours, second)
+            # the stone given back: any of the mover's but the two just swapped
+            index, seed = draw(seed, counts[colour] - 2)
+            low, high = min(first, second), max(first, second)
+            if index >= _row_rank(after, n, rows, colour, low):
+                index += 1
+            if index >= _row_rank(after, n, rows, colour, high):
+                index += 1
+            _put(after, n, counts, rows, _row_nth(after, n, rows, colour, colour, index), NEUTRAL)
+            decisions += 2
+            if sets[colour] == _EXACT:
+                sets[colour] = _STALE
+        if goal == GOAL_CHAIN:
+            if counts[colour] >= n and _joined(after, n, parents[colour], neighbours, sets, colour):
                 return colour, decisions, turns - start, swapped
+        elif counts[colour] >= 5 and (
+            line_through(after, n, first, colour, 5) or (second >= 0 and line_through(after, n, second, colour, 5))
+        ):
+            return colour, decisions, turns - start, swapped
         colour = 3 - colour
     if goal == GOAL_CHAIN:  # a full Hex board: whoever is joined
         for side in (1, 2):
-            for cell in range(cells):
-                if _goal_reached(after, n, side, cell, goal, neighbours, edges):
-                    return side, decisions, turns - start, swapped
+            if _joined(after, n, parents[side], neighbours, sets, side):
+                return side, decisions, turns - start, swapped
     return 0, decisions, turns - start, swapped
 
 
 @njit(cache=True)
-def _capture_starts(board, n, colour, out):
-    """Write the cells that start a NeuVersi turn (capturing drops and completable swaps)."""
-    count = 0
+def _put(board, n, counts, rows, cell, value):
+    """``board[cell] = value``, with the counts per value and per value and row kept in step."""
+    old = board[cell]
+    board[cell] = value
+    counts[old] -= 1
+    counts[value] += 1
+    rows[old, cell // n] -= 1
+    rows[value, cell // n] += 1
+
+
+@njit(cache=True)
+def _row_nth(board, n, rows, first, second, index):
+    """The ``index``-th cell (from 0), in order, among those holding ``first`` or ``second``."""
+    row = 0
+    while True:
+        inside = rows[first, row] + (rows[second, row] if second != first else 0)
+        if index < inside:
+            break
+        index -= inside
+        row += 1
+    for cell in range(row * n, row * n + n):
+        v = board[cell]
+        if v == first or v == second:
+            if index == 0:
+                return cell
+            index -= 1
+    return -1
+
+
+@njit(cache=True)
+def _row_rank(board, n, rows, value, cell):
+    """How many cells before ``cell`` hold ``value``."""
+    row = cell // n
+    total = 0
+    for r in range(row):
+        total += rows[value, r]
+    for other in range(row * n, cell):
+        total += board[other] == value
+    return total
+
+
+@njit(cache=True)
+def _joined(board, n, parent, neighbours, sets, colour):
+    """Whether ``colour`` joins its edges: untracked sets are built, stale ones that claim a join rebuilt."""
+    base = n * n + 2 * (colour - 1)
+    if sets[colour] == _UNTRACKED:
+        _relink(board, n, parent, neighbours, colour)
+        sets[colour] = _EXACT
+    if _find(parent, base) != _find(parent, base + 1):
+        return False
+    if sets[colour] == _STALE:
+        _relink(board, n, parent, neighbours, colour)
+        sets[colour] = _EXACT
+        return _find(parent, base) == _find(parent, base + 1)
+    return True
+
+
+@njit(cache=True)
+def _relink(board, n, parent, neighbours, colour):
+    """Build ``colour``'s union-find ``parent`` afresh from its stones on ``board``."""
+    for i in range(len(parent)):
+        parent[i] = i
+    for cell in range(n * n):
+        if board[cell] == colour:
+            _link(board, n, parent, neighbours, cell)
+
+
+@njit(cache=True)
+def _any_capture(board, n, colour, value):
+    """Whether a ``colour`` stone captures on some cell holding ``value``."""
+    for cell in range(len(board)):
+        if board[cell] == value and captures_any(board, n, cell, colour):
+            return True
+    return False
+
+
+@njit(cache=True)
+def _capture_starts(board, n, colour, out, work):
+    """Write the cells that start a NeuVersi turn (capturing drops and completable swaps),
+    in order, into ``out``; return their count. ``work`` holds scratch space: (cells, board, flipped)."""
+    neutrals, scratch, flipped = work
+    count = candidates = 0
     for cell in range(len(board)):
         v = board[cell]
         if (v == EMPTY or v == NEUTRAL) and captures_any(board, n, cell, colour):
-            if v == EMPTY or len(placements_after(board, n, cell, colour, NEUTRAL)):
-                out[count] = cell
-                count += 1
-    return count
+            out[count] = cell
+            count += 1
+            if v == NEUTRAL:
+                neutrals[candidates] = cell
+                candidates += 1
+    if candidates == 0:
+        return count
+    kept = 0  # keep the drops and the swaps that a second neutral can complete
+    for i in range(count):
+        cell = out[i]
+        if board[cell] == EMPTY or _swap_completes(board, n, cell, colour, neutrals[:candidates], scratch, flipped):
+            out[kept] = cell
+            kept += 1
+    return kept
+
+
+@njit(cache=True)
+def _swap_completes(board, n, cell, colour, likely, scratch, flipped):
+    """Whether, once a ``colour`` stone on the neutral ``cell`` has captured, another neutral
+    captures too (``placements_after(...)`` is not empty, without building it). The
+    ``likely`` cells (neutrals that capture now) are tried first: most still do."""
+    scratch[:] = board
+    for i in range(captures(board, n, cell, colour, flipped)):
+        scratch[flipped[i]] = colour
+    scratch[cell] = colour
+    for other in likely:
+        if scratch[other] == NEUTRAL and captures_any(scratch, n, other, colour):
+            return True
+    return _any_capture(scratch, n, colour, NEUTRAL)
 
 
 @njit(cache=True)
@@ -408,16 +535,18 @@ def _capture_playout(board, n, colour, adjacent, seed):
     """NeuVersi, AdNeuVersi: capturing drops and swaps, forced passes, the count at the end."""
     cells = n * n
     after = np.empty(cells, np.uint8)
+    empty = 0
     for i in range(cells):
         after[i] = board[i]
+        empty += board[i] == EMPTY
     starts = np.empty(cells, np.int64)
-    spare = np.empty(cells, np.int64)
     buffer = np.empty(4 * n, np.int64)
+    work = (np.empty(cells, np.int64), np.empty(cells, np.uint8), np.empty(4 * n, np.int64))
     decisions = turns = 0
     while True:
-        count = _capture_starts(after, n, colour, starts)
+        count = _capture_starts(after, n, colour, starts, work)
         if count == 0:  # pass if the other side has a turn, else the game is over
-            if _capture_starts(after, n, 3 - colour, spare) == 0:
+            if _capture_starts(after, n, 3 - colour, starts, work) == 0:
                 break
             _, seed = draw(seed, 1)
             decisions += 1
@@ -433,24 +562,16 @@ def _capture_playout(board, n, colour, adjacent, seed):
             after[buffer[i]] = colour
         after[first] = colour
         if was_empty:  # the drop's neutral, left out when no cell is allowed
-            if adjacent:
-                spots = empty_cells_touching(after, n)
-                if len(spots):
-                    index, seed = draw(seed, len(spots))
-                    after[spots[index]] = NEUTRAL
-                    decisions += 1
-            else:
-                empty = 0
-                for v in after:
-                    empty += v == EMPTY
-                if empty:
-                    index, seed = draw(seed, empty)
-                    after[_nth(after, EMPTY, EMPTY, index, -1, -1)] = NEUTRAL
-                    decisions += 1
+            empty -= 1
+            spots = _touching_into(after, n, starts) if adjacent else empty
+            if spots:
+                index, seed = draw(seed, spots)
+                after[starts[index] if adjacent else _nth(after, EMPTY, EMPTY, index, -1, -1)] = NEUTRAL
+                empty -= 1
+                decisions += 1
         else:  # a swap: a second capturing neutral, then a stone given back
-            options = capturing_cells(after, n, colour, NEUTRAL)
-            index, seed = draw(seed, len(options))
-            second = options[index]
+            index, seed = draw(seed, _capturing_into(after, n, colour, NEUTRAL, starts))
+            second = starts[index]
             for i in range(captures(after, n, second, colour, buffer)):
                 after[buffer[i]] = colour
             after[second] = colour
