@@ -51,6 +51,10 @@ class HexRules(Rules):
 
     def wins(self, board: bytearray, colour: int, cells: Sequence[int]) -> bool:
         """Whether a chain of ``colour`` through one of ``cells`` joins that colour's two edges."""
+        n = self.n
+        near, far = (board[:n], board[-n:]) if colour == 1 else (board[::n], board[n - 1 :: n])
+        if colour not in near or colour not in far:  # no chain joins an edge the colour does not touch
+            return False
         first, second = self.edges[colour]
         for cell in cells:
             if chain_joins(board, colour, cell, self.neighbour_array, first, second):

@@ -516,11 +516,32 @@ def _capture_starts(board, n, colour, out, work):
 
 
 @njit(cache=True)
+def swap_starts(board, n, colour):
+    """The neutral cells where a ``colour`` stone captures and leaves a neutral that captures next."""
+    cells = len(board)
+    likely = np.empty(cells, np.int64)
+    count = 0
+    for cell in range(cells):
+        if board[cell] == NEUTRAL and captures_any(board, n, cell, colour):
+            likely[count] = cell
+            count += 1
+    scratch, flipped = np.empty(cells, np.uint8), np.empty(4 * n, np.int64)
+    out = np.empty(count, np.int64)
+    kept = 0
+    for i in range(count):
+        if _swap_completes(board, n, likely[i], colour, likely[:count], scratch, flipped):
+            out[kept] = likely[i]
+            kept += 1
+    return out[:kept]
+
+
+@njit(cache=True)
 def _swap_completes(board, n, cell, colour, likely, scratch, flipped):
     """Whether, once a ``colour`` stone on the neutral ``cell`` has captured, another neutral
     captures too (``placements_after(...)`` is not empty, without building it). The
     ``likely`` cells (neutrals that capture now) are tried first: most still do."""
-    scratch[:] = board
+    for i in range(len(board)):
+        scratch[i] = board[i]
     for i in range(captures(board, n, cell, colour, flipped)):
         scratch[flipped[i]] = colour
     scratch[cell] = colour

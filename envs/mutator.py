@@ -104,8 +104,7 @@ class NeutralGame(StoneGame):
                 return drops
             # a swap needs a second neutral that captures after the first one has; its
             # third step always has a choice (the stone that closed the first capture)
-            swaps = [c for c in rules.placements(board, colour, NEUTRAL) if rules.placements_after(board, c, colour, NEUTRAL)]
-            return sorted(drops + swaps)
+            return sorted(drops + rules.swap_starts(board, colour))
         empty, neutral = counts[EMPTY], counts[NEUTRAL]
         drop, swap = empty >= 2, neutral >= 2 and counts[colour] >= 1
         want_empty = drop or (not swap and empty > 0)  # a drop, or the fill rule
@@ -113,7 +112,7 @@ class NeutralGame(StoneGame):
         if not want_empty:
             return cells_with(board, NEUTRAL)
         if want_neutral:
-            return sorted(state.empty_cells + cells_with(board, NEUTRAL))
+            return cells_with(board, EMPTY, NEUTRAL)
         return state.empty_cells[:]
 
     def _neutral_cells(self, state: StoneState) -> list[int]:

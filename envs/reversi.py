@@ -19,7 +19,7 @@ from typing import Sequence
 import numpy as np
 
 from envs.board import check_size
-from envs.kernels import GOAL_COUNT, captures, capturing_cells, placements_after, reversi_playout
+from envs.kernels import GOAL_COUNT, captures, capturing_cells, placements_after, reversi_playout, swap_starts
 from envs.stones import EMPTY, FIRST, SECOND, Rules, StoneGame
 
 
@@ -53,6 +53,9 @@ class ReversiRules(Rules):
 
     def placements_after(self, board: bytearray, cell: int, colour: int, value: int) -> list[int]:
         return placements_after(board, self.n, cell, colour, value).tolist()
+
+    def swap_starts(self, board: bytearray, colour: int) -> list[int]:
+        return swap_starts(board, self.n, colour).tolist()
 
     def wins(self, board: Sequence[int], colour: int, cells: Sequence[int]) -> bool:
         return False  # only the final count decides

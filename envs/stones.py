@@ -81,6 +81,11 @@ class Rules(abc.ABC):
             after[other] = colour
         return self.placements(after, colour, value)
 
+    def swap_starts(self, board: bytearray, colour: int) -> list[int]:
+        """The neutral cells where a ``colour`` stone may go and leave a neutral where one may go
+        next (the first two steps of a neutral-game swap, with captures)."""
+        return [c for c in self.placements(board, colour, NEUTRAL) if self.placements_after(board, c, colour, NEUTRAL)]
+
     @abc.abstractmethod
     def wins(self, board: Sequence[int], colour: int, cells: Sequence[int]) -> bool:
         """Whether ``colour`` has reached the goal after a turn that made ``cells`` its own."""
