@@ -91,7 +91,7 @@ class NeutralGame(StoneGame):
         if phase == DROP_NEUTRAL:
             return self._neutral_cells(state)
         if phase == SWAP_SECOND:
-            return self.rules.placements(board, colour, NEUTRAL)
+            return self.rules.placements(board, colour, NEUTRAL) if self.rules.captures else state.neutral_cells[:]
         chosen = state.chosen
         return [c for c in cells_with(board, colour) if c not in chosen]
 
@@ -110,9 +110,9 @@ class NeutralGame(StoneGame):
         want_empty = drop or (not swap and empty > 0)  # a drop, or the fill rule
         want_neutral = swap or (not drop and empty == 0)  # a swap, or the convert rule
         if not want_empty:
-            return cells_with(board, NEUTRAL)
+            return state.neutral_cells[:]
         if want_neutral:
-            return cells_with(board, EMPTY, NEUTRAL)
+            return sorted(state.empty_cells + state.neutral_cells)  # a merge of two sorted runs
         return state.empty_cells[:]
 
     def _neutral_cells(self, state: StoneState) -> list[int]:

@@ -13,6 +13,7 @@ colours over; seats keep their numbers (RULES.md section 2).
 from __future__ import annotations
 
 import abc
+from bisect import insort
 from functools import lru_cache
 from itertools import compress
 from typing import Sequence
@@ -126,20 +127,23 @@ def cells_with(board: bytearray, *values: int) -> list[int]:
 class StoneState:
     """A position: board of colours, whose colour moves, micro-step, pie, cached legal actions.
 
-    ``counts`` = [empty, colour 1, colour 2, neutral]; ``empty_cells`` lists the empty
-    cells in order (no stone ever leaves the board, so it only shrinks); ``phase`` and ``chosen``
+    ``counts`` = [empty, colour 1, colour 2, neutral]; ``empty_cells`` and ``neutral_cells``
+    list those cells in order (no stone ever leaves the board, so the first only shrinks);
+    ``phase`` and ``chosen``
     belong to the neutral games' micro-steps (0 and () otherwise); ``legal`` is a
     cache of the legal actions (None until asked for, reset by every action).
     """
 
     __slots__ = (
-        "board", "counts", "empty_cells", "colour", "swapped", "turns", "phase", "chosen", "player", "outcome", "legal"
+        "board", "counts", "empty_cells", "neutral_cells", "colour", "swapped", "turns", "phase", "chosen", "player",
+        "outcome", "legal",
     )
 
     def __init__(self, board: Sequence[int]):
         self.board = bytearray(board)
         self.counts = [self.board.count(v) for v in (EMPTY, FIRST, SECOND, NEUTRAL)]
         self.empty_cells = cells_with(self.board, EMPTY)
+        self.neutral_cells = cells_with(self.board, NEUTRAL)
         self.colour = FIRST
         self.swapped = False
         self.turns = 0
@@ -154,6 +158,7 @@ class StoneState:
         other.board = self.board[:]
         other.counts = self.counts[:]
         other.empty_cells = self.empty_cells[:]
+        other.neutral_cells = self.neutral_cells[:]
         other.colour = self.colour
         other.swapped = self.swapped
         other.turns = self.turns
@@ -353,6 +358,10 @@ class StoneGame(Game):
         counts, old = state.counts, state.board[cell]
         if old == EMPTY:
             state.empty_cells.remove(cell)
+        elif old == NEUTRAL:
+            state.neutral_cells.remove(cell)
+        if value == NEUTRAL:
+            insort(state.neutral_cells, cell)
         counts[old] -= 1
         counts[value] += 1
         state.board[cell] = value
