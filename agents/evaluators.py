@@ -56,11 +56,11 @@ class RolloutEvaluator:
         self._rng = rng
 
     def evaluate(self, states: Sequence) -> tuple[np.ndarray, np.ndarray]:
-        info = self.game.info
+        info, playout, rng = self.game.info, self.game.random_playout, self._rng
         if self.num_rollouts == 1:
-            values = [self.playout(state) for state in states]
+            values = [playout(state, rng)[0] for state in states]
         else:
-            values = [np.mean([self.playout(state) for _ in range(self.num_rollouts)], axis=0) for state in states]
+            values = [np.mean([playout(state, rng)[0] for _ in range(self.num_rollouts)], axis=0) for state in states]
         if len(self._priors) != len(states):
             self._priors = _ones(len(states), info.num_actions)
         return self._priors, np.array(values, dtype=np.float64)  # exact returns

@@ -13,8 +13,10 @@ search (numba kernels compile on first use), and reports simulations/s:
 
 With ``open-spiel`` installed, OpenSpiel's ``MCTSBot`` (UCT, c = 2) with
 ``RandomRolloutEvaluator(n_rollouts=1)`` searches ``hex(board_size=5)`` with
-the same simulation budget, and the ratio ours/theirs is printed for our Hex
-5x5 rollout row.
+the same simulation budget, and ours/theirs is printed for Hex 5x5 rollouts.
+On a shared machine the load changes from one minute to the next, so the two
+are timed in ``--rounds`` alternating rounds (ours, theirs, ours, ...) of
+``--seconds`` each and the median of the per-round ratios is the figure.
 """
 
 from __future__ import annotations
@@ -67,8 +69,8 @@ def our_rates(game, simulations: int, seconds: float, rng) -> dict[str, float]:
     }
 
 
-def open_spiel_rate(simulations: int, seconds: float) -> float | None:
-    """OpenSpiel's Python MCTSBot on Hex 5x5, or None without open-spiel."""
+def open_spiel_search(simulations: int):
+    """A function running one OpenSpiel Python MCTSBot search on Hex 5x5, or None without open-spiel."""
     try:
         import pyspiel
         from open_spiel.python.algorithms import mcts
@@ -80,7 +82,12 @@ def open_spiel_rate(simulations: int, seconds: float) -> float | None:
         game, 2.0, simulations, mcts.RandomRolloutEvaluator(1, random_state), random_state=random_state
     )
     state = game.new_initial_state()
-    return timed(lambda: bot.mcts_search(state), simulations, seconds)
+    return lambda: bot.mcts_search(state)
+
+
+def alternating_rates(ours, theirs, simulations: int, seconds: float, rounds: int) -> list[tuple[float, float]]:
+    """(our rate, their rate) for each of ``rounds`` rounds that time one right after the other."""
+    return [(timed(ours, simulations, seconds), timed(theirs, simulations, seconds)) for _ in range(rounds)]
 
 
 def main() -> None:
@@ -88,6 +95,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="wall time per row")
     parser.add_argument("--simulations", type=int, default=SearchConfig().num_simulations)
     parser.add_argument("--games", nargs="*", default=list(GAMES), choices=list(GAMES))
+    parser.add_argument("--rounds", type=int, default=3, help="alternating rounds against OpenSpiel")
     args = parser.parse_args()
     rng = np.random.default_rng(0)
 
@@ -100,13 +108,18 @@ def main() -> None:
         rates[label] = our_rates(make_game(name, **params), args.simulations, args.seconds, rng)
         print(f"{label:14}" + "".join(f"{rates[label][c]:14.0f}" for c in columns), flush=True)
 
-    theirs = open_spiel_rate(args.simulations, args.seconds)
+    theirs = open_spiel_search(args.simulations)
     if theirs is None:
         print("open_spiel is not installed: no OpenSpiel comparison")
-    else:
-        print(f"{'OpenSpiel MCTSBot hex 5x5 rollout':40}{theirs:10.0f}")
-        if "hex 5x5" in rates:
-            print(f"{'ours / OpenSpiel (hex 5x5 rollout)':40}{rates['hex 5x5']['rollout'] / theirs:10.2f}x")
+        return
+    game = make_game("hex", size=5)
+    mcts, state = MCTS(game, SearchConfig(num_simulations=args.simulations)), game.initial_state()
+    evaluator = RolloutEvaluator(game, rng)
+    pairs = alternating_rates(lambda: mcts.search(state, evaluator, rng), theirs, args.simulations, args.seconds, args.rounds)
+    ratios = [our / their for our, their in pairs]
+    print(f"hex 5x5 rollout in {args.rounds} alternating rounds of {args.seconds:g} s (ours, OpenSpiel MCTSBot):")
+    print("  " + ", ".join(f"{our:.0f} / {their:.0f} = {our / their:.2f}x" for our, their in pairs))
+    print(f"{'ours / OpenSpiel (hex 5x5 rollout), median':44}{float(np.median(ratios)):8.2f}x")
 
 
 if __name__ == "__main__":

@@ -1,8 +1,12 @@
-"""Numba kernels for the stone games' hot paths: Hex chains and Reversi captures.
+"""Numba kernels for the stone games' hot paths: Hex chains, Gomoku lines, Reversi
+captures, and a random playout of every stone game in one call.
 
 They read the board as it is stored in ``envs.stones.StoneState`` (a
 ``bytearray`` of colours: 0 empty, 1 and 2 the colours, 3 neutral), so no
-conversion happens per call. Compiled on first use and cached on disk.
+conversion happens per call. The playouts draw from their own SplitMix64 stream
+(``draw``), seeded once per playout from the caller's numpy Generator, and keep
+whatever they need per turn (counts, union-finds, scratch boards) up to date
+instead of rescanning the board. Compiled on first use and cached on disk.
 """
 
 from __future__ import annotations
