@@ -6,7 +6,10 @@ and through the Gymnasium env, plus the Odoku oracle's time per move.
 Prints a table; nothing here is a test. Each row plays uniformly random games
 for about ``--seconds`` seconds of wall time, after one untimed warm-up game
 (numba kernels compile on first use). A neutral game's row also gives its time
-per turn relative to its base game (``per-turn cost vs hex``).
+per turn relative to its base game (``per-turn cost vs hex``), with the base game
+timed again (the same way, for as long) right after that row: on a shared
+machine the load changes from one minute to the next, and a ratio is only
+sound between two rates measured side by side.
 
 The ``playout`` rows time ``game.random_playout``, which the stone games run in
 one numba kernel per game (the same games as the engine loop for the same
@@ -135,24 +138,22 @@ def main() -> None:
         has_open_spiel = False
 
     print(f"{'game':<12}{'via':<10}{'games/s':>12}{'decisions/s':>14}{'turns/s':>12}")
-    rows: dict[tuple[str, str], dict[str, float]] = {}
 
-    def show(name: str, via: str, row: dict[str, float], label: str) -> None:
-        rows[name, via] = row
-        base = BASE_GAME.get(name)
+    def show(name: str, via: str, row: dict[str, float], label: str, base_row: dict[str, float] | None) -> None:
         note = ""
-        if (base, via) in rows:
-            note = f"  (per-turn cost vs {base}: {rows[base, via]['turns/s'] / row['turns/s']:.2f}x)"
+        if base_row is not None:
+            note = f"  (per-turn cost vs {BASE_GAME[name]}: {base_row['turns/s'] / row['turns/s']:.2f}x)"
         print(f"{label:<12}{via:<10}{row['games/s']:>12.1f}{row['decisions/s']:>14.0f}{row['turns/s']:>12.0f}{note}")
 
     for name in sorted(args.games, key=lambda name: (name in BASE_GAME, name)):  # base games first
         game = make_game(name)
+        base = make_game(BASE_GAME[name]) if name in BASE_GAME else None
         row = engine_playouts(game, args.seconds, rng)
-        show(name, "engine", row, name)
+        show(name, "engine", row, name, None if base is None else engine_playouts(base, args.seconds, rng))
         kernel = None
         if hasattr(game, "random_playout"):
             kernel = kernel_playouts(game, args.seconds, rng)
-            show(name, "playout", kernel, "")
+            show(name, "playout", kernel, "", None if base is None else kernel_playouts(base, args.seconds, rng))
         if has_open_spiel and name in OPEN_SPIEL:
             spiel_name, params = OPEN_SPIEL[name]  # same board as our default size
             theirs = open_spiel_playouts(spiel_name, params, args.seconds, rng)
