@@ -32,9 +32,10 @@ class RolloutEvaluator:
 
     A playout is ``game.random_playout``: uniformly random legal actions and
     chance outcomes by their probabilities until the game ends (the stone games
-    run it in numba kernels, Odoku draws the final board directly). Randomness comes from ``self.rng``, a numpy Generator given
-    at construction (a player may point it at the generator it is handed for
-    each move).
+    run it in numba kernels, Odoku draws the final board directly). Randomness
+    comes from ``self.rng``, a numpy Generator given at construction (a player
+    may point it at the generator it is handed for each move). The priors are
+    one read-only array of ones per batch size; the values are float64.
     """
 
     def __init__(self, game: Game, rng: np.random.Generator, num_rollouts: int = 1):
@@ -64,10 +65,6 @@ class RolloutEvaluator:
         if len(self._priors) != len(states):
             self._priors = _ones(len(states), info.num_actions)
         return self._priors, np.array(values, dtype=np.float64)  # exact returns
-
-    def playout(self, state) -> tuple[float, ...]:
-        """Returns at the end of one random playout from ``state`` (not modified)."""
-        return self.game.random_playout(state, self._rng)[0]
 
 
 class FunctionEvaluator:
