@@ -8,12 +8,17 @@ training target for the seat that moved there: its observation, the search's
 visit distribution (after a Gumbel search, its improved policy, and the game
 plays the action sequential halving selected), and the value target
 
-    value = (1 - value_mix) * final_return[mover] + value_mix * search_value[mover]
+    value = (1 - value_mix) * outcome[mover] + value_mix * search_value[mover]
 
-(``value_mix = 0`` is AlphaZero's outcome target; a little search value lowers
-the variance of games with chance). The search value is the root's mean value,
-or after a Gumbel search the value of the action it selected. Positions with a
-single legal action are played without search and are not recorded.
+The outcome is the game's final return (AlphaZero), or with
+``outcome_rollouts = K > 0`` the mean return of K random playouts from the
+position (AlphaGo's rollouts: in a random-turn game such as Odoku a random
+playout is an unbiased sample of the exact value, so K of them are a target
+free of the self-play policy's errors; elsewhere they carry random play's
+bias). ``value_mix > 0`` mixes in the search value (lower variance in games
+with chance): the root's mean value, or after a Gumbel search the value of the
+action it selected. Positions with a single legal action are played without
+search and are not recorded.
 
 :class:`WorkerPool` (``agent.selfplay.workers > 0``) splits an iteration's games
 over worker processes, each with its own copy of the network on the CPU and
@@ -43,10 +48,15 @@ class SelfPlayConfig:
     concurrent_games: int = 16
     temperature_moves: int = 8  # decisions per game played at temperature 1, then 0
     value_mix: float = 0.0
+    outcome_rollouts: int = 0  # > 0: the outcome is the mean return of this many random playouts
     workers: int = 0  # worker processes; 0 plays in this process
 
     def __post_init__(self):
-        for key, low in (("games_per_iteration", 1), ("concurrent_games", 1), ("temperature_moves", 0), ("workers", 0)):
+        integers = (
+            ("games_per_iteration", 1), ("concurrent_games", 1), ("temperature_moves", 0),
+            ("outcome_rollouts", 0), ("workers", 0),
+        )
+        for key, low in integers:
             value = getattr(self, key)
             if not isinstance(value, int) or isinstance(value, bool) or value < low:
                 raise ValueError(f"agent.selfplay.{key} must be an integer >= {low}, got {value!r}")
@@ -89,7 +99,7 @@ class SelfPlayBatch:
 class _Game:
     """One game in flight and the positions it has recorded so far."""
 
-    __slots__ = ("state", "actions", "obs", "policy", "movers", "root_values", "decisions")
+    __slots__ = ("state", "actions", "obs", "policy", "movers", "root_values", "rollout_values", "decisions")
 
     def __init__(self, state):
         self.state = state
@@ -98,6 +108,7 @@ class _Game:
         self.policy: list[np.ndarray] = []
         self.movers: list[int] = []
         self.root_values: list[float] = []
+        self.rollout_values: list[float] = []
         self.decisions = 0
 
 
@@ -129,13 +140,15 @@ def play_games(
             g.policy.append(_policy_target(result))
             g.movers.append(mover)
             g.root_values.append(_search_value(result, mover))
+            if config.outcome_rollouts:
+                g.rollout_values.append(_rollout_value(game, g.state, mover, config.outcome_rollouts, rng))
             if result.selected is not None:  # Gumbel: its noise already explored
                 action = result.selected
             else:
                 action = select_action(result, temperature_schedule(g.decisions, config.temperature_moves), rng)
             _apply(game, g, action)
             g.decisions += 1
-    return _targets(game, finished, config.value_mix)
+    return _targets(game, finished, config)
 
 
 def _policy_target(result) -> np.ndarray:
@@ -153,6 +166,11 @@ def _search_value(result, mover: int) -> float:
     if result.selected is not None and not np.isnan(result.q_values[result.selected, mover]):
         return float(result.q_values[result.selected, mover])
     return float(result.root_values[mover])
+
+
+def _rollout_value(game: Game, state, mover: int, rollouts: int, rng: np.random.Generator) -> float:
+    """Mean return for ``mover`` of ``rollouts`` random playouts from ``state``."""
+    return float(np.mean([game.random_playout(state, rng)[0][mover] for _ in range(rollouts)]))
 
 
 def _advance_forced(game: Game, g: _Game, rng: np.random.Generator) -> None:
@@ -173,14 +191,15 @@ def _apply(game: Game, g: _Game, action: int) -> None:
     g.actions.append(action)
 
 
-def _targets(game: Game, finished: list[_Game], value_mix: float) -> SelfPlayBatch:
-    info = game.info
+def _targets(game: Game, finished: list[_Game], config: SelfPlayConfig) -> SelfPlayBatch:
+    info, mix = game.info, config.value_mix
     obs, policy, value = [], [], []
     for g in finished:
         final = game.returns(g.state)
+        outcomes = g.rollout_values if config.outcome_rollouts else [final[m] for m in g.movers]
         obs.extend(g.obs)
         policy.extend(g.policy)
-        value.extend((1.0 - value_mix) * final[m] + value_mix * v for m, v in zip(g.movers, g.root_values))
+        value.extend((1.0 - mix) * z + mix * v for z, v in zip(outcomes, g.root_values))
     return SelfPlayBatch(
         obs=np.asarray(obs, dtype=np.float32).reshape(-1, *info.obs_shape),
         policy=np.asarray(policy, dtype=np.float32).reshape(-1, info.num_actions),

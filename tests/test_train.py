@@ -83,6 +83,55 @@ def test_selfplay_targets(value_mix):
     assert batch.first_seat_win_rate == np.mean([r[0] > 0 for r in batch.returns])
 
 
+def test_rollout_outcomes_are_the_mean_of_random_playouts_from_the_position():
+    """With ``outcome_rollouts = K`` the outcome part of each value target is the mean
+    return of K random playouts from the position: on Odoku (random-turn theorem) an
+    unbiased estimate of the exact value, so with K = 64 every target lies near it."""
+    from agents.evaluators import UniformEvaluator
+    from agents.search import MCTS, SearchConfig
+    from agents.selfplay import SelfPlayConfig, play_games
+    from envs import make_game
+    from envs.odoku import value
+
+    game = make_game("odoku")
+    config = SelfPlayConfig(concurrent_games=2, outcome_rollouts=64)
+    batch = play_games(game, MCTS(game, SearchConfig(num_simulations=2)), UniformEvaluator(game), 2, config, np.random.default_rng(3))
+    states = _decision_states(game, batch.games)
+    exact = [(value(s) - 7.5) / 7.5 * (1 if game.to_play(s) == 0 else -1) for s in states]
+    errors = batch.value - np.array(exact)
+    # a playout's return has a standard deviation below 0.27: 64 of them, below 0.034
+    assert len(states) == batch.num_positions and np.max(np.abs(errors)) < 0.15
+    assert abs(np.mean(errors)) < 0.03
+
+
+def test_rollout_outcomes_come_from_the_games_playouts(monkeypatch):
+    """The rollout mean replaces the final return: a game whose playouts always end
+    (0.25, -0.25) gives every position that value for its mover, whatever the result."""
+    from agents.evaluators import UniformEvaluator
+    from agents.search import MCTS, SearchConfig
+    from agents.selfplay import SelfPlayConfig, play_games
+    from envs import make_game
+
+    game = make_game("odoku")
+    monkeypatch.setattr(game, "random_playout", lambda state, rng: ((0.25, -0.25), 0, 0))
+    config = SelfPlayConfig(concurrent_games=2, outcome_rollouts=3, value_mix=0.0)
+    batch = play_games(game, MCTS(game, SearchConfig(num_simulations=2)), UniformEvaluator(game), 2, config, np.random.default_rng(0))
+    movers = [game.to_play(s) for s in _decision_states(game, batch.games)]
+    np.testing.assert_array_equal(batch.value, [0.25 if m == 0 else -0.25 for m in movers])
+
+
+def _decision_states(game, games):
+    """Every searched decision state of the recorded games, in order."""
+    states = []
+    for actions in games:
+        state = game.initial_state()
+        for action in actions:
+            if not game.is_chance(state) and len(game.legal_actions(state)) > 1:
+                states.append(state.copy())
+            game.apply(state, action)
+    return states
+
+
 def test_gumbel_selfplay_learns_the_improved_policy_and_the_selected_value():
     """After a Gumbel search, self-play plays the action sequential halving selected,
     learns its improved policy (not the visit shares) and takes the selected action's
