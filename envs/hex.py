@@ -20,7 +20,7 @@ import numpy as np
 
 from envs.board import check_size, hex_diagram, neighbour_table
 from envs.kernels import GOAL_CHAIN, chain_joins, placement_playout
-from envs.stones import Rules, StoneGame
+from envs.stones import Rules, StoneGame, cells_with
 
 HEX_STEPS = ((-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0))
 
@@ -48,6 +48,8 @@ class HexRules(Rules):
             1: ((r == 0).astype(np.uint8), (r == n - 1).astype(np.uint8)),
             2: ((c == 0).astype(np.uint8), (c == n - 1).astype(np.uint8)),
         }
+        # the same as bits per colour and cell (1: the first edge, 2: the second), for ``link``
+        self.edge_bits = {colour: (first + 2 * second).tolist() for colour, (first, second) in self.edges.items()}
 
     def wins(self, board: bytearray, colour: int, cells: Sequence[int]) -> bool:
         """Whether a chain of ``colour`` through one of ``cells`` joins that colour's two edges."""
@@ -60,6 +62,41 @@ class HexRules(Rules):
             if chain_joins(board, colour, cell, self.neighbour_array, first, second):
                 return True
         return False
+
+    def chains(self, board: bytearray) -> list[int]:
+        """Both colours' chains as one union-find over the cells, kept up to date by ``link``.
+
+        A stone holds the cell of another stone of its chain, and a chain's root holds
+        ``~edges`` (a negative number; ``edges``: bit 0 the colour's first edge touched, bit 1
+        its second); other cells hold -1. Stones are only ever added: neutral games, where a
+        stone can be given back, judge by ``wins`` instead.
+        """
+        chains = [-1] * len(board)
+        for cell in cells_with(board, 1, 2):
+            self.link(chains, board, cell, board[cell])
+        return chains
+
+    def link(self, chains: list[int], board: bytearray, cell: int, colour: int) -> bool:
+        """Add the ``colour`` stone on ``cell`` to ``chains``: whether its chain joins the colour's edges."""
+        root, edges = -1, self.edge_bits[colour][cell]
+        for other in self.neighbours[cell]:
+            if board[other] == colour:
+                top = other
+                while chains[top] >= 0:
+                    top = chains[top]
+                if top != root:
+                    edges |= ~chains[top]
+                    if root < 0:
+                        root = top  # the stone joins the first chain it touches
+                    else:
+                        chains[top] = root  # and merges the others into it
+                if other != root:
+                    chains[other] = root  # a shortcut for the next search
+        if root < 0:
+            chains[cell] = ~edges
+        else:
+            chains[cell], chains[root] = root, ~edges
+        return edges == 3
 
     def playout(self, board: bytearray, colour: int, turns: int, pie_turn: int, seed: int):
         return placement_playout(board, self.n, colour, turns, pie_turn, GOAL_CHAIN, self.neighbour_array, seed)

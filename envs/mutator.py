@@ -120,6 +120,9 @@ class NeutralGame(StoneGame):
             return state.empty_cells[:]
         return empty_cells_touching(state.board, self.n).tolist()
 
+    def _new_state(self, board) -> StoneState:
+        return StoneState(board)  # no ``rules.chains``: a swap gives stones back, ``rules.wins`` judges
+
     def _kernel_playout(self, state: StoneState, pie_turn: int, seed: int):
         rules = self.rules
         if rules.kernel_goal is None:

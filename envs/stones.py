@@ -13,7 +13,7 @@ colours over; seats keep their numbers (RULES.md section 2).
 from __future__ import annotations
 
 import abc
-from bisect import insort
+from bisect import bisect_left, insort
 from functools import lru_cache
 from itertools import compress
 from typing import Sequence
@@ -91,6 +91,16 @@ class Rules(abc.ABC):
     def wins(self, board: Sequence[int], colour: int, cells: Sequence[int]) -> bool:
         """Whether ``colour`` has reached the goal after a turn that made ``cells`` its own."""
 
+    def chains(self, board: bytearray) -> list[int] | None:
+        """A structure that ``link`` keeps up to date as stones are added, to judge the goal
+        without a search (Hex's chains), or None: ``wins`` judges every turn."""
+        return None
+
+    def link(self, chains: list[int], board: bytearray, cell: int, colour: int) -> bool:
+        """Add the ``colour`` stone just placed on ``cell`` to ``chains``: whether ``colour`` has
+        now reached the goal (the same answer as ``wins`` for that turn)."""
+        raise NotImplementedError
+
     def final_outcome(self, board: Sequence[int], counts: Sequence[int]) -> int:
         """The winning colour (1, 2) or 0 for a draw when neither side can move any more."""
         return 0
@@ -131,12 +141,13 @@ class StoneState:
     list those cells in order (no stone ever leaves the board, so the first only shrinks);
     ``phase`` and ``chosen``
     belong to the neutral games' micro-steps (0 and () otherwise); ``legal`` is a
-    cache of the legal actions (None until asked for, reset by every action).
+    cache of the legal actions (None until asked for, reset by every action); ``chains``
+    is ``Rules.chains`` for the plain games that keep one (None otherwise).
     """
 
     __slots__ = (
         "board", "counts", "empty_cells", "neutral_cells", "colour", "swapped", "turns", "phase", "chosen", "player",
-        "outcome", "legal",
+        "outcome", "legal", "chains",
     )
 
     def __init__(self, board: Sequence[int]):
@@ -152,6 +163,7 @@ class StoneState:
         self.player = 0
         self.outcome = -1  # at the end: winning colour, or 0 for a draw
         self.legal: list[int] | None = None
+        self.chains: list[int] | None = None
 
     def copy(self) -> "StoneState":
         other = StoneState.__new__(StoneState)
@@ -167,6 +179,7 @@ class StoneState:
         other.player = self.player
         other.outcome = self.outcome
         other.legal = self.legal
+        other.chains = None if self.chains is None else self.chains[:]
         return other
 
     def key(self) -> tuple:
@@ -230,17 +243,23 @@ class StoneGame(Game):
 
     # --- transitions -------------------------------------------------------------------
     def initial_state(self) -> StoneState:
-        state = StoneState(self.rules.initial_board())
+        state = self._new_state(self.rules.initial_board())
         self._start_turn(state)
+        return state
+
+    def _new_state(self, board: Sequence[int]) -> StoneState:
+        state = StoneState(board)
+        state.chains = self.rules.chains(state.board)
         return state
 
     def to_play(self, state: StoneState) -> int:
         return state.player
 
     def legal_actions(self, state: StoneState) -> list[int]:
-        if state.legal is None:
-            state.legal = self._legal(state) if state.player != TERMINAL else []
-        return list(state.legal)
+        legal = state.legal
+        if legal is None:
+            legal = state.legal = self._legal(state) if state.player != TERMINAL else []
+        return legal[:]
 
     def apply(self, state: StoneState, action: int) -> None:
         legal = state.legal
@@ -250,7 +269,8 @@ class StoneGame(Game):
             legal = state.legal = self._legal(state)
         if type(action) is not int:
             action = self.check_action(state, action)
-        if action not in legal:
+        index = bisect_left(legal, action)  # legal actions are in increasing order
+        if index == len(legal) or legal[index] != action:
             self.check_action(state, action)
             raise IllegalActionError(f"action {action} ({self._describe(action)}): {self._why_illegal(state, action)}")
         if action == self.SWAP_SIDES:
@@ -279,7 +299,7 @@ class StoneGame(Game):
                 rows.append([symbols.index(t) for t in tokens])
         if len(rows) != self.n:
             raise NotationError(f"a {self.n}x{self.n} diagram needs {self.n} rows of {self.n} cells, found {len(rows)}")
-        state = StoneState([v for row in rows for v in row])
+        state = self._new_state([v for row in rows for v in row])
         state.colour, state.turns = symbols.index(to_move), turns
         self._start_turn(state)
         return state
@@ -331,7 +351,9 @@ class StoneGame(Game):
         """The actions at a turn start, given the cells that start a turn."""
         if not moves:  # _start_turn left the game running, so the other side can move
             return [self.PASS]
-        return moves + [self.SWAP_SIDES] if self._pie_available(state) else moves
+        if state.turns == self.pie_turn and self._pie_available(state):
+            return moves + [self.SWAP_SIDES]
+        return moves
 
     def _moves(self, state: StoneState, colour: int) -> list[int]:
         """Cells where ``colour`` may start a turn."""
@@ -340,8 +362,12 @@ class StoneGame(Game):
         return self.rules.placements(state.board, colour, EMPTY)
 
     def _play(self, state: StoneState, cell: int) -> None:
-        self._place(state, cell, state.colour)
-        self._end_turn(state, (cell,))
+        colour = state.colour
+        self._place(state, cell, colour)
+        if state.chains is None:
+            self._end_turn(state, (cell,))
+        else:
+            self._end_turn(state, (cell,), self.rules.link(state.chains, state.board, cell, colour))
 
     def _why_illegal(self, state: StoneState, action: int) -> str:
         if action == self.SWAP_SIDES:
@@ -357,9 +383,9 @@ class StoneGame(Game):
     def _set(self, state: StoneState, cell: int, value: int) -> None:
         counts, old = state.counts, state.board[cell]
         if old == EMPTY:
-            state.empty_cells.remove(cell)
+            del state.empty_cells[bisect_left(state.empty_cells, cell)]
         elif old == NEUTRAL:
-            state.neutral_cells.remove(cell)
+            del state.neutral_cells[bisect_left(state.neutral_cells, cell)]
         if value == NEUTRAL:
             insort(state.neutral_cells, cell)
         counts[old] -= 1
@@ -394,13 +420,16 @@ class StoneGame(Game):
             return state.counts[EMPTY] > 0
         return bool(self._moves(state, colour))
 
-    def _end_turn(self, state: StoneState, cells: Sequence[int]) -> None:
-        """Judge the finished turn as a whole, then hand the move over (or end the game)."""
+    def _end_turn(self, state: StoneState, cells: Sequence[int], won: bool | None = None) -> None:
+        """Judge the finished turn as a whole (``won``: already judged by ``rules.link``), then
+        hand the move over (or end the game)."""
         mover = state.colour
         state.turns += 1
         state.phase, state.chosen, state.legal = 0, (), None
-        rules = self.rules
-        if cells and state.counts[mover] >= rules.goal_stones and rules.wins(state.board, mover, cells):
+        if won is None:
+            rules = self.rules
+            won = bool(cells) and state.counts[mover] >= rules.goal_stones and rules.wins(state.board, mover, cells)
+        if won:
             state.outcome, state.player = mover, TERMINAL
             return
         state.colour = 3 - mover

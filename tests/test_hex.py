@@ -46,6 +46,22 @@ def test_a_full_board_has_exactly_one_winner(seed, size):
     assert rules.wins(board, 1, cells) != rules.wins(board, 2, cells)
 
 
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), size=st.integers(2, 9))
+def test_the_kept_chains_judge_each_turn_like_the_chain_search(seed, size):
+    # plain Hex judges a turn by its union-find (rules.link), kept from the start or from a diagram
+    game, rng = make_game("hex", size=size), np.random.default_rng(seed)
+    state = game.initial_state()
+    while not game.is_terminal(state):
+        before, cell, mover = state.copy(), int(rng.choice(game.legal_actions(state))), state.colour
+        game.apply(state, cell)
+        assert game.is_terminal(state) == game.rules.wins(state.board, mover, [cell])
+    text = game.render_text(before).splitlines()[:-1]
+    again = game.from_diagram("\n".join(text), game.rules.symbols[mover], turns=before.turns)
+    game.apply(again, cell)
+    assert game.is_terminal(again) and game.returns(again) == game.returns(state)
+
+
 def test_pie_rule_hands_over_the_colours():
     game = make_game("hex", size=5, pie_rule=True)
     state = play(game, game.initial_state(), "c3")
