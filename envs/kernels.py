@@ -184,6 +184,21 @@ def _touching_into(board, n, out):
 
 
 @njit(cache=True)
+def _stone_touches(board, n, touch, cell):
+    """Count the stone just put on the empty ``cell`` in ``touch`` (per cell: its 8 neighbours
+    that hold a stone); return the change in the number of empty cells touching a stone."""
+    change = -1 if touch[cell] else 0
+    r0, c0 = cell // n, cell % n
+    for r in range(max(r0 - 1, 0), min(r0 + 2, n)):
+        for c in range(max(c0 - 1, 0), min(c0 + 2, n)):
+            other = r * n + c
+            touch[other] += 1
+            if touch[other] == 1 and board[other] == EMPTY:
+                change += 1
+    return change
+
+
+@njit(cache=True)
 def line_through(board, n, cell, colour, length):
     """Whether ``length`` or more ``colour`` stones lie in a row (any of 4 directions) through ``cell``."""
     if board[cell] != colour:
@@ -429,6 +444,17 @@ def _put(board, n, counts, rows, cell, value):
 
 
 @njit(cache=True)
+def _nth_touching(board, touch, index):
+    """The ``index``-th empty cell (from 0), in order, with a stone among its neighbours."""
+    for cell in range(len(board)):
+        if board[cell] == EMPTY and touch[cell]:
+            if index == 0:
+                return cell
+            index -= 1
+    return -1
+
+
+@njit(cache=True)
 def _row_nth(board, n, rows, first, second, index):
     """The ``index``-th cell (from 0), in order, among those holding ``first`` or ``second``."""
     row = 0
@@ -567,6 +593,15 @@ def _capture_playout(board, n, colour, adjacent, seed):
     starts = np.empty(cells, np.int64)
     buffer = np.empty(4 * n, np.int64)
     work = (np.empty(cells, np.int64), np.empty(cells, np.uint8), np.empty(4 * n, np.int64))
+    # AdNeuVersi: stones per cell's neighbourhood, and the empty cells touching one (no stone
+    # ever leaves the board, so both only change when an empty cell is filled)
+    touch = np.zeros(cells, np.int64)
+    touching = 0
+    if adjacent:
+        touching = _touching_into(after, n, starts)
+        for i in range(cells):
+            if after[i] != EMPTY:
+                _stone_touches(after, n, touch, i)
     decisions = turns = 0
     while True:
         count = _capture_starts(after, n, colour, starts, work)
@@ -588,10 +623,17 @@ def _capture_playout(board, n, colour, adjacent, seed):
         after[first] = colour
         if was_empty:  # the drop's neutral, left out when no cell is allowed
             empty -= 1
-            spots = _touching_into(after, n, starts) if adjacent else empty
+            if adjacent:
+                touching += _stone_touches(after, n, touch, first)
+            spots = touching if adjacent else empty
             if spots:
                 index, seed = draw(seed, spots)
-                after[starts[index] if adjacent else _nth(after, EMPTY, EMPTY, index, -1, -1)] = NEUTRAL
+                if adjacent:
+                    cell = _nth_touching(after, touch, index)
+                    after[cell] = NEUTRAL
+                    touching += _stone_touches(after, n, touch, cell)
+                else:
+                    after[_nth(after, EMPTY, EMPTY, index, -1, -1)] = NEUTRAL
                 empty -= 1
                 decisions += 1
         else:  # a swap: a second capturing neutral, then a stone given back
