@@ -1,7 +1,7 @@
 """How close an Odoku network is to the exact values, and how close it could get.
 
     python benchmarks/odoku_targets.py --checkpoint runs/odoku/.../ckpt_step0002000.pt
-    python benchmarks/odoku_targets.py --fit-exact 30000 --steps 3000
+    python benchmarks/odoku_targets.py --fit-exact 30000 --steps 3000 [--rollouts 16]
 
 Odoku's exact value is known (``envs.odoku.value``), so a network can be
 checked position by position instead of only by games. Both modes print one
@@ -16,8 +16,10 @@ table over positions reached by random play (random depth, fresh seed):
 ``--checkpoint`` measures a trained network. ``--fit-exact`` is the ceiling:
 a fresh network of the same shape (``--channels``, ``--blocks``) trained for
 ``--steps`` batches on exact targets (exact value, uniform over the optimal
-moves) for that many random-play positions, with the game's symmetries.
-Nothing here is a test.
+moves) for that many random-play positions, with the game's symmetries;
+``--rollouts K`` replaces each exact value target by the mean return of K
+random playouts from the position (what ``agent.selfplay.outcome_rollouts``
+gives self-play). Nothing here is a test.
 """
 
 from __future__ import annotations
@@ -93,8 +95,9 @@ def measure(game, net, positions: int, rng) -> dict[str, float]:
     }
 
 
-def fit_exact(game, net, positions: int, steps: int, rng) -> None:
-    """Train ``net`` on exact targets for ``positions`` random-play positions."""
+def fit_exact(game, net, positions: int, steps: int, rng, rollouts: int = 0) -> None:
+    """Train ``net`` on exact targets for ``positions`` random-play positions
+    (value targets from ``rollouts`` random playouts each when > 0)."""
     obs, policy, values = [], [], []
     while len(obs) < positions:
         state = random_position(game, rng)
@@ -104,7 +107,10 @@ def fit_exact(game, net, positions: int, steps: int, rng) -> None:
         target[optimal_actions(state)] = 1.0
         obs.append(game.observe(state))
         policy.append(target / target.sum())
-        values.append(mover_value(state))
+        if rollouts:
+            values.append(np.mean([game.random_playout(state, rng)[0][state.player] for _ in range(rollouts)]))
+        else:
+            values.append(mover_value(state))
     obs, policy, values = np.stack(obs), np.stack(policy), np.asarray(values, dtype=np.float32)
     optimizer = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
     symmetries = game.symmetries()
@@ -125,6 +131,7 @@ def main() -> None:
     source.add_argument("--checkpoint", help="an Odoku training checkpoint")
     source.add_argument("--fit-exact", type=int, metavar="POSITIONS", help="fit a fresh network to exact targets")
     parser.add_argument("--steps", type=int, default=3000, help="--fit-exact: batches of 128")
+    parser.add_argument("--rollouts", type=int, default=0, help="--fit-exact: value targets from K playouts")
     parser.add_argument("--channels", type=int, default=32)
     parser.add_argument("--blocks", type=int, default=2)
     parser.add_argument("--positions", type=int, default=300, help="positions measured")
@@ -138,8 +145,9 @@ def main() -> None:
         label = args.checkpoint
     else:
         net = PolicyValueNet.for_game(game.info, NetConfig(channels=args.channels, blocks=args.blocks))
-        fit_exact(game, net, args.fit_exact, args.steps, rng)
-        label = f"fitted to exact targets ({args.fit_exact} positions, {args.steps} steps)"
+        fit_exact(game, net, args.fit_exact, args.steps, rng, args.rollouts)
+        values = f"{args.rollouts}-playout values" if args.rollouts else "exact values"
+        label = f"fitted to exact moves and {values} ({args.fit_exact} positions, {args.steps} steps)"
     print(label)
     for name, figure in measure(game, net, args.positions, np.random.default_rng(args.seed + 1)).items():
         print(f"  {name:28}{figure:8.4f}")
