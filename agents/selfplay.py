@@ -99,7 +99,7 @@ class SelfPlayBatch:
 class _Game:
     """One game in flight and the positions it has recorded so far."""
 
-    __slots__ = ("state", "actions", "obs", "policy", "movers", "root_values", "rollout_values", "decisions")
+    __slots__ = ("state", "actions", "obs", "policy", "movers", "search_values", "rollout_values", "decisions")
 
     def __init__(self, state):
         self.state = state
@@ -107,7 +107,7 @@ class _Game:
         self.obs: list[np.ndarray] = []
         self.policy: list[np.ndarray] = []
         self.movers: list[int] = []
-        self.root_values: list[float] = []
+        self.search_values: list[float] = []
         self.rollout_values: list[float] = []
         self.decisions = 0
 
@@ -139,7 +139,7 @@ def play_games(
             g.obs.append(game.observe(g.state))
             g.policy.append(_policy_target(result))
             g.movers.append(mover)
-            g.root_values.append(_search_value(result, mover))
+            g.search_values.append(_search_value(result, mover))
             if config.outcome_rollouts:
                 g.rollout_values.append(_rollout_value(game, g.state, mover, config.outcome_rollouts, rng))
             if result.selected is not None:  # Gumbel: its noise already explored
@@ -199,7 +199,7 @@ def _targets(game: Game, finished: list[_Game], config: SelfPlayConfig) -> SelfP
         outcomes = g.rollout_values if config.outcome_rollouts else [final[m] for m in g.movers]
         obs.extend(g.obs)
         policy.extend(g.policy)
-        value.extend((1.0 - mix) * z + mix * v for z, v in zip(outcomes, g.root_values))
+        value.extend((1.0 - mix) * z + mix * v for z, v in zip(outcomes, g.search_values))
     return SelfPlayBatch(
         obs=np.asarray(obs, dtype=np.float32).reshape(-1, *info.obs_shape),
         policy=np.asarray(policy, dtype=np.float32).reshape(-1, info.num_actions),
