@@ -13,7 +13,12 @@ from hydra import compose, initialize_config_dir
 import agents.training as training
 from agents.checkpoint import load_checkpoint, load_replay
 from agents.config import ConfigError
+from agents.evaluators import UniformEvaluator
+from agents.search import MCTS, SearchConfig, SearchResult
+from agents.selfplay import SelfPlayConfig, play_games
 from agents.training import build_settings, train
+from envs import make_game
+from envs.odoku import value
 
 ROOT = Path(__file__).parents[1]
 SCALARS = {
@@ -55,10 +60,6 @@ def runs(tmp_path_factory):
 def test_selfplay_targets(value_mix):
     """Every searched position gives the mover's final return (mixed with the root value)
     and a policy on legal actions; games run concurrently to the end."""
-    from agents.evaluators import UniformEvaluator
-    from agents.search import MCTS, SearchConfig
-    from agents.selfplay import SelfPlayConfig, play_games
-    from envs import make_game
 
     game = make_game("odoku")
     config = SelfPlayConfig(concurrent_games=2, temperature_moves=25, value_mix=value_mix)
@@ -87,16 +88,11 @@ def test_rollout_outcomes_are_the_mean_of_random_playouts_from_the_position():
     """With ``outcome_rollouts = K`` the outcome part of each value target is the mean
     return of K random playouts from the position: on Odoku (random-turn theorem) an
     unbiased estimate of the exact value, so with K = 64 every target lies near it."""
-    from agents.evaluators import UniformEvaluator
-    from agents.search import MCTS, SearchConfig
-    from agents.selfplay import SelfPlayConfig, play_games
-    from envs import make_game
-    from envs.odoku import value
 
     game = make_game("odoku")
     config = SelfPlayConfig(concurrent_games=2, outcome_rollouts=64)
     batch = play_games(game, MCTS(game, SearchConfig(num_simulations=2)), UniformEvaluator(game), 2, config, np.random.default_rng(3))
-    states = _decision_states(game, batch.games)
+    states = [state for state, _ in _searched_positions(game, batch.games)]
     exact = [(value(s) - 7.5) / 7.5 * (1 if game.to_play(s) == 0 else -1) for s in states]
     errors = batch.value - np.array(exact)
     # a playout's return has a standard deviation below 0.27: 64 of them, below 0.034
@@ -107,38 +103,31 @@ def test_rollout_outcomes_are_the_mean_of_random_playouts_from_the_position():
 def test_rollout_outcomes_come_from_the_games_playouts(monkeypatch):
     """The rollout mean replaces the final return: a game whose playouts always end
     (0.25, -0.25) gives every position that value for its mover, whatever the result."""
-    from agents.evaluators import UniformEvaluator
-    from agents.search import MCTS, SearchConfig
-    from agents.selfplay import SelfPlayConfig, play_games
-    from envs import make_game
 
     game = make_game("odoku")
     monkeypatch.setattr(game, "random_playout", lambda state, rng: ((0.25, -0.25), 0, 0))
     config = SelfPlayConfig(concurrent_games=2, outcome_rollouts=3, value_mix=0.0)
     batch = play_games(game, MCTS(game, SearchConfig(num_simulations=2)), UniformEvaluator(game), 2, config, np.random.default_rng(0))
-    movers = [game.to_play(s) for s in _decision_states(game, batch.games)]
+    movers = [game.to_play(state) for state, _ in _searched_positions(game, batch.games)]
     np.testing.assert_array_equal(batch.value, [0.25 if m == 0 else -0.25 for m in movers])
 
 
-def _decision_states(game, games):
-    """Every searched decision state of the recorded games, in order."""
-    states = []
+def _searched_positions(game, games):
+    """(state, action played) for every searched decision of the recorded games, in order."""
+    positions = []
     for actions in games:
         state = game.initial_state()
         for action in actions:
             if not game.is_chance(state) and len(game.legal_actions(state)) > 1:
-                states.append(state.copy())
+                positions.append((state.copy(), action))
             game.apply(state, action)
-    return states
+    return positions
 
 
 def test_gumbel_selfplay_learns_the_improved_policy_and_the_selected_value():
     """After a Gumbel search, self-play plays the action sequential halving selected,
     learns its improved policy (not the visit shares) and takes the selected action's
     value as the search value (not the root mean)."""
-    from agents.search import SearchResult
-    from agents.selfplay import SelfPlayConfig, play_games
-    from envs import make_game
 
     game = make_game("odoku")
     n = game.info.num_actions
@@ -157,18 +146,13 @@ def test_gumbel_selfplay_learns_the_improved_policy_and_the_selected_value():
             return results
 
     batch = play_games(game, GumbelResults(), None, 2, SelfPlayConfig(value_mix=1.0), np.random.default_rng(0))
-    index = 0
-    for actions in batch.games:
-        state = game.initial_state()
-        for action in actions:
-            if not game.is_chance(state) and len(game.legal_actions(state)) > 1:
-                legal = game.legal_actions(state)
-                assert action == legal[-1]
-                assert int(np.argmax(batch.policy[index])) == legal[1] and batch.policy[index].sum() == 1.0
-                assert batch.value[index] == (0.25 if game.to_play(state) == 0 else -0.25)
-                index += 1
-            game.apply(state, action)
-    assert index == batch.num_positions > 40
+    positions = _searched_positions(game, batch.games)
+    for index, (state, action) in enumerate(positions):
+        legal = game.legal_actions(state)
+        assert action == legal[-1]
+        assert int(np.argmax(batch.policy[index])) == legal[1] and batch.policy[index].sum() == 1.0
+        assert batch.value[index] == (0.25 if game.to_play(state) == 0 else -0.25)
+    assert len(positions) == batch.num_positions > 40
 
 
 def test_smoke_run_writes_events_and_checkpoints(runs):
