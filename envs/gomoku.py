@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from typing import Sequence
 
-import numpy as np
 
 from envs.board import check_size
 from envs.kernels import GOAL_LINE, line_through, placement_playout
