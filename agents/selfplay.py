@@ -6,7 +6,11 @@ simulation wave costs one batched network evaluation. Chance nodes (Odoku's
 coin) are drawn from the caller's generator. Each searched position becomes a
 training target for the seat that moved there: its observation, the search's
 visit distribution (after a Gumbel search, its improved policy, and the game
-plays the action sequential halving selected), and the value target
+plays the action sequential halving selected) or, with ``policy_rollouts = K
+> 0``, the action whose K random playouts (common random numbers across the
+actions, :meth:`Game.action_playout_returns`) return the most to the mover
+(ties share the mass; in a random-turn game the playouts rank the moves
+without the network's or the search's errors), and the value target
 
     value = (1 - value_mix) * outcome[mover] + value_mix * search_value[mover]
 
@@ -49,12 +53,13 @@ class SelfPlayConfig:
     temperature_moves: int = 8  # decisions per game played at temperature 1, then 0
     value_mix: float = 0.0
     outcome_rollouts: int = 0  # > 0: the outcome is the mean return of this many random playouts
+    policy_rollouts: int = 0  # > 0: the policy target is the best action by this many playouts after each
     workers: int = 0  # worker processes; 0 plays in this process
 
     def __post_init__(self):
         integers = (
             ("games_per_iteration", 1), ("concurrent_games", 1), ("temperature_moves", 0),
-            ("outcome_rollouts", 0), ("workers", 0),
+            ("outcome_rollouts", 0), ("policy_rollouts", 0), ("workers", 0),
         )
         for key, low in integers:
             value = getattr(self, key)
@@ -137,7 +142,10 @@ def play_games(
         for g, result in zip(searching, results):
             mover = game.to_play(g.state)
             g.obs.append(game.observe(g.state))
-            g.policy.append(_policy_target(result))
+            if config.policy_rollouts:
+                g.policy.append(_playout_policy(game, g.state, mover, config.policy_rollouts, rng))
+            else:
+                g.policy.append(_policy_target(result))
             g.movers.append(mover)
             g.search_values.append(_search_value(result, mover))
             if config.outcome_rollouts:
@@ -157,6 +165,14 @@ def _policy_target(result) -> np.ndarray:
     if result.improved_policy is not None:
         return result.improved_policy.astype(np.float32)
     return result.policy(1.0).astype(np.float32)
+
+
+def _playout_policy(game: Game, state, mover: int, rollouts: int, rng: np.random.Generator) -> np.ndarray:
+    """Uniform over the legal actions whose ``rollouts`` random playouts return the most to ``mover``."""
+    means = game.action_playout_returns(state, rollouts, rng)[:, mover]
+    best = np.nanmax(means)
+    target = (means == best).astype(np.float32)  # NaN rows (illegal actions) compare False
+    return target / target.sum()
 
 
 def _search_value(result, mover: int) -> float:

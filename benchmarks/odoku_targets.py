@@ -1,7 +1,7 @@
 """How close an Odoku network is to the exact values, and how close it could get.
 
     python benchmarks/odoku_targets.py --checkpoint runs/odoku/.../ckpt_step0002000.pt
-    python benchmarks/odoku_targets.py --fit-exact 30000 --steps 3000 [--rollouts 16]
+    python benchmarks/odoku_targets.py --fit-exact 30000 --steps 3000 [--rollouts 16] [--policy-rollouts 64]
 
 Odoku's exact value is known (``envs.odoku.value``), so a network can be
 checked position by position instead of only by games. Both modes print one
@@ -19,7 +19,9 @@ a fresh network of the same shape (``--channels``, ``--blocks``) trained for
 moves) for that many random-play positions, with the game's symmetries;
 ``--rollouts K`` replaces each exact value target by the mean return of K
 random playouts from the position (what ``agent.selfplay.outcome_rollouts``
-gives self-play). Nothing here is a test.
+gives self-play); ``--policy-rollouts K`` replaces each exact policy target by
+the best moves of K playouts after every move, with common random numbers
+(what ``agent.selfplay.policy_rollouts`` gives). Nothing here is a test.
 """
 
 from __future__ import annotations
@@ -95,16 +97,21 @@ def measure(game, net, positions: int, rng) -> dict[str, float]:
     }
 
 
-def fit_exact(game, net, positions: int, steps: int, rng, rollouts: int = 0) -> None:
+def fit_exact(game, net, positions: int, steps: int, rng, rollouts: int = 0, policy_rollouts: int = 0) -> None:
     """Train ``net`` on exact targets for ``positions`` random-play positions
-    (value targets from ``rollouts`` random playouts each when > 0)."""
+    (value targets from ``rollouts`` random playouts each when > 0, policy
+    targets from ``policy_rollouts`` playouts after each move when > 0)."""
     obs, policy, values = [], [], []
     while len(obs) < positions:
         state = random_position(game, rng)
         if state is None:
             continue
         target = np.zeros(game.info.num_actions, dtype=np.float32)
-        target[optimal_actions(state)] = 1.0
+        if policy_rollouts:
+            means = game.action_playout_returns(state, policy_rollouts, rng)[:, state.player]
+            target[means == np.nanmax(means)] = 1.0
+        else:
+            target[optimal_actions(state)] = 1.0
         obs.append(game.observe(state))
         policy.append(target / target.sum())
         if rollouts:
@@ -132,6 +139,7 @@ def main() -> None:
     source.add_argument("--fit-exact", type=int, metavar="POSITIONS", help="fit a fresh network to exact targets")
     parser.add_argument("--steps", type=int, default=3000, help="--fit-exact: batches of 128")
     parser.add_argument("--rollouts", type=int, default=0, help="--fit-exact: value targets from K playouts")
+    parser.add_argument("--policy-rollouts", type=int, default=0, help="--fit-exact: policy targets from K playouts")
     parser.add_argument("--channels", type=int, default=32)
     parser.add_argument("--blocks", type=int, default=2)
     parser.add_argument("--positions", type=int, default=300, help="positions measured")
@@ -145,9 +153,10 @@ def main() -> None:
         label = args.checkpoint
     else:
         net = PolicyValueNet.for_game(game.info, NetConfig(channels=args.channels, blocks=args.blocks))
-        fit_exact(game, net, args.fit_exact, args.steps, rng, args.rollouts)
+        fit_exact(game, net, args.fit_exact, args.steps, rng, args.rollouts, args.policy_rollouts)
+        moves = f"the best moves of {args.policy_rollouts} playouts" if args.policy_rollouts else "exact moves"
         values = f"{args.rollouts}-playout values" if args.rollouts else "exact values"
-        label = f"fitted to exact moves and {values} ({args.fit_exact} positions, {args.steps} steps)"
+        label = f"fitted to {moves} and {values} ({args.fit_exact} positions, {args.steps} steps)"
     print(label)
     for name, figure in measure(game, net, args.positions, np.random.default_rng(args.seed + 1)).items():
         print(f"  {name:28}{figure:8.4f}")

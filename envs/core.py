@@ -170,6 +170,24 @@ class Game(abc.ABC):
             player = self.to_play(state)
         return self.returns(state), decisions, turns
 
+    def action_playout_returns(self, state, rollouts: int, rng: np.random.Generator) -> np.ndarray:
+        """Mean return per seat of ``rollouts`` random playouts after each legal
+        action of ``state``: float64 ``[num_actions, num_seats]``, NaN rows for
+        illegal actions.
+
+        Playout ``k`` after every action draws from the same seed (common random
+        numbers), so the differences between actions, which decide a move, carry
+        less noise than independent playouts would give them.
+        """
+        seeds = rng.integers(2**63, size=rollouts)
+        means = np.full((self.info.num_actions, self.info.num_seats), np.nan)
+        for action in self.legal_actions(state):
+            child = state.copy()
+            self.apply(child, action)
+            returns = [self.random_playout(child, np.random.default_rng(seed))[0] for seed in seeds]
+            means[action] = np.mean(returns, axis=0)
+        return means
+
     def winner(self, state) -> int | None:
         """The winning seat of a terminal state, or None for a draw."""
         return winner_of(self.returns(state))

@@ -60,6 +60,7 @@ CELL_GROUPS: tuple[tuple[int, ...], ...] = tuple(
     tuple(g for g, cells in enumerate(GROUPS) if cell in cells) for cell in range(NUM_CELLS)
 )
 _CELL_GROUP_INDEX = np.array(CELL_GROUPS)  # [cell] -> (row group, column group, region group)
+_MEMBERSHIP = np.array([[cell in cells for cells in GROUPS] for cell in range(NUM_CELLS)], dtype=np.int64)
 REGION_OF_CELL: tuple[int, ...] = tuple(groups[2] - 10 for groups in CELL_GROUPS)
 
 
@@ -209,6 +210,27 @@ class Odoku(Game):
         final = sum(1 for b in blue if 2 <= b <= 3)
         b_return = (final - 7.5) / 7.5
         return (b_return, -b_return), empty, empty
+
+    def action_playout_returns(self, state: OdokuState, rollouts: int, rng: np.random.Generator) -> np.ndarray:
+        """Mean return per seat of ``rollouts`` random playouts after each legal
+        placement, vectorised: playout ``k`` is one fair-coin colouring of the
+        board (as in :meth:`random_playout`) shared by every placement, which
+        overrides the colouring on its own cell (common random numbers)."""
+        means = np.full((2 * NUM_CELLS, 2), np.nan)
+        if state.player not in (0, 1):
+            return means
+        empty = np.asarray(state.board) == EMPTY
+        cells = np.flatnonzero(empty)
+        fill = (rng.integers(2, size=(rollouts, NUM_CELLS)) == 0) & empty  # blue where the coin says so
+        blue = np.asarray(state.blue) + fill.astype(np.int64) @ _MEMBERSHIP  # [rollouts, groups]
+        groups = _MEMBERSHIP[cells][:, None, :]  # [placements, 1, groups]
+        unfilled = blue[None] - fill.T[cells][:, :, None] * groups  # the placed cell left out
+        for colour in (0, 1):
+            final = unfilled + groups if colour == 0 else unfilled
+            b_return = (((final >= 2) & (final <= 3)).sum(axis=-1).mean(axis=-1) - 7.5) / 7.5
+            means[2 * cells + colour, 0] = b_return
+            means[2 * cells + colour, 1] = -b_return
+        return means
 
     def outcome_info(self, state: OdokuState) -> dict:
         return {"score": score(state)}

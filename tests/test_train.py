@@ -18,7 +18,7 @@ from agents.search import MCTS, SearchConfig, SearchResult
 from agents.selfplay import SelfPlayConfig, play_games
 from agents.training import build_settings, train
 from envs import make_game
-from envs.odoku import value
+from envs.odoku import action_values, value
 
 ROOT = Path(__file__).parents[1]
 SCALARS = {
@@ -110,6 +110,56 @@ def test_rollout_outcomes_come_from_the_games_playouts(monkeypatch):
     batch = play_games(game, MCTS(game, SearchConfig(num_simulations=2)), UniformEvaluator(game), 2, config, np.random.default_rng(0))
     movers = [game.to_play(state) for state, _ in _searched_positions(game, batch.games)]
     np.testing.assert_array_equal(batch.value, [0.25 if m == 0 else -0.25 for m in movers])
+
+
+def test_playout_policy_targets_are_the_best_actions_by_the_playouts(monkeypatch):
+    """With ``policy_rollouts = K`` the policy target is uniform over the legal actions
+    whose playouts return the most to the mover, not the search's visit shares: a
+    stand-in ranking (the mover gains most from the two highest legal cells' colours
+    for B, the lowest for A) must be learned exactly, whatever the search visited."""
+
+    game = make_game("odoku")
+    asked = []
+
+    def ranking(state, rollouts, rng):
+        asked.append(rollouts)
+        means = np.full((50, 2), np.nan)
+        legal = game.legal_actions(state)
+        means[legal, 0] = np.array(legal) // 2 / 25.0  # both colours of a cell tie
+        means[legal, 1] = -means[legal, 0]
+        return means
+
+    monkeypatch.setattr(game, "action_playout_returns", ranking)
+    config = SelfPlayConfig(concurrent_games=2, policy_rollouts=7)
+    batch = play_games(game, MCTS(game, SearchConfig(num_simulations=8)), UniformEvaluator(game), 2, config, np.random.default_rng(0))
+    positions = _searched_positions(game, batch.games)
+    for index, (state, _) in enumerate(positions):
+        legal = game.legal_actions(state)
+        best = legal[-2:] if game.to_play(state) == 0 else legal[:2]
+        expected = np.zeros(50, dtype=np.float32)
+        expected[best] = 0.5
+        np.testing.assert_array_equal(batch.policy[index], expected)
+    assert len(positions) == batch.num_positions == len(asked) and set(asked) == {7}
+
+
+def test_playout_policy_targets_on_odoku_are_near_optimal():
+    """On Odoku the playout ranking (common random numbers) picks moves within a
+    small fraction of a point of the best; the search's visit shares with a
+    uniform evaluator and 8 simulations lose far more."""
+
+    game = make_game("odoku")
+    regrets = {}
+    for rollouts in (0, 256):
+        config = SelfPlayConfig(concurrent_games=2, policy_rollouts=rollouts)
+        batch = play_games(game, MCTS(game, SearchConfig(num_simulations=8)), UniformEvaluator(game), 2, config, np.random.default_rng(1))
+        lost = []
+        for index, (state, _) in enumerate(_searched_positions(game, batch.games)):
+            values = action_values(state)
+            sign = 1.0 if game.to_play(state) == 0 else -1.0
+            best = max(sign * v for v in values.values())
+            lost.append(sum(p * (best - sign * values[a]) for a, p in enumerate(batch.policy[index]) if p > 0))
+        regrets[rollouts] = np.mean(lost)
+    assert regrets[256] < 0.03 < 0.2 < regrets[0]
 
 
 def _searched_positions(game, games):
