@@ -292,6 +292,7 @@ def test_a_worker_process_plays_the_games(tmp_path):
     [
         (["agent.search.num_simulations=-1"], "num_simulations"),
         (["agent.selfplay.concurrent_games=0"], "agent.selfplay.concurrent_games"),
+        (["agent.selfplay.policy_rollouts=-8"], "agent.selfplay.policy_rollouts"),
         (["agent.learner.lr=0"], "agent.learner.lr"),
         (["+agent.search.depth=3"], "agent.search"),
         (["game.name=chess"], "unknown game 'chess'"),
