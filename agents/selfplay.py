@@ -143,13 +143,13 @@ def play_games(
             mover = game.to_play(g.state)
             g.obs.append(game.observe(g.state))
             if config.policy_rollouts:
-                g.policy.append(_playout_policy(game, g.state, mover, config.policy_rollouts, rng))
+                g.policy.append(playout_policy(game, g.state, mover, config.policy_rollouts, rng))
             else:
                 g.policy.append(_policy_target(result))
             g.movers.append(mover)
             g.search_values.append(_search_value(result, mover))
             if config.outcome_rollouts:
-                g.rollout_values.append(_rollout_value(game, g.state, mover, config.outcome_rollouts, rng))
+                g.rollout_values.append(rollout_value(game, g.state, mover, config.outcome_rollouts, rng))
             if result.selected is not None:  # Gumbel: its noise already explored
                 action = result.selected
             else:
@@ -167,7 +167,7 @@ def _policy_target(result) -> np.ndarray:
     return result.policy(1.0).astype(np.float32)
 
 
-def _playout_policy(game: Game, state, mover: int, rollouts: int, rng: np.random.Generator) -> np.ndarray:
+def playout_policy(game: Game, state, mover: int, rollouts: int, rng: np.random.Generator) -> np.ndarray:
     """Uniform over the legal actions whose ``rollouts`` random playouts return the most to ``mover``."""
     means = game.action_playout_returns(state, rollouts, rng)[:, mover]
     best = np.nanmax(means)
@@ -184,7 +184,7 @@ def _search_value(result, mover: int) -> float:
     return float(result.root_values[mover])
 
 
-def _rollout_value(game: Game, state, mover: int, rollouts: int, rng: np.random.Generator) -> float:
+def rollout_value(game: Game, state, mover: int, rollouts: int, rng: np.random.Generator) -> float:
     """Mean return for ``mover`` of ``rollouts`` random playouts from ``state``."""
     return float(np.mean([game.random_playout(state, rng)[0][mover] for _ in range(rollouts)]))
 

@@ -34,6 +34,7 @@ import torch
 from agents.checkpoint import build_network, load_checkpoint
 from agents.network import NetConfig, PolicyValueNet
 from agents.replay import augment
+from agents.selfplay import playout_policy, rollout_value
 from envs import make_game
 from envs.odoku import action_values, optimal_actions, value
 
@@ -106,18 +107,15 @@ def fit_exact(game, net, positions: int, steps: int, rng, rollouts: int = 0, pol
         state = random_position(game, rng)
         if state is None:
             continue
-        target = np.zeros(game.info.num_actions, dtype=np.float32)
         if policy_rollouts:
-            means = game.action_playout_returns(state, policy_rollouts, rng)[:, state.player]
-            target[means == np.nanmax(means)] = 1.0
+            target = playout_policy(game, state, state.player, policy_rollouts, rng)
         else:
+            target = np.zeros(game.info.num_actions, dtype=np.float32)
             target[optimal_actions(state)] = 1.0
+            target /= target.sum()
         obs.append(game.observe(state))
-        policy.append(target / target.sum())
-        if rollouts:
-            values.append(np.mean([game.random_playout(state, rng)[0][state.player] for _ in range(rollouts)]))
-        else:
-            values.append(mover_value(state))
+        policy.append(target)
+        values.append(rollout_value(game, state, state.player, rollouts, rng) if rollouts else mover_value(state))
     obs, policy, values = np.stack(obs), np.stack(policy), np.asarray(values, dtype=np.float32)
     optimizer = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
     symmetries = game.symmetries()
