@@ -65,6 +65,14 @@ when ``add_noise``, else zero) share the budget by sequential halving on
 ``g + logits + sigma(q)`` (:class:`_SequentialHalving`); the result's
 ``selected`` is the action to play and ``improved_policy`` the policy target.
 Below the root, selection is PUCT as above; Dirichlet noise is not used.
+
+Representation
+--------------
+The nodes of one ``search_many`` call live in flat arrays (:class:`_Tree`):
+numba kernels select down the tree (``_walk``) and back values up
+(``_backup``); Python only creates children with ``game.apply``, expands
+chance nodes and calls the evaluator. A child's visit count and mean value
+are the N and Q of the edge that leads to it.
 """
 
 from __future__ import annotations
@@ -213,19 +221,80 @@ def temperature_schedule(decision: int, sampling_decisions: int, temperature: fl
     return temperature if decision < sampling_decisions else 0.0
 
 
-class _Node:
-    """One search node. ``w`` is the per-seat value sum, so ``w[s] / n`` is the
-    mean value for seat ``s``. ``child_q[i]`` is child ``i``'s mean value for
-    this node's mover (decision nodes), ``child_n[i]`` its visit count."""
+# Columns of _Tree.nodes. A node's edges are edge_child/edge_prior[FIRST_EDGE : FIRST_EDGE + NUM_EDGES].
+PLAYER, VISITS, FIRST_EDGE, NUM_EDGES = range(4)
+# What _walk stopped at.
+_AT_TERMINAL, _UNEXPANDED, _NEW_CHILD, _SAMPLE, _PATH_FULL = range(5)
 
-    __slots__ = ("state", "player", "n", "w", "actions", "priors", "children", "child_n", "child_q")
 
-    def __init__(self, state, player: int):
-        self.state = state
-        self.player = player
-        self.n = 0
-        self.w = None
-        self.actions = None  # legal actions or outcome ids, once expanded
+class _Tree:
+    """The nodes of one ``search_many`` call in flat arrays, so that numba
+    kernels select and back up without touching Python objects.
+
+    ``nodes[i]``: PLAYER (seat, CHANCE or TERMINAL), VISITS, FIRST_EDGE (-1
+    until expanded), NUM_EDGES. ``values[i]``: the per-seat value sum, so
+    ``values[i, s] / nodes[i, VISITS]`` is the mean value for seat ``s``.
+    An edge (a legal action, or a chance outcome) holds its prior (the outcome
+    probability at a chance node) and its child node (-1 until created); a
+    child's visits and mean value are the edge's N and Q. ``states[i]`` and
+    ``actions[i]`` (legal actions or outcome ids) stay Python objects.
+    """
+
+    def __init__(self, num_seats: int, nodes: int, edges: int):
+        self.nodes = _blank_nodes(nodes)
+        self.values = np.zeros((nodes, num_seats))
+        self.edge_child = np.full(edges, -1, dtype=np.int64)
+        self.edge_prior = np.zeros(edges)
+        self.num_edges = 0
+        self.states: list = []
+        self.actions: list = []
+
+    def add(self, state, player: int) -> int:
+        """A new unexpanded node for ``state``; its id."""
+        node = len(self.states)
+        if node == len(self.nodes):
+            self.nodes = np.concatenate([self.nodes, _blank_nodes(node)])
+            self.values = np.concatenate([self.values, np.zeros_like(self.values)])
+        self.nodes[node, PLAYER] = player
+        self.states.append(state)
+        self.actions.append(None)
+        return node
+
+    def expand(self, node: int, actions: list, priors) -> None:
+        """Give ``node`` one edge per action, with these priors (an array, or one number for all)."""
+        start, count = self.num_edges, len(actions)
+        if start + count > len(self.edge_child):
+            extra = max(len(self.edge_child), count)
+            self.edge_child = np.concatenate([self.edge_child, np.full(extra, -1, dtype=np.int64)])
+            self.edge_prior = np.concatenate([self.edge_prior, np.zeros(extra)])
+        self.edge_prior[start : start + count] = priors
+        self.num_edges = start + count
+        self.nodes[node, FIRST_EDGE] = start
+        self.nodes[node, NUM_EDGES] = count
+        self.actions[node] = actions
+
+    def priors(self, node: int) -> np.ndarray:
+        """The priors of ``node``'s edges (a view: writing it changes the tree)."""
+        start, count = self.nodes[node, FIRST_EDGE], self.nodes[node, NUM_EDGES]
+        return self.edge_prior[start : start + count]
+
+    def children(self, node: int) -> np.ndarray:
+        """The child node of each of ``node``'s edges, -1 where none was created."""
+        start, count = self.nodes[node, FIRST_EDGE], self.nodes[node, NUM_EDGES]
+        return self.edge_child[start : start + count]
+
+    def child_stats(self, node: int) -> tuple[np.ndarray, np.ndarray]:
+        """Visits (float) and mean value for ``node``'s mover (0 where unvisited) of each edge."""
+        children = self.children(node)
+        visits = np.where(children >= 0, self.nodes[children, VISITS], 0).astype(np.float64)
+        sums = np.where(children >= 0, self.values[children, max(self.nodes[node, PLAYER], 0)], 0.0)
+        return visits, np.divide(sums, visits, out=np.zeros_like(sums), where=visits > 0)
+
+
+def _blank_nodes(count: int) -> np.ndarray:
+    nodes = np.zeros((count, 4), dtype=np.int64)
+    nodes[:, FIRST_EDGE] = -1
+    return nodes
 
 
 class MCTS:
@@ -241,7 +310,7 @@ class MCTS:
         self._expect = config.chance == "expectation"
         self._c_puct = float(config.c_puct)
         self._fpu_reduction = float(config.fpu_reduction)
-        self._uniform: dict[int, np.ndarray] = {}  # count -> shared uniform priors
+        self._path_length = 2 * game.info.max_decisions + 4  # grows if a game goes deeper
 
     def search(self, state, evaluator: Evaluator, rng: np.random.Generator, add_noise: bool = False) -> SearchResult:
         """Search from ``state`` (a decision or chance node; it is not modified)."""
@@ -252,37 +321,39 @@ class MCTS:
     ) -> list[SearchResult]:
         """Independent searches from each state, run in lockstep so that every
         simulation wave makes one ``evaluator.evaluate`` call for all of them."""
-        game = self.game
+        game, simulations = self.game, self.config.num_simulations
+        tree = _Tree(self._num_seats, len(states) * (simulations + 1) + 16, len(states) * simulations * 8 + 64)
         roots = []
         for index, state in enumerate(states):
             player = game.to_play(state)
             if player == TERMINAL:
                 raise ValueError(f"state {index}: cannot search a finished game")
-            roots.append(_Node(state.copy(), player))
+            roots.append(tree.add(state.copy(), player))
+        paths = [np.empty((self._path_length, 2), dtype=np.int64) for _ in roots]
         halving: dict[int, _SequentialHalving] = {}
-        for simulation in range(self.config.num_simulations):
-            paths, pending = [], []
+        for simulation in range(simulations):
+            lengths, pending = [], []
             for index, root in enumerate(roots):
-                first = halving[index].choose(root) if index in halving else None
-                path, new = self._descend(root, rng, first)
-                paths.append(path)
+                first = halving[index].choose(tree, root) if index in halving else -1
+                length, new = self._descend(tree, paths, index, root, rng, first)
+                lengths.append(length)
                 pending += new
             if pending:
-                self._evaluate(pending, evaluator)
-            for path in paths:
-                self._backup(path)
+                self._evaluate(tree, pending, evaluator)
+            for path, length in zip(paths, lengths):
+                _backup(tree.nodes, tree.values, tree.edge_child, tree.edge_prior, path, length, self._expect)
             if simulation == 0:  # the first simulation expanded the roots
                 for index, root in enumerate(roots):
-                    if root.player < 0:
+                    if tree.nodes[root, PLAYER] < 0:
                         continue
                     if self.config.gumbel:
-                        halving[index] = _SequentialHalving(root, self.config, rng, add_noise)
+                        halving[index] = _SequentialHalving(tree, root, self.config, rng, add_noise)
                     elif add_noise:
-                        self._add_noise(root, rng)
-        return [self._result(root, halving.get(index)) for index, root in enumerate(roots)]
+                        self._add_noise(tree, root, rng)
+        return [self._result(tree, root, halving.get(index)) for index, root in enumerate(roots)]
 
-    def _evaluate(self, nodes: list, evaluator: Evaluator) -> None:
-        priors, values = evaluator.evaluate([node.state for node in nodes])
+    def _evaluate(self, tree: _Tree, nodes: list, evaluator: Evaluator) -> None:
+        priors, values = evaluator.evaluate([tree.states[node] for node in nodes])
         priors = np.asarray(priors)
         values = np.asarray(values, dtype=np.float64)
         count = len(nodes)
@@ -291,183 +362,128 @@ class MCTS:
                 f"evaluator returned priors {priors.shape} and values {values.shape} for {count} states; "
                 f"expected {(count, self._num_actions)} and {(count, self._num_seats)}"
             )
-        for node, prior_row, value in zip(nodes, priors, values.tolist()):
-            self._expand_decision(node, prior_row, value)
+        for node, prior_row, value in zip(nodes, priors, values):
+            self._expand_decision(tree, node, prior_row, value)
 
     # --- one simulation ---------------------------------------------------------------
-    def _descend(self, node: _Node, rng, first: int | None = None) -> tuple[list, list]:
-        """Walk from the root to a leaf, taking child ``first`` at the root when
-        given; return the path as (node, child index) pairs ending with
-        (leaf, -1), and the new decision nodes to evaluate."""
-        path = []
+    def _descend(self, tree: _Tree, paths: list, index: int, node: int, rng, first: int) -> tuple[int, list]:
+        """Walk from the root ``node`` to a leaf, taking child ``first`` at the
+        root when it is not -1. The path goes into ``paths[index]`` as (node,
+        child index) rows ending with (leaf, -1); return its length and the
+        new decision nodes to evaluate."""
+        length = 0
         while True:
-            player = node.player
-            if player == TERMINAL:
-                path.append((node, -1))
-                return path, []
-            if node.actions is None:
-                if player >= 0:
-                    path.append((node, -1))
-                    return path, [node]
-                self._expand_chance(node)
-                if self._expect:
-                    path.append((node, -1))
-                    return path, self._create_outcomes(node)
-            index = self._select(node, rng) if first is None else first
-            first = None
-            child = node.children[index]
-            if child is None:
-                child = self._child(node, index)
-            path.append((node, index))
-            node = child
-
-    def _select(self, node: _Node, rng) -> int:
-        if node.player == CHANCE:
+            path = paths[index]
+            length, node, status = _walk(
+                tree.nodes, tree.values, tree.edge_child, tree.edge_prior, path, length, node, first,
+                self._c_puct, self._fpu_reduction, self._expect,
+            )
+            first = -1
+            if status == _AT_TERMINAL:
+                return length, []
+            if status == _PATH_FULL:
+                paths[index] = np.concatenate([path, np.empty_like(path)])
+                continue
+            if status == _SAMPLE:
+                first = self._sample_outcome(tree, node, rng)
+                continue
+            if status == _NEW_CHILD:  # the path's last row chose a child not created yet
+                node = self._child(tree, node, int(path[length - 1, 1]))
+            # node is unexpanded: a decision or chance node, or a new terminal one
+            if length == len(path):
+                path = paths[index] = np.concatenate([path, np.empty_like(path)])
+            player = tree.nodes[node, PLAYER]
+            if player != CHANCE:
+                path[length] = (node, -1)
+                return length + 1, [node] if player >= 0 else []
+            self._expand_chance(tree, node)
             if self._expect:
-                return _lagging_outcome(node.priors, node.child_n, node.n)
-            return min(int(np.searchsorted(node.child_q, rng.random(), side="right")), len(node.actions) - 1)
-        fpu = node.w[node.player] / node.n - self._fpu_reduction
-        return _puct_choice(node.child_n, node.child_q, node.priors, fpu, self._c_puct * math.sqrt(node.n))
+                path[length] = (node, -1)
+                return length + 1, self._create_outcomes(tree, node)
+            first = self._sample_outcome(tree, node, rng)
 
-    def _child(self, node: _Node, index: int) -> _Node:
-        state = node.state.copy()
-        self.game.apply(state, node.actions[index])
-        child = _Node(state, self.game.to_play(state))
-        node.children[index] = child
+    def _sample_outcome(self, tree: _Tree, node: int, rng) -> int:
+        cumulative = np.cumsum(tree.priors(node))
+        return min(int(np.searchsorted(cumulative, rng.random(), side="right")), len(cumulative) - 1)
+
+    def _child(self, tree: _Tree, node: int, index: int) -> int:
+        state = tree.states[node].copy()
+        self.game.apply(state, tree.actions[node][index])
+        player = self.game.to_play(state)
+        child = tree.add(state, player)
+        if player == TERMINAL:  # its value: the returns, counted on its first visit
+            tree.values[child] = self.game.returns(state)
+        tree.edge_child[tree.nodes[node, FIRST_EDGE] + index] = child
         return child
 
-    def _expand_chance(self, node: _Node) -> None:
-        outcomes = self.game.chance_outcomes(node.state)
+    def _expand_chance(self, tree: _Tree, node: int) -> None:
+        outcomes = self.game.chance_outcomes(tree.states[node])
         probs = np.array([p for _, p in outcomes], dtype=np.float64)
-        node.actions = [o for o, _ in outcomes]
-        node.priors = probs / probs.sum()
-        node.children = [None] * len(outcomes)
-        node.child_n = np.zeros(len(outcomes))
-        node.child_q = np.cumsum(node.priors)  # for sampling an outcome
-        node.w = [0.0] * self._num_seats
+        tree.expand(node, [o for o, _ in outcomes], probs / probs.sum())
 
-    def _create_outcomes(self, node: _Node) -> list[_Node]:
+    def _create_outcomes(self, tree: _Tree, node: int) -> list[int]:
         """Create every outcome child of an expanded chance node, expanding chance
         children recursively; return the decision nodes among them."""
         result = []
-        for index in range(len(node.actions)):
-            child = self._child(node, index)
-            if child.player >= 0:
+        for index in range(len(tree.actions[node])):
+            child = self._child(tree, node, index)
+            player = tree.nodes[child, PLAYER]
+            if player >= 0:
                 result.append(child)
-            elif child.player == CHANCE:
-                self._expand_chance(child)
-                result.extend(self._create_outcomes(child))
+            elif player == CHANCE:
+                self._expand_chance(tree, child)
+                result.extend(self._create_outcomes(tree, child))
         return result
 
-    def _expand_decision(self, node: _Node, prior_row: np.ndarray, value: list) -> None:
+    def _expand_decision(self, tree: _Tree, node: int, prior_row: np.ndarray, value: np.ndarray) -> None:
         """Attach the evaluation of a new decision node; it counts as one visit."""
-        actions = self.game.legal_actions(node.state)
+        actions = self.game.legal_actions(tree.states[node])
         if not actions:
             raise ValueError(f"{self.game.info.name}: a decision state without legal actions")
         if _is_uniform(prior_row):  # rollouts, uniform evaluators: no gather needed
-            node.priors = self._uniform_priors(len(actions))
+            tree.expand(node, actions, 1.0 / len(actions))
         else:
             priors = prior_row[actions]
             total = float(priors.sum())
             if 0.0 < total < math.inf and priors.min() >= 0.0:  # NaN fails too
-                node.priors = np.multiply(priors, 1.0 / total, dtype=np.float64)
+                tree.expand(node, actions, np.multiply(priors, 1.0 / total, dtype=np.float64))
             else:
-                node.priors = self._uniform_priors(len(actions))
-        node.actions = actions
-        node.children = [None] * len(actions)
-        node.child_n = np.zeros(len(actions))
-        node.child_q = np.zeros(len(actions))
-        node.n = 1
-        node.w = value
+                tree.expand(node, actions, 1.0 / len(actions))
+        tree.nodes[node, VISITS] = 1
+        tree.values[node] = value
 
-    def _uniform_priors(self, count: int) -> np.ndarray:
-        """``count`` equal priors summing to 1, one read-only array shared by every node."""
-        priors = self._uniform.get(count)
-        if priors is None:
-            priors = self._uniform[count] = np.full(count, 1.0 / count)
-            priors.flags.writeable = False
-        return priors
-
-    def _add_noise(self, root: _Node, rng) -> None:
-        n = len(root.actions)
+    def _add_noise(self, tree: _Tree, root: int, rng) -> None:
+        priors = tree.priors(root)
+        n = len(priors)
         alpha = self.config.dirichlet_alpha or 10.0 / n
         noise = rng.dirichlet(np.full(n, alpha))
         fraction = self.config.dirichlet_fraction
-        root.priors = (1.0 - fraction) * root.priors + fraction * noise
+        priors[:] = (1.0 - fraction) * priors + fraction * noise
 
-    # --- backup ------------------------------------------------------------------------
-    def _visit_terminal(self, node: _Node) -> list:
-        """Count a visit to a terminal node; its value is the game's returns."""
-        if node.n == 0:
-            node.w = list(self.game.returns(node.state))
-            node.n = 1
-            return list(node.w)
-        value = [x / node.n for x in node.w]
-        node.n += 1
-        node.w = [x * node.n for x in value]
-        return value
-
-    def _expectation(self, node: _Node) -> list:
-        """Count a visit to an expanded chance node (expectation mode) and return
-        its value: the probability-weighted mean of its outcome children."""
-        value = [0.0] * self._num_seats
-        for index, (p, child) in enumerate(zip(node.priors, node.children)):
-            if child.n == 0:  # created in this simulation
-                if child.player == TERMINAL:
-                    self._visit_terminal(child)
-                else:
-                    self._expectation(child)
-                node.child_n[index] = child.n
-            value = [v + p * w / child.n for v, w in zip(value, child.w)]
-        node.n += 1
-        node.w = [v * node.n for v in value]
-        return value
-
-    def _backup(self, path: list) -> None:
-        leaf, _ = path[-1]
-        if leaf.player >= 0:
-            value = list(leaf.w)  # just evaluated, n == 1
-        elif leaf.player == TERMINAL:
-            value = self._visit_terminal(leaf)
-        else:
-            value = self._expectation(leaf)
-        child = leaf
-        for node, index in reversed(path[:-1]):
-            node.child_n[index] = child.n
-            player = node.player
-            if player >= 0:
-                node.child_q[index] = child.w[player] / child.n
-            elif self._expect:
-                value = self._expectation(node)
-                child = node
-                continue
-            node.n += 1
-            node.w = [w + v for w, v in zip(node.w, value)]
-            child = node
-
-    def _result(self, root: _Node, halving: "_SequentialHalving | None") -> SearchResult:
+    def _result(self, tree: _Tree, root: int, halving: "_SequentialHalving | None") -> SearchResult:
         num_actions = self.game.info.num_actions
         visits = np.zeros(num_actions)
         q_values = np.full((num_actions, self._num_seats), np.nan)
         priors = np.zeros(num_actions)
-        if root.actions:
-            actions = list(root.actions)
-            visits[actions] = root.child_n
-            priors[actions] = root.priors
-            for action, child in zip(actions, root.children):
-                if child is not None and child.n > 0:
-                    q_values[action] = [x / child.n for x in child.w]
+        actions = tree.actions[root]
+        if actions:
+            visits[actions], _ = tree.child_stats(root)
+            priors[actions] = tree.priors(root)
+            visited = visits > 0
+            children = np.zeros(num_actions, dtype=np.int64)
+            children[actions] = tree.children(root)
+            q_values[visited] = tree.values[children[visited]] / visits[visited, None]
         result = SearchResult(
             visit_counts=visits,
-            root_values=np.array([x / root.n for x in root.w]),
+            root_values=tree.values[root] / tree.nodes[root, VISITS],
             q_values=q_values,
             priors=priors,
-            to_play=root.player,
+            to_play=int(tree.nodes[root, PLAYER]),
         )
         if halving is not None:
-            result.selected = root.actions[halving.selected(root)]
+            result.selected = actions[halving.selected(tree, root)]
             result.improved_policy = np.zeros(num_actions)
-            result.improved_policy[list(root.actions)] = halving.improved_policy(root)
+            result.improved_policy[actions] = halving.improved_policy(tree, root)
         return result
 
 
@@ -499,42 +515,45 @@ class _SequentialHalving:
     the root's evaluation and its visited children) rescaled to [0, 1].
     """
 
-    def __init__(self, root: _Node, config: SearchConfig, rng, add_noise: bool):
-        n = len(root.actions)
-        self.logits = np.log(np.maximum(root.priors, 1e-30))
+    def __init__(self, tree: _Tree, root: int, config: SearchConfig, rng, add_noise: bool):
+        self.priors = tree.priors(root).copy()
+        n = len(self.priors)
+        self.logits = np.log(np.maximum(self.priors, 1e-30))
         self.gumbel = rng.gumbel(size=n) if add_noise else np.zeros(n)
         self.order = rng.permutation(n)  # ties broken at random, not by action index
-        self.value = root.w[root.player]  # the evaluator's value: the root has one visit
+        self.value = tree.values[root, tree.nodes[root, PLAYER]]  # the evaluator's: one visit so far
         self.schedule = considered_visits(min(config.gumbel_actions, n), config.num_simulations - 1)
         self.scale = config.gumbel_c_scale
         self.c_visit = config.gumbel_c_visit
         self.done = 0
 
-    def choose(self, root: _Node) -> int:
+    def choose(self, tree: _Tree, root: int) -> int:
         """The root child for the next simulation."""
         considered = self.schedule[self.done]
         self.done += 1
-        return self._best(root, root.child_n == considered)
+        visits, q = tree.child_stats(root)
+        return self._best(visits, q, visits == considered)
 
-    def selected(self, root: _Node) -> int:
+    def selected(self, tree: _Tree, root: int) -> int:
         """The chosen root child: the best among the most visited."""
-        return self._best(root, root.child_n == root.child_n.max())
+        visits, q = tree.child_stats(root)
+        return self._best(visits, q, visits == visits.max())
 
-    def improved_policy(self, root: _Node) -> np.ndarray:
-        z = self.logits + self._sigma(root)
+    def improved_policy(self, tree: _Tree, root: int) -> np.ndarray:
+        z = self.logits + self._sigma(*tree.child_stats(root))
         p = np.exp(z - z.max())
         return p / p.sum()
 
-    def _best(self, root: _Node, allowed: np.ndarray) -> int:
-        scores = np.where(allowed, self.gumbel + self.logits + self._sigma(root), -np.inf)
+    def _best(self, visits: np.ndarray, q: np.ndarray, allowed: np.ndarray) -> int:
+        scores = np.where(allowed, self.gumbel + self.logits + self._sigma(visits, q), -np.inf)
         return int(self.order[np.argmax(scores[self.order])])
 
-    def _sigma(self, root: _Node) -> np.ndarray:
-        visits, q = root.child_n, root.child_q
+    def _sigma(self, visits: np.ndarray, q: np.ndarray) -> np.ndarray:
+        """``sigma(completed q)`` from the root children's visits and mean values."""
         visited = visits > 0
         total = visits.sum()
         if total > 0:
-            weights = root.priors[visited]
+            weights = self.priors[visited]
             v_mix = (self.value + total * (weights @ q[visited]) / weights.sum()) / (1.0 + total)
         else:
             v_mix = self.value
@@ -544,16 +563,130 @@ class _SequentialHalving:
         return (self.c_visit + visits.max()) * self.scale * completed
 
 
+
+
+# --- numba kernels over _Tree's arrays ---------------------------------------------------
 @numba.njit(cache=True)
-def _puct_choice(child_n, child_q, priors, fpu, scale):
-    """Index of the child with the highest PUCT score (the first one on ties)."""
+def _walk(nodes, values, edge_child, edge_prior, path, length, node, first, c_puct, fpu_reduction, expect):
+    """Select from ``node`` down the tree, appending (node, child index) rows
+    to ``path`` after its first ``length``; take child ``first`` at ``node``
+    when it is not -1. Stop at a terminal node (appended as (node, -1)), an
+    unexpanded node, a chosen child not created yet, a chance node to sample
+    or a full path; return (length, node, what it stopped at)."""
+    while True:
+        player = nodes[node, PLAYER]
+        if player == TERMINAL:
+            if length == path.shape[0]:
+                return length, node, _PATH_FULL
+            path[length, 0], path[length, 1] = node, -1
+            return length + 1, node, _AT_TERMINAL
+        start = nodes[node, FIRST_EDGE]
+        if start < 0:
+            return length, node, _UNEXPANDED
+        count = nodes[node, NUM_EDGES]
+        if first >= 0:
+            index = first
+        elif player >= 0:
+            visits = nodes[node, VISITS]
+            fpu = values[node, player] / visits - fpu_reduction
+            index = _puct_choice(nodes, values, edge_child[start : start + count], edge_prior[start : start + count],
+                                 player, fpu, c_puct * np.sqrt(visits))
+        elif expect:
+            index = _lagging_outcome(nodes, edge_child[start : start + count], edge_prior[start : start + count],
+                                     nodes[node, VISITS])
+        else:
+            return length, node, _SAMPLE
+        if length == path.shape[0]:
+            return length, node, _PATH_FULL
+        first = -1
+        path[length, 0], path[length, 1] = node, index
+        length += 1
+        child = edge_child[start + index]
+        if child < 0:
+            return length, node, _NEW_CHILD
+        node = child
+
+
+@numba.njit(cache=True)
+def _puct_choice(nodes, values, children, priors, player, fpu, scale):
+    """Index of the child with the highest PUCT score for ``player`` (the first one on ties)."""
     best, choice = -np.inf, 0
-    for i in range(child_n.shape[0]):
-        n = child_n[i]
-        score = (child_q[i] if n > 0 else fpu) + priors[i] * scale / (1.0 + n)
+    for i in range(children.shape[0]):
+        child = children[i]
+        n = nodes[child, VISITS] if child >= 0 else 0
+        score = (values[child, player] / n if n > 0 else fpu) + priors[i] * scale / (1.0 + n)
         if score > best:
             best, choice = score, i
     return choice
+
+
+@numba.njit(cache=True)
+def _lagging_outcome(nodes, children, probs, visits):
+    """Index of the outcome whose visits lag its probability the most."""
+    best, choice = -np.inf, 0
+    for i in range(children.shape[0]):
+        child = children[i]
+        lag = probs[i] * (visits + 1) - (nodes[child, VISITS] if child >= 0 else 0)
+        if lag > best:
+            best, choice = lag, i
+    return choice
+
+
+@numba.njit(cache=True)
+def _backup(nodes, values, edge_child, edge_prior, path, length, expect):
+    """Back the leaf's value up the path: a new decision leaf's evaluation, a
+    terminal leaf's returns, or a chance leaf's expectation."""
+    leaf = path[length - 1, 0]
+    player = nodes[leaf, PLAYER]
+    if player >= 0:
+        value = values[leaf].copy()  # just evaluated: one visit
+    elif player == TERMINAL:
+        value = _visit_terminal(nodes, values, leaf)
+    else:
+        value = _expectation(nodes, values, edge_child, edge_prior, leaf)
+    for i in range(length - 2, -1, -1):
+        node = path[i, 0]
+        if expect and nodes[node, PLAYER] == CHANCE:
+            value = _expectation(nodes, values, edge_child, edge_prior, node)
+            continue
+        nodes[node, VISITS] += 1
+        for seat in range(value.shape[0]):
+            values[node, seat] += value[seat]
+
+
+@numba.njit(cache=True)
+def _visit_terminal(nodes, values, node):
+    """Count a visit to a terminal node (its value sum starts as the returns); return its value."""
+    visits = nodes[node, VISITS]
+    if visits == 0:
+        nodes[node, VISITS] = 1
+        return values[node].copy()
+    value = values[node] / visits
+    nodes[node, VISITS] = visits + 1
+    values[node] = value * (visits + 1)
+    return value
+
+
+@numba.njit(cache=True)
+def _expectation(nodes, values, edge_child, edge_prior, node):
+    """Count a visit to an expanded chance node (expectation mode) and return its
+    value: the probability-weighted mean of its outcome children, visiting
+    those created in this simulation (terminal, or chance ones recursively)."""
+    value = np.zeros(values.shape[1])
+    start = nodes[node, FIRST_EDGE]
+    for edge in range(start, start + nodes[node, NUM_EDGES]):
+        child = edge_child[edge]
+        if nodes[child, VISITS] == 0:  # created in this simulation
+            if nodes[child, PLAYER] == TERMINAL:
+                _visit_terminal(nodes, values, child)
+            else:
+                _expectation(nodes, values, edge_child, edge_prior, child)
+        p, visits = edge_prior[edge], nodes[child, VISITS]
+        for seat in range(value.shape[0]):
+            value[seat] = value[seat] + p * values[child, seat] / visits
+    nodes[node, VISITS] += 1
+    values[node] = value * nodes[node, VISITS]
+    return value
 
 
 @numba.njit(cache=True)
@@ -566,14 +699,3 @@ def _is_uniform(row):
         if x != first:
             return False
     return True
-
-
-@numba.njit(cache=True)
-def _lagging_outcome(probs, child_n, n):
-    """Index of the outcome whose visits lag its probability the most."""
-    best, choice = -np.inf, 0
-    for i in range(probs.shape[0]):
-        lag = probs[i] * (n + 1) - child_n[i]
-        if lag > best:
-            best, choice = lag, i
-    return choice

@@ -1,5 +1,7 @@
 """PUCT search: exact values through chance nodes, repeated movers, tactics."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -171,7 +173,8 @@ def test_exact_evaluator_gives_exact_value_through_repeated_movers_and_chance(pi
 
 
 @pytest.mark.parametrize("mover", [None, 0, 1])
-def test_odoku_oracle_evaluator_gives_odoku_value(mover):
+@pytest.mark.parametrize("simulations,outcome_visits", [(1, [1, 1]), (50, [26, 25])])
+def test_odoku_oracle_evaluator_gives_odoku_value(mover, simulations, outcome_visits):
     """Fair coin, two empty cells: the search's value is odoku.value (the
     random-turn theorem) at a chance root, and the best move's value at a decision root."""
     game = make_game("odoku")
@@ -180,7 +183,7 @@ def test_odoku_oracle_evaluator_gives_odoku_value(mover):
     if mover is not None:
         game.apply(state, mover)
         expected = (max if mover == 0 else min)(action_values(state).values())
-    result = MCTS(game, SearchConfig(num_simulations=50)).search(
+    result = MCTS(game, SearchConfig(num_simulations=simulations)).search(
         state, odoku_oracle_evaluator(game), np.random.default_rng(1)
     )
     b_return = (expected - 7.5) / 7.5
@@ -188,8 +191,8 @@ def test_odoku_oracle_evaluator_gives_odoku_value(mover):
     if mover is None:
         assert result.to_play == CHANCE
         # both outcomes evaluated by the first simulation, then one visit per simulation
-        np.testing.assert_array_equal(result.visit_counts[:2], [26, 25])
-    else:
+        np.testing.assert_array_equal(result.visit_counts[:2], outcome_visits)
+    elif simulations > 1:
         assert int(np.argmax(result.visit_counts)) in optimal_actions(state)
 
 
@@ -231,6 +234,23 @@ def test_uniform_evaluator_converges_to_expectimax():
     exact = expectimax(game, state)
     assert abs(result.root_values[0] - exact) < 0.05
     assert expectimax(game, game.step(state, int(np.argmax(result.visit_counts)))) == pytest.approx(exact)
+
+
+def test_search_goes_deeper_than_max_decisions_says():
+    """``info.max_decisions`` only sizes the first path buffers: a game whose
+    paths run longer is searched exactly as one that states its depth."""
+    honest, understated = ChanceNim(pile=9, bias=0.7), ChanceNim(pile=9, bias=0.7)
+    understated.info = dataclasses.replace(understated.info, max_decisions=0)
+    results = [
+        MCTS(game, SearchConfig(num_simulations=500, chance=chance)).search(
+            game.initial_state(), UniformEvaluator(game), np.random.default_rng(3)
+        )
+        for chance in ("expectation", "sample")
+        for game in (honest, understated)
+    ]
+    for a, b in (results[:2], results[2:]):
+        np.testing.assert_array_equal(a.visit_counts, b.visit_counts)
+        np.testing.assert_array_equal(a.root_values, b.root_values)
 
 
 def test_same_seat_moves_twice_picks_the_winning_pair():
