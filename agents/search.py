@@ -378,12 +378,12 @@ class MCTS:
                 tree.nodes, tree.values, tree.edge_child, tree.edge_prior, path, length, node, first,
                 self._c_puct, self._fpu_reduction, self._expect,
             )
+            if status == _PATH_FULL:  # walk again from where it stopped, with the same first
+                paths[index] = np.concatenate([path, np.empty_like(path)])
+                continue
             first = -1
             if status == _AT_TERMINAL:
                 return length, []
-            if status == _PATH_FULL:
-                paths[index] = np.concatenate([path, np.empty_like(path)])
-                continue
             if status == _SAMPLE:
                 first = self._sample_outcome(tree, node, rng)
                 continue
