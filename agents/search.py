@@ -563,8 +563,6 @@ class _SequentialHalving:
         return (self.c_visit + visits.max()) * self.scale * completed
 
 
-
-
 # --- numba kernels over _Tree's arrays ---------------------------------------------------
 @numba.njit(cache=True)
 def _walk(nodes, values, edge_child, edge_prior, path, length, node, first, c_puct, fpu_reduction, expect):
