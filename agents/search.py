@@ -285,10 +285,7 @@ class _Tree:
 
     def child_stats(self, node: int) -> tuple[np.ndarray, np.ndarray]:
         """Visits (float) and mean value for ``node``'s mover (0 where unvisited) of each edge."""
-        children = self.children(node)
-        visits = np.where(children >= 0, self.nodes[children, VISITS], 0).astype(np.float64)
-        sums = np.where(children >= 0, self.values[children, max(self.nodes[node, PLAYER], 0)], 0.0)
-        return visits, np.divide(sums, visits, out=np.zeros_like(sums), where=visits > 0)
+        return _child_stats(self.nodes, self.values, self.children(node), max(self.nodes[node, PLAYER], 0))
 
 
 def _blank_nodes(count: int) -> np.ndarray:
@@ -616,6 +613,18 @@ def _puct_choice(nodes, values, children, priors, player, fpu, scale):
         if score > best:
             best, choice = score, i
     return choice
+
+
+@numba.njit(cache=True)
+def _child_stats(nodes, values, children, player):
+    """Visits (float) and mean value for ``player`` (0 where unvisited) of these children."""
+    visits, means = np.zeros(children.shape[0]), np.zeros(children.shape[0])
+    for i in range(children.shape[0]):
+        child = children[i]
+        if child >= 0 and nodes[child, VISITS] > 0:
+            visits[i] = nodes[child, VISITS]
+            means[i] = values[child, player] / visits[i]
+    return visits, means
 
 
 @numba.njit(cache=True)
