@@ -385,11 +385,12 @@ class MCTS:
                 first = self._sample_outcome(tree, node, rng)
                 continue
             if status == _NEW_CHILD:  # the path's last row chose a child not created yet
-                node = self._child(tree, node, int(path[length - 1, 1]))
+                node, player = self._child(tree, node, int(path[length - 1, 1]))
+            else:
+                player = tree.nodes[node, PLAYER]
             # node is unexpanded: a decision or chance node, or a new terminal one
             if length == len(path):
                 path = paths[index] = np.concatenate([path, np.empty_like(path)])
-            player = tree.nodes[node, PLAYER]
             if player != CHANCE:
                 path[length] = (node, -1)
                 return length + 1, [node] if player >= 0 else []
@@ -403,7 +404,8 @@ class MCTS:
         cumulative = np.cumsum(tree.priors(node))
         return min(int(np.searchsorted(cumulative, rng.random(), side="right")), len(cumulative) - 1)
 
-    def _child(self, tree: _Tree, node: int, index: int) -> int:
+    def _child(self, tree: _Tree, node: int, index: int) -> tuple[int, int]:
+        """Create child ``index`` of ``node``; return it and its player."""
         state = tree.states[node].copy()
         self.game.apply(state, tree.actions[node][index])
         player = self.game.to_play(state)
@@ -411,7 +413,7 @@ class MCTS:
         if player == TERMINAL:  # its value: the returns, counted on its first visit
             tree.values[child] = self.game.returns(state)
         tree.edge_child[tree.nodes[node, FIRST_EDGE] + index] = child
-        return child
+        return child, player
 
     def _expand_chance(self, tree: _Tree, node: int) -> None:
         outcomes = self.game.chance_outcomes(tree.states[node])
@@ -423,8 +425,7 @@ class MCTS:
         children recursively; return the decision nodes among them."""
         result = []
         for index in range(len(tree.actions[node])):
-            child = self._child(tree, node, index)
-            player = tree.nodes[child, PLAYER]
+            child, player = self._child(tree, node, index)
             if player >= 0:
                 result.append(child)
             elif player == CHANCE:
