@@ -254,7 +254,7 @@ class _Tree:
         node = len(self.states)
         if node == len(self.nodes):
             self.nodes = np.concatenate([self.nodes, _blank_nodes(node)])
-            self.values = np.concatenate([self.values, np.zeros_like(self.values)])
+            self.values = _doubled(self.values, 0.0)
         self.nodes[node, PLAYER] = player
         self.states.append(state)
         self.actions.append(None)
@@ -263,10 +263,8 @@ class _Tree:
     def expand(self, node: int, actions: list, priors) -> None:
         """Give ``node`` one edge per action, with these priors (an array, or one number for all)."""
         start, count = self.num_edges, len(actions)
-        if start + count > len(self.edge_child):
-            extra = max(len(self.edge_child), count)
-            self.edge_child = np.concatenate([self.edge_child, np.full(extra, -1, dtype=np.int64)])
-            self.edge_prior = np.concatenate([self.edge_prior, np.zeros(extra)])
+        while start + count > len(self.edge_child):
+            self.edge_child, self.edge_prior = _doubled(self.edge_child, -1), _doubled(self.edge_prior, 0.0)
         self.edge_prior[start : start + count] = priors
         self.num_edges = start + count
         self.nodes[node, FIRST_EDGE] = start
@@ -275,13 +273,15 @@ class _Tree:
 
     def priors(self, node: int) -> np.ndarray:
         """The priors of ``node``'s edges (a view: writing it changes the tree)."""
-        start, count = self.nodes[node, FIRST_EDGE], self.nodes[node, NUM_EDGES]
-        return self.edge_prior[start : start + count]
+        return self.edge_prior[self._edges(node)]
 
     def children(self, node: int) -> np.ndarray:
         """The child node of each of ``node``'s edges, -1 where none was created."""
-        start, count = self.nodes[node, FIRST_EDGE], self.nodes[node, NUM_EDGES]
-        return self.edge_child[start : start + count]
+        return self.edge_child[self._edges(node)]
+
+    def _edges(self, node: int) -> slice:
+        start = self.nodes[node, FIRST_EDGE]
+        return slice(start, start + self.nodes[node, NUM_EDGES])
 
     def child_stats(self, node: int) -> tuple[np.ndarray, np.ndarray]:
         """Visits (float) and mean value for ``node``'s mover (0 where unvisited) of each edge."""
@@ -292,6 +292,11 @@ def _blank_nodes(count: int) -> np.ndarray:
     nodes = np.zeros((count, 4), dtype=np.int64)
     nodes[:, FIRST_EDGE] = -1
     return nodes
+
+
+def _doubled(array: np.ndarray, fill) -> np.ndarray:
+    """``array`` followed by as many rows again, holding ``fill``."""
+    return np.concatenate([array, np.full_like(array, fill)])
 
 
 class MCTS:
@@ -376,7 +381,7 @@ class MCTS:
                 self._c_puct, self._fpu_reduction, self._expect,
             )
             if status == _PATH_FULL:  # walk again from where it stopped, with the same first
-                paths[index] = np.concatenate([path, np.empty_like(path)])
+                paths[index] = _doubled(path, -1)
                 continue
             first = -1
             if status == _AT_TERMINAL:
@@ -390,7 +395,7 @@ class MCTS:
                 player = tree.nodes[node, PLAYER]
             # node is unexpanded: a decision or chance node, or a new terminal one
             if length == len(path):
-                path = paths[index] = np.concatenate([path, np.empty_like(path)])
+                path = paths[index] = _doubled(path, -1)
             if player != CHANCE:
                 path[length] = (node, -1)
                 return length + 1, [node] if player >= 0 else []
