@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
 import numpy as np
-import yaml
 from tqdm import tqdm
 
 from agents.arena import GameResult, play_game
@@ -29,7 +28,7 @@ from agents.config import game_from_config
 from agents.players import Player, make_player
 from agents.ratings import Z95, Ratings, fit_ratings
 from envs.core import Game, make_game
-from envs.records import format_game, read_record, replay, write_record
+from envs.records import format_game, parse_header, read_record, replay, write_record
 
 _WORKER: dict[str, Any] = {}
 
@@ -213,7 +212,7 @@ def game_record(game: Game, actions: Sequence[int], lineup: Sequence[str]) -> st
 def replay_record(text: str) -> tuple[Game, Any]:
     """The game named in a :func:`game_record` header and its final position."""
     record = read_record(text)
-    params = {key: yaml.safe_load(value) for key, value in record.params.items()}
+    params = parse_header(record)
     if "game" not in params:
         raise ValueError("the record has no 'game:' header line")
     game = make_game(params.pop("game"), **params)

@@ -23,6 +23,7 @@ from envs.core import (
     register_game,
     winner_of,
 )
+from envs.env import NO_SEAT
 
 # name -> (Gymnasium id, "module:class", fixed keyword arguments)
 GAMES = {
@@ -60,6 +61,7 @@ __all__ = [
     "GameInfo",
     "GameOverError",
     "IllegalActionError",
+    "NO_SEAT",
     "NotationError",
     "Symmetry",
     "game_names",
