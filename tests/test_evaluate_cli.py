@@ -103,6 +103,8 @@ def test_help_and_a_human_game_through_stdin(tmp_path):
     assert "cannot play 'b1 b2'" in played.stdout and "took back" in played.stdout
     assert "You play Vertical (seat 0, first): join row 1 and the last row" in played.stdout
     assert "game over: Vertical wins; Vertical is human" in played.stdout
+    logged = (tmp_path / "evaluate.log").read_text()
+    assert "[INFO][agents.evaluate] game over: Vertical wins; Vertical is human" in logged
     record = (tmp_path / "game.txt").read_text()
     game, state = replay_record(record)
     assert game.winner(state) == 0 and json.loads((tmp_path / "results.json").read_text())["finished"]
@@ -135,6 +137,7 @@ def test_cli_reports_errors_without_a_traceback(tmp_path):
     failed = cli(["players=[oracle,nonsense]"], tmp_path)
     assert failed.returncode == 1
     assert "error: unknown player spec 'nonsense'" in failed.stderr and "Traceback" not in failed.stderr
+    assert "[ERROR][agents.evaluate] error: unknown player spec 'nonsense'" in (tmp_path / "evaluate.log").read_text()
 
 
 def test_display_names_in_table_csv_records_and_a_readable_ratings_plot(tmp_path):
