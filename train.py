@@ -1,7 +1,7 @@
 """Train an AlphaZero agent: ``python train.py [experiment=NAME] [key=value ...]``.
 
 Composes ``configs/train.yaml`` with Hydra and hands it to
-:func:`agents.training.train`; see ``docs/training.md``.
+:func:`agents.training.loop.train`; see ``docs/training.md``.
 """
 
 import sys
@@ -10,9 +10,9 @@ import hydra
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig
 
-from agents.checkpoint import CheckpointError
 from agents.config import ConfigError
-from agents.training import train
+from agents.net.checkpoint import CheckpointError
+from agents.training.loop import train
 
 
 @hydra.main(config_path="configs", config_name="train", version_base="1.3")

@@ -6,7 +6,7 @@ import pytest
 import yaml
 from hydra import compose, initialize_config_dir
 
-from agents.training import build_settings
+from agents.training.loop import build_settings
 
 CONFIGS = Path(__file__).parents[1] / "configs"
 

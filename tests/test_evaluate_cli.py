@@ -11,8 +11,8 @@ import pytest
 from hydra import compose, initialize_config_dir
 
 from agents.config import ConfigError
-from agents.evaluation import MODES, evaluate
-from agents.match import replay_record
+from agents.evaluation.modes import MODES, evaluate
+from agents.evaluation.runner import replay_record
 
 ROOT = Path(__file__).resolve().parents[1]
 
