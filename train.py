@@ -10,7 +10,7 @@ import hydra
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig
 
-from agents.config import ConfigError
+from agents.config import ConfigError, with_recipe_aliases
 from agents.net.checkpoint import CheckpointError
 from agents.training.loop import train
 
@@ -27,4 +27,5 @@ def main(cfg: DictConfig) -> None:
 
 
 if __name__ == "__main__":
+    sys.argv = with_recipe_aliases(sys.argv)
     main()
