@@ -2,7 +2,7 @@
 
 import pytest
 
-from agents.match import replay_record
+from agents.evaluation.runner import replay_record
 from envs import NotationError
 from envs.records import parse_header, read_record
 
