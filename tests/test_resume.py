@@ -153,7 +153,10 @@ def test_a_resumed_run_continues_in_its_own_run_directory(tmp_path):
     ran = yaml.safe_load((original / ".hydra" / "config.yaml").read_text())
     assert ran["game"] == {"name": "nex", "size": 3, "pie_rule": False}
     assert ran["train"]["iterations"] == 2 and ran["agent"]["learner"]["lr"] == 0.01
-    assert len(list(original.glob("events.out.tfevents.*"))) == 2  # one set of curves, one directory
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    curves = EventAccumulator(str(original)).Reload()  # one set of curves: iteration 1, then 2
+    assert [e.step for e in curves.Scalars("selfplay/game_length")] == [1, 2]
     assert load_checkpoint(checkpoint_files(original / "checkpoints")[-1])["iteration"] == 2
 
 

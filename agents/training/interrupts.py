@@ -1,8 +1,9 @@
 """Stopping a run cleanly: SIGINT and SIGTERM both stop it, and never halfway through a save.
 
 Ctrl-C sends SIGINT; schedulers, containers and ``kill`` send SIGTERM, whose
-default action ends the process at once, with nothing saved. Inside
-:func:`stop_on_signals` both raise :class:`Interrupted` (a KeyboardInterrupt),
+default action ends the process at once, with nothing saved. Once
+:func:`stop_on_signals` has installed a :class:`Stopper`, both raise
+:class:`Interrupted` (a KeyboardInterrupt),
 so the loop's one handler writes a checkpoint for either. Inside
 :meth:`Stopper.held` a signal is remembered instead: the checkpoint being
 written is completed first, and the stop comes right after it.
@@ -32,11 +33,13 @@ def exit_status(interrupt: KeyboardInterrupt) -> int:
 
 
 class Stopper:
-    """The signal handler: raises :class:`Interrupted`, or holds the signal during a save."""
+    """The handler of SIGINT and SIGTERM while installed: raises :class:`Interrupted`,
+    or, inside :meth:`held`, remembers the signal for later."""
 
     def __init__(self):
         self.holding = False
         self.pending: int | None = None
+        self.previous: dict[int, object] = {}
 
     def __call__(self, signum, frame) -> None:
         if self.holding:
@@ -56,21 +59,31 @@ class Stopper:
         if pending is not None and stop_after:
             raise Interrupted(pending)
 
+    def restore(self) -> None:
+        """Give SIGINT and SIGTERM their handlers from before :func:`stop_on_signals`."""
+        for number, handler in self.previous.items():
+            signal.signal(number, handler)
+        self.previous = {}
 
-@contextlib.contextmanager
-def stop_on_signals() -> Iterator[Stopper]:
-    """Install a :class:`Stopper` for SIGINT and SIGTERM; the old handlers come back after.
 
-    Outside the main thread (where Python cannot install handlers) the stopper
-    is returned uninstalled: Ctrl-C then behaves as Python's default.
+def stop_on_signals() -> Stopper:
+    """Install a :class:`Stopper` for SIGINT and SIGTERM until its ``restore()``
+    (also a context manager: ``with stopping_on_signals(): ...``).
+
+    Outside the main thread, where Python cannot install handlers, nothing is
+    installed: Ctrl-C keeps Python's default there.
     """
     stopper = Stopper()
-    if threading.current_thread() is not threading.main_thread():
-        yield stopper
-        return
-    previous = {number: signal.signal(number, stopper) for number in STOP_SIGNALS}
+    if threading.current_thread() is threading.main_thread():
+        stopper.previous = {number: signal.signal(number, stopper) for number in STOP_SIGNALS}
+    return stopper
+
+
+@contextlib.contextmanager
+def stopping_on_signals() -> Iterator[Stopper]:
+    """:func:`stop_on_signals` for the block."""
+    stopper = stop_on_signals()
     try:
         yield stopper
     finally:
-        for number, handler in previous.items():
-            signal.signal(number, handler)
+        stopper.restore()
