@@ -8,6 +8,7 @@ a configuration error leaves no run directory behind.
 """
 
 import logging
+import signal
 import sys
 from pathlib import Path
 
@@ -18,7 +19,7 @@ from tqdm.contrib.logging import logging_redirect_tqdm
 
 from agents.config import ConfigError, with_recipe_aliases
 from agents.net.checkpoint import CheckpointError
-from agents.training.interrupts import exit_status, stopping_on_signals
+from agents.training.interrupts import STOP_SIGNALS, exit_status, stop_on_signals
 from agents.training.loop import train
 from agents.training.run_dir import remove_unused_run_dir, run_directory
 
@@ -32,22 +33,28 @@ def main(cfg: DictConfig) -> None:
     hydra_cfg = HydraConfig.get()
     run_dir = Path(hydra_cfg.runtime.output_dir)
     logging.captureWarnings(True)
-    with stopping_on_signals():  # SIGINT or SIGTERM outside the loop: exit 128 + signal, no traceback
-        try:
-            if cfg.get("resume"):
-                (run_dir / ".hydra").mkdir(exist_ok=True)  # the run records its configuration there
-            with logging_redirect_tqdm():  # log lines above the progress bar, not through it
-                result = train(cfg, run_dir, hydra_cfg.overrides.task)
-        except (ConfigError, CheckpointError) as error:  # stop before training, no traceback
-            logging.getLogger("agents.train").error("error: %s", error)
-            remove_unused_run_dir(run_dir)
-            sys.exit(1)
-        except KeyboardInterrupt as stop:  # before training began or after it ended: nothing to save
-            sys.exit(exit_status(stop))
+    try:
+        if cfg.get("resume"):
+            (run_dir / ".hydra").mkdir(exist_ok=True)  # the run records its configuration there
+        with logging_redirect_tqdm():  # log lines above the progress bar, not through it
+            result = train(cfg, run_dir, hydra_cfg.overrides.task)
+    except (ConfigError, CheckpointError) as error:  # stop before training, no traceback
+        logging.getLogger("agents.train").error("error: %s", error)
+        remove_unused_run_dir(run_dir)
+        sys.exit(1)
+    except KeyboardInterrupt as stop:  # before training began or after it ended: nothing to save
+        sys.exit(exit_status(stop))
     if result.interrupted:
         sys.exit(result.exit_status)
 
 
 if __name__ == "__main__":
     sys.argv = with_recipe_aliases(sys.argv)
-    main()
+    stop_on_signals()  # SIGINT or SIGTERM outside the training loop: exit 128 + signal, no traceback
+    try:
+        main()
+    except KeyboardInterrupt as stop:
+        sys.exit(exit_status(stop))
+    finally:  # the process is ending: a late signal has nothing left to stop
+        for number in STOP_SIGNALS:
+            signal.signal(number, signal.SIG_IGN)

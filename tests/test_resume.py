@@ -16,7 +16,7 @@ from hydra import compose, initialize_config_dir
 import agents.training.loop as loop
 from agents.config import ConfigError
 from agents.net.checkpoint import load_checkpoint
-from agents.training.saving import checkpoint_files, is_interrupted, load_replay
+from agents.training.saving import checkpoint_files, is_interrupted, load_replay, replay_path
 
 ROOT = Path(__file__).parents[1]
 SMOKE = ["experiment=smoke", "eval.every=0"]  # 4 games (100 positions) and 3 learner steps an iteration
@@ -57,8 +57,7 @@ def test_a_smaller_replay_capacity_keeps_the_newest_positions(tmp_path, first):
     replay = load_replay(resumed.checkpoint)
     assert replay.capacity == 130 and len(replay) == 130 and replay.total_added == 200
     kept = replay.state_dict()
-    old_obs = old["obs_values"][old["obs_index"]]
-    np.testing.assert_array_equal(kept["obs_values"][kept["obs_index"]][:30], old_obs[-30:])
+    np.testing.assert_array_equal(kept["obs"][:30], old["obs"][-30:])
     assert yaml.safe_load(load_checkpoint(resumed.checkpoint)["config"])["agent"]["learner"]["replay_capacity"] == 130
 
 
@@ -106,6 +105,8 @@ def test_an_interrupted_iteration_leaves_the_end_of_iteration_checkpoint_alone(t
     assert [is_interrupted(p) for p in files] == [False, True] and files[1] == stopped.checkpoint
     end = files[0]
     assert load_checkpoint(end)["numpy_rng"] != load_checkpoint(stopped.checkpoint)["numpy_rng"]
+    # the buffer had not changed since the end of iteration 1: one file, not a second copy
+    assert replay_path(stopped.checkpoint).stat().st_ino == replay_path(end).stat().st_ino
     resumed = run(tmp_path / "stopped", f"resume={end}")
     assert resumed.losses == whole.losses[1:]  # exact, as if it had never stopped
     a, b = load_checkpoint(whole.checkpoint), load_checkpoint(resumed.checkpoint)

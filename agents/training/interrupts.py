@@ -67,8 +67,7 @@ class Stopper:
 
 
 def stop_on_signals() -> Stopper:
-    """Install a :class:`Stopper` for SIGINT and SIGTERM until its ``restore()``
-    (also a context manager: ``with stopping_on_signals(): ...``).
+    """Install a :class:`Stopper` for SIGINT and SIGTERM until its ``restore()``.
 
     Outside the main thread, where Python cannot install handlers, nothing is
     installed: Ctrl-C keeps Python's default there.
@@ -77,13 +76,3 @@ def stop_on_signals() -> Stopper:
     if threading.current_thread() is threading.main_thread():
         stopper.previous = {number: signal.signal(number, stopper) for number in STOP_SIGNALS}
     return stopper
-
-
-@contextlib.contextmanager
-def stopping_on_signals() -> Iterator[Stopper]:
-    """:func:`stop_on_signals` for the block."""
-    stopper = stop_on_signals()
-    try:
-        yield stopper
-    finally:
-        stopper.restore()

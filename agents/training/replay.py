@@ -64,31 +64,47 @@ class ReplayBuffer:
 
     # --- persistence (files are written by agents.training.saving) ---------------------------
     def state_dict(self) -> dict[str, np.ndarray]:
-        """The held positions, oldest first, plus counters: plain arrays for ``np.savez``.
-
-        Each of ``obs``, ``policy`` and ``value`` is stored losslessly in its most
-        compact form: as ``NAME_values`` (its distinct values, float32) and
-        ``NAME_index`` (uint8 indices into them) when it holds at most 256
-        distinct values (0/1 planes, count planes, visit fractions, game
-        outcomes), else as float32 ``NAME``.
-        """
+        """The held positions, oldest first, plus counters: plain arrays (on disk:
+        :func:`pack_state`)."""
         order = (self.next - self.size + np.arange(self.size)) % self.capacity
-        state = {"capacity": np.array(self.capacity), "total_added": np.array(self.total_added)}
-        for name in ("obs", "policy", "value"):
-            state.update(_pack(name, getattr(self, name)[order]))
-        return state
+        return {
+            "obs": self.obs[order],
+            "policy": self.policy[order],
+            "value": self.value[order],
+            "capacity": np.array(self.capacity),
+            "total_added": np.array(self.total_added),
+        }
 
     @classmethod
     def from_state_dict(cls, state: dict[str, np.ndarray], capacity: int | None = None) -> "ReplayBuffer":
         """The buffer of :meth:`state_dict`; with ``capacity``, resized to it (a
         smaller one keeps the newest positions)."""
-        obs, policy, value = (_unpack(name, state) for name in ("obs", "policy", "value"))
+        obs, policy, value = (np.asarray(state[name], dtype=np.float32) for name in ("obs", "policy", "value"))
         if not len(obs) == len(policy) == len(value) or obs.ndim < 2 or policy.ndim != 2:
             raise ValueError(f"arrays do not match: obs {obs.shape}, policy {policy.shape}, value {value.shape}")
         buffer = cls(int(state["capacity"]) if capacity is None else capacity, obs.shape[1:], policy.shape[1])
         buffer.add(obs, policy, value)
         buffer.total_added = int(state["total_added"])
         return buffer
+
+
+def pack_state(state: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """A :meth:`ReplayBuffer.state_dict` in its most compact lossless form, for a file:
+    each of ``obs``, ``policy`` and ``value`` with at most 256 distinct values (0/1
+    planes, count planes, visit shares, game outcomes) becomes ``NAME_values``
+    (float32) and ``NAME_index`` (uint8 indices into them)."""
+    packed = {key: state[key] for key in ("capacity", "total_added")}
+    for name in ("obs", "policy", "value"):
+        packed.update(_pack(name, state[name]))
+    return packed
+
+
+def unpack_state(packed: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The state dict of :func:`pack_state` (plain arrays pass through)."""
+    state = {key: packed[key] for key in ("capacity", "total_added")}
+    for name in ("obs", "policy", "value"):
+        state[name] = _unpack(name, packed)
+    return state
 
 
 def _pack(name: str, array: np.ndarray) -> dict[str, np.ndarray]:

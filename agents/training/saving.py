@@ -7,7 +7,7 @@ in the same directory and moved into place with ``os.replace``, the replay
 first, so an interrupted write never leaves a broken or unpaired checkpoint;
 a run killed mid-write leaves a hidden ``.NAME...tmp`` file, which the next
 start in that directory removes. The replay file holds each array in its most
-compact lossless form (:meth:`ReplayBuffer.state_dict`), compressed; a
+compact lossless form (:func:`~agents.training.replay.pack_state`), compressed; a
 checkpoint whose buffer has not changed since the previous one shares that
 file (a hard link) instead of writing it again.
 
@@ -31,7 +31,7 @@ import torch
 
 from agents.net.checkpoint import FORMAT, CheckpointError
 from agents.net.network import PolicyValueNet
-from agents.training.replay import ReplayBuffer
+from agents.training.replay import ReplayBuffer, pack_state, unpack_state
 from envs.core import GameInfo
 
 _NAME = re.compile(r"ckpt_step(\d+)(?:_iter(\d+))?(?:_interrupted(\d*))?\.pt")  # no _iter: older runs
@@ -94,7 +94,7 @@ def save_checkpoint(
                 raise FileNotFoundError(source)
             _atomic_write(target, link_from=source)
         except OSError:  # nothing to share, or a file system without hard links
-            _atomic_write(target, lambda f: np.savez_compressed(f, **replay.state_dict()))
+            _atomic_write(target, lambda f: np.savez_compressed(f, **pack_state(replay.state_dict())))
     payload = {
         "format": FORMAT,
         "game": {"name": game_info.name, "params": dict(game_info.params)},
@@ -125,7 +125,7 @@ def load_replay(path: str | Path, capacity: int | None = None) -> ReplayBuffer:
         raise CheckpointError(f"replay buffer {file} of checkpoint {path}: no such file")
     try:
         with np.load(file, allow_pickle=False) as data:
-            return ReplayBuffer.from_state_dict({key: data[key] for key in data.files}, capacity)
+            return ReplayBuffer.from_state_dict(unpack_state({key: data[key] for key in data.files}), capacity)
     except Exception as error:  # zip, key and shape errors of a damaged file
         raise CheckpointError(f"replay buffer {file} of checkpoint {path}: not readable ({type(error).__name__}: {error})") from None
 
