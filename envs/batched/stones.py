@@ -24,9 +24,10 @@ from envs.kernels import (
     _any_capture,
     _capture_starts,
     _capturing_into,
+    _find,
+    _link,
     _touching_into,
     captures,
-    chain_joins,
     draw,
     line_through,
 )
@@ -36,8 +37,10 @@ TERMINAL = -2
 START, DROP_NEUTRAL, SWAP_SECOND, SWAP_GIVE = 0, 1, 2, 3
 
 # meta columns: one game's scalars
-COLOUR, SWAPPED, TURNS, PHASE, CHOSEN, CHOSEN2, PLAYER, OUTCOME, SEAT, DONE, LEGAL = range(11)
-META = 11
+# (STARTS: how many turn starts ``_end_turn`` left in the scratch ``out``, -1 for none, so that
+# ``_legal_into`` does not search a capturing game's moves twice)
+COLOUR, SWAPPED, TURNS, PHASE, CHOSEN, CHOSEN2, PLAYER, OUTCOME, SEAT, DONE, LEGAL, STARTS = range(12)
+META = 12
 # params entries: the game's constants
 N, CAPTURES, NEUTRALS, ADJACENT, GOAL, PIE_TURN, GOAL_STONES, PLANES, OPPONENT, SEAT_OPTION = range(10)
 RANDOM_SEAT = -1  # params[SEAT_OPTION]: a seat drawn per game
@@ -80,6 +83,7 @@ class Scratch:
         self.cells = np.empty(cells, np.int64)
         self.work = (np.empty(cells, np.int64), np.empty(cells, np.uint8), np.empty(4 * n, np.int64))
         self.flipped = np.empty(4 * n, np.int64)
+        self.chain = (np.zeros(cells, np.int64), np.empty(cells, np.int64), np.zeros(1, np.int64))
 
 
 # --- the legal actions ------------------------------------------------------------------------------
@@ -121,7 +125,8 @@ def _legal_into(board, counts, meta, params, mask, out, work):
     n, colour, phase, cells = params[N], meta[COLOUR], meta[PHASE], len(board)
     count = 0
     if phase == START:
-        count = _starts(board, counts, meta, params, colour, out, work)
+        count = meta[STARTS] if meta[STARTS] >= 0 else _starts(board, counts, meta, params, colour, out, work)
+        meta[STARTS] = -1
         for i in range(count):
             mask[out[i]] = 1
         if count == 0:  # the turn starts with nothing to do: a forced pass
@@ -178,24 +183,56 @@ def _place(board, counts, params, cell, colour, flipped):
 
 
 @njit(cache=True)
-def _wins(board, params, edges, neighbours, colour, first, second):
-    """``Rules.wins`` for the turn that made ``first`` (and ``second``, or -1) ``colour``'s."""
+def _joins(board, colour, start, neighbours, first_edge, second_edge, chain):
+    """``envs.kernels.chain_joins`` with the search's arrays in ``chain`` (seen stamps, stack,
+    the current stamp), so that no call allocates."""
+    seen, stack, stamp = chain
+    if board[start] != colour:
+        return False
+    stamp[0] += 1
+    mark = stamp[0]
+    stack[0] = start
+    seen[start] = mark
+    top, first, second = 1, False, False
+    while top:
+        top -= 1
+        cell = stack[top]
+        first = first or first_edge[cell] == 1
+        second = second or second_edge[cell] == 1
+        if first and second:
+            return True
+        for k in range(neighbours.shape[1]):
+            other = neighbours[cell, k]
+            if other >= 0 and seen[other] != mark and board[other] == colour:
+                seen[other] = mark
+                stack[top] = other
+                top += 1
+    return False
+
+
+@njit(cache=True)
+def _wins(board, params, edges, neighbours, parent, chain, colour, first, second):
+    """``Rules.wins`` for the turn that made ``first`` (and ``second``, or -1) ``colour``'s.
+    Plain Hex asks its union-find (stones are never taken back there)."""
     goal, n = params[GOAL], params[N]
     if goal == GOAL_COUNT:
         return False
+    if goal == GOAL_CHAIN and not params[NEUTRALS]:
+        base = n * n + 2 * (colour - 1)
+        return _find(parent, base) == _find(parent, base + 1)
     for cell in (first, second):
         if cell < 0:
             continue
         if goal == GOAL_LINE:
             if line_through(board, n, cell, colour, 5):
                 return True
-        elif chain_joins(board, colour, cell, neighbours, edges[colour, 0], edges[colour, 1]):
+        elif _joins(board, colour, cell, neighbours, edges[colour, 0], edges[colour, 1], chain):
             return True
     return False
 
 
 @njit(cache=True)
-def _final_outcome(board, counts, params, edges, neighbours):
+def _final_outcome(board, counts, params, edges, neighbours, chain):
     """``Rules.final_outcome``: Hex's joined colour, Reversi's count, Gomoku's draw."""
     goal = params[GOAL]
     if goal == GOAL_COUNT:
@@ -203,30 +240,34 @@ def _final_outcome(board, counts, params, edges, neighbours):
     if goal == GOAL_CHAIN:
         for colour in (FIRST, SECOND):
             for cell in range(len(board)):
-                if board[cell] == colour and chain_joins(board, colour, cell, neighbours, edges[colour, 0], edges[colour, 1]):
+                if board[cell] == colour and _joins(board, colour, cell, neighbours, edges[colour, 0], edges[colour, 1], chain):
                     return colour
     return 0
 
 
 @njit(cache=True)
-def _end_turn(board, counts, meta, params, edges, neighbours, first, second, out, work):
+def _end_turn(board, counts, meta, params, edges, neighbours, parent, chain, first, second, out, work):
     """``StoneGame._end_turn`` and ``_start_turn``: judge the turn, then hand the move over."""
     mover = meta[COLOUR]
     meta[TURNS] += 1
     meta[PHASE], meta[CHOSEN], meta[CHOSEN2] = START, -1, -1
-    if first >= 0 and counts[mover] >= params[GOAL_STONES] and _wins(board, params, edges, neighbours, mover, first, second):
+    if first >= 0 and counts[mover] >= params[GOAL_STONES] and _wins(board, params, edges, neighbours, parent, chain, mover, first, second):
         meta[OUTCOME], meta[PLAYER] = mover, TERMINAL
         return
     colour = 3 - mover
     meta[COLOUR] = colour
     if params[CAPTURES]:
-        if _starts(board, counts, meta, params, colour, out, work) or _can_capture(board, counts, meta, params, 3 - colour, out, work):
-            meta[PLAYER] = _seat_of(meta, colour)
+        starts = _starts(board, counts, meta, params, colour, out, work)
+        if starts:
+            meta[PLAYER], meta[STARTS] = _seat_of(meta, colour), starts  # ``out`` holds them
+            return
+        if _can_capture(board, counts, meta, params, 3 - colour, out, work):
+            meta[PLAYER], meta[STARTS] = _seat_of(meta, colour), 0  # a forced pass
             return
     elif counts[EMPTY] + (counts[NEUTRAL] if params[NEUTRALS] else 0) > 0:
         meta[PLAYER] = _seat_of(meta, colour)
         return
-    meta[OUTCOME] = _final_outcome(board, counts, params, edges, neighbours)
+    meta[OUTCOME] = _final_outcome(board, counts, params, edges, neighbours, chain)
     meta[PLAYER] = TERMINAL
 
 
@@ -239,7 +280,7 @@ def _can_capture(board, counts, meta, params, colour, out, work):
 
 
 @njit(cache=True)
-def _apply(board, counts, meta, params, edges, neighbours, action, out, work, flipped):
+def _apply(board, counts, meta, params, edges, neighbours, parent, chain, action, out, work, flipped):
     """``StoneGame.apply`` / ``NeutralGame._play`` of a legal action."""
     cells, colour = len(board), meta[COLOUR]
     if action == cells + 1:  # swap-sides
@@ -248,12 +289,14 @@ def _apply(board, counts, meta, params, edges, neighbours, action, out, work, fl
         meta[PLAYER] = _seat_of(meta, colour)
         return
     if action == cells:  # pass
-        _end_turn(board, counts, meta, params, edges, neighbours, -1, -1, out, work)
+        _end_turn(board, counts, meta, params, edges, neighbours, parent, chain, -1, -1, out, work)
         return
     cell = action
     if not params[NEUTRALS]:
         _place(board, counts, params, cell, colour, flipped)
-        _end_turn(board, counts, meta, params, edges, neighbours, cell, -1, out, work)
+        if params[GOAL] == GOAL_CHAIN:
+            _link(board, params[N], parent, neighbours, cell)
+        _end_turn(board, counts, meta, params, edges, neighbours, parent, chain, cell, -1, out, work)
         return
     phase = meta[PHASE]
     if phase == START:
@@ -269,51 +312,47 @@ def _apply(board, counts, meta, params, edges, neighbours, action, out, work, fl
             if params[ADJACENT] or counts[EMPTY] == 0:
                 spots = _touching_into(board, params[N], out) if params[ADJACENT] else counts[EMPTY]
                 if spots == 0:  # the neutral is left out
-                    _end_turn(board, counts, meta, params, edges, neighbours, cell, -1, out, work)
+                    _end_turn(board, counts, meta, params, edges, neighbours, parent, chain, cell, -1, out, work)
                     return
             meta[PHASE] = DROP_NEUTRAL
         elif swap:
             meta[PHASE] = SWAP_SECOND
         else:  # the fill or convert rule: the whole turn
-            _end_turn(board, counts, meta, params, edges, neighbours, cell, -1, out, work)
+            _end_turn(board, counts, meta, params, edges, neighbours, parent, chain, cell, -1, out, work)
     elif phase == DROP_NEUTRAL:
         _set(board, counts, cell, NEUTRAL)
-        _end_turn(board, counts, meta, params, edges, neighbours, meta[CHOSEN], -1, out, work)
+        _end_turn(board, counts, meta, params, edges, neighbours, parent, chain, meta[CHOSEN], -1, out, work)
     elif phase == SWAP_SECOND:
         _place(board, counts, params, cell, colour, flipped)
         meta[CHOSEN2] = cell
         meta[PHASE] = SWAP_GIVE
     else:
         _set(board, counts, cell, NEUTRAL)
-        _end_turn(board, counts, meta, params, edges, neighbours, meta[CHOSEN], meta[CHOSEN2], out, work)
+        _end_turn(board, counts, meta, params, edges, neighbours, parent, chain, meta[CHOSEN], meta[CHOSEN2], out, work)
 
 
 # --- observations and the batch step ------------------------------------------------------------
 @njit(cache=True)
 def _observe(board, meta, params, planes):
-    """``StoneGame.observe`` (with ``NeutralGame._extra_planes``) into ``planes`` ``[P, n, n]``."""
-    n, colour = params[N], meta[COLOUR]
-    flat = planes.reshape(params[PLANES], n * n)
-    flat[:] = 0.0
-    for cell in range(n * n):
-        v = board[cell]
-        if v == colour:
-            flat[0, cell] = 1.0
-        elif v == 3 - colour:
-            flat[1, cell] = 1.0
-        elif v == NEUTRAL and params[NEUTRALS]:
-            flat[2, cell] = 1.0
-    if params[NEUTRALS]:
-        for chosen in (meta[CHOSEN], meta[CHOSEN2]):
-            if chosen >= 0:
-                flat[3, chosen] = 1.0
-        if meta[PHASE]:
-            flat[3 + meta[PHASE], :] = 1.0
+    """``StoneGame.observe`` (with ``NeutralGame._extra_planes``) into ``planes`` ``[P, n, n]``,
+    every value written once."""
+    n, colour, count = params[N], meta[COLOUR], params[PLANES]
+    cells = n * n
+    flat = planes.reshape(count, cells)
     pie = meta[TURNS] == params[PIE_TURN] and meta[SWAPPED] == 0 and meta[PHASE] == 0 and meta[PLAYER] != TERMINAL
-    if pie:
-        flat[params[PLANES] - 2, :] = 1.0
-    if colour == FIRST:
-        flat[params[PLANES] - 1, :] = 1.0
+    pie_value, first_value = np.float32(pie), np.float32(colour == FIRST)
+    for cell in range(cells):
+        v = board[cell]
+        flat[0, cell] = v == colour
+        flat[1, cell] = v == 3 - colour
+        flat[count - 2, cell] = pie_value
+        flat[count - 1, cell] = first_value
+    if params[NEUTRALS]:
+        for cell in range(cells):
+            flat[2, cell] = board[cell] == NEUTRAL
+            flat[3, cell] = cell == meta[CHOSEN] or cell == meta[CHOSEN2]
+        for phase in (DROP_NEUTRAL, SWAP_SECOND, SWAP_GIVE):
+            flat[3 + phase, :] = np.float32(meta[PHASE] == phase)
 
 
 @njit(cache=True)
@@ -327,17 +366,17 @@ def _nth_legal(mask, index):
 
 
 @njit(cache=True)
-def _advance(i, board, counts, meta, params, edges, neighbours, mask, seeds, out, work, flipped):
+def _advance(i, board, counts, meta, params, edges, neighbours, parents, chain, mask, seeds, out, work, flipped):
     """Play the random opponent (single-agent mode) until the agent's seat is to play."""
     row = meta[i]
     while params[OPPONENT] and row[PLAYER] != TERMINAL and row[PLAYER] != row[SEAT]:
         index, seeds[i] = draw(seeds[i], row[LEGAL])
-        _apply(board[i], counts[i], row, params, edges, neighbours, _nth_legal(mask[i], index), out, work, flipped)
+        _apply(board[i], counts[i], row, params, edges, neighbours, parents[i], chain, _nth_legal(mask[i], index), out, work, flipped)
         row[LEGAL] = _legal_into(board[i], counts[i], row, params, mask[i], out, work)
 
 
 @njit(cache=True)
-def _reset(i, initial, board, counts, meta, params, edges, neighbours, mask, seeds, obs, out, work, flipped):
+def _reset(i, initial, board, counts, meta, params, edges, neighbours, parents, chain, mask, seeds, obs, out, work, flipped):
     """A new game in row ``i``: the seat drawn first (when random), then the opponent's
     opening moves; observation and mask written."""
     row = meta[i]
@@ -346,25 +385,27 @@ def _reset(i, initial, board, counts, meta, params, edges, neighbours, mask, see
     for v in initial:
         counts[i, v] += 1
     row[COLOUR], row[SWAPPED], row[TURNS], row[PHASE] = FIRST, 0, 0, START
-    row[CHOSEN], row[CHOSEN2], row[PLAYER], row[OUTCOME], row[DONE] = -1, -1, 0, -1, 0
+    row[CHOSEN], row[CHOSEN2], row[PLAYER], row[OUTCOME], row[DONE], row[STARTS] = -1, -1, 0, -1, 0, -1
+    for k in range(parents.shape[1]):  # plain Hex's union-find: every stone alone (the board is empty)
+        parents[i, k] = k
     row[SEAT] = params[SEAT_OPTION]
     if params[OPPONENT] and params[SEAT_OPTION] == RANDOM_SEAT:
         row[SEAT], seeds[i] = draw(seeds[i], 2)
     row[LEGAL] = _legal_into(board[i], counts[i], row, params, mask[i], out, work)
-    _advance(i, board, counts, meta, params, edges, neighbours, mask, seeds, out, work, flipped)
+    _advance(i, board, counts, meta, params, edges, neighbours, parents, chain, mask, seeds, out, work, flipped)
     _observe(board[i], row, params, obs[i])
 
 
 @njit(cache=True)
-def reset_games(which, initial, board, counts, meta, params, edges, neighbours, mask, seeds, obs, out, work, flipped):
+def reset_games(which, initial, board, counts, meta, params, edges, neighbours, parents, chain, mask, seeds, obs, out, work, flipped):
     """A new game in every row ``i`` with ``which[i]``."""
     for i in range(len(which)):
         if which[i]:
-            _reset(i, initial, board, counts, meta, params, edges, neighbours, mask, seeds, obs, out, work, flipped)
+            _reset(i, initial, board, counts, meta, params, edges, neighbours, parents, chain, mask, seeds, obs, out, work, flipped)
 
 
 @njit(cache=True)
-def step_games(actions, illegal, initial, board, counts, meta, params, edges, neighbours, mask, seeds, obs,
+def step_games(actions, illegal, initial, board, counts, meta, params, edges, neighbours, parents, chain, mask, seeds, obs,
                rewards, terminated, returns, out, work, flipped):
     """One step of every game: a game that ended on the last step starts anew (next-step
     autoreset, reward 0); ``illegal[i]`` ends game ``i`` as a loss for its mover; otherwise
@@ -376,7 +417,7 @@ def step_games(actions, illegal, initial, board, counts, meta, params, edges, ne
         terminated[i] = False
         returns[i, 0] = returns[i, 1] = 0.0
         if row[DONE]:
-            _reset(i, initial, board, counts, meta, params, edges, neighbours, mask, seeds, obs, out, work, flipped)
+            _reset(i, initial, board, counts, meta, params, edges, neighbours, parents, chain, mask, seeds, obs, out, work, flipped)
             continue
         actor = row[PLAYER]
         if illegal[i]:
@@ -385,9 +426,9 @@ def step_games(actions, illegal, initial, board, counts, meta, params, edges, ne
             row[LEGAL] = 0
             mask[i, :] = 0
         else:
-            _apply(board[i], counts[i], row, params, edges, neighbours, actions[i], out, work, flipped)
+            _apply(board[i], counts[i], row, params, edges, neighbours, parents[i], chain, actions[i], out, work, flipped)
             row[LEGAL] = _legal_into(board[i], counts[i], row, params, mask[i], out, work)
-            _advance(i, board, counts, meta, params, edges, neighbours, mask, seeds, out, work, flipped)
+            _advance(i, board, counts, meta, params, edges, neighbours, parents, chain, mask, seeds, out, work, flipped)
             if row[PLAYER] == TERMINAL and row[OUTCOME] > 0:
                 winner = _seat_of(row, row[OUTCOME])
                 returns[i, winner], returns[i, 1 - winner] = 1.0, -1.0
@@ -418,18 +459,20 @@ class StoneBatch:
         self.rewards = np.zeros(num_envs, np.float64)
         self.terminated = np.zeros(num_envs, np.bool_)
         self.returns = np.zeros((num_envs, 2), np.float64)
+        self.parents = np.zeros((num_envs, n * n + 4), np.int64)
         self.scratch = Scratch(n)
 
     def _common(self):
-        return (self.board, self.counts, self.meta, self.params, self.edges, self.neighbours, self.mask, self.seeds,
-                self.obs, self.scratch.cells, self.scratch.work, self.scratch.flipped)
+        return (self.board, self.counts, self.meta, self.params, self.edges, self.neighbours, self.parents,
+                self.scratch.chain, self.mask, self.seeds, self.obs, self.scratch.cells, self.scratch.work,
+                self.scratch.flipped)
 
     def reset(self, which: np.ndarray) -> None:
         reset_games(which, self.initial, *self._common())
 
     def step(self, actions: np.ndarray, illegal: np.ndarray) -> None:
-        (board, counts, meta, params, edges, neighbours, mask, seeds, obs, cells, work, flipped) = self._common()
-        step_games(actions, illegal, self.initial, board, counts, meta, params, edges, neighbours, mask, seeds, obs,
+        (board, counts, meta, params, edges, neighbours, parent, chain, mask, seeds, obs, cells, work, flipped) = self._common()
+        step_games(actions, illegal, self.initial, board, counts, meta, params, edges, neighbours, parent, chain, mask, seeds, obs,
                    self.rewards, self.terminated, self.returns, cells, work, flipped)
 
     def to_play(self) -> np.ndarray:
