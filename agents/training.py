@@ -26,6 +26,8 @@ evaluating never changes the training games.
 from __future__ import annotations
 
 import dataclasses
+import logging
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -61,6 +63,7 @@ from envs.core import Game
 from envs.records import format_game
 
 CONFIG_GROUPS = ("game", "agent", "net", "experiment")
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -215,6 +218,12 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
     if checkpoint is None:
         writer.add_text("hparams", _code_block(config_yaml), 0)
     _announce("run directory", run_dir, resumed_from=cfg.get("resume"))
+    log.info(
+        "training %s %s on %s, seed %d: iterations %d..%d, %d games and %d learner steps each, "
+        "%d simulations per move, net %d blocks x %d channels",
+        info.name, info.params, s.device, s.seed, iteration + 1, s.iterations, s.selfplay.games_per_iteration,
+        s.learner.steps_per_iteration, s.search.num_simulations, s.net.blocks, s.net.channels,
+    )
     result = TrainResult(run_dir, None, step, iteration)
     last_checkpoint_step = step
 
@@ -225,9 +234,11 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
             rng=rng, config_yaml=config_yaml, replay=replay,
         )
         _prune(checkpoint_dir, s.keep_checkpoints)
+        log.info("checkpoint: %s", path)
         return path
 
-    bar = tqdm(total=s.iterations, initial=iteration, desc=info.name, unit="it", dynamic_ncols=True)
+    show_bar = bool(cfg.get("progress", True)) and sys.stderr.isatty()  # no bar in redirected output
+    bar = tqdm(total=s.iterations, initial=iteration, desc=info.name, unit="it", dynamic_ncols=True, disable=not show_bar)
     try:
         while iteration < s.iterations:
             # 1. self-play
@@ -268,7 +279,7 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
                 writer.add_scalar(tag, value, iteration)
             writer.flush()
             bar.update(1)
-            tqdm.write(_summary(iteration, s.iterations, step, scalars))
+            log.info(_summary(iteration, s.iterations, step, scalars))
 
             # 4. checkpoint
             if step - last_checkpoint_step >= s.checkpoint_every or iteration == s.iterations:
@@ -277,7 +288,7 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
     except KeyboardInterrupt:
         result.interrupted = True
         result.checkpoint = checkpoint_now()
-        tqdm.write(f"interrupted: checkpoint written; continue with\n  python train.py resume={result.checkpoint}")
+        log.warning("interrupted: checkpoint written; continue with\n  python train.py resume=%s", result.checkpoint)
     finally:
         bar.close()
         writer.close()
@@ -350,7 +361,7 @@ def _prune(directory: Path, keep: int) -> None:
 def _announce(what: str, run_dir: Path, **extra) -> None:
     lines = [f"{what}: {run_dir}", f"  tensorboard --logdir {run_dir}"]
     lines += [f"  {key.replace('_', ' ')}: {value}" for key, value in extra.items() if value]
-    tqdm.write("\n".join(lines))
+    log.info("\n".join(lines))
 
 
 __all__ = ["Settings", "TrainResult", "build_settings", "evaluate", "train"]

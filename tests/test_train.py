@@ -329,8 +329,15 @@ def test_command_line_smoke_run(tmp_path):
     assert done.returncode == 0, done.stderr
     output = done.stdout + done.stderr
     assert f"run directory: {tmp_path}" in output and f"tensorboard --logdir {tmp_path}" in output
-    assert "iter 1/1" in output
+    assert "iter 1/1" in output and "\r" not in output  # no progress bar when not on a terminal
     assert list(tmp_path.glob("events.out.tfevents.*")) and list(tmp_path.glob("checkpoints/*.pt"))
+    # the log file keeps the run's history: banner, iterations, evaluation, checkpoint
+    logged = (tmp_path / "train.log").read_text().splitlines()
+    assert "[INFO][agents.training] training odoku {'bias': 0.5} on cpu, seed 0" in logged[2]
+    summary = next(line for line in logged if "iter 1/1" in line)
+    assert "win_rate_vs_random" in summary and "score_vs_oracle_as_B" in summary
+    (checkpoint,) = tmp_path.glob("checkpoints/*.pt")
+    assert logged[-4].endswith(f"checkpoint: {checkpoint}")
 
 
 def test_command_line_rejects_bad_values_without_traceback(tmp_path):
