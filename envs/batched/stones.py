@@ -17,11 +17,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from envs.batched.bitboards import MAX_SIZE, capturing_moves
 from envs.kernels import (
     GOAL_CHAIN,
     GOAL_COUNT,
     GOAL_LINE,
-    _any_capture,
     _capture_starts,
     _capturing_into,
     _find,
@@ -99,6 +99,8 @@ def _starts(board, counts, meta, params, colour, out, work):
     if params[CAPTURES]:
         if params[NEUTRALS] and counts[NEUTRAL]:
             return _capture_starts(board, n, colour, out, work)
+        if n <= MAX_SIZE and counts[NEUTRAL] == 0:
+            return capturing_moves(board, n, colour, out)
         return _capturing_into(board, n, colour, EMPTY, out)
     want_empty, want_neutral = True, False
     if params[NEUTRALS]:  # the drop, the swap, or Taylor's fill and convert rules
@@ -274,9 +276,7 @@ def _end_turn(board, counts, meta, params, edges, neighbours, parent, chain, fir
 @njit(cache=True)
 def _can_capture(board, counts, meta, params, colour, out, work):
     """``_can_move`` of a capturing game: whether ``colour`` has a turn."""
-    if params[NEUTRALS]:
-        return _starts(board, counts, meta, params, colour, out, work) > 0
-    return _any_capture(board, params[N], colour, EMPTY)
+    return _starts(board, counts, meta, params, colour, out, work) > 0
 
 
 @njit(cache=True)
