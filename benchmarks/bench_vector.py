@@ -19,11 +19,11 @@ from one run mean anything.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import platform
 import time
 
 import gymnasium as gym
-import numpy as np
 
 import envs
 from envs.batched.actions import random_legal
@@ -106,12 +106,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-pgx", action="store_true", help="skip Pgx even when installed")
     args = parser.parse_args()
-    try:
-        import pgx  # noqa: F401  (the optional extra bench)
-
-        has_pgx = not args.no_pgx
-    except ImportError:
-        has_pgx = False
+    has_pgx = not args.no_pgx and importlib.util.find_spec("pgx") is not None  # the optional extra bench
 
     print(f"python {platform.python_version()}, {platform.machine()}, pgx {'on' if has_pgx else 'off'}")
     print("| game | N | vector env steps/s | gym env steps/s | vector / gym | Pgx steps/s | vector / Pgx |")

@@ -21,11 +21,10 @@ import time
 import gymnasium as gym
 import numpy as np
 
-import envs  # noqa: F401  (registers Odoku-v0)
 from agents.arena import play_game
 from agents.odoku_measures import measure_seat
 from agents.players import CallablePlayer, make_player
-from envs import make_game
+from envs import make_game  # importing envs registers Odoku-v0
 
 
 def train(timesteps: int, seed: int):

@@ -12,17 +12,7 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from envs import CHANCE, GAMES, TERMINAL, make_game  # noqa: E402
 from envs.pettingzoo import env, raw_env  # noqa: E402
-
-SMALL = {  # every registered game, at a size where a game takes a few dozen actions
-    "odoku": {},
-    "nex": {"size": 5, "pie_rule": True},
-    "neumoku": {"size": 7},
-    "neuversi": {"size": 6},
-    "adneuversi": {"size": 6},
-    "hex": {"size": 5, "pie_rule": True},
-    "gomoku": {"size": 7, "pie_rule": True},
-    "reversi": {"size": 6},
-}
+from small_games import SMALL  # noqa: E402
 
 
 def test_every_game_is_covered():

@@ -10,17 +10,7 @@ from envs import CHANCE, GAMES, TERMINAL, IllegalActionError, make_game
 from envs.batched.odoku import coin_threshold, flip
 from envs.batched.vector_env import BatchedBoardGameEnv, game_stream_seed
 from envs.kernels import draw
-
-SMALL = {  # every registered game at a size where thousands of games take seconds
-    "odoku": {},
-    "nex": {"size": 5, "pie_rule": True},
-    "neumoku": {"size": 7},
-    "neuversi": {"size": 6},
-    "adneuversi": {"size": 6},
-    "hex": {"size": 5, "pie_rule": True},
-    "gomoku": {"size": 7, "pie_rule": True},
-    "reversi": {"size": 6},
-}
+from small_games import SMALL
 
 
 class EngineReplay:

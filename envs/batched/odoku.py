@@ -13,18 +13,31 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from envs.batched.common import (
+    DONE,
+    LEGAL,
+    PLAYER,
+    SEAT,
+    SHARED_META,
+    TERMINAL,
+    Batch,
+    begin_step,
+    end_step,
+    lose_by_illegal,
+    new_game,
+    nth_legal,
+)
 from envs.kernels import draw
 from envs.odoku import CELL_GROUPS, NUM_CELLS, SIZE
 
-CHANCE, TERMINAL = -1, -2
+CHANCE = -1
 EMPTY, BLUE, WHITE = 0, 1, 2
 GROUPS = 15
 COIN_SCALE = 1 << 30  # a coin is draw(seed, COIN_SCALE) < bias * COIN_SCALE: B moves
 
-PLAYER, MOVES, SEAT, DONE, LEGAL = range(5)
-META = 5
+MOVES = SHARED_META  # meta column: placements made
+META = SHARED_META + 1
 OPPONENT, SEAT_OPTION, COIN_THRESHOLD = range(3)
-RANDOM_SEAT = -1
 _CELL_GROUPS = np.array(CELL_GROUPS, np.int64)  # [cell] -> (row, column, region) groups
 
 
@@ -85,20 +98,10 @@ def _advance(i, board, counts, meta, params, mask, seeds):
             row[LEGAL] = _legal_into(board[i], row, mask[i])
         elif params[OPPONENT] and row[PLAYER] >= 0 and row[PLAYER] != row[SEAT]:
             index, seeds[i] = draw(seeds[i], row[LEGAL])
-            _place(board[i], counts[i], row, _nth_legal(mask[i], index))
+            _place(board[i], counts[i], row, nth_legal(mask[i], index))
             row[LEGAL] = _legal_into(board[i], row, mask[i])
         else:
             return
-
-
-@njit(cache=True)
-def _nth_legal(mask, index):
-    for action in range(len(mask)):
-        if mask[action]:
-            if index == 0:
-                return action
-            index -= 1
-    return -1
 
 
 @njit(cache=True)
@@ -122,10 +125,8 @@ def _reset(i, board, counts, meta, params, mask, seeds, obs):
     row = meta[i]
     board[i, :] = EMPTY
     counts[i, :, :] = 0
-    row[PLAYER], row[MOVES], row[DONE], row[LEGAL] = CHANCE, 0, 0, 0
-    row[SEAT] = params[SEAT_OPTION]
-    if params[OPPONENT] and params[SEAT_OPTION] == RANDOM_SEAT:
-        row[SEAT], seeds[i] = draw(seeds[i], 2)
+    row[PLAYER], row[MOVES] = CHANCE, 0
+    new_game(i, meta, seeds, params[OPPONENT], params[SEAT_OPTION])
     _advance(i, board, counts, meta, params, mask, seeds)
     _observe(board[i], counts[i], row, obs[i])
 
@@ -144,18 +145,13 @@ def step_games(actions, illegal, board, counts, meta, params, mask, seeds, obs, 
     """One step of every game, as ``envs.batched.stones.step_games``."""
     for i in range(len(actions)):
         row = meta[i]
-        rewards[i] = 0.0
-        terminated[i] = False
-        returns[i, 0] = returns[i, 1] = 0.0
+        begin_step(i, rewards, terminated, returns)
         if row[DONE]:
             _reset(i, board, counts, meta, params, mask, seeds, obs)
             continue
         actor = row[PLAYER]
         if illegal[i]:
-            returns[i, actor], returns[i, 1 - actor] = -1.0, 1.0
-            row[PLAYER] = TERMINAL
-            row[LEGAL] = 0
-            mask[i, :] = 0
+            lose_by_illegal(i, actor, meta, mask, returns)
         else:
             _place(board[i], counts[i], row, actions[i])
             row[LEGAL] = _legal_into(board[i], row, mask[i])
@@ -163,29 +159,18 @@ def step_games(actions, illegal, board, counts, meta, params, mask, seeds, obs, 
             if row[PLAYER] == TERMINAL:
                 returns[i, 0] = _b_return(counts[i])
                 returns[i, 1] = -returns[i, 0]
-        if row[PLAYER] == TERMINAL:
-            row[DONE] = 1
-            terminated[i] = True
-            rewards[i] = returns[i, row[SEAT] if params[OPPONENT] else actor]
+        end_step(i, actor, params[OPPONENT], meta, rewards, terminated, returns)
         _observe(board[i], counts[i], row, obs[i])
 
 
-class OdokuBatch:
+class OdokuBatch(Batch):
     """The arrays of N Odoku games and the kernels over them (``envs.batched.vector_env``'s backend)."""
 
     def __init__(self, game, num_envs: int, single_agent: bool, seat_option: int):
-        self.game = game
+        super().__init__(game, num_envs, META)
         self.params = make_params(game, single_agent, seat_option)
         self.board = np.zeros((num_envs, NUM_CELLS), np.uint8)
         self.counts = np.zeros((num_envs, 2, GROUPS), np.int64)
-        self.meta = np.zeros((num_envs, META), np.int64)
-        self.meta[:, DONE] = 1
-        self.mask = np.zeros((num_envs, 2 * NUM_CELLS), np.int8)
-        self.seeds = np.zeros(num_envs, np.int64)
-        self.obs = np.zeros((num_envs, *game.info.obs_shape), np.float32)
-        self.rewards = np.zeros(num_envs, np.float64)
-        self.terminated = np.zeros(num_envs, np.bool_)
-        self.returns = np.zeros((num_envs, 2), np.float64)
 
     def reset(self, which: np.ndarray) -> None:
         reset_games(which, self.board, self.counts, self.meta, self.params, self.mask, self.seeds, self.obs)
@@ -193,15 +178,6 @@ class OdokuBatch:
     def step(self, actions: np.ndarray, illegal: np.ndarray) -> None:
         step_games(actions, illegal, self.board, self.counts, self.meta, self.params, self.mask, self.seeds,
                    self.obs, self.rewards, self.terminated, self.returns)
-
-    def to_play(self) -> np.ndarray:
-        return self.meta[:, PLAYER]
-
-    def agent_seat(self) -> np.ndarray:
-        return self.meta[:, SEAT]
-
-    def done(self) -> np.ndarray:
-        return self.meta[:, DONE] == 1
 
     def engine_state(self, i: int):
         """Game ``i`` as an engine state (``envs.odoku.OdokuState``)."""

@@ -18,6 +18,20 @@ import numpy as np
 from numba import njit
 
 from envs.batched.bitboards import MAX_SIZE, capturing_moves
+from envs.batched.common import (
+    DONE,
+    LEGAL,
+    PLAYER,
+    SEAT,
+    SHARED_META,
+    TERMINAL,
+    Batch,
+    begin_step,
+    end_step,
+    lose_by_illegal,
+    new_game,
+    nth_legal,
+)
 from envs.kernels import (
     GOAL_CHAIN,
     GOAL_COUNT,
@@ -28,22 +42,21 @@ from envs.kernels import (
     _link,
     _touching_into,
     captures,
+    chain_joins,
     draw,
     line_through,
 )
 
 EMPTY, FIRST, SECOND, NEUTRAL = 0, 1, 2, 3
-TERMINAL = -2
 START, DROP_NEUTRAL, SWAP_SECOND, SWAP_GIVE = 0, 1, 2, 3
 
 # meta columns: one game's scalars
 # (STARTS: how many turn starts ``_end_turn`` left in the scratch ``out``, -1 for none, so that
 # ``_legal_into`` does not search a capturing game's moves twice)
-COLOUR, SWAPPED, TURNS, PHASE, CHOSEN, CHOSEN2, PLAYER, OUTCOME, SEAT, DONE, LEGAL, STARTS = range(12)
-META = 12
+COLOUR, SWAPPED, TURNS, PHASE, CHOSEN, CHOSEN2, OUTCOME, STARTS = range(SHARED_META, SHARED_META + 8)
+META = SHARED_META + 8
 # params entries: the game's constants
 N, CAPTURES, NEUTRALS, ADJACENT, GOAL, PIE_TURN, GOAL_STONES, PLANES, OPPONENT, SEAT_OPTION = range(10)
-RANDOM_SEAT = -1  # params[SEAT_OPTION]: a seat drawn per game
 
 
 def make_params(game, single_agent: bool, seat_option: int) -> np.ndarray:
@@ -83,7 +96,6 @@ class Scratch:
         self.cells = np.empty(cells, np.int64)
         self.work = (np.empty(cells, np.int64), np.empty(cells, np.uint8), np.empty(4 * n, np.int64))
         self.flipped = np.empty(4 * n, np.int64)
-        self.chain = (np.zeros(cells, np.int64), np.empty(cells, np.int64), np.zeros(1, np.int64))
 
 
 # --- the legal actions ------------------------------------------------------------------------------
@@ -144,24 +156,27 @@ def _legal_into(board, counts, meta, params, mask, out, work):
             for i in range(count):
                 mask[out[i]] = 1
             return count
-        for cell in range(cells):
-            if board[cell] == EMPTY:
-                mask[cell] = 1
-                count += 1
-        return count
+        return _mask_holding(board, EMPTY, mask)
     if phase == SWAP_SECOND:
         if params[CAPTURES]:
             count = _capturing_into(board, n, colour, NEUTRAL, out)
             for i in range(count):
                 mask[out[i]] = 1
             return count
-        for cell in range(cells):
-            if board[cell] == NEUTRAL:
-                mask[cell] = 1
-                count += 1
-        return count
+        return _mask_holding(board, NEUTRAL, mask)
     for cell in range(cells):  # SWAP_GIVE: a stone of the mover's but the two just swapped
         if board[cell] == colour and cell != meta[CHOSEN] and cell != meta[CHOSEN2]:
+            mask[cell] = 1
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def _mask_holding(board, value, mask):
+    """Mark the cells holding ``value`` legal; return their count."""
+    count = 0
+    for cell in range(len(board)):
+        if board[cell] == value:
             mask[cell] = 1
             count += 1
     return count
@@ -185,37 +200,9 @@ def _place(board, counts, params, cell, colour, flipped):
 
 
 @njit(cache=True)
-def _joins(board, colour, start, neighbours, first_edge, second_edge, chain):
-    """``envs.kernels.chain_joins`` with the search's arrays in ``chain`` (seen stamps, stack,
-    the current stamp), so that no call allocates."""
-    seen, stack, stamp = chain
-    if board[start] != colour:
-        return False
-    stamp[0] += 1
-    mark = stamp[0]
-    stack[0] = start
-    seen[start] = mark
-    top, first, second = 1, False, False
-    while top:
-        top -= 1
-        cell = stack[top]
-        first = first or first_edge[cell] == 1
-        second = second or second_edge[cell] == 1
-        if first and second:
-            return True
-        for k in range(neighbours.shape[1]):
-            other = neighbours[cell, k]
-            if other >= 0 and seen[other] != mark and board[other] == colour:
-                seen[other] = mark
-                stack[top] = other
-                top += 1
-    return False
-
-
-@njit(cache=True)
-def _wins(board, params, edges, neighbours, parent, chain, colour, first, second):
+def _wins(board, params, edges, neighbours, parent, colour, first, second):
     """``Rules.wins`` for the turn that made ``first`` (and ``second``, or -1) ``colour``'s.
-    Plain Hex asks its union-find (stones are never taken back there)."""
+    Plain Hex asks its union-find (stones are never taken back there); Nex searches the chains."""
     goal, n = params[GOAL], params[N]
     if goal == GOAL_COUNT:
         return False
@@ -228,13 +215,13 @@ def _wins(board, params, edges, neighbours, parent, chain, colour, first, second
         if goal == GOAL_LINE:
             if line_through(board, n, cell, colour, 5):
                 return True
-        elif _joins(board, colour, cell, neighbours, edges[colour, 0], edges[colour, 1], chain):
+        elif chain_joins(board, colour, cell, neighbours, edges[colour, 0], edges[colour, 1]):
             return True
     return False
 
 
 @njit(cache=True)
-def _final_outcome(board, counts, params, edges, neighbours, chain):
+def _final_outcome(board, counts, params, edges, neighbours):
     """``Rules.final_outcome``: Hex's joined colour, Reversi's count, Gomoku's draw."""
     goal = params[GOAL]
     if goal == GOAL_COUNT:
@@ -242,18 +229,18 @@ def _final_outcome(board, counts, params, edges, neighbours, chain):
     if goal == GOAL_CHAIN:
         for colour in (FIRST, SECOND):
             for cell in range(len(board)):
-                if board[cell] == colour and _joins(board, colour, cell, neighbours, edges[colour, 0], edges[colour, 1], chain):
+                if board[cell] == colour and chain_joins(board, colour, cell, neighbours, edges[colour, 0], edges[colour, 1]):
                     return colour
     return 0
 
 
 @njit(cache=True)
-def _end_turn(board, counts, meta, params, edges, neighbours, parent, chain, first, second, out, work):
+def _end_turn(board, counts, meta, params, edges, neighbours, parent, first, second, out, work):
     """``StoneGame._end_turn`` and ``_start_turn``: judge the turn, then hand the move over."""
     mover = meta[COLOUR]
     meta[TURNS] += 1
     meta[PHASE], meta[CHOSEN], meta[CHOSEN2] = START, -1, -1
-    if first >= 0 and counts[mover] >= params[GOAL_STONES] and _wins(board, params, edges, neighbours, parent, chain, mover, first, second):
+    if first >= 0 and counts[mover] >= params[GOAL_STONES] and _wins(board, params, edges, neighbours, parent, mover, first, second):
         meta[OUTCOME], meta[PLAYER] = mover, TERMINAL
         return
     colour = 3 - mover
@@ -269,7 +256,7 @@ def _end_turn(board, counts, meta, params, edges, neighbours, parent, chain, fir
     elif counts[EMPTY] + (counts[NEUTRAL] if params[NEUTRALS] else 0) > 0:
         meta[PLAYER] = _seat_of(meta, colour)
         return
-    meta[OUTCOME] = _final_outcome(board, counts, params, edges, neighbours, chain)
+    meta[OUTCOME] = _final_outcome(board, counts, params, edges, neighbours)
     meta[PLAYER] = TERMINAL
 
 
@@ -280,7 +267,7 @@ def _can_capture(board, counts, meta, params, colour, out, work):
 
 
 @njit(cache=True)
-def _apply(board, counts, meta, params, edges, neighbours, parent, chain, action, out, work, flipped):
+def _apply(board, counts, meta, params, edges, neighbours, parent, action, out, work, flipped):
     """``StoneGame.apply`` / ``NeutralGame._play`` of a legal action."""
     cells, colour = len(board), meta[COLOUR]
     if action == cells + 1:  # swap-sides
@@ -289,14 +276,14 @@ def _apply(board, counts, meta, params, edges, neighbours, parent, chain, action
         meta[PLAYER] = _seat_of(meta, colour)
         return
     if action == cells:  # pass
-        _end_turn(board, counts, meta, params, edges, neighbours, parent, chain, -1, -1, out, work)
+        _end_turn(board, counts, meta, params, edges, neighbours, parent, -1, -1, out, work)
         return
     cell = action
     if not params[NEUTRALS]:
         _place(board, counts, params, cell, colour, flipped)
         if params[GOAL] == GOAL_CHAIN:
             _link(board, params[N], parent, neighbours, cell)
-        _end_turn(board, counts, meta, params, edges, neighbours, parent, chain, cell, -1, out, work)
+        _end_turn(board, counts, meta, params, edges, neighbours, parent, cell, -1, out, work)
         return
     phase = meta[PHASE]
     if phase == START:
@@ -312,23 +299,23 @@ def _apply(board, counts, meta, params, edges, neighbours, parent, chain, action
             if params[ADJACENT] or counts[EMPTY] == 0:
                 spots = _touching_into(board, params[N], out) if params[ADJACENT] else counts[EMPTY]
                 if spots == 0:  # the neutral is left out
-                    _end_turn(board, counts, meta, params, edges, neighbours, parent, chain, cell, -1, out, work)
+                    _end_turn(board, counts, meta, params, edges, neighbours, parent, cell, -1, out, work)
                     return
             meta[PHASE] = DROP_NEUTRAL
         elif swap:
             meta[PHASE] = SWAP_SECOND
         else:  # the fill or convert rule: the whole turn
-            _end_turn(board, counts, meta, params, edges, neighbours, parent, chain, cell, -1, out, work)
+            _end_turn(board, counts, meta, params, edges, neighbours, parent, cell, -1, out, work)
     elif phase == DROP_NEUTRAL:
         _set(board, counts, cell, NEUTRAL)
-        _end_turn(board, counts, meta, params, edges, neighbours, parent, chain, meta[CHOSEN], -1, out, work)
+        _end_turn(board, counts, meta, params, edges, neighbours, parent, meta[CHOSEN], -1, out, work)
     elif phase == SWAP_SECOND:
         _place(board, counts, params, cell, colour, flipped)
         meta[CHOSEN2] = cell
         meta[PHASE] = SWAP_GIVE
     else:
         _set(board, counts, cell, NEUTRAL)
-        _end_turn(board, counts, meta, params, edges, neighbours, parent, chain, meta[CHOSEN], meta[CHOSEN2], out, work)
+        _end_turn(board, counts, meta, params, edges, neighbours, parent, meta[CHOSEN], meta[CHOSEN2], out, work)
 
 
 # --- observations and the batch step ------------------------------------------------------------
@@ -356,27 +343,17 @@ def _observe(board, meta, params, planes):
 
 
 @njit(cache=True)
-def _nth_legal(mask, index):
-    for action in range(len(mask)):
-        if mask[action]:
-            if index == 0:
-                return action
-            index -= 1
-    return -1
-
-
-@njit(cache=True)
-def _advance(i, board, counts, meta, params, edges, neighbours, parents, chain, mask, seeds, out, work, flipped):
+def _advance(i, board, counts, meta, params, edges, neighbours, parents, mask, seeds, out, work, flipped):
     """Play the random opponent (single-agent mode) until the agent's seat is to play."""
     row = meta[i]
     while params[OPPONENT] and row[PLAYER] != TERMINAL and row[PLAYER] != row[SEAT]:
         index, seeds[i] = draw(seeds[i], row[LEGAL])
-        _apply(board[i], counts[i], row, params, edges, neighbours, parents[i], chain, _nth_legal(mask[i], index), out, work, flipped)
+        _apply(board[i], counts[i], row, params, edges, neighbours, parents[i], nth_legal(mask[i], index), out, work, flipped)
         row[LEGAL] = _legal_into(board[i], counts[i], row, params, mask[i], out, work)
 
 
 @njit(cache=True)
-def _reset(i, initial, board, counts, meta, params, edges, neighbours, parents, chain, mask, seeds, obs, out, work, flipped):
+def _reset(i, initial, board, counts, meta, params, edges, neighbours, parents, mask, seeds, obs, out, work, flipped):
     """A new game in row ``i``: the seat drawn first (when random), then the opponent's
     opening moves; observation and mask written."""
     row = meta[i]
@@ -385,27 +362,25 @@ def _reset(i, initial, board, counts, meta, params, edges, neighbours, parents, 
     for v in initial:
         counts[i, v] += 1
     row[COLOUR], row[SWAPPED], row[TURNS], row[PHASE] = FIRST, 0, 0, START
-    row[CHOSEN], row[CHOSEN2], row[PLAYER], row[OUTCOME], row[DONE], row[STARTS] = -1, -1, 0, -1, 0, -1
+    row[CHOSEN], row[CHOSEN2], row[PLAYER], row[OUTCOME], row[STARTS] = -1, -1, 0, -1, -1
     for k in range(parents.shape[1]):  # plain Hex's union-find: every stone alone (the board is empty)
         parents[i, k] = k
-    row[SEAT] = params[SEAT_OPTION]
-    if params[OPPONENT] and params[SEAT_OPTION] == RANDOM_SEAT:
-        row[SEAT], seeds[i] = draw(seeds[i], 2)
+    new_game(i, meta, seeds, params[OPPONENT], params[SEAT_OPTION])
     row[LEGAL] = _legal_into(board[i], counts[i], row, params, mask[i], out, work)
-    _advance(i, board, counts, meta, params, edges, neighbours, parents, chain, mask, seeds, out, work, flipped)
+    _advance(i, board, counts, meta, params, edges, neighbours, parents, mask, seeds, out, work, flipped)
     _observe(board[i], row, params, obs[i])
 
 
 @njit(cache=True)
-def reset_games(which, initial, board, counts, meta, params, edges, neighbours, parents, chain, mask, seeds, obs, out, work, flipped):
+def reset_games(which, initial, board, counts, meta, params, edges, neighbours, parents, mask, seeds, obs, out, work, flipped):
     """A new game in every row ``i`` with ``which[i]``."""
     for i in range(len(which)):
         if which[i]:
-            _reset(i, initial, board, counts, meta, params, edges, neighbours, parents, chain, mask, seeds, obs, out, work, flipped)
+            _reset(i, initial, board, counts, meta, params, edges, neighbours, parents, mask, seeds, obs, out, work, flipped)
 
 
 @njit(cache=True)
-def step_games(actions, illegal, initial, board, counts, meta, params, edges, neighbours, parents, chain, mask, seeds, obs,
+def step_games(actions, illegal, initial, board, counts, meta, params, edges, neighbours, parents, mask, seeds, obs,
                rewards, terminated, returns, out, work, flipped):
     """One step of every game: a game that ended on the last step starts anew (next-step
     autoreset, reward 0); ``illegal[i]`` ends game ``i`` as a loss for its mover; otherwise
@@ -413,76 +388,50 @@ def step_games(actions, illegal, initial, board, counts, meta, params, edges, ne
     result of a game that ends; ``rewards[i]`` the acting seat's (two-player) or the agent's."""
     for i in range(len(actions)):
         row = meta[i]
-        rewards[i] = 0.0
-        terminated[i] = False
-        returns[i, 0] = returns[i, 1] = 0.0
+        begin_step(i, rewards, terminated, returns)
         if row[DONE]:
-            _reset(i, initial, board, counts, meta, params, edges, neighbours, parents, chain, mask, seeds, obs, out, work, flipped)
+            _reset(i, initial, board, counts, meta, params, edges, neighbours, parents, mask, seeds, obs, out, work, flipped)
             continue
         actor = row[PLAYER]
         if illegal[i]:
-            returns[i, actor], returns[i, 1 - actor] = -1.0, 1.0
-            row[PLAYER] = TERMINAL
-            row[LEGAL] = 0
-            mask[i, :] = 0
+            lose_by_illegal(i, actor, meta, mask, returns)
         else:
-            _apply(board[i], counts[i], row, params, edges, neighbours, parents[i], chain, actions[i], out, work, flipped)
+            _apply(board[i], counts[i], row, params, edges, neighbours, parents[i], actions[i], out, work, flipped)
             row[LEGAL] = _legal_into(board[i], counts[i], row, params, mask[i], out, work)
-            _advance(i, board, counts, meta, params, edges, neighbours, parents, chain, mask, seeds, out, work, flipped)
+            _advance(i, board, counts, meta, params, edges, neighbours, parents, mask, seeds, out, work, flipped)
             if row[PLAYER] == TERMINAL and row[OUTCOME] > 0:
                 winner = _seat_of(row, row[OUTCOME])
                 returns[i, winner], returns[i, 1 - winner] = 1.0, -1.0
-        if row[PLAYER] == TERMINAL:
-            row[DONE] = 1
-            terminated[i] = True
-            rewards[i] = returns[i, row[SEAT] if params[OPPONENT] else actor]
+        end_step(i, actor, params[OPPONENT], meta, rewards, terminated, returns)
         _observe(board[i], row, params, obs[i])
 
 
-class StoneBatch:
+class StoneBatch(Batch):
     """The arrays of N stone games and the kernels over them (``envs.batched.vector_env``'s backend)."""
 
     def __init__(self, game, num_envs: int, single_agent: bool, seat_option: int):
-        self.game = game
-        n, actions = game.n, game.info.num_actions
+        super().__init__(game, num_envs, META)
+        n = game.n
         self.params = make_params(game, single_agent, seat_option)
         self.edges = edge_table(game)
         self.neighbours = np.ascontiguousarray(game.rules.neighbour_array, dtype=np.int64)
         self.initial = np.array(game.rules.initial_board(), np.uint8)
         self.board = np.zeros((num_envs, n * n), np.uint8)
         self.counts = np.zeros((num_envs, 4), np.int64)
-        self.meta = np.zeros((num_envs, META), np.int64)
-        self.meta[:, DONE] = 1
-        self.mask = np.zeros((num_envs, actions), np.int8)
-        self.seeds = np.zeros(num_envs, np.int64)
-        self.obs = np.zeros((num_envs, *game.info.obs_shape), np.float32)
-        self.rewards = np.zeros(num_envs, np.float64)
-        self.terminated = np.zeros(num_envs, np.bool_)
-        self.returns = np.zeros((num_envs, 2), np.float64)
         self.parents = np.zeros((num_envs, n * n + 4), np.int64)
         self.scratch = Scratch(n)
 
     def _common(self):
         return (self.board, self.counts, self.meta, self.params, self.edges, self.neighbours, self.parents,
-                self.scratch.chain, self.mask, self.seeds, self.obs, self.scratch.cells, self.scratch.work,
-                self.scratch.flipped)
+                self.mask, self.seeds, self.obs, self.scratch.cells, self.scratch.work, self.scratch.flipped)
 
     def reset(self, which: np.ndarray) -> None:
         reset_games(which, self.initial, *self._common())
 
     def step(self, actions: np.ndarray, illegal: np.ndarray) -> None:
-        (board, counts, meta, params, edges, neighbours, parent, chain, mask, seeds, obs, cells, work, flipped) = self._common()
-        step_games(actions, illegal, self.initial, board, counts, meta, params, edges, neighbours, parent, chain, mask, seeds, obs,
+        (board, counts, meta, params, edges, neighbours, parent, mask, seeds, obs, cells, work, flipped) = self._common()
+        step_games(actions, illegal, self.initial, board, counts, meta, params, edges, neighbours, parent, mask, seeds, obs,
                    self.rewards, self.terminated, self.returns, cells, work, flipped)
-
-    def to_play(self) -> np.ndarray:
-        return self.meta[:, PLAYER]
-
-    def agent_seat(self) -> np.ndarray:
-        return self.meta[:, SEAT]
-
-    def done(self) -> np.ndarray:
-        return self.meta[:, DONE] == 1
 
     def engine_state(self, i: int):
         """Game ``i`` as an engine state (``envs.stones.StoneState``)."""
