@@ -8,7 +8,7 @@ envs (the agent plays B or A by a coin per game); MaskablePPO reads the legal ac
 through the env's ``action_masks()``. Evaluation: ``--eval-games`` games as B against
 the oracle as A and as many as A against the oracle as B, with the policy's most likely
 legal action, scored as ``python evaluate.py mode=odoku`` scores a player
-(``agents.odoku_measures``: mean final score 0..15 with its 95% interval, regret per
+(``agents.evaluation.odoku_measures``: mean final score 0..15 with its 95% interval, regret per
 move); the random player is measured the same way beside it. References (RULES.md):
 random B vs oracle A 3.40, oracle vs oracle 9.375; B wants a high score, A a low one.
 """
@@ -21,8 +21,8 @@ import time
 import gymnasium as gym
 import numpy as np
 
-from agents.arena import play_game
-from agents.odoku_measures import measure_seat
+from agents.evaluation.odoku_measures import measure_seat
+from agents.evaluation.runner import play_game
 from agents.players import CallablePlayer, make_player
 from envs import make_game  # importing envs registers Odoku-v0
 
@@ -55,7 +55,7 @@ def ppo_player(model, game) -> CallablePlayer:
 
 
 def against_oracle(game, player, games: int, seed: int) -> dict[str, dict]:
-    """``games`` games from each seat against the oracle: ``agents.odoku_measures`` per seat."""
+    """``games`` games from each seat against the oracle: ``agents.evaluation.odoku_measures`` per seat."""
     oracle = make_player("oracle", game)
     rng = np.random.default_rng(seed)
     measures = {}
