@@ -9,6 +9,7 @@ import numpy as np
 from gymnasium import spaces
 
 from envs.core import CHANCE, TERMINAL, Game, GameError, GameOverError, make_game
+from envs.opponents import resolve_opponent
 
 ILLEGAL_ACTION_MODES = ("lose", "raise")
 
@@ -45,8 +46,9 @@ class BoardGameEnv(gym.Env):
     =====================  ===========================================================
 
     Arguments: ``game`` (registry name or a :class:`~envs.core.Game`), ``opponent``
-    (None, a player spec such as ``"random"``, ``"oracle"`` or ``"az:PATH[:SIMS]"``,
-    an ``agents.Player``, or a callable ``policy(state, rng) -> action``),
+    (None, a player spec such as ``"random"``, ``"oracle"`` or ``"az:PATH[:SIMS]"``
+    resolved through :mod:`envs.opponents`, an object with ``act(state, rng)`` such
+    as an ``agents.Player``, or a callable ``policy(state, rng) -> action``),
     ``agent_seat``, ``render_mode``, ``illegal_action``, and game parameters
     (``size``, ``pie_rule``, ``bias``, ...).
     """
@@ -77,7 +79,7 @@ class BoardGameEnv(gym.Env):
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.agent_seat_option = agent_seat
-        self.opponent = _resolve_opponent(opponent, self.game)
+        self.opponent = resolve_opponent(opponent, self.game)
         self.action_space = spaces.Discrete(info.num_actions)
         self.observation_space = spaces.Dict(
             {
@@ -198,20 +200,3 @@ class BoardGameEnv(gym.Env):
         """Observation and info, sharing one legal mask."""
         observation = self._observation()
         return observation, self._info(observation["action_mask"])
-
-
-def _resolve_opponent(opponent: Any, game: Game):
-    """None, a player spec string, a Player, or a callable ``(state, rng) -> action``."""
-    if opponent is None:
-        return None
-    from agents.players import CallablePlayer, Player, make_player
-
-    if isinstance(opponent, str):
-        return make_player(opponent, game)
-    if isinstance(opponent, Player):
-        return opponent
-    if callable(opponent):
-        return CallablePlayer(opponent)
-    raise ValueError(
-        f"opponent must be None, a player spec string, a Player or a callable, got {opponent!r}"
-    )

@@ -4,6 +4,11 @@ Specs are short strings, as on the command line: ``random``, ``greedy``,
 ``mcts:N``, ``az:PATH[:SIMS]``, ``oracle``, ``solver``, ``human``. Each kind
 maps to a factory ``(game, args) -> Player``, imported on first use, so a
 spec that needs torch (``az``) imports it only when it is asked for.
+
+Importing this module also registers every kind with :mod:`envs.opponents`, so
+the same specs name an env's opponent (``gymnasium.make("Nex-v0",
+opponent="mcts:200")``); ``envs`` imports ``agents`` on the first spec it does
+not know, so users need not import it themselves.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from typing import Callable
 
 from agents.players.player import Player, RandomPlayer, no_args
 from envs.core import Game
+from envs.opponents import register_opponent_kind
 
 
 def _random(game: Game, args: list[str]) -> Player:
@@ -56,3 +62,7 @@ def make_player(spec: str, game: Game) -> Player:
     player = factory(game, args)
     player.name = spec
     return player
+
+
+for _kind in PLAYER_SPECS:
+    register_opponent_kind(_kind, make_player)
