@@ -196,6 +196,22 @@ class Game(abc.ABC):
         """Extra end-of-game facts for ``info`` (Odoku: the raw score)."""
         return {}
 
+    # --- what generic agents code asks of a game (evaluation, statistics) -----------
+    #: the player spec of an exact player that measures agents (Odoku: ``"oracle"``); None: none
+    reference_player: str | None = None
+    #: the ``outcome_info`` fact that scores a game on the rule book's scale (Odoku: ``"score"``)
+    score_fact: str | None = None
+
+    def turn_judge(self) -> Callable[[Any, Sequence[int]], bool] | None:
+        """``judge(state, turn_actions) -> bool``: whether a complete turn is exactly optimal,
+        when the rules alone tell (Odoku's random-turn theorem); None: a search must decide."""
+        return None
+
+    def turn_kind(self, state, actions: Sequence[int]) -> str:
+        """The kind of a complete turn (its decision actions) played from ``state``, for
+        game statistics: ``place`` unless a game has other kinds (pass, swap-sides, drop ...)."""
+        return "place"
+
     # --- observation and symmetry ---------------------------------------------
     @abc.abstractmethod
     def observe(self, state) -> np.ndarray:

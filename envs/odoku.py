@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from math import comb
+from typing import Sequence
 
 import numpy as np
 
@@ -127,8 +128,13 @@ class Odoku(Game):
     Termination     after 25 moves (the board is full)
     Symmetries      4 rotations x swapping blue and white (8)
     Notation        ``Xb3``; a record turn adds the mover, ``B Xb3``
+    Measures        the ``oracle`` player is exact (``reference_player``); a turn is
+                    judged optimal by the random-turn theorem (``turn_judge``)
     ==============  ==============================================================
     """
+
+    reference_player = "oracle"
+    score_fact = "score"
 
     def __init__(self, bias: float = 0.5, size: int = SIZE):
         # ``size`` is accepted so that every board game's config has one (``game.size=N``
@@ -237,6 +243,9 @@ class Odoku(Game):
             means[2 * cells + colour, 0] = b_return
             means[2 * cells + colour, 1] = -b_return
         return means
+
+    def turn_judge(self):
+        return turn_is_optimal
 
     def outcome_info(self, state: OdokuState) -> dict:
         return {"score": score(state)}
@@ -381,6 +390,11 @@ def optimal_actions(state: OdokuState, tolerance: float = 1e-9) -> list[int]:
     sign = 1.0 if state.player == 0 else -1.0
     best = max(sign * v for v in values.values())
     return [a for a, v in values.items() if sign * v >= best - tolerance]
+
+
+def turn_is_optimal(state: OdokuState, actions: Sequence[int]) -> bool:
+    """Whether a one-placement turn is among the mover's exactly optimal moves."""
+    return len(actions) == 1 and actions[0] in optimal_actions(state)
 
 
 def group_status(state: OdokuState) -> list[str | None]:

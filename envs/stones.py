@@ -237,6 +237,14 @@ class StoneGame(Game):
     def registry_name(self) -> str:
         return self.rules.name
 
+    def turn_kind(self, state: StoneState, actions) -> str:
+        first = actions[0]
+        if first == self.PASS:
+            return "pass"
+        if first == self.SWAP_SIDES:
+            return "swap-sides"
+        return "place"
+
     def max_decisions(self) -> int:
         # Reversi: every placement fills a cell, a pass is never followed by a pass
         return 2 * self.num_cells + 1

@@ -6,7 +6,8 @@ self-play games (searches batched through the network), adds their positions
 to the replay buffer, and takes ``agent.learner.steps_per_iteration`` learner
 steps on symmetry-augmented batches. Every ``eval.every`` iterations the
 current network (searching with ``eval.simulations``) plays ``random``,
-``mcts:N`` and, for Odoku, the exact oracle from each seat.
+``mcts:N`` and, where the game names one (``game.reference_player``: Odoku's
+exact oracle), its reference player from each seat.
 
 Outputs in the run directory: TensorBoard events (``loss/*``, ``selfplay/*``,
 ``perf/*``, ``eval/*``, the hyperparameters and a sample game as text) and
@@ -296,11 +297,12 @@ def evaluate(game: Game, evaluator: NetEvaluator, s: Settings, rng: np.random.Ge
             results["eval/win_rate_vs_mcts"] = play_match(
                 game, candidate, make_player(f"mcts:{s.eval_mcts_simulations}", game), s.eval_games, rng
             ).score
-    if s.eval_oracle_games and game.info.name == "odoku":
-        oracle = make_player("oracle", game)
+    if s.eval_oracle_games and game.reference_player:
+        reference, fact = game.reference_player, game.score_fact
+        opponent = make_player(reference, game)
         for seat, seat_name in enumerate(game.info.seat_names):
-            match = play_match(game, candidate, oracle, s.eval_oracle_games, rng, seats=[seat])
-            results[f"eval/score_vs_oracle_as_{seat_name}"] = match.info_mean("score")
+            match = play_match(game, candidate, opponent, s.eval_oracle_games, rng, seats=[seat])
+            results[f"eval/{fact}_vs_{reference}_as_{seat_name}"] = match.info_mean(fact)
     return results
 
 
