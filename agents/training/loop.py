@@ -49,7 +49,7 @@ from agents.search.mcts import MCTS, SearchConfig
 from agents.training.learner import Learner, LearnerConfig
 from agents.training.replay import ReplayBuffer
 from agents.training.saving import latest_checkpoint, load_replay, replay_path, restore_rngs, save_checkpoint
-from agents.training.selfplay import SelfPlayBatch, SelfPlayConfig, WorkerPool, play_games
+from agents.training.selfplay import SelfPlayBatch, SelfPlayConfig, SelfPlayPool, play_games
 from envs.core import Game
 from envs.records import format_game
 
@@ -200,7 +200,7 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
     symmetries = game.symmetries()
     config_yaml = OmegaConf.to_yaml(cfg, resolve=True)
     checkpoint_dir = run_dir / "checkpoints"
-    pool = WorkerPool(s.selfplay.workers, game, s.net, s.search, s.selfplay) if s.selfplay.workers else None
+    pool = SelfPlayPool(s.selfplay.workers, game, s.net, s.search, s.selfplay) if s.selfplay.workers else None
 
     from torch.utils.tensorboard import SummaryWriter  # slow import, only for real runs
 

@@ -24,15 +24,13 @@ with chance): the root's mean value, or after a Gumbel search the value of the
 action it selected. Positions with a single legal action are played without
 search and are not recorded.
 
-:class:`WorkerPool` (``agent.selfplay.workers > 0``) splits an iteration's games
-over worker processes, each with its own copy of the network on the CPU and
+:class:`SelfPlayPool` (``agent.selfplay.workers > 0``, on :class:`agents.pool.WorkerPool`)
+splits an iteration's games over worker processes, each with its own copy of the network on the CPU and
 its own generator seeded from the caller's.
 """
 
 from __future__ import annotations
 
-import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -40,6 +38,7 @@ import torch
 
 from agents.net.net_evaluator import NetEvaluator
 from agents.net.network import NetConfig, PolicyValueNet
+from agents.pool import WorkerPool
 from agents.search.mcts import MCTS, SearchConfig, select_action, temperature_schedule
 from envs.core import CHANCE, Game
 
@@ -226,42 +225,31 @@ def _targets(game: Game, finished: list[_Game], config: SelfPlayConfig) -> SelfP
     )
 
 
-class WorkerPool:
-    """Self-play in ``workers`` processes (spawned once, reused every iteration)."""
+class SelfPlayPool(WorkerPool):
+    """Self-play in ``workers`` processes (spawned once, reused every iteration), each
+    with its own copy of the network on the CPU."""
 
     def __init__(self, workers: int, game: Game, net: NetConfig, search: SearchConfig, config: SelfPlayConfig):
-        self.workers = workers
-        self._executor = ProcessPoolExecutor(
-            workers,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=_init_worker,
-            initargs=(game, net, search, config),
-        )
+        super().__init__(workers, _selfplay_worker, game, net, search, config)
 
     def play(self, net: PolicyValueNet, num_games: int, rng: np.random.Generator) -> SelfPlayBatch:
         """``num_games`` games with the current weights of ``net``, split over the workers."""
         weights = {k: v.detach().cpu() for k, v in net.state_dict().items()}
         shares = [len(part) for part in np.array_split(np.arange(num_games), self.workers)]
         seeds = rng.integers(2**63, size=self.workers)
-        futures = [
-            self._executor.submit(_worker_play, weights, n, int(seed)) for n, seed in zip(shares, seeds) if n
-        ]
+        futures = [self.submit(_play_share, (weights, n, int(seed))) for n, seed in zip(shares, seeds) if n]
         return SelfPlayBatch.concatenate([f.result() for f in futures])
 
-    def close(self) -> None:
-        self._executor.shutdown(cancel_futures=True)
 
-
-_WORKER: dict = {}
-
-
-def _init_worker(game: Game, net: NetConfig, search: SearchConfig, config: SelfPlayConfig) -> None:
+def _selfplay_worker(game: Game, net: NetConfig, search: SearchConfig, config: SelfPlayConfig) -> dict:
     torch.set_num_threads(1)  # the processes are the parallelism
     model = PolicyValueNet.for_game(game.info, net)
-    _WORKER.update(game=game, net=model, evaluator=NetEvaluator(game, model), mcts=MCTS(game, search), config=config)
+    return dict(game=game, net=model, evaluator=NetEvaluator(game, model), mcts=MCTS(game, search), config=config)
 
 
-def _worker_play(weights: dict, num_games: int, seed: int) -> SelfPlayBatch:
-    w = _WORKER
-    w["net"].load_state_dict(weights)
-    return play_games(w["game"], w["mcts"], w["evaluator"], num_games, w["config"], np.random.default_rng(seed))
+def _play_share(worker: dict, job: tuple[dict, int, int]) -> SelfPlayBatch:
+    weights, num_games, seed = job
+    worker["net"].load_state_dict(weights)
+    return play_games(
+        worker["game"], worker["mcts"], worker["evaluator"], num_games, worker["config"], np.random.default_rng(seed)
+    )
