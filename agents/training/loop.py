@@ -37,7 +37,7 @@ import torch
 from omegaconf import DictConfig, OmegaConf
 from tqdm import tqdm
 
-from agents.config import ConfigError, game_from_config
+from agents.config import ConfigError, check, game_from_config
 from agents.evaluation.runner import play_match
 from agents.net.checkpoint import build_network, check_game, load_checkpoint
 from agents.net.net_evaluator import NetEvaluator
@@ -46,6 +46,7 @@ from agents.players.az_player import NetworkPlayer
 from agents.players.mcts_player import SearchPlayer
 from agents.players.registry import make_player
 from agents.search.mcts import MCTS, SearchConfig
+from agents.training.config_store import AGENT_SECTIONS
 from agents.training.learner import Learner, LearnerConfig
 from agents.training.replay import ReplayBuffer
 from agents.training.saving import latest_checkpoint, load_replay, replay_path, restore_rngs, save_checkpoint
@@ -97,7 +98,8 @@ def build_settings(cfg: DictConfig) -> Settings:
     seed = _integer(cfg, "seed", 0)
     game = game_from_config(_section(cfg, "game"))
     sections = {}
-    for key, kind in (("net", NetConfig), ("agent.search", SearchConfig), ("agent.selfplay", SelfPlayConfig), ("agent.learner", LearnerConfig)):
+    kinds = {"net": NetConfig, **{f"agent.{section}": kind for section, kind in AGENT_SECTIONS.items()}}
+    for key, kind in kinds.items():
         values = _section(cfg, key)
         try:
             sections[key] = kind(**values)
@@ -142,8 +144,7 @@ def _section(cfg: DictConfig, key: str) -> dict:
 
 def _integer(cfg: DictConfig, key: str, low: int) -> int:
     value = OmegaConf.select(cfg, key)
-    if not isinstance(value, int) or isinstance(value, bool) or value < low:
-        raise ConfigError(f"{key} must be an integer >= {low}, got {value!r}")
+    check(key, value, "integer", low=low)
     return value
 
 

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
+from agents.config import check
 from agents.net.net_evaluator import NetEvaluator
 from agents.net.network import NetConfig, PolicyValueNet
 from agents.pool import WorkerPool
@@ -45,15 +46,15 @@ from envs.core import CHANCE, Game
 
 @dataclass(frozen=True)
 class SelfPlayConfig:
-    """How self-play games are played (``agent.selfplay`` in the configs)."""
+    """How self-play games are played (``agent.selfplay`` in the configs; these defaults are the config's)."""
 
-    games_per_iteration: int = 32
-    concurrent_games: int = 16
-    temperature_moves: int = 8  # decisions per game played at temperature 1, then 0
-    value_mix: float = 0.0
-    outcome_rollouts: int = 0  # > 0: the outcome is the mean return of this many random playouts
-    policy_rollouts: int = 0  # > 0: the policy target is the best action by this many playouts after each
-    workers: int = 0  # worker processes; 0 plays in this process
+    games_per_iteration: int = 64
+    concurrent_games: int = 32  # games in flight; their leaves share one network call
+    temperature_moves: int = 8  # decisions per game sampled at temperature 1, then greedy
+    value_mix: float = 0.0  # value target: (1 - mix) * outcome + mix * search value
+    outcome_rollouts: int = 0  # outcome: 0 = the game's final return; K > 0 = mean of K random playouts
+    policy_rollouts: int = 0  # policy target: 0 = the search's visits; K > 0 = the best action by K playouts after each
+    workers: int = 0  # self-play worker processes; 0 plays in this process
 
     def __post_init__(self):
         integers = (
@@ -61,11 +62,8 @@ class SelfPlayConfig:
             ("outcome_rollouts", 0), ("policy_rollouts", 0), ("workers", 0),
         )
         for key, low in integers:
-            value = getattr(self, key)
-            if not isinstance(value, int) or isinstance(value, bool) or value < low:
-                raise ValueError(f"agent.selfplay.{key} must be an integer >= {low}, got {value!r}")
-        if not 0.0 <= self.value_mix <= 1.0:
-            raise ValueError(f"agent.selfplay.value_mix must lie in [0, 1], got {self.value_mix!r}")
+            check(f"agent.selfplay.{key}", getattr(self, key), "integer", low=low)
+        check("agent.selfplay.value_mix", self.value_mix, "number", low=0.0, high=1.0)
 
 
 @dataclass
