@@ -50,7 +50,7 @@ from agents.training.config_store import AGENT_SECTIONS
 from agents.training.learner import Learner, LearnerConfig
 from agents.training.replay import ReplayBuffer
 from agents.training.saving import latest_checkpoint, load_replay, replay_path, restore_rngs, save_checkpoint
-from agents.training.selfplay import SelfPlayBatch, SelfPlayConfig, SelfPlayPool, play_games
+from agents.training.selfplay import SelfPlayBatch, SelfPlayConfig, SelfPlayPool, self_play
 from envs.core import Game
 from envs.records import format_game
 
@@ -227,7 +227,7 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
             # 1. self-play
             started = time.perf_counter()
             if pool is None:
-                batch = play_games(game, mcts, evaluator, s.selfplay.games_per_iteration, s.selfplay, rng)
+                batch = self_play(game, mcts, evaluator, s.selfplay.games_per_iteration, s.selfplay, rng)
             else:
                 batch = pool.play(net, s.selfplay.games_per_iteration, rng)
             selfplay_seconds = time.perf_counter() - started

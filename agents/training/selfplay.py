@@ -1,6 +1,6 @@
 """Self-play: many games stepped together, their searches batched through one evaluator.
 
-:func:`play_games` keeps ``concurrent`` games in flight; every move of every
+:func:`self_play` keeps ``concurrent`` games in flight; every move of every
 game in flight is searched by one ``MCTS.search_many`` call, so each
 simulation wave costs one batched network evaluation. Chance nodes (Odoku's
 coin) are drawn from the caller's generator. Each searched position becomes a
@@ -114,7 +114,7 @@ class _Game:
         self.decisions = 0
 
 
-def play_games(
+def self_play(
     game: Game, mcts: MCTS, evaluator, num_games: int, config: SelfPlayConfig, rng: np.random.Generator
 ) -> SelfPlayBatch:
     """Play ``num_games`` self-play games, ``config.concurrent_games`` at a time."""
@@ -248,6 +248,6 @@ def _selfplay_worker(game: Game, net: NetConfig, search: SearchConfig, config: S
 def _play_share(worker: dict, job: tuple[dict, int, int]) -> SelfPlayBatch:
     weights, num_games, seed = job
     worker["net"].load_state_dict(weights)
-    return play_games(
+    return self_play(
         worker["game"], worker["mcts"], worker["evaluator"], num_games, worker["config"], np.random.default_rng(seed)
     )
