@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import abc
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -269,6 +269,30 @@ class Game(abc.ABC):
                 f"action {action} is out of range 0..{self.info.num_actions - 1}"
             )
         return action
+
+
+def play_out(game: Game, state, rng: np.random.Generator, players: Mapping[int, Any], actions: list | None = None) -> int:
+    """Play ``state`` forward in place until a seat without a player is to move, or the end.
+
+    Chance outcomes are drawn from ``rng``; seat ``s`` in ``players`` acts by
+    ``players[s].act(state, rng)``. Every action is appended to ``actions`` when
+    given; returns the number of decisions the players made. The one game loop:
+    ``agents.evaluation.runner.play_game`` gives every seat a player, the env
+    gives its opponent's seats one and stops where its agent is to move.
+    """
+    decisions = 0
+    while True:
+        seat = game.to_play(state)
+        if seat == CHANCE:
+            action = game.sample_chance(state, rng)
+        elif seat in players:
+            action = players[seat].act(state, rng)
+            decisions += 1
+        else:  # a seat without a player, or TERMINAL
+            return decisions
+        game.apply(state, action)
+        if actions is not None:
+            actions.append(int(action))
 
 
 def winner_of(returns: Sequence[float]) -> int | None:

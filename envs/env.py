@@ -8,7 +8,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from envs.core import CHANCE, TERMINAL, Game, GameError, GameOverError, make_game
+from envs.core import TERMINAL, Game, GameError, GameOverError, make_game, play_out
 from envs.opponents import resolve_opponent
 
 ILLEGAL_ACTION_MODES = ("lose", "raise")
@@ -150,15 +150,8 @@ class BoardGameEnv(gym.Env):
     # --- internals ---------------------------------------------------------------------------
     def _advance(self) -> None:
         """Flip coins, and in single-agent mode play the opponent, until the agent acts."""
-        game, state = self.game, self.state
-        while True:
-            player = game.to_play(state)
-            if player == CHANCE:
-                game.apply(state, game.sample_chance(state, self.np_random))
-            elif self.opponent is not None and player >= 0 and player != self.agent_seat:
-                game.apply(state, self.opponent.act(state, self.np_random))
-            else:
-                return
+        seats = range(self.game.info.num_seats) if self.opponent is not None else ()
+        play_out(self.game, self.state, self.np_random, {s: self.opponent for s in seats if s != self.agent_seat})
 
     def _lose_by_illegal_action(self, actor: int, error: GameError):
         returns = [1.0] * self.game.info.num_seats

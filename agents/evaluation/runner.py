@@ -2,7 +2,9 @@
 parallel batches of games between player specs (:func:`play_games`), and game records.
 
 Every evaluation (training's periodic checks, ``evaluate.py``) goes through
-these functions, so chance nodes, resets and results are handled once::
+these functions, so chance nodes, resets and results are handled once; a game
+is played by :func:`envs.core.play_out`, the loop the env plays its opponents
+with too::
 
     result = play_game(game, [make_player("random", game), make_player("oracle", game)], rng)
     result.returns, result.winner, result.num_turns, result.info   # info: e.g. Odoku's score
@@ -28,7 +30,7 @@ from agents.config import game_from_config
 from agents.pool import WorkerPool
 from agents.players.player import Player
 from agents.players.registry import make_player
-from envs.core import CHANCE, Game, make_game
+from envs.core import Game, make_game, play_out
 from envs.records import format_game, read_record, replay, split_turns, write_record
 
 
@@ -64,16 +66,7 @@ def play_game(game: Game, players: Sequence[Player], rng: np.random.Generator, s
     start = game.initial_state() if state is None else state.copy()
     state = start.copy()
     actions: list[int] = []
-    decisions = 0
-    while not game.is_terminal(state):
-        seat = game.to_play(state)
-        if seat == CHANCE:
-            action = game.sample_chance(state, rng)
-        else:
-            action = int(players[seat].act(state, rng))
-            decisions += 1
-        game.apply(state, action)
-        actions.append(action)
+    decisions = play_out(game, state, rng, dict(enumerate(players)), actions)
     return GameResult(
         returns=tuple(float(r) for r in game.returns(state)),
         winner=game.winner(state),
