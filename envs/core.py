@@ -92,8 +92,9 @@ class Symmetry:
     action_perm: np.ndarray
 
     def policy(self, policy: np.ndarray) -> np.ndarray:
+        """A policy (or a batch of them, actions on the last axis) mapped by this symmetry."""
         mapped = np.empty_like(policy)
-        mapped[self.action_perm] = policy
+        mapped[..., self.action_perm] = policy
         return mapped
 
 

@@ -31,6 +31,7 @@ EMPTY, BLUE, WHITE = 0, 1, 2
 COLOUR_LETTERS = "XO"  # colour 0 = blue, 1 = white
 SEAT_NAMES = ("B", "A")
 MAX_SCORE = 15
+HALF_SCORE = MAX_SCORE / 2  # the score of a fair game: returns are (score - HALF_SCORE) / HALF_SCORE
 
 
 def cell_index(name: str) -> int:
@@ -123,7 +124,7 @@ class Odoku(Game):
                     column (7, 8) and region (9, 10): the exact value is a sum of
                     per-group terms, and these planes put each group's counts on
                     every one of its cells
-    Returns         (score - 7.5) / 7.5 for B, the negative for A; ``score`` (0..15
+    Returns         (score - HALF_SCORE) / HALF_SCORE for B, the negative for A; ``score`` (0..15
                     balanced groups) in ``outcome_info`` and the env's final ``info``
     Termination     after 25 moves (the board is full)
     Symmetries      4 rotations x swapping blue and white (8)
@@ -198,7 +199,7 @@ class Odoku(Game):
     def returns(self, state: OdokuState) -> tuple[float, float]:
         if state.player != TERMINAL:
             return (0.0, 0.0)
-        b_return = (score(state) - 7.5) / 7.5
+        b_return = (score(state) - HALF_SCORE) / HALF_SCORE
         return (b_return, -b_return)
 
     def random_playout(self, state: OdokuState, rng: np.random.Generator) -> tuple[tuple[float, float], int, int]:
@@ -220,7 +221,7 @@ class Odoku(Game):
                 for g in CELL_GROUPS[cell]:
                     counts[g] += 1
         final = sum(1 for b in blue if 2 <= b <= 3)
-        b_return = (final - 7.5) / 7.5
+        b_return = (final - HALF_SCORE) / HALF_SCORE
         return (b_return, -b_return), empty, empty
 
     def action_playout_returns(self, state: OdokuState, rollouts: int, rng: np.random.Generator) -> np.ndarray:
@@ -239,7 +240,7 @@ class Odoku(Game):
         unfilled = blue[None] - fill.T[cells][:, :, None] * groups  # the placed cell left out
         for colour in (0, 1):
             final = unfilled + groups if colour == 0 else unfilled
-            b_return = (((final >= 2) & (final <= 3)).sum(axis=-1).mean(axis=-1) - 7.5) / 7.5
+            b_return = (((final >= 2) & (final <= 3)).sum(axis=-1).mean(axis=-1) - HALF_SCORE) / HALF_SCORE
             means[2 * cells + colour, 0] = b_return
             means[2 * cells + colour, 1] = -b_return
         return means

@@ -251,6 +251,13 @@ class _Tree:
         return _child_stats(self.nodes, self.values, self.children(node), max(self.nodes[node, PLAYER], 0))
 
 
+# A search's first array sizes (they double when full, so these only save copies): a node per
+# simulation and root, and a guess of the edges a simulation's expansion adds, plus slack.
+_NODE_SLACK = 16
+_EDGES_PER_SIMULATION = 8
+_EDGE_SLACK = 64
+
+
 def _blank_nodes(count: int) -> np.ndarray:
     nodes = np.zeros((count, 4), dtype=np.int64)
     nodes[:, FIRST_EDGE] = -1
@@ -287,7 +294,8 @@ class MCTS:
         """Independent searches from each state, run in lockstep so that every
         simulation wave makes one ``evaluator.evaluate`` call for all of them."""
         game, simulations = self.game, self.config.num_simulations
-        tree = _Tree(self._num_seats, len(states) * (simulations + 1) + 16, len(states) * simulations * 8 + 64)
+        nodes = len(states) * (simulations + 1) + _NODE_SLACK
+        tree = _Tree(self._num_seats, nodes, len(states) * simulations * _EDGES_PER_SIMULATION + _EDGE_SLACK)
         roots = []
         for index, state in enumerate(states):
             player = game.to_play(state)
