@@ -8,6 +8,8 @@ value: the error names the key, the rule and the value, e.g.
 
 from __future__ import annotations
 
+import io
+import logging
 import math
 from typing import Any, Mapping, Sequence
 
@@ -87,3 +89,31 @@ def _rule(kind: str, low, high, strict: bool) -> str:
     bounds += [f"<= {high}"] if high is not None else []
     noun = "an integer" if kind == "integer" else "a finite number"
     return " ".join([noun, " and ".join(bounds)]).strip()
+
+def below_level(level: str):
+    """A logging filter passing records below ``level`` (the console's stdout handler)."""
+    limit = logging.getLevelName(level)
+    return lambda record: record.levelno < limit
+
+
+class LogLines(io.TextIOBase):
+    """A text stream that hands each complete line to ``logger.info``, so a report
+    printed to it reaches the console and the run's log file alike."""
+
+    def __init__(self, logger: logging.Logger):
+        self.logger = logger
+        self.pending = ""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        *lines, self.pending = (self.pending + text).split("\n")
+        for line in lines:
+            self.logger.info(line)
+        return len(text)
+
+    def flush(self) -> None:
+        if self.pending:
+            self.logger.info(self.pending)
+            self.pending = ""

@@ -114,9 +114,10 @@ class BoardGameEnv(gym.Env):
         try:
             self.game.apply(self.state, action)
         except GameError as error:
+            message = f"action {action}: {error}"  # the engine speaks notation; RL code thinks in indices
             if self.illegal_action == "raise":
-                raise
-            return self._lose_by_illegal_action(actor, error)
+                raise type(error)(message) from None
+            return self._lose_by_illegal_action(actor, message)
         self._advance()
         terminated = self.game.is_terminal(self.state)
         reward = 0.0
@@ -153,7 +154,7 @@ class BoardGameEnv(gym.Env):
         seats = range(self.game.info.num_seats) if self.opponent is not None else ()
         play_out(self.game, self.state, self.np_random, {s: self.opponent for s in seats if s != self.agent_seat})
 
-    def _lose_by_illegal_action(self, actor: int, error: GameError):
+    def _lose_by_illegal_action(self, actor: int, message: str):
         returns = [1.0] * self.game.info.num_seats
         returns[actor] = -1.0
         self._finished = True
@@ -161,7 +162,7 @@ class BoardGameEnv(gym.Env):
             "returns": tuple(returns),
             "winner": 1 - actor if self.game.info.num_seats == 2 else None,
             "illegal_action": True,
-            "message": str(error),
+            "message": message,
         }
         observation, info = self._outputs()
         return observation, -1.0, True, False, info
