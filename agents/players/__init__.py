@@ -11,7 +11,7 @@ evaluator's search; ``mcts:N``), ``az_player`` (a training checkpoint),
 ``agents.net``; only ``az`` imports torch.
 """
 
-from agents.players.player import Player, RandomPlayer
+from agents.players.player import CallablePlayer, Player, RandomPlayer
 from agents.players.registry import PLAYER_SPECS, make_player
 
-__all__ = ["PLAYER_SPECS", "Player", "RandomPlayer", "make_player"]
+__all__ = ["CallablePlayer", "PLAYER_SPECS", "Player", "RandomPlayer", "make_player"]

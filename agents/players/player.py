@@ -9,6 +9,7 @@ A player is bound to one game and picks one action at a time::
 from __future__ import annotations
 
 import abc
+from typing import Callable
 
 import numpy as np
 
@@ -26,6 +27,17 @@ class Player(abc.ABC):
 
     def reset(self) -> None:
         """Forget anything kept between moves (called at the start of every game)."""
+
+
+class CallablePlayer(Player):
+    """Wraps a plain function ``policy(state, rng) -> action``."""
+
+    def __init__(self, policy: Callable, name: str | None = None):
+        self.policy = policy
+        self.name = name or getattr(policy, "__name__", "callable")
+
+    def act(self, state, rng):
+        return int(self.policy(state, rng))
 
 
 class RandomPlayer(Player):
