@@ -40,7 +40,7 @@ from agents.training.learner import Learner
 from agents.training.loop import build_settings
 from agents.training.replay import ReplayBuffer
 from agents.training.saving import replay_path, save_checkpoint
-from agents.training.selfplay import play_games
+from agents.training.selfplay import self_play
 
 CONFIGS = Path(__file__).resolve().parents[1] / "configs"
 RUNS = {"Odoku": [], "Nex 11": ["game=nex"], "Neumoku 15": ["game=neumoku"]}
@@ -69,7 +69,7 @@ def measure(overrides: list[str], games: int, seed: int) -> dict:
     rng = np.random.default_rng(seed)
     info = s.game.info
     net = PolicyValueNet.for_game(info, s.net)
-    batch = play_games(s.game, MCTS(s.game, s.search), NetEvaluator(s.game, net), games, s.selfplay, rng)
+    batch = self_play(s.game, MCTS(s.game, s.search), NetEvaluator(s.game, net), games, s.selfplay, rng)
     replay = ReplayBuffer(max(1, batch.num_positions), info.obs_shape, info.num_actions)
     replay.add(batch.obs, batch.policy, batch.value)
     learner = Learner(net, s.learner, torch.device("cpu"))

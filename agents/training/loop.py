@@ -6,7 +6,8 @@ self-play games (searches batched through the network), adds their positions
 to the replay buffer, and takes ``agent.learner.steps_per_iteration`` learner
 steps on symmetry-augmented batches. Every ``eval.every`` iterations the
 current network (searching with ``eval.simulations``) plays ``random``,
-``mcts:N`` and, for Odoku, the exact oracle from each seat.
+``mcts:N`` and, where the game names one (``game.reference_player``: Odoku's
+exact oracle), its reference player from each seat.
 
 Outputs in the run directory: TensorBoard events (``loss/*``, ``selfplay/*``,
 ``perf/*``, ``eval/*``, the hyperparameters and a sample game as text) and
@@ -44,7 +45,7 @@ import torch
 from omegaconf import DictConfig, OmegaConf
 from tqdm import tqdm
 
-from agents.config import ConfigError, game_from_config
+from agents.config import ConfigError, check, game_from_config
 from agents.evaluation.runner import play_match
 from agents.net.checkpoint import CheckpointError, build_network, check_game, load_checkpoint
 from agents.net.net_evaluator import NetEvaluator
@@ -53,6 +54,7 @@ from agents.players.az_player import NetworkPlayer
 from agents.players.mcts_player import SearchPlayer
 from agents.players.registry import make_player
 from agents.search.mcts import MCTS, SearchConfig
+from agents.training.config_store import AGENT_SECTIONS
 from agents.training.interrupts import exit_status, stop_on_signals
 from agents.training.learner import Learner, LearnerConfig
 from agents.training.replay import ReplayBuffer
@@ -65,7 +67,7 @@ from agents.training.saving import (
     restore_rngs,
     save_checkpoint,
 )
-from agents.training.selfplay import SelfPlayBatch, SelfPlayConfig, WorkerPool, play_games
+from agents.training.selfplay import SelfPlayBatch, SelfPlayConfig, SelfPlayPool, self_play
 from envs.core import Game
 from envs.records import format_game
 
@@ -79,7 +81,6 @@ KNOWN_KEYS = {
     "train": ("iterations", "checkpoint_every", "keep_checkpoints", "torch_threads"),
     "eval": ("every", "games", "simulations", "mcts_simulations", "oracle_games"),
 }
-AGENT_KEYS = ("search", "selfplay", "learner")
 FIXED_ON_RESUME = ("game", "net", "seed")  # the checkpoint's game, network shape and generators
 log = logging.getLogger(__name__)
 
@@ -127,7 +128,8 @@ def build_settings(cfg: DictConfig) -> Settings:
     seed = _integer(cfg, "seed", 0)
     game = game_from_config(_section(cfg, "game"))
     sections = {}
-    for key, kind in (("net", NetConfig), ("agent.search", SearchConfig), ("agent.selfplay", SelfPlayConfig), ("agent.learner", LearnerConfig)):
+    kinds = {"net": NetConfig, **{f"agent.{section}": kind for section, kind in AGENT_SECTIONS.items()}}
+    for key, kind in kinds.items():
         values = _section(cfg, key)
         try:
             sections[key] = kind(**values)
@@ -175,8 +177,8 @@ def _refuse_unknown_keys(cfg: DictConfig) -> None:
     agent = cfg.get("agent")
     if isinstance(agent, DictConfig):
         for sub in agent:
-            if sub not in AGENT_KEYS:
-                raise ConfigError(f"agent.{sub}: unknown key (agent has {', '.join(AGENT_KEYS)})")
+            if sub not in AGENT_SECTIONS:
+                raise ConfigError(f"agent.{sub}: unknown key (agent has {', '.join(AGENT_SECTIONS)})")
 
 
 def _section(cfg: DictConfig, key: str) -> dict:
@@ -191,8 +193,7 @@ def _section(cfg: DictConfig, key: str) -> dict:
 
 def _integer(cfg: DictConfig, key: str, low: int) -> int:
     value = OmegaConf.select(cfg, key)
-    if not isinstance(value, int) or isinstance(value, bool) or value < low:
-        raise ConfigError(f"{key} must be an integer >= {low}, got {value!r}")
+    check(key, value, "integer", low=low)
     return value
 
 
@@ -267,7 +268,7 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
         log.info("removed %s, left by a run that was killed while saving", stale)
     if checkpoint is not None and (run_dir / ".hydra").is_dir():
         (run_dir / ".hydra" / "config.yaml").write_text(config_yaml)  # what runs now, overrides applied
-    pool = WorkerPool(s.selfplay.workers, game, s.net, s.search, s.selfplay) if s.selfplay.workers else None
+    pool = SelfPlayPool(s.selfplay.workers, game, s.net, s.search, s.selfplay) if s.selfplay.workers else None
 
     from torch.utils.tensorboard import SummaryWriter  # slow import, only for real runs
 
@@ -313,7 +314,7 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
             # 1. self-play
             started = time.perf_counter()
             if pool is None:
-                batch = play_games(game, mcts, evaluator, s.selfplay.games_per_iteration, s.selfplay, rng)
+                batch = self_play(game, mcts, evaluator, s.selfplay.games_per_iteration, s.selfplay, rng)
             else:
                 batch = pool.play(net, s.selfplay.games_per_iteration, rng)
             selfplay_seconds = time.perf_counter() - started
@@ -391,11 +392,12 @@ def evaluate(game: Game, evaluator: NetEvaluator, s: Settings, rng: np.random.Ge
             results["eval/win_rate_vs_mcts"] = play_match(
                 game, candidate, make_player(f"mcts:{s.eval_mcts_simulations}", game), s.eval_games, rng
             ).score
-    if s.eval_oracle_games and game.info.name == "odoku":
-        oracle = make_player("oracle", game)
+    if s.eval_oracle_games and game.reference_player:
+        reference, fact = game.reference_player, game.score_fact
+        opponent = make_player(reference, game)
         for seat, seat_name in enumerate(game.info.seat_names):
-            match = play_match(game, candidate, oracle, s.eval_oracle_games, rng, seats=[seat])
-            results[f"eval/score_vs_oracle_as_{seat_name}"] = match.info_mean("score")
+            match = play_match(game, candidate, opponent, s.eval_oracle_games, rng, seats=[seat])
+            results[f"eval/{fact}_vs_{reference}_as_{seat_name}"] = match.info_mean(fact)
     return results
 
 
