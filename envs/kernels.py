@@ -15,6 +15,7 @@ import numpy as np
 from numba import njit
 
 EMPTY = 0
+ALL_SIDES = 7  # Y: a chain touching sides 1, 2 and 4
 
 
 # --- the playouts' random numbers ----------------------------------------------------------------------
@@ -71,6 +72,33 @@ def chain_joins(board, colour, start, neighbours, first_edge, second_edge):
                 stack[top] = other
                 top += 1
     return False
+
+
+@njit(cache=True)
+def chain_sides(board, colour, start, neighbours, sides):
+    """The sides (bits of ``sides``, per cell) that the ``colour`` chain through ``start`` touches.
+
+    Y's goal: a chain touching its three sides (bits 1, 2, 4). ``neighbours`` as in
+    ``chain_joins``; 0 when ``start`` does not hold ``colour``. Stops once all three are touched.
+    """
+    if board[start] != colour:
+        return 0
+    seen = np.zeros(len(board), np.uint8)
+    stack = np.empty(len(board), np.int64)
+    stack[0] = start
+    seen[start] = 1
+    top, touched = 1, 0
+    while top and touched != ALL_SIDES:
+        top -= 1
+        cell = stack[top]
+        touched |= sides[cell]
+        for k in range(neighbours.shape[1]):
+            other = neighbours[cell, k]
+            if other >= 0 and seen[other] == 0 and board[other] == colour:
+                seen[other] = 1
+                stack[top] = other
+                top += 1
+    return touched
 
 
 @njit(cache=True)
@@ -225,7 +253,7 @@ def line_through(board, n, cell, colour, length):
 # the turn count at which seat 1 may swap sides (-1: no pie rule). Each returns (outcome colour
 # or 0, decisions, turns, whether the sides swapped).
 
-GOAL_CHAIN, GOAL_LINE, GOAL_COUNT = 0, 1, 2  # Hex, Gomoku (five), Reversi (captures, count)
+GOAL_CHAIN, GOAL_LINE, GOAL_COUNT, GOAL_SIDES = 0, 1, 2, 3  # Hex, Gomoku (five), Reversi, Y
 NEUTRAL = 3
 _UNTRACKED, _EXACT, _STALE = 0, 1, 2  # a colour's union-find in ``_taylor_playout``
 
@@ -345,16 +373,17 @@ def _count_winner(board):
 
 
 @njit(cache=True)
-def neutral_playout(board, n, colour, turns, pie_turn, goal, adjacent, neighbours, seed):
-    """A neutral-mutator game, micro-step by micro-step as ``envs.mutator.NeutralGame``."""
+def neutral_playout(board, n, colour, turns, pie_turn, goal, adjacent, neighbours, sides, seed):
+    """A neutral-mutator game, micro-step by micro-step as ``envs.mutator.NeutralGame``.
+    ``sides``: Y's sides per cell (``chain_sides``), unused by the other goals."""
     if goal == GOAL_COUNT:
         return _capture_playout(board, n, colour, adjacent, seed)
-    return _taylor_playout(board, n, colour, turns, pie_turn, goal, neighbours, seed)
+    return _taylor_playout(board, n, colour, turns, pie_turn, goal, neighbours, sides, seed)
 
 
 @njit(cache=True)
-def _taylor_playout(board, n, colour, turns, pie_turn, goal, neighbours, seed):
-    """Nex, Neumoku: drops, swaps, Taylor's fill and convert; the goal judged after each turn.
+def _taylor_playout(board, n, colour, turns, pie_turn, goal, neighbours, sides, seed):
+    """Nex, Neumoku, Neu-Y: drops, swaps, Taylor's fill and convert; the goal judged after each turn.
 
     Every draw picks a cell by its rank among the cells holding one or two values; counts of
     each value per board row (``rows``) skip to the right row, so no draw scans the whole
@@ -365,11 +394,13 @@ def _taylor_playout(board, n, colour, turns, pie_turn, goal, neighbours, seed):
     edges). A swap's give-back takes a stone out of a chain, which a union-find cannot
     undo: that colour's sets are then a superset of its chains (stale), so "not joined"
     is still exact and only a claimed join rebuilds them from the board before it counts.
+    Y's chains are searched from the turn's new stones (``chain_sides``); Y's cells off
+    the triangle hold 4 and are counted apart.
     """
     cells = n * n
     after = np.empty(cells, np.uint8)
-    counts = np.zeros(4, np.int64)  # empty, colour 1, colour 2, neutral
-    rows = np.zeros((4, n), np.int64)  # the same per board row
+    counts = np.zeros(5, np.int64)  # empty, colour 1, colour 2, neutral, off the board
+    rows = np.zeros((5, n), np.int64)  # the same per board row
     for i in range(cells):
         after[i] = board[i]
         counts[board[i]] += 1
@@ -420,6 +451,12 @@ def _taylor_playout(board, n, colour, turns, pie_turn, goal, neighbours, seed):
         if goal == GOAL_CHAIN:
             if counts[colour] >= n and _joined(after, n, parents[colour], neighbours, sets, colour):
                 return colour, decisions, turns - start, swapped
+        elif goal == GOAL_SIDES:
+            if counts[colour] >= n and (
+                chain_sides(after, colour, first, neighbours, sides) == ALL_SIDES
+                or (second >= 0 and chain_sides(after, colour, second, neighbours, sides) == ALL_SIDES)
+            ):
+                return colour, decisions, turns - start, swapped
         elif counts[colour] >= 5 and (
             line_through(after, n, first, colour, 5) or (second >= 0 and line_through(after, n, second, colour, 5))
         ):
@@ -429,6 +466,11 @@ def _taylor_playout(board, n, colour, turns, pie_turn, goal, neighbours, seed):
         for side in (1, 2):
             if _joined(after, n, parents[side], neighbours, sets, side):
                 return side, decisions, turns - start, swapped
+    if goal == GOAL_SIDES:  # a full Y board: whoever holds a Y (a turn that made one has ended the game)
+        for cell in range(cells):
+            if after[cell] == 1 or after[cell] == 2:
+                if chain_sides(after, after[cell], cell, neighbours, sides) == ALL_SIDES:
+                    return after[cell], decisions, turns - start, swapped
     return 0, decisions, turns - start, swapped
 
 
