@@ -1,0 +1,199 @@
+"""Y and Neu-Y (RULES.md 2d): the triangle in its square array, names, sides, the sample
+game, the six maps of the triangle. Random-game properties and the playout kernels are
+checked with the other stone games in test_neutral_properties.py."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from envs import NotationError, make_game
+from envs.records import read_record, replay
+from envs.stones import EMPTY, NEUTRAL, OFF_BOARD
+from envs.turns import complete_turns
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def played(game, state, turn):
+    child = state.copy()
+    for action in turn:
+        game.apply(child, action)
+    return child
+
+
+def names(game, state, cells):
+    return [game.action_to_text(state, cell) for cell in cells]
+
+
+# --- the board ---------------------------------------------------------------------------------
+def test_cells_and_names_of_the_five_row_board():
+    game = make_game("y", size=5)
+    state = game.initial_state()
+    legal = game.legal_actions(state)
+    assert len(legal) == 15 == game.n * (game.n + 1) // 2
+    rows = {}
+    for cell in legal:
+        name = game.action_to_text(state, cell)
+        rows.setdefault(name[1:], []).append(name[0])
+    assert rows == {"1": list("acegi"), "2": list("bdfh"), "3": list("ceg"), "4": list("df"), "5": ["e"]}
+    for cell in legal:  # both ways
+        assert game.parse_turn(state, game.action_to_text(state, cell)) == [cell]
+    off = [cell for cell in range(25) if cell not in legal]
+    assert all(state.board[cell] == OFF_BOARD for cell in off)
+    planes = game.observe(state)
+    np.testing.assert_array_equal(planes[2].reshape(-1), [cell in off for cell in range(25)])
+
+
+@pytest.mark.parametrize("text, message", [("e4", "row 4 holds d4 f4"), ("b1", "row 1 holds a1 c1"), ("e6", "rows 1-5"), ("zz", "cannot read")])
+def test_cells_off_the_triangle_are_refused_by_name(text, message):
+    game = make_game("neuy", size=5)
+    with pytest.raises(NotationError, match=message):
+        game.parse_turn(game.initial_state(), text)
+
+
+def test_a_cell_off_the_triangle_is_never_legal():
+    game = make_game("y", size=5)
+    state = game.initial_state()
+    with pytest.raises(ValueError, match="not on the board"):
+        game.apply(state, 24)
+
+
+def test_sizes():
+    assert make_game("neuy").n == 13 and make_game("y").n == 13
+    assert not make_game("neuy").info.params["pie_rule"]
+    with pytest.raises(ValueError, match="size must be from 2 to 13"):
+        make_game("y", size=14)
+    with pytest.raises(ValueError, match="size"):
+        make_game("neuy", size=1)
+
+
+@pytest.mark.parametrize(
+    "stones, wins",
+    [
+        ("a1 c1 e1 g1 i1", True),  # the bottom row: its ends are corners on the other sides
+        ("a1 c1 e1 g1", False),  # bottom and left only
+        ("e5 d4 c3 b2 a1", True),  # the left side, corner to corner
+        ("c1 c3 d4 e5", False),  # c1 and c3 do not touch
+        ("c1 b2 c3 d4", False),  # bottom and left (d4 is on the left side)
+        ("c1 b2 c3 d4 f4", True),  # d4 and f4 touch along row 4; f4 is on the right side
+        ("e1 d2 c3 d4 f4", True),  # from the bottom's middle to both upper sides
+        ("g1 f2 e3 g3 h2", False),  # bottom and right only
+    ],
+)
+def test_a_chain_wins_when_it_touches_all_three_sides(stones, wins):
+    game = make_game("y", size=5)
+    state = game.initial_state()
+    *others, last = stones.split()
+    board = state.board
+    for name in others:
+        board[game.parse_turn(state, name)[0]] = 1
+    state = game.from_diagram(game.render_text(state), "x")
+    game.apply(state, game.parse_turn(state, last)[0])
+    assert (game.winner(state) == 0) == wins
+
+
+def test_the_ansi_board_reads_back():
+    game = make_game("neuy", size=4)
+    rng = np.random.default_rng(5)
+    state = game.initial_state()
+    for _ in range(9):
+        legal = game.legal_actions(state)
+        game.apply(state, legal[int(rng.integers(len(legal)))])
+    text = game.render_text(state)
+    assert text.splitlines()[0] == "4      " + ".xo?"[state.board[3 * 4]]  # d4, the top corner
+    assert game.from_diagram(text, "xo"[state.colour - 1]).board == state.board
+    image = game.render_rgb(state)
+    assert image.ndim == 3 and image.shape[2] == 3
+
+
+# --- the seed's sample game --------------------------------------------------------------------
+def sample():
+    text = (DATA / "neuy_sample.txt").read_text()
+    record = read_record(text)
+    game = make_game("neuy", size=int(record.params["size"]))
+    states = [state.copy() for state in replay(game, record.turns)]
+    return game, record, text, states
+
+
+def test_sample_replays_into_the_seed_diagram():
+    game, record, text, states = sample()
+    assert len(states) == len(record.turns) == 9
+    final = states[-1]
+    assert game.to_play(final) == 1 and not game.is_terminal(final)
+    assert all(not game.is_terminal(state) for state in states)
+    diagram = text.split("final position", 1)[1]
+    assert game.from_diagram(diagram, "o").board == final.board
+    # the rendering is the file's diagram, line for line
+    lines = [line[2:] for line in diagram.splitlines()[1:] if line.startswith("# ")]
+    assert game.render_text(final).splitlines()[: game.n] == lines
+    assert names(game, final, [c for c, v in enumerate(final.board) if v == EMPTY]) == ["d2"]
+
+
+def test_sample_turns_print_back_as_recorded():
+    game, record, _, _ = sample()
+    state = game.initial_state()
+    for text in record.turns:
+        actions = game.parse_turn(state, text)
+        assert game.format_turn(state, actions) == text
+        for action in actions:
+            game.apply(state, action)
+
+
+def test_sample_printed_e4_is_off_the_board():
+    game, record, _, _ = sample()
+    printed = [record.turns[0], record.turns[1].replace("e3", "e4")]
+    with pytest.raises(NotationError, match="turn 2 'e4 h2'.*off the Y board"):
+        list(replay(game, printed))
+
+
+def test_after_the_sample_o_must_swap_and_x_wins_next():
+    game, _, _, states = sample()
+    final = states[-1]
+    # one empty cell: no drop, so o's turn starts on a neutral (a swap)
+    assert all(final.board[cell] == NEUTRAL for cell in game.legal_actions(final))
+    as_x = game.from_diagram(game.render_text(final), "x")
+    winning = {game.format_turn(as_x, t) for t in complete_turns(game, as_x) if game.winner(played(game, as_x, t)) == 0}
+    # swapping e5 and f4 joins c1-b2-c3-d4 to the two upper sides; of x's other stones only e1
+    # is not needed (c1 holds the bottom, b2 c3 d4 the way up)
+    assert {t for t in winning if t.split()[0] in ("e5f4", "f4e5")} == {"e5f4 e1", "f4e5 e1"}
+    assert len(winning) == 18
+    for turn in complete_turns(game, final):  # every o turn leaves x a winning turn: o resigns
+        after = played(game, final, turn)
+        assert not game.is_terminal(after)
+        assert any(game.winner(played(game, after, reply)) == 0 for reply in complete_turns(game, after))
+
+
+# --- symmetries ----------------------------------------------------------------------------
+@pytest.mark.parametrize("name", ["y", "neuy"])
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), size=st.sampled_from([3, 4, 5, 6]))
+def test_symmetries_map_games_onto_games(name, seed, size):
+    """A random game mapped action by action by each of the six maps is a legal game with the
+    mapped masks and observations, and the same winner."""
+    game = make_game(name, size=size)
+    symmetries = game.symmetries()
+    assert [s.name for s in symmetries][0] == "identity" and len(symmetries) == 6
+    rng = np.random.default_rng(seed)
+    state = game.initial_state()
+    images = [game.initial_state() for _ in symmetries]
+    while not game.is_terminal(state):
+        legal = game.legal_actions(state)
+        action = legal[int(rng.integers(len(legal)))]
+        for symmetry, image in zip(symmetries, images):
+            assert sorted(symmetry.action_perm[legal]) == game.legal_actions(image)
+            np.testing.assert_array_equal(symmetry.obs(game.observe(state)), game.observe(image))
+            game.apply(image, int(symmetry.action_perm[action]))
+        game.apply(state, action)
+    assert all(game.returns(image) == game.returns(state) for image in images)
+
+
+def test_the_six_maps_are_distinct_and_keep_the_triangle():
+    game = make_game("y", size=4)
+    on = game.legal_actions(game.initial_state())
+    perms = {tuple(s.action_perm) for s in game.symmetries()}
+    assert len(perms) == 6
+    for perm in perms:
+        assert sorted(perm[c] for c in on) == on
