@@ -197,3 +197,41 @@ def test_the_six_maps_are_distinct_and_keep_the_triangle():
     assert len(perms) == 6
     for perm in perms:
         assert sorted(perm[c] for c in on) == on
+
+
+# --- exact small boards (docs/rules.md, "exact small-board facts") ----------------------------------
+NEUY_3_LOSING_DROPS = {"a1 b2", "a1 d2", "e1 b2", "e1 d2", "c3 b2", "c3 d2", "a1 c1", "e1 c1", "c3 c1"}
+
+
+def solved(name, size):
+    from agents.solver import Solver
+
+    game = make_game(name, size=size)
+    start = game.initial_state()
+    solver = Solver(game)
+    return solver.value(start), {game.format_turn(start, turn) for turn in solver.optimal_turns(start)}
+
+
+def test_plain_y_3_and_4_first_player_wins_except_from_a_corner():
+    value, turns = solved("y", 3)
+    assert value == 1.0 and turns == {"c1", "b2", "d2"}
+    value, turns = solved("y", 4)
+    assert value == 1.0 and turns == {"c1", "e1", "b2", "d2", "f2", "c3", "e3"}
+
+
+def test_neuy_3_first_player_wins_with_21_of_its_30_drops():
+    value, turns = solved("neuy", 3)
+    drops = {f"{a} {b}" for a in ("a1", "c1", "e1", "b2", "d2", "c3") for b in ("a1", "c1", "e1", "b2", "d2", "c3") if a != b}
+    assert value == 1.0 and len(turns) == 21
+    assert turns == drops - NEUY_3_LOSING_DROPS
+
+
+@pytest.mark.slow
+def test_plain_y_5_first_player_wins_only_from_the_centre():
+    assert solved("y", 5) == (1.0, {"d2", "f2", "e3"})
+
+
+@pytest.mark.slow
+def test_neuy_4_every_drop_wins():
+    value, turns = solved("neuy", 4)
+    assert value == 1.0 and len(turns) == 90
