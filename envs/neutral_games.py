@@ -112,7 +112,7 @@ class AdNeuVersi(NeuVersi):
 
 
 class NeuY(NeutralGame):
-    """Neu-Y = Y + neutral mutator (RULES.md 2d).
+    """Neu-Y = Y + neutral mutator (docs/rules.md 2d).
 
     ===================  ================================================================
     Board                Y triangle with ``size`` cells a side, 2..13 (default 13), inside

@@ -1,8 +1,7 @@
-"""Y and Neu-Y (RULES.md 2d): the triangle in its square array, names, sides, the sample
-game, the six maps of the triangle. Random-game properties and the playout kernels are
-checked with the other stone games in test_neutral_properties.py."""
-
-from pathlib import Path
+"""Y and Neu-Y (docs/rules.md 2d): the triangle in its square array, names, sides, the six
+maps of the triangle, exact small boards. The sample game is replayed in
+test_neutral_samples.py; random-game properties and the playout kernels are checked with
+the other stone games in test_neutral_properties.py."""
 
 import numpy as np
 import pytest
@@ -10,22 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from envs import NotationError, make_game
-from envs.records import read_record, replay
-from envs.stones import EMPTY, NEUTRAL, OFF_BOARD
-from envs.turns import complete_turns
-
-DATA = Path(__file__).resolve().parent / "data"
-
-
-def played(game, state, turn):
-    child = state.copy()
-    for action in turn:
-        game.apply(child, action)
-    return child
-
-
-def names(game, state, cells):
-    return [game.action_to_text(state, cell) for cell in cells]
+from envs.stones import OFF_BOARD
 
 
 # --- the board ---------------------------------------------------------------------------------
@@ -107,63 +91,6 @@ def test_the_ansi_board_reads_back():
     assert game.from_diagram(text, "xo"[state.colour - 1]).board == state.board
     image = game.render_rgb(state)
     assert image.ndim == 3 and image.shape[2] == 3
-
-
-# --- the seed's sample game --------------------------------------------------------------------
-def sample():
-    text = (DATA / "neuy_sample.txt").read_text()
-    record = read_record(text)
-    game = make_game("neuy", size=int(record.params["size"]))
-    states = [state.copy() for state in replay(game, record.turns)]
-    return game, record, text, states
-
-
-def test_sample_replays_into_the_seed_diagram():
-    game, record, text, states = sample()
-    assert len(states) == len(record.turns) == 9
-    final = states[-1]
-    assert game.to_play(final) == 1 and not game.is_terminal(final)
-    assert all(not game.is_terminal(state) for state in states)
-    diagram = text.split("final position", 1)[1]
-    assert game.from_diagram(diagram, "o").board == final.board
-    # the rendering is the file's diagram, line for line
-    lines = [line[2:] for line in diagram.splitlines()[1:] if line.startswith("# ")]
-    assert game.render_text(final).splitlines()[: game.n] == lines
-    assert names(game, final, [c for c, v in enumerate(final.board) if v == EMPTY]) == ["d2"]
-
-
-def test_sample_turns_print_back_as_recorded():
-    game, record, _, _ = sample()
-    state = game.initial_state()
-    for text in record.turns:
-        actions = game.parse_turn(state, text)
-        assert game.format_turn(state, actions) == text
-        for action in actions:
-            game.apply(state, action)
-
-
-def test_sample_printed_e4_is_off_the_board():
-    game, record, _, _ = sample()
-    printed = [record.turns[0], record.turns[1].replace("e3", "e4")]
-    with pytest.raises(NotationError, match="turn 2 'e4 h2'.*off the Y board"):
-        list(replay(game, printed))
-
-
-def test_after_the_sample_o_must_swap_and_x_wins_next():
-    game, _, _, states = sample()
-    final = states[-1]
-    # one empty cell: no drop, so o's turn starts on a neutral (a swap)
-    assert all(final.board[cell] == NEUTRAL for cell in game.legal_actions(final))
-    as_x = game.from_diagram(game.render_text(final), "x")
-    winning = {game.format_turn(as_x, t) for t in complete_turns(game, as_x) if game.winner(played(game, as_x, t)) == 0}
-    # swapping e5 and f4 joins c1-b2-c3-d4 to the two upper sides; of x's other stones only e1
-    # is not needed (c1 holds the bottom, b2 c3 d4 the way up)
-    assert {t for t in winning if t.split()[0] in ("e5f4", "f4e5")} == {"e5f4 e1", "f4e5 e1"}
-    assert len(winning) == 18
-    for turn in complete_turns(game, final):  # every o turn leaves x a winning turn: o resigns
-        after = played(game, final, turn)
-        assert not game.is_terminal(after)
-        assert any(game.winner(played(game, after, reply)) == 0 for reply in complete_turns(game, after))
 
 
 # --- symmetries ----------------------------------------------------------------------------
