@@ -130,10 +130,10 @@ def test_the_six_maps_are_distinct_and_keep_the_triangle():
 NEUY_3_LOSING_DROPS = {"a1 b2", "a1 d2", "e1 b2", "e1 d2", "c3 b2", "c3 d2", "a1 c1", "e1 c1", "c3 c1"}
 
 
-def solved(name, size):
+def solved(name, size, pie_rule=False):
     from agents.solver import Solver
 
-    game = make_game(name, size=size)
+    game = make_game(name, size=size, pie_rule=pie_rule)
     start = game.initial_state()
     solver = Solver(game)
     return solver.value(start), {game.format_turn(start, turn) for turn in solver.optimal_turns(start)}
@@ -151,6 +151,12 @@ def test_neuy_3_first_player_wins_with_21_of_its_30_drops():
     drops = {f"{a} {b}" for a in ("a1", "c1", "e1", "b2", "d2", "c3") for b in ("a1", "c1", "e1", "b2", "d2", "c3") if a != b}
     assert value == 1.0 and len(turns) == 21
     assert turns == drops - NEUY_3_LOSING_DROPS
+
+
+@pytest.mark.parametrize("name", ["y", "neuy"])
+def test_with_the_pie_rule_the_second_player_wins_on_3(name):
+    value, turns = solved(name, 3, pie_rule=True)
+    assert value == -1.0 and len(turns) == (6 if name == "y" else 30)  # every first turn loses
 
 
 @pytest.mark.slow
