@@ -45,41 +45,12 @@ def draw(seed, bound):
 
 
 @njit(cache=True)
-def chain_joins(board, colour, start, neighbours, first_edge, second_edge):
-    """Whether the ``colour`` chain through ``start`` touches both of the colour's edges.
+def chain_sides(board, colour, start, neighbours, sides, goal):
+    """The sides that the ``colour`` chain through ``start`` touches, as bits (``sides``: the
+    bits of each cell), 0 when ``start`` does not hold ``colour``; the search stops once the
+    bits of ``goal`` are all touched. ``neighbours`` is a (cells, 6) array padded with -1.
 
-    ``neighbours`` is a (cells, 6) array padded with -1; the edges are 0/1 per cell.
-    """
-    if board[start] != colour:
-        return False
-    cells = len(board)
-    seen = np.zeros(cells, np.uint8)
-    stack = np.empty(cells, np.int64)
-    stack[0] = start
-    seen[start] = 1
-    top, first, second = 1, False, False
-    while top:
-        top -= 1
-        cell = stack[top]
-        first = first or first_edge[cell] == 1
-        second = second or second_edge[cell] == 1
-        if first and second:
-            return True
-        for k in range(neighbours.shape[1]):
-            other = neighbours[cell, k]
-            if other >= 0 and seen[other] == 0 and board[other] == colour:
-                seen[other] = 1
-                stack[top] = other
-                top += 1
-    return False
-
-
-@njit(cache=True)
-def chain_sides(board, colour, start, neighbours, sides):
-    """The sides (bits of ``sides``, per cell) that the ``colour`` chain through ``start`` touches.
-
-    Y's goal: a chain touching its three sides (bits 1, 2, 4). ``neighbours`` as in
-    ``chain_joins``; 0 when ``start`` does not hold ``colour``. Stops once all three are touched.
+    Hex: a colour's two edges (bits 1, 2; goal 3). Y: the three sides (bits 1, 2, 4; goal 7).
     """
     if board[start] != colour:
         return 0
@@ -88,7 +59,7 @@ def chain_sides(board, colour, start, neighbours, sides):
     stack[0] = start
     seen[start] = 1
     top, touched = 1, 0
-    while top and touched != ALL_SIDES:
+    while top and touched & goal != goal:
         top -= 1
         cell = stack[top]
         touched |= sides[cell]
@@ -283,6 +254,20 @@ def _link(board, n, parent, neighbours, cell):
 
 
 @njit(cache=True)
+def _join_sides(board, parent, touched, neighbours, cell):
+    """Union the stone on ``cell`` with its neighbours of its colour; the sides its chain touches."""
+    root = _find(parent, cell)
+    for k in range(neighbours.shape[1]):
+        other = neighbours[cell, k]
+        if other >= 0 and board[other] == board[cell]:
+            top = _find(parent, other)
+            if top != root:
+                parent[top] = root
+                touched[root] |= touched[top]
+    return touched[root]
+
+
+@njit(cache=True)
 def _nth(board, first, second, index, skip, skip_too):
     """The ``index``-th cell, in order, holding ``first`` or ``second`` (``skip`` cells not counted)."""
     for cell in range(len(board)):
@@ -295,8 +280,10 @@ def _nth(board, first, second, index, skip, skip_too):
 
 
 @njit(cache=True)
-def placement_playout(board, n, colour, turns, pie_turn, goal, neighbours, seed):
-    """Plain Hex (``GOAL_CHAIN``, by union-find) or Gomoku (``GOAL_LINE``): one stone a turn."""
+def placement_playout(board, n, colour, turns, pie_turn, goal, neighbours, sides, seed):
+    """Plain Hex (``GOAL_CHAIN``, by union-find), Y (``GOAL_SIDES``: a union-find whose roots
+    hold the sides their chains touch, ``sides`` as in ``chain_sides``) or Gomoku
+    (``GOAL_LINE``): one stone a turn."""
     cells = n * n
     after = np.empty(cells, np.uint8)
     empty = np.empty(cells, np.int64)
@@ -307,10 +294,14 @@ def placement_playout(board, n, colour, turns, pie_turn, goal, neighbours, seed)
             empty[count] = i
             count += 1
     parent = np.arange(cells + 4)
-    if goal == GOAL_CHAIN:
+    touched = sides.copy()  # GOAL_SIDES: valid at the roots
+    if goal == GOAL_CHAIN or goal == GOAL_SIDES:
         for i in range(cells):
             if after[i] == 1 or after[i] == 2:
-                _link(after, n, parent, neighbours, i)
+                if goal == GOAL_CHAIN:
+                    _link(after, n, parent, neighbours, i)
+                else:
+                    _join_sides(after, parent, touched, neighbours, i)
     decisions, start, swapped = 0, turns, False
     while count:
         pie = 1 if turns == pie_turn and not swapped else 0
@@ -329,6 +320,9 @@ def placement_playout(board, n, colour, turns, pie_turn, goal, neighbours, seed)
             _link(after, n, parent, neighbours, cell)
             base = cells + 2 * (colour - 1)
             if _find(parent, base) == _find(parent, base + 1):
+                return colour, decisions, turns - start, swapped
+        elif goal == GOAL_SIDES:
+            if _join_sides(after, parent, touched, neighbours, cell) == ALL_SIDES:
                 return colour, decisions, turns - start, swapped
         elif line_through(after, n, cell, colour, 5):
             return colour, decisions, turns - start, swapped
@@ -453,8 +447,8 @@ def _taylor_playout(board, n, colour, turns, pie_turn, goal, neighbours, sides, 
                 return colour, decisions, turns - start, swapped
         elif goal == GOAL_SIDES:
             if counts[colour] >= n and (
-                chain_sides(after, colour, first, neighbours, sides) == ALL_SIDES
-                or (second >= 0 and chain_sides(after, colour, second, neighbours, sides) == ALL_SIDES)
+                chain_sides(after, colour, first, neighbours, sides, ALL_SIDES) == ALL_SIDES
+                or (second >= 0 and chain_sides(after, colour, second, neighbours, sides, ALL_SIDES) == ALL_SIDES)
             ):
                 return colour, decisions, turns - start, swapped
         elif counts[colour] >= 5 and (
@@ -469,7 +463,7 @@ def _taylor_playout(board, n, colour, turns, pie_turn, goal, neighbours, sides, 
     if goal == GOAL_SIDES:  # a full Y board: whoever holds a Y (a turn that made one has ended the game)
         for cell in range(cells):
             if after[cell] == 1 or after[cell] == 2:
-                if chain_sides(after, after[cell], cell, neighbours, sides) == ALL_SIDES:
+                if chain_sides(after, after[cell], cell, neighbours, sides, ALL_SIDES) == ALL_SIDES:
                     return after[cell], decisions, turns - start, swapped
     return 0, decisions, turns - start, swapped
 

@@ -28,12 +28,10 @@ import re
 from typing import Sequence
 
 import numpy as np
-from numba import njit
-
 from envs.board import COLUMNS, cell_symmetry, check_size, neighbour_table
 from envs.core import NotationError, Symmetry
 from envs.hex import HEX_STEPS
-from envs.kernels import ALL_SIDES, EMPTY, GOAL_SIDES, chain_sides, draw, _find
+from envs.kernels import ALL_SIDES, EMPTY, GOAL_SIDES, chain_sides, placement_playout
 from envs.stones import OFF_BOARD, Rules, StoneGame
 
 MAX_SIZE = (len(COLUMNS) + 1) // 2  # the top corner's letter is number 2n - 2
@@ -82,14 +80,15 @@ class YRules(Rules):
 
     def wins(self, board: bytearray, colour: int, cells: Sequence[int]) -> bool:
         """Whether a chain of ``colour`` through one of ``cells`` touches all three sides."""
-        return any(chain_sides(board, colour, cell, self.neighbour_array, self.side_array) == ALL_SIDES for cell in cells)
+        neighbours, sides = self.neighbour_array, self.side_array
+        return any(chain_sides(board, colour, cell, neighbours, sides, ALL_SIDES) == ALL_SIDES for cell in cells)
 
     def final_outcome(self, board: Sequence[int], counts: Sequence[int]) -> int:
         cells = np.flatnonzero(self.on_board).tolist()
         return next((colour for colour in (1, 2) if self.wins(board, colour, cells)), 0)
 
     def playout(self, board: bytearray, colour: int, turns: int, pie_turn: int, seed: int):
-        return y_playout(board, self.n, colour, turns, pie_turn, self.neighbour_array, self.side_array, seed)
+        return placement_playout(board, self.n, colour, turns, pie_turn, GOAL_SIDES, self.neighbour_array, self.side_array, seed)
 
     # --- names, text, pictures, symmetries ------------------------------------------------------
     def cell_name(self, cell: int) -> str:
@@ -156,58 +155,6 @@ class YRules(Rules):
         from envs.render import draw_y_board
 
         return draw_y_board(board, self.n, marks, [self.cell_name(cell) for cell in range(self.n)])
-
-
-@njit(cache=True)
-def y_playout(board, n, colour, turns, pie_turn, neighbours, sides, seed):
-    """Plain Y from a turn start: one stone a turn, chains in a union-find whose roots hold the
-    sides touched (bits), ``draw`` as ``StoneGame.random_playout`` draws (pie included)."""
-    cells = n * n
-    after = np.empty(cells, np.uint8)
-    empty = np.empty(cells, np.int64)
-    parent = np.arange(cells)
-    touched = sides.copy()  # valid at the roots
-    count = 0
-    for i in range(cells):
-        after[i] = board[i]
-        if board[i] == EMPTY:
-            empty[count] = i
-            count += 1
-    for i in range(cells):
-        if after[i] == 1 or after[i] == 2:
-            _join(after, parent, touched, neighbours, i)
-    decisions, start, swapped = 0, turns, False
-    while count:
-        pie = 1 if turns == pie_turn and not swapped else 0
-        index, seed = draw(seed, count + pie)
-        decisions += 1
-        turns += 1
-        if index == count:  # swap-sides: the same colour moves next, now seat 0's
-            swapped = True
-            continue
-        cell = empty[index]
-        for i in range(index, count - 1):
-            empty[i] = empty[i + 1]
-        count -= 1
-        after[cell] = colour
-        if _join(after, parent, touched, neighbours, cell) == ALL_SIDES:
-            return colour, decisions, turns - start, swapped
-        colour = 3 - colour
-    return 0, decisions, turns - start, swapped
-
-
-@njit(cache=True)
-def _join(board, parent, touched, neighbours, cell):
-    """Union the stone on ``cell`` with its neighbours of its colour; the sides its chain touches."""
-    root = _find(parent, cell)
-    for k in range(neighbours.shape[1]):
-        other = neighbours[cell, k]
-        if other >= 0 and board[other] == board[cell]:
-            top = _find(parent, other)
-            if top != root:
-                parent[top] = root
-                touched[root] |= touched[top]
-    return touched[root]
 
 
 class Y(StoneGame):
