@@ -168,3 +168,21 @@ def test_plain_y_5_first_player_wins_only_from_the_centre():
 def test_neuy_4_every_drop_wins():
     value, turns = solved("neuy", 4)
     assert value == 1.0 and len(turns) == 90
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), size=st.sampled_from([2, 3, 4, 5, 7]), pie=st.booleans())
+def test_neuy_ends_within_2e_plus_n_turns_with_one_winner(seed, size, pie):
+    """From the start E = n(n+1)/2 and N = 0: at most 2E turns (plus the pie swap), and a full
+    board or a won turn at the end, with exactly one winner."""
+    game = make_game("neuy", size=size, pie_rule=pie)
+    rng = np.random.default_rng(seed)
+    state = game.initial_state()
+    turns = 0
+    while not game.is_terminal(state):
+        legal = game.legal_actions(state)
+        game.apply(state, legal[int(rng.integers(len(legal)))])
+        if state.phase == 0:
+            turns += 1
+    assert turns <= size * (size + 1) + pie
+    assert game.winner(state) in (0, 1) and sorted(game.returns(state)) == [-1.0, 1.0]
