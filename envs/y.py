@@ -59,6 +59,7 @@ class YRules(Rules):
     pie_turn = 1
     symmetry_names = tuple(TRIANGLE_MAPS)
     kernel_goal = GOAL_SIDES
+    goals = ("join all three sides of the triangle with one chain of your stones (a corner counts for both its sides)",) * 2
 
     def __init__(self, size: int = 13):
         n = check_size(size, 2)
