@@ -48,6 +48,6 @@ def test_a_human_game_of_y_through_stdin(tmp_path):
         input=script, capture_output=True, text=True, timeout=120, cwd=tmp_path,
     )
     assert played.returncode == 0, played.stderr
-    assert "off the Y board with 3 rows" in played.stdout and "game over: x (human) wins" in played.stdout
+    assert "off the Y board with 3 rows" in played.stdout and "game over: x wins" in played.stdout
     game, state = replay_record((tmp_path / "game.txt").read_text())
     assert game.info.name == "y" and game.winner(state) == 0
