@@ -1,7 +1,7 @@
 """Evaluate agents: ``python evaluate.py [mode=MODE] [game=GAME] [players=[...]] [key=value ...]``.
 
 Composes ``configs/evaluate.yaml`` with Hydra and hands it to
-:func:`agents.evaluation.evaluate`; ``--help`` lists the modes, see ``docs/evaluate.md``.
+:func:`agents.evaluation.modes.evaluate`; ``--help`` lists the modes, see ``docs/evaluate.md``.
 """
 
 import logging
@@ -12,7 +12,7 @@ from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig
 
 from agents.config import LogLines
-from agents.evaluation import evaluate
+from agents.evaluation.modes import evaluate
 
 
 @hydra.main(config_path="configs", config_name="evaluate", version_base="1.3")

@@ -1,7 +1,7 @@
 """Train an AlphaZero agent: ``python train.py [experiment=NAME] [key=value ...]``.
 
 Composes ``configs/train.yaml`` with Hydra and hands it to
-:func:`agents.training.train`; see ``docs/training.md``. Messages go through
+:func:`agents.training.loop.train`; see ``docs/training.md``. Messages go through
 Python ``logging`` (Hydra writes them to ``<run directory>/train.log`` too).
 """
 
@@ -13,9 +13,9 @@ from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig
 from tqdm.contrib.logging import logging_redirect_tqdm
 
-from agents.checkpoint import CheckpointError
 from agents.config import ConfigError, with_recipe_aliases
-from agents.training import train
+from agents.net.checkpoint import CheckpointError
+from agents.training.loop import train
 
 
 @hydra.main(config_path="configs", config_name="train", version_base="1.3")

@@ -43,3 +43,12 @@ def test_installing_adds_only_the_envs_and_agents_packages(tmp_path):
     top_level = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
     assert top_level == {"envs", "agents"}
     assert "agents/__init__.py" in names and not {"train.py", "evaluate.py"} & set(names)
+
+
+def test_the_selfplay_benchmark_takes_the_recipe_free_form():
+    result = run_script(
+        "benchmarks/bench_selfplay.py", "--games", "1", "--lone-moves", "1",
+        "experiment=null", "game=hex", "game.size=3", "agent.search.num_simulations=2",
+    )
+    assert result.returncode == 0, result.stderr
+    assert "game hex {'size': 3" in result.stdout and "simulations/move 2 " in result.stdout

@@ -13,8 +13,8 @@ import pytest
 from hydra import compose, initialize_config_dir
 
 from agents.config import ConfigError
-from agents.evaluation import MODES, evaluate
-from agents.match import replay_record
+from agents.evaluation.modes import MODES, evaluate
+from agents.evaluation.runner import replay_record
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -141,7 +141,7 @@ def test_cli_reports_errors_without_a_traceback(tmp_path):
 
 
 def test_display_names_in_table_csv_records_and_a_readable_ratings_plot(tmp_path):
-    from agents.players import display_names
+    from agents.players.registry import display_names
 
     long = "az:runs/odoku/2026-11-30_12-00-00/checkpoints/ckpt_step0000009.pt:4"
     other = "az:runs/odoku/2026-11-29_09-30-00/checkpoints/ckpt_step0000009.pt:4"

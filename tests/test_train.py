@@ -10,14 +10,15 @@ import pytest
 import torch
 from hydra import compose, initialize_config_dir
 
-import agents.training as training
-from agents.checkpoint import load_checkpoint, load_replay
+import agents.training.loop as training
 from agents.config import ConfigError
-from agents.evaluators import UniformEvaluator
-from agents.odoku_measures import move_regret
-from agents.search import MCTS, SearchConfig, SearchResult
-from agents.selfplay import SelfPlayConfig, play_games
-from agents.training import build_settings, train
+from agents.evaluation.odoku_measures import move_regret
+from agents.net.checkpoint import load_checkpoint
+from agents.search.evaluators import UniformEvaluator
+from agents.search.mcts import MCTS, SearchConfig, SearchResult
+from agents.training.loop import build_settings, train
+from agents.training.saving import load_replay
+from agents.training.selfplay import SelfPlayConfig, play_games
 from envs import make_game
 from envs.odoku import value
 
@@ -248,8 +249,8 @@ def test_same_seed_same_losses_and_exact_resume(runs):
 
 
 def test_evaluation_with_the_raw_network():
-    from agents.net_evaluator import NetEvaluator
-    from agents.network import PolicyValueNet
+    from agents.net.net_evaluator import NetEvaluator
+    from agents.net.network import PolicyValueNet
 
     s = build_settings(compose_train(["experiment=smoke", "eval.simulations=0", "eval.games=4", "eval.oracle_games=3"]))
     net = PolicyValueNet.for_game(s.game.info, s.net)
@@ -333,7 +334,7 @@ def test_command_line_smoke_run(tmp_path):
     assert list(tmp_path.glob("events.out.tfevents.*")) and list(tmp_path.glob("checkpoints/*.pt"))
     # the log file keeps the run's history: banner, iterations, evaluation, checkpoint
     logged = (tmp_path / "train.log").read_text().splitlines()
-    assert "[INFO][agents.training] training odoku {'bias': 0.5} on cpu, seed 0" in logged[2]
+    assert "[INFO][agents.training.loop] training odoku {'bias': 0.5} on cpu, seed 0" in logged[2]
     summary = next(line for line in logged if "iter 1/1" in line)
     assert "win_rate_vs_random" in summary and "score_vs_oracle_as_B" in summary
     (checkpoint,) = tmp_path.glob("checkpoints/*.pt")

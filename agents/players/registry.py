@@ -1,91 +1,44 @@
-"""The player interface every agent shares, and the registry of player specs.
-
-A player is bound to one game and picks one action at a time::
-
-    player = make_player("oracle", game)
-    action = player.act(state, rng)      # rng: numpy Generator, passed in
+"""The registry of player specs: ``make_player(spec, game)``.
 
 Specs are short strings, as on the command line: ``random``, ``greedy``,
-``mcts:N``, ``az:PATH[:SIMS]``, ``oracle``, ``solver``, ``human``. A spec may
+``mcts:N``, ``az:PATH[:SIMS]``, ``oracle``, ``solver``, ``human``. Each kind
+maps to a factory ``(game, args) -> Player``, imported on first use, so a
+spec that needs torch (``az``) imports it only when it is asked for. A spec may
 carry a display name for tables, plots and records: ``me=az:PATH:64``; without
 one, :func:`display_names` shortens checkpoint paths to their file names.
 """
 
 from __future__ import annotations
 
-import abc
 import re
 from importlib import import_module
 from pathlib import PurePath
 from typing import Callable, Sequence
 
-import numpy as np
-
+from agents.players.player import Player, RandomPlayer, no_args
 from envs.core import Game
 
 
-class Player(abc.ABC):
-    """Chooses actions for whichever seat is to play in a decision state."""
-
-    name: str = "player"
-
-    @abc.abstractmethod
-    def act(self, state, rng: np.random.Generator) -> int:
-        """A legal action for the seat to play in ``state`` (never a chance node)."""
-
-    def reset(self) -> None:
-        """Forget anything kept between moves (called at the start of every game)."""
-
-
-class CallablePlayer(Player):
-    """Wraps a plain function ``policy(state, rng) -> action``."""
-
-    def __init__(self, policy: Callable, name: str | None = None):
-        self.policy = policy
-        self.name = name or getattr(policy, "__name__", "callable")
-
-    def act(self, state, rng):
-        return int(self.policy(state, rng))
-
-
-class RandomPlayer(Player):
-    """Uniformly random among the legal actions."""
-
-    name = "random"
-
-    def __init__(self, game: Game):
-        self.game = game
-
-    def act(self, state, rng):
-        actions = self.game.legal_actions(state)
-        return actions[int(rng.integers(len(actions)))]
-
-
 def _random(game: Game, args: list[str]) -> Player:
-    _no_args("random", args)
+    no_args("random", args)
     return RandomPlayer(game)
-
-
-def _no_args(kind: str, args: list[str]) -> None:
-    if args:
-        raise ValueError(f"player spec {kind!r} takes no arguments, got {':'.join(args)!r}")
 
 
 # spec kind -> factory(game, args) or "module:function" imported on first use
 PLAYER_SPECS: dict[str, tuple[str | Callable, str]] = {
     "random": (_random, "random: uniformly random legal actions"),
     "greedy": (
-        "agents.greedy:make_greedy_player",
+        "agents.players.greedy:make_greedy_player",
         "greedy: takes a win in one turn, avoids giving one, else random",
     ),
-    "mcts": ("agents.mcts_player:make_mcts_player", "mcts:N: plain MCTS with N random rollouts per move"),
+    "mcts": ("agents.players.mcts_player:make_mcts_player", "mcts:N: plain MCTS with N random rollouts per move"),
     "az": (
-        "agents.az_player:make_az_player",
+        "agents.players.az_player:make_az_player",
         "az:PATH[:SIMS]: a training checkpoint with its search (SIMS=0: the raw network)",
     ),
-    "oracle": ("agents.oracle:make_oracle_player", "oracle: Odoku's exact perfect player"),
-    "solver": ("agents.solver:make_solver_player", "solver: exact alpha-beta player for tiny boards"),
-    "human": ("agents.human:make_human_player", "human: a person at the terminal (RULES.md notation)"),
+    "oracle": ("agents.players.oracle:make_oracle_player", "oracle: Odoku's exact perfect player"),
+    "solver": ("agents.players.solver_player:make_solver_player", "solver: exact alpha-beta player for tiny boards"),
+    "human": ("agents.players.human:make_human_player", "human: a person at the terminal (RULES.md notation)"),
 }
 
 

@@ -32,13 +32,15 @@ from typing import Callable, TextIO
 import numpy as np
 from omegaconf import DictConfig, ListConfig, OmegaConf
 
-from agents.human import play_interactive
 from agents.config import ConfigError, game_from_config
-from agents.match import game_record, play_games, round_robin, score_interval
-from agents.odoku_measures import measure_against_oracle, turn_is_optimal
-from agents.players import display_names, make_player, split_name
-from agents.solver import Solver, optimal_share
-from agents.stats import game_statistics
+from agents.evaluation.game_stats import game_statistics
+from agents.evaluation.intervals import score_interval
+from agents.evaluation.odoku_measures import measure_against_oracle, turn_is_optimal
+from agents.evaluation.runner import game_record, play_games
+from agents.evaluation.tournament import round_robin
+from agents.players.human import play_interactive
+from agents.players.registry import display_names, make_player, split_name
+from agents.search.solver import Solver, optimal_share
 from envs.odoku import Odoku
 
 

@@ -38,27 +38,19 @@ import torch
 from omegaconf import DictConfig, OmegaConf
 from tqdm import tqdm
 
-from agents.arena import play_match
-from agents.az_player import NetworkPlayer
-from agents.checkpoint import (
-    build_network,
-    check_game,
-    latest_checkpoint,
-    load_checkpoint,
-    load_replay,
-    replay_path,
-    restore_rngs,
-    save_checkpoint,
-)
 from agents.config import ConfigError, game_from_config
-from agents.learner import Learner, LearnerConfig
-from agents.mcts_player import SearchPlayer
-from agents.net_evaluator import NetEvaluator
-from agents.network import NetConfig, PolicyValueNet, resolve_device
-from agents.players import make_player
-from agents.replay import ReplayBuffer
-from agents.search import MCTS, SearchConfig
-from agents.selfplay import SelfPlayBatch, SelfPlayConfig, WorkerPool, play_games
+from agents.evaluation.runner import play_match
+from agents.net.checkpoint import build_network, check_game, load_checkpoint
+from agents.net.net_evaluator import NetEvaluator
+from agents.net.network import NetConfig, PolicyValueNet, resolve_device
+from agents.players.az_player import NetworkPlayer
+from agents.players.mcts_player import SearchPlayer
+from agents.players.registry import make_player
+from agents.search.mcts import MCTS, SearchConfig
+from agents.training.learner import Learner, LearnerConfig
+from agents.training.replay import ReplayBuffer
+from agents.training.saving import latest_checkpoint, load_replay, replay_path, restore_rngs, save_checkpoint
+from agents.training.selfplay import SelfPlayBatch, SelfPlayConfig, WorkerPool, play_games
 from envs.core import Game
 from envs.records import format_game
 
