@@ -131,7 +131,7 @@ NEUY_3_LOSING_DROPS = {"a1 b2", "a1 d2", "e1 b2", "e1 d2", "c3 b2", "c3 d2", "a1
 
 
 def solved(name, size, pie_rule=False):
-    from agents.solver import Solver
+    from agents.search.solver import Solver
 
     game = make_game(name, size=size, pie_rule=pie_rule)
     start = game.initial_state()

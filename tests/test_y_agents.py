@@ -7,9 +7,9 @@ from pathlib import Path
 
 from hydra import compose, initialize_config_dir
 
-from agents.evaluation import evaluate
-from agents.match import replay_record
-from agents.training import train
+from agents.evaluation.modes import evaluate
+from agents.evaluation.runner import replay_record
+from agents.training.loop import train
 
 ROOT = Path(__file__).resolve().parents[1]
 
