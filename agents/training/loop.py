@@ -6,7 +6,8 @@ self-play games (searches batched through the network), adds their positions
 to the replay buffer, and takes ``agent.learner.steps_per_iteration`` learner
 steps on symmetry-augmented batches. Every ``eval.every`` iterations the
 current network (searching with ``eval.simulations``) plays ``random``,
-``mcts:N`` and, for Odoku, the exact oracle from each seat.
+``mcts:N`` and, where the game names one (``game.reference_player``: Odoku's
+exact oracle), its reference player from each seat.
 
 Outputs in the run directory: TensorBoard events (``loss/*``, ``selfplay/*``,
 ``perf/*``, ``eval/*``, the hyperparameters and a sample game as text) and
@@ -38,7 +39,7 @@ import torch
 from omegaconf import DictConfig, OmegaConf
 from tqdm import tqdm
 
-from agents.config import ConfigError, game_from_config
+from agents.config import ConfigError, check, game_from_config
 from agents.evaluation.runner import play_match
 from agents.net.checkpoint import build_network, check_game, load_checkpoint
 from agents.net.net_evaluator import NetEvaluator
@@ -47,10 +48,11 @@ from agents.players.az_player import NetworkPlayer
 from agents.players.mcts_player import SearchPlayer
 from agents.players.registry import make_player
 from agents.search.mcts import MCTS, SearchConfig
+from agents.training.config_store import AGENT_SECTIONS
 from agents.training.learner import Learner, LearnerConfig
 from agents.training.replay import ReplayBuffer
 from agents.training.saving import latest_checkpoint, load_replay, replay_path, restore_rngs, save_checkpoint
-from agents.training.selfplay import SelfPlayBatch, SelfPlayConfig, WorkerPool, play_games
+from agents.training.selfplay import SelfPlayBatch, SelfPlayConfig, SelfPlayPool, self_play
 from envs.core import Game
 from envs.records import format_game
 
@@ -99,7 +101,8 @@ def build_settings(cfg: DictConfig) -> Settings:
     seed = _integer(cfg, "seed", 0)
     game = game_from_config(_section(cfg, "game"))
     sections = {}
-    for key, kind in (("net", NetConfig), ("agent.search", SearchConfig), ("agent.selfplay", SelfPlayConfig), ("agent.learner", LearnerConfig)):
+    kinds = {"net": NetConfig, **{f"agent.{section}": kind for section, kind in AGENT_SECTIONS.items()}}
+    for key, kind in kinds.items():
         values = _section(cfg, key)
         try:
             sections[key] = kind(**values)
@@ -144,8 +147,7 @@ def _section(cfg: DictConfig, key: str) -> dict:
 
 def _integer(cfg: DictConfig, key: str, low: int) -> int:
     value = OmegaConf.select(cfg, key)
-    if not isinstance(value, int) or isinstance(value, bool) or value < low:
-        raise ConfigError(f"{key} must be an integer >= {low}, got {value!r}")
+    check(key, value, "integer", low=low)
     return value
 
 
@@ -202,7 +204,7 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
     symmetries = game.symmetries()
     config_yaml = OmegaConf.to_yaml(cfg, resolve=True)
     checkpoint_dir = run_dir / "checkpoints"
-    pool = WorkerPool(s.selfplay.workers, game, s.net, s.search, s.selfplay) if s.selfplay.workers else None
+    pool = SelfPlayPool(s.selfplay.workers, game, s.net, s.search, s.selfplay) if s.selfplay.workers else None
 
     from torch.utils.tensorboard import SummaryWriter  # slow import, only for real runs
 
@@ -237,7 +239,7 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
             # 1. self-play
             started = time.perf_counter()
             if pool is None:
-                batch = play_games(game, mcts, evaluator, s.selfplay.games_per_iteration, s.selfplay, rng)
+                batch = self_play(game, mcts, evaluator, s.selfplay.games_per_iteration, s.selfplay, rng)
             else:
                 batch = pool.play(net, s.selfplay.games_per_iteration, rng)
             selfplay_seconds = time.perf_counter() - started
@@ -312,11 +314,12 @@ def evaluate(game: Game, evaluator: NetEvaluator, s: Settings, rng: np.random.Ge
             results["eval/win_rate_vs_mcts"] = play_match(
                 game, candidate, make_player(f"mcts:{s.eval_mcts_simulations}", game), s.eval_games, rng
             ).score
-    if s.eval_oracle_games and game.info.name == "odoku":
-        oracle = make_player("oracle", game)
+    if s.eval_oracle_games and game.reference_player:
+        reference, fact = game.reference_player, game.score_fact
+        opponent = make_player(reference, game)
         for seat, seat_name in enumerate(game.info.seat_names):
-            match = play_match(game, candidate, oracle, s.eval_oracle_games, rng, seats=[seat])
-            results[f"eval/score_vs_oracle_as_{seat_name}"] = match.info_mean("score")
+            match = play_match(game, candidate, opponent, s.eval_oracle_games, rng, seats=[seat])
+            results[f"eval/{fact}_vs_{reference}_as_{seat_name}"] = match.info_mean(fact)
     return results
 
 
