@@ -34,6 +34,7 @@ GAMES = {
     "hex": ("Hex-v0", "envs.hex:Hex", {}),
     "gomoku": ("Gomoku-v0", "envs.gomoku:Gomoku", {}),
     "reversi": ("Reversi-v0", "envs.reversi:Reversi", {}),
+    "sudoku_moyo": ("SudokuMoyo-v0", "envs.sudoku_moyo:SudokuMoyo", {}),
 }
 
 
