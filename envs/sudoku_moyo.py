@@ -162,12 +162,15 @@ class SudokuMoyo(Game):
             raise ValueError(f"givens must be from {MIN_GIVENS} to {MAX_GIVENS}, got {givens}")
         self.givens = DEFAULT_GIVENS if givens is None else int(givens)
         self.start: SudokuMoyoState | None = None  # the fixed start, when the puzzle is given
-        params: dict = {"givens": self.givens}
+        puzzle = None if puzzle == "" else puzzle  # "" as in the game config: drawn
+        moves = None if moves == "" else moves
         if puzzle is not None:
             self.start = self._puzzle_state(puzzle)
-            params = {"puzzle": puzzle_text(self.start)}
             if givens is not None and sum(self.start.given) != givens:
                 raise ValueError(f"givens={givens} but the puzzle has {sum(self.start.given)} givens")
+            self.givens = sum(self.start.given)
+        # every key always present, "" for none: configs and record headers carry them as they are
+        params = {"givens": self.givens, "puzzle": "" if puzzle is None else puzzle_text(self.start), "moves": ""}
         self.info = GameInfo(
             name="sudoku_moyo",
             seat_names=SEAT_NAMES,
@@ -482,9 +485,7 @@ def symmetry(digits, rows, columns, half_turn: bool = False, name: str = "") -> 
     action_perm = (9 * cells[:, None] + digits[None, :]).reshape(-1)
     order = np.arange(NUM_PLANES)  # order[new plane] = old plane
     order[digits] = np.arange(9)
-    order[12 + digits] = 12 + np.arange(9)
-    if half_turn:
-        order[9], order[10] = 10, 9
+    order[12 + digits] = 12 + np.arange(9)  # the half turn needs no plane swap: the planes are the mover's
 
     def planes(obs: np.ndarray) -> np.ndarray:
         flat = obs.reshape(*obs.shape[:-2], NUM_CELLS)
