@@ -465,3 +465,28 @@ def test_solve_mode_starts_from_a_given_position(tmp_path):
     optimal = {t for t in document["optimal_first_turns"]}
     assert optimal == {drawn.action_to_text(state, a) for a in drawn.legal_actions(state)
                        if minimax(drawn, drawn.step(state, a)) == document["value"]}
+
+
+# --- agents ---------------------------------------------------------------------------------------------
+def test_smoke_training_and_the_agent_plays_through_the_env(tmp_path):
+    """Self-play, learning on symmetry-augmented batches, checkpoint; the checkpoint then
+    plays full games as the env's opponent, every puzzle drawn from the env's seed."""
+    import gymnasium
+    from pathlib import Path
+
+    from hydra import compose, initialize_config_dir
+
+    from agents.training import train
+
+    overrides = ["experiment=smoke", "game=sudoku_moyo", "game.givens=40", "train.iterations=1", "eval.every=0"]
+    with initialize_config_dir(config_dir=str(Path(__file__).parents[1] / "configs"), version_base="1.3"):
+        cfg = compose("train", overrides=overrides)
+    result = train(cfg, tmp_path, overrides)
+    assert result.step == 3 and np.isfinite(result.losses[-1]["loss/total"])
+    for seed in (0, 1):
+        env = gymnasium.make("SudokuMoyo-v0", givens=40, opponent=f"az:{result.checkpoint}:2", agent_seat=seed)
+        obs, info = env.reset(seed=seed)
+        terminated = False
+        while not terminated:
+            obs, reward, terminated, _, info = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        assert reward == info["returns"][seed] and info["winner"] in (0, 1)
