@@ -11,7 +11,7 @@ from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig
 
 from agents.checkpoint import CheckpointError
-from agents.config import ConfigError
+from agents.config import ConfigError, with_recipe_aliases
 from agents.training import train
 
 
@@ -27,4 +27,5 @@ def main(cfg: DictConfig) -> None:
 
 
 if __name__ == "__main__":
+    sys.argv = with_recipe_aliases(sys.argv)
     main()

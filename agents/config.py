@@ -7,6 +7,18 @@ from typing import Any, Mapping
 from envs.core import Game, make_game
 
 
+NO_RECIPE = "experiment=none"
+
+
+def with_recipe_aliases(overrides: list[str]) -> list[str]:
+    """``experiment=null`` spelled as Hydra accepts it (``experiment=none``).
+
+    Hydra refuses a null group choice with a traceback, but ``experiment=null`` is the
+    natural way to ask for no recipe, so both mean the plain group defaults.
+    """
+    return [NO_RECIPE if item in ("experiment=null", "experiment=None") else item for item in overrides]
+
+
 class ConfigError(ValueError):
     """An invalid configuration value; the message names the key."""
 

@@ -20,6 +20,7 @@ import numpy as np
 import torch
 from hydra import compose, initialize_config_dir
 
+from agents.config import with_recipe_aliases
 from agents.net_evaluator import NetEvaluator
 from agents.network import PolicyValueNet
 from agents.search import MCTS
@@ -36,7 +37,7 @@ def main() -> None:
     parser.add_argument("overrides", nargs="*", help="Hydra overrides, e.g. experiment=nex5")
     args = parser.parse_args()
     with initialize_config_dir(config_dir=str(CONFIGS), version_base="1.3"):
-        cfg = compose("train", overrides=args.overrides)
+        cfg = compose("train", overrides=with_recipe_aliases(args.overrides))
     s = build_settings(cfg)
     num_games = args.games or s.selfplay.games_per_iteration
     if s.torch_threads:

@@ -107,6 +107,8 @@ class OdokuState:
 class Odoku(Game):
     """The rules of Odoku (``Odoku-v0``); ``bias`` is the probability that the coin picks B.
 
+    ``size`` must be 5 (accepted so that ``game.size`` exists for every game).
+
     ==============  ==============================================================
     Seats           0 = B (Balancer, maximises the score), 1 = A (Anti-balancer)
     Chance          before every move: outcome 0 (B moves) with probability
@@ -128,7 +130,11 @@ class Odoku(Game):
     ==============  ==============================================================
     """
 
-    def __init__(self, bias: float = 0.5):
+    def __init__(self, bias: float = 0.5, size: int = SIZE):
+        # ``size`` is accepted so that every board game's config has one (``game.size=N``
+        # overrides then compose for any game, multiruns included); Odoku's board is fixed.
+        if size != SIZE:
+            raise ValueError(f"Odoku is played on a {SIZE}x{SIZE} board: size must be {SIZE}, got {size}")
         if not 0.0 < bias < 1.0:
             raise ValueError(f"bias must lie strictly between 0 and 1, got {bias}")
         self.bias = float(bias)

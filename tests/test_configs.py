@@ -6,7 +6,9 @@ import pytest
 import yaml
 from hydra import compose, initialize_config_dir
 
+from agents.config import with_recipe_aliases
 from agents.training import build_settings
+from envs import make_game
 
 CONFIGS = Path(__file__).parents[1] / "configs"
 
@@ -31,8 +33,7 @@ def test_default_is_odoku_on_the_cpu_or_gpu():
 def test_every_game_composes(game):
     cfg, s = settings_for(f"game={game}")
     expected = yaml.safe_load((CONFIGS / "game" / f"{game}.yaml").read_text())
-    assert s.game.info.name == expected["name"]
-    assert {k: v for k, v in expected.items() if k != "name"}.items() <= s.game.info.params.items()
+    assert s.game.info == make_game(**expected).info
 
 
 @pytest.mark.parametrize("net", options("net"))
@@ -62,3 +63,28 @@ def test_unknown_group_option_names_the_group():
     with initialize_config_dir(config_dir=str(CONFIGS), version_base="1.3"):
         with pytest.raises(Exception, match="game/chess"):
             compose("train", overrides=["game=chess"])
+
+
+def composed(*overrides):
+    with initialize_config_dir(config_dir=str(CONFIGS), version_base="1.3"):
+        return compose("train", overrides=list(overrides))
+
+
+@pytest.mark.parametrize("game", options("game"))
+def test_a_recipe_never_leaks_into_another_game(game):
+    cfg = composed(f"game={game}")
+    own_recipe = game in options("experiment")
+    expected = composed(f"experiment={game}" if own_recipe else "experiment=none", f"game={game}")
+    assert cfg == expected
+    if game != "odoku":  # Odoku's recipe (little exploration, playout targets) stays with Odoku
+        assert cfg.agent == composed("experiment=none").agent and cfg.train == composed("experiment=none").train
+
+
+def test_the_default_run_is_the_odoku_recipe():
+    assert composed() == composed("game=odoku") == composed("experiment=odoku")
+    assert composed().agent != composed("experiment=none").agent
+
+
+def test_experiment_null_means_no_recipe():
+    assert with_recipe_aliases(["seed=1", "experiment=null"]) == ["seed=1", "experiment=none"]
+    assert composed(*with_recipe_aliases(["experiment=null"])) == composed("experiment=none")

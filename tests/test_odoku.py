@@ -22,7 +22,7 @@ from envs.odoku import (
 )
 from envs.records import format_game, replay
 
-SAMPLE = Path(__file__).resolve().parents[2] / "shared" / "testdata" / "odoku_sample.txt"
+SAMPLE = Path(__file__).parent / "data" / "odoku_sample.txt"
 
 
 @pytest.fixture

@@ -1,0 +1,42 @@
+"""train.py and evaluate.py as a user runs them: recipe-free runs, multiruns, what gets installed."""
+
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_script(*args, cwd=ROOT):
+    return subprocess.run([sys.executable, *args], cwd=cwd, capture_output=True, text=True, timeout=600)
+
+
+def test_experiment_null_and_none_both_give_the_plain_defaults():
+    null = run_script("train.py", "experiment=null", "--cfg", "job")
+    none = run_script("train.py", "experiment=none", "--cfg", "job")
+    assert null.returncode == 0, null.stderr
+    assert null.stdout == none.stdout and "c_puct: 1.25" in null.stdout
+
+
+def test_a_multirun_over_games_takes_a_size_for_every_game(tmp_path):
+    result = run_script(
+        "evaluate.py", "-m", "mode=solve", "game=hex,nex", "game.size=2", "progress=false",
+        f"hydra.sweep.dir={tmp_path}",
+    )
+    assert result.returncode == 0, result.stderr
+    assert "hex {'size': 2" in result.stdout and "nex {'size': 2" in result.stdout
+    assert sorted(p.name for p in tmp_path.iterdir() if p.is_dir()) == ["0_hex", "1_nex"]
+
+
+def test_installing_adds_only_the_envs_and_agents_packages(tmp_path):
+    build = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(tmp_path), str(ROOT)],
+        capture_output=True, text=True, timeout=600,
+    )
+    assert build.returncode == 0, build.stderr
+    (wheel,) = tmp_path.glob("neuzero-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    top_level = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
+    assert top_level == {"envs", "agents"}
+    assert "agents/__init__.py" in names and not {"train.py", "evaluate.py"} & set(names)
