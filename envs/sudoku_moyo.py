@@ -150,12 +150,17 @@ class SudokuMoyo(Game):
     Notation        ``e5=7`` (digit 7 on e5); the setup outcome is ``puzzle=N``,
                     written before the first placement: ``puzzle=123 e5=7``
     Arguments       ``givens`` (22-80, default 26) for drawn puzzles; ``puzzle``;
+                    ``size`` must be 9 (there so that ``game.size`` exists for every game);
                     ``moves``: turns played after the puzzle's setup (a position to
                     start from, e.g. an endgame for the solver), needs ``puzzle``
     ==============  ==============================================================
     """
 
-    def __init__(self, givens: int | None = None, puzzle: str | int | None = None, moves: str | None = None):
+    def __init__(self, givens: int | None = None, puzzle: str | int | None = None, moves: str | None = None,
+                 size: int = SIZE):
+        # ``size`` is accepted so that ``game.size`` exists for every game; the grid is fixed.
+        if size != SIZE:
+            raise ValueError(f"Sudoku Moyo is played on the {SIZE}x{SIZE} grid: size must be {SIZE}, got {size}")
         if givens is not None and (isinstance(givens, bool) or not isinstance(givens, (int, np.integer))):
             raise ValueError(f"givens must be an integer from {MIN_GIVENS} to {MAX_GIVENS}, got {givens!r}")
         if givens is not None and not MIN_GIVENS <= givens <= MAX_GIVENS:

@@ -260,6 +260,7 @@ def test_bad_puzzles_are_named(puzzle, message):
 
 @pytest.mark.parametrize("kwargs, message", [
     ({"givens": 10}, "givens must be from 22 to 80"),
+    ({"size": 5}, "size must be 9"),
     ({"givens": "many"}, "givens must be an integer"),
     ({"givens": 31, "puzzle": PUZZLE}, "puzzle has 30 givens"),
     ({"moves": "e5=5"}, "moves needs a puzzle"),
