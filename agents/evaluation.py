@@ -181,11 +181,11 @@ def run_play(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
         raise ConfigError(f"players: mode=play needs two players, one of them human, got {specs}")
     game = _game(cfg)
     players = [make_player(spec, game) for spec in specs]
-    actions = play_interactive(game, players, np.random.default_rng(cfg.seed), out)
-    if actions is None:
-        return {"players": specs, "finished": False}
-    (run_dir / "game.txt").write_text(game_record(game, actions, specs))
-    return {"players": specs, "finished": True, "actions": actions}
+    played = play_interactive(game, players, np.random.default_rng(cfg.seed), out)
+    record = run_dir / "game.txt"  # abandoned games too: the record replays to where play stopped
+    record.write_text(game_record(game, played.actions, specs))
+    print(f"record: {record}", file=out)
+    return {"players": specs, "finished": played.finished, "actions": played.actions}
 
 
 MODES: dict[str, Callable[[DictConfig, Path, TextIO], dict]] = {

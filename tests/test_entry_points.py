@@ -1,5 +1,6 @@
 """train.py and evaluate.py as a user runs them: recipe-free runs, multiruns, what gets installed."""
 
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -30,8 +31,10 @@ def test_a_multirun_over_games_takes_a_size_for_every_game(tmp_path):
 
 
 def test_installing_adds_only_the_envs_and_agents_packages(tmp_path):
+    source = tmp_path / "source"  # a copy, so that the build leaves nothing in the checkout
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".git", "runs", "outputs", "__pycache__", "*.egg-info"))
     build = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(tmp_path), str(ROOT)],
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(tmp_path), str(source)],
         capture_output=True, text=True, timeout=600,
     )
     assert build.returncode == 0, build.stderr

@@ -3,8 +3,10 @@
 import csv
 import io
 import json
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -99,10 +101,34 @@ def test_help_and_a_human_game_through_stdin(tmp_path):
     played = cli(["mode=play", "game=hex", "game.size=2", "players=[human,random]"], tmp_path, script)
     assert played.returncode == 0, played.stderr
     assert "cannot play 'b1 b2'" in played.stdout and "took back" in played.stdout
-    assert "game over: Vertical (human) wins" in played.stdout
+    assert "You play Vertical (seat 0, first): join row 1 and the last row" in played.stdout
+    assert "game over: Vertical wins; Vertical is human" in played.stdout
     record = (tmp_path / "game.txt").read_text()
     game, state = replay_record(record)
     assert game.winner(state) == 0 and json.loads((tmp_path / "results.json").read_text())["finished"]
+
+
+def test_ctrl_c_in_a_human_game_ends_cleanly_and_keeps_a_replayable_record(tmp_path):
+    log = tmp_path / "stdout.txt"
+    with open(log, "w") as stdout:
+        process = subprocess.Popen(
+            [sys.executable, str(ROOT / "evaluate.py"), "mode=play", "game=nex", "game.size=4",
+             "players=[human,random]", f"hydra.run.dir={tmp_path}", "progress=false"],
+            stdin=subprocess.PIPE, stdout=stdout, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+        )
+        process.stdin.write("b2 c3\n")
+        process.stdin.flush()
+        deadline = time.monotonic() + 120
+        while "Horizontal (random) plays" not in log.read_text() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        time.sleep(0.5)  # the prompt for the second turn is up
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 0 and "Traceback" not in stderr, stderr
+    assert "game abandoned" in log.read_text()
+    game, state = replay_record((tmp_path / "game.txt").read_text())
+    assert game.info.params["size"] == 4 and state.turns == 2 and not game.is_terminal(state)
+    assert json.loads((tmp_path / "results.json").read_text())["finished"] is False
 
 
 def test_cli_reports_errors_without_a_traceback(tmp_path):
