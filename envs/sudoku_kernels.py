@@ -220,3 +220,61 @@ def random_playout(board, player, seed):
                 index -= n
         placements += 1
         player = 1 - player
+
+
+# --- the engine's hot paths ----------------------------------------------------------------------------
+@njit(cache=True)
+def _board_masks(board):
+    rows, cols, boxes = np.zeros(9, np.int64), np.zeros(9, np.int64), np.zeros(9, np.int64)
+    _masks(board, rows, cols, boxes)
+    return rows, cols, boxes
+
+
+@njit(cache=True)
+def placements(board, owner):
+    """The legal actions ``9 * cell + digit - 1`` on the empty cells of ``owner``'s boxes, in order."""
+    rows, cols, boxes = _board_masks(board)
+    out = np.empty(729, np.int64)
+    n = 0
+    for cell in range(81):
+        if board[cell] == 0 and CELL_OWNER[cell] == owner:
+            mask = ALL_DIGITS & ~(rows[cell // 9] | cols[cell % 9] | boxes[BOX_OF_CELL[cell]])
+            for d in range(9):
+                if mask >> d & 1:
+                    out[n] = 9 * cell + d
+                    n += 1
+    return out[:n]
+
+
+@njit(cache=True)
+def count_placements(board, owner):
+    rows, cols, boxes = _board_masks(board)
+    return _region_moves(board, rows, cols, boxes, owner)
+
+
+@njit(cache=True)
+def planes(board, given, mover, region, out):
+    """Fill the zeroed float32 ``out[23, 81]`` with the observation planes of the
+    class docstring; ``region`` is the owner code of the cells the mover may fill
+    now (-1: none, at the end)."""
+    rows, cols, boxes = _board_masks(board)
+    for cell in range(81):
+        digit = board[cell]
+        owner = CELL_OWNER[cell]
+        if owner == mover:
+            out[9, cell] = 1.0
+        elif owner == 1 - mover:
+            out[10, cell] = 1.0
+        if given[cell]:
+            out[11, cell] = 1.0
+        if digit:
+            out[digit - 1, cell] = 1.0
+        else:
+            mask = ALL_DIGITS & ~(rows[cell // 9] | cols[cell % 9] | boxes[BOX_OF_CELL[cell]])
+            for d in range(9):
+                if mask >> d & 1:
+                    out[12 + d, cell] = 1.0
+            if mask == 0:
+                out[22, cell] = 1.0
+            if owner == region:
+                out[21, cell] = 1.0

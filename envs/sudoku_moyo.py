@@ -29,8 +29,11 @@ from envs.sudoku_kernels import (
     BOX_OWNER,
     CELL_OWNER,
     NEUTRAL,
+    count_placements,
     count_solutions,
     generate,
+    placements,
+    planes,
     random_playout,
 )
 
@@ -50,8 +53,6 @@ ROW_OF_CELL = tuple(cell // SIZE for cell in range(NUM_CELLS))
 COL_OF_CELL = tuple(cell % SIZE for cell in range(NUM_CELLS))
 BOX_OF = tuple(int(b) for b in BOX_OF_CELL)
 OWNER_OF = tuple(int(o) for o in CELL_OWNER)
-REGION_CELLS = tuple(tuple(c for c in range(NUM_CELLS) if OWNER_OF[c] == owner) for owner in (0, 1, NEUTRAL))
-DIGIT_INDICES = tuple(tuple(d for d in range(9) if mask >> d & 1) for mask in range(512))
 
 
 def cell_name(cell: int) -> str:
@@ -96,16 +97,11 @@ class SudokuMoyoState:
         return ALL_DIGITS & ~(self.rows[ROW_OF_CELL[cell]] | self.cols[COL_OF_CELL[cell]] | self.boxes[BOX_OF[cell]])
 
     def moves_in(self, owner: int) -> list[int]:
-        """The placements (actions) on the empty cells of ``owner``'s boxes."""
-        actions = []
-        for cell in REGION_CELLS[owner]:
-            if not self.grid[cell]:
-                base = 9 * cell
-                actions.extend(base + d for d in DIGIT_INDICES[self.candidates(cell)])
-        return actions
+        """The placements (actions) on the empty cells of ``owner``'s boxes, in order."""
+        return placements(self.grid, owner).tolist()
 
     def has_move_in(self, owner: int) -> bool:
-        return any(self.candidates(cell) for cell in REGION_CELLS[owner])
+        return count_placements(self.grid, owner) > 0
 
     def place(self, cell: int, digit: int) -> None:
         bit = 1 << (digit - 1)
@@ -309,23 +305,12 @@ class SudokuMoyo(Game):
 
     # --- observation and symmetry -----------------------------------------------------------------
     def observe(self, state: SudokuMoyoState) -> np.ndarray:
-        planes = np.zeros((NUM_PLANES, NUM_CELLS), dtype=np.float32)
-        if state.player == CHANCE:
-            return planes.reshape(self.info.obs_shape)
-        mover = state.stuck if state.player == TERMINAL else state.player
-        grid = np.frombuffer(bytes(state.grid), dtype=np.uint8)
-        filled = np.flatnonzero(grid)
-        planes[grid[filled] - 1, filled] = 1.0
-        planes[9] = _OWNER == mover
-        planes[10] = _OWNER == 1 - mover
-        planes[11] = np.frombuffer(state.given, dtype=np.uint8)
-        masks = np.array([state.candidates(cell) for cell in range(NUM_CELLS)])
-        planes[12:21] = (masks[None, :] >> np.arange(9)[:, None]) & 1
-        empty = grid == 0
-        if state.player >= 0:
-            planes[21] = empty & (_OWNER == (NEUTRAL if state.opening else mover))
-        planes[22] = empty & (masks == 0)
-        return planes.reshape(self.info.obs_shape)
+        out = np.zeros((NUM_PLANES, NUM_CELLS), dtype=np.float32)
+        if state.player != CHANCE:
+            mover = state.stuck if state.player == TERMINAL else state.player
+            region = -1 if state.player == TERMINAL else (NEUTRAL if state.opening else mover)
+            planes(state.grid, state.given, mover, region, out)
+        return out.reshape(self.info.obs_shape)
 
     def symmetries(self) -> list[Symmetry]:
         """The identity, then 255 seeded elements of the group in the class docstring."""
@@ -397,7 +382,6 @@ class SudokuMoyo(Game):
 
 # --- puzzles --------------------------------------------------------------------------------------------
 _ALL_PUZZLES = [(n, 1.0 / PUZZLE_COUNT) for n in range(PUZZLE_COUNT)]
-_OWNER = np.asarray(CELL_OWNER)
 
 
 @lru_cache(maxsize=4096)
