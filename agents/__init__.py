@@ -1,6 +1,13 @@
-"""neuzero agents: the player interface, baselines, search and learning.
+"""neuzero agents, one package per concern; dependencies point one way, down this list.
 
-Search modules never import torch; only the network and learner modules do.
+``search`` (tree search and evaluators without a network; never imports torch),
+``net`` (the PyTorch network, the network as a batched search evaluator, loading
+checkpoints as networks), ``players`` (the ``Player`` interface, the spec
+registry and every player), ``evaluation`` (the game runner, matches, round
+robins, ratings, statistics and ``evaluate.py``'s modes) and ``training`` (the
+loop, self-play, learner, replay buffer, saving and resuming). ``agents.config``
+holds what ``train.py`` and ``evaluate.py`` share about their configs. Every
+package depends only on ``envs`` and the packages above it in this list.
 """
 
 from agents.players import PLAYER_SPECS, Player, make_player

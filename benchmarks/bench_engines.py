@@ -103,7 +103,7 @@ def env_playouts(env_id: str, seconds: float, seed: int) -> dict[str, float]:
 
 def oracle_time_per_move(games: int, rng: np.random.Generator) -> float:
     """Mean seconds per Odoku oracle move over ``games`` oracle-vs-oracle games."""
-    from agents.players import make_player
+    from agents.players.registry import make_player
 
     game = make_game("odoku")
     oracle = make_player("oracle", game)

@@ -26,8 +26,8 @@ import time
 
 import numpy as np
 
-from agents.evaluators import RolloutEvaluator, UniformEvaluator
-from agents.search import MCTS, SearchConfig
+from agents.search.evaluators import RolloutEvaluator, UniformEvaluator
+from agents.search.mcts import MCTS, SearchConfig
 from envs import CHANCE, make_game
 
 GAMES = {  # row label: (registry name, parameters)

@@ -21,11 +21,11 @@ import torch
 from hydra import compose, initialize_config_dir
 
 from agents.config import with_recipe_aliases
-from agents.net_evaluator import NetEvaluator
-from agents.network import PolicyValueNet
-from agents.search import MCTS
-from agents.selfplay import play_games
-from agents.training import build_settings
+from agents.net.net_evaluator import NetEvaluator
+from agents.net.network import PolicyValueNet
+from agents.search.mcts import MCTS
+from agents.training.loop import build_settings
+from agents.training.selfplay import play_games
 
 CONFIGS = Path(__file__).resolve().parents[1] / "configs"
 

@@ -3,7 +3,7 @@
     python benchmarks/bench_solver.py [--boards hex:2 hex:3 nex:3 neuversi:4 hex:4] [--max-nodes 5000000]
 
 Prints a table; nothing here is a test. Each row solves the start of one board
-with a fresh :class:`agents.solver.Solver` (``value``), then lists the optimal
+with a fresh :class:`agents.search.solver.Solver` (``value``), then lists the optimal
 first turns (``optimal_turns``, which reuses the table). ``positions`` counts
 expanded positions; the transposition table keeps about that many entries
 (roughly 0.5 kB each), so memory bounds the reach more than time does.
@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from agents.solver import Solver, SolverLimitError
+from agents.search.solver import Solver, SolverLimitError
 from envs import make_game
 
 

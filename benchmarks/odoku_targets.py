@@ -31,10 +31,10 @@ import argparse
 import numpy as np
 import torch
 
-from agents.checkpoint import build_network, load_checkpoint
-from agents.network import NetConfig, PolicyValueNet
-from agents.replay import augment
-from agents.selfplay import playout_policy, rollout_value
+from agents.net.checkpoint import build_network, load_checkpoint
+from agents.net.network import NetConfig, PolicyValueNet
+from agents.training.replay import augment
+from agents.training.selfplay import playout_policy, rollout_value
 from envs import make_game
 from envs.odoku import action_values, optimal_actions, value
 

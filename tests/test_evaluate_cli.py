@@ -13,8 +13,8 @@ import pytest
 from hydra import compose, initialize_config_dir
 
 from agents.config import ConfigError
-from agents.evaluation import MODES, evaluate
-from agents.match import replay_record
+from agents.evaluation.modes import MODES, evaluate
+from agents.evaluation.runner import replay_record
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -103,6 +103,8 @@ def test_help_and_a_human_game_through_stdin(tmp_path):
     assert "cannot play 'b1 b2'" in played.stdout and "took back" in played.stdout
     assert "You play Vertical (seat 0, first): join row 1 and the last row" in played.stdout
     assert "game over: Vertical wins; Vertical is human" in played.stdout
+    logged = (tmp_path / "evaluate.log").read_text()
+    assert "[INFO][agents.evaluate] game over: Vertical wins; Vertical is human" in logged
     record = (tmp_path / "game.txt").read_text()
     game, state = replay_record(record)
     assert game.winner(state) == 0 and json.loads((tmp_path / "results.json").read_text())["finished"]
@@ -135,3 +137,33 @@ def test_cli_reports_errors_without_a_traceback(tmp_path):
     failed = cli(["players=[oracle,nonsense]"], tmp_path)
     assert failed.returncode == 1
     assert "error: unknown player spec 'nonsense'" in failed.stderr and "Traceback" not in failed.stderr
+    assert "[ERROR][agents.evaluate] error: unknown player spec 'nonsense'" in (tmp_path / "evaluate.log").read_text()
+
+
+def test_display_names_in_table_csv_records_and_a_readable_ratings_plot(tmp_path):
+    from agents.players.registry import display_names
+
+    long = "az:runs/odoku/2026-11-30_12-00-00/checkpoints/ckpt_step0000009.pt:4"
+    other = "az:runs/odoku/2026-11-29_09-30-00/checkpoints/ckpt_step0000009.pt:4"
+    assert display_names(["me=" + long, long, other, "mcts:400"]) == [
+        "me", "az:2026-11-30_12-00-00/ckpt_step0000009:4", "az:2026-11-29_09-30-00/ckpt_step0000009:4", "mcts:400"]
+    assert display_names([long, "random"]) == ["az:ckpt_step0000009:4", "random"]
+    with pytest.raises(ValueError, match="distinct names"):
+        display_names(["a=random", "a=greedy"])
+
+    # Hydra reads "=" inside a list only within quotes
+    players = "['first=greedy','second=mcts:4',random,'a_rather_long_display_name_for_a_player=mcts:2']"
+    result, text = run(tmp_path, "game=hex", "game.size=2", f"players={players}", "games=2")
+    assert result["names"] == ["first", "second", "random", "a_rather_long_display_name_for_a_player"]
+    header = text.splitlines()[0]
+    assert header.index("opponent") == len("a_rather_long_display_name_for_a_player") + 2  # names set the width
+    assert "first" in text and "greedy" not in text.split("ratings:")[0]
+    rows = list(csv.DictReader(open(tmp_path / "results.csv")))
+    assert {r["player"] for r in rows} == set(result["names"])
+    record = (tmp_path / result["games"][0]["file"]).read_text()
+    assert "# seat 0: first = greedy" in record and "# seat 1: second = mcts:4" in record
+    replay_record(record)
+    from PIL import Image
+
+    width, height = Image.open(tmp_path / "ratings.png").size
+    assert width >= 800 and height >= 3 * 45  # room for the names and a row each

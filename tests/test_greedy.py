@@ -3,10 +3,10 @@
 import numpy as np
 import pytest
 
-from agents.arena import play_match
-from agents.players import make_player
-from envs.turns import iter_turns
+from agents.evaluation.runner import play_match
+from agents.players.registry import make_player
 from envs import TERMINAL, make_game
+from envs.turns import iter_turns
 
 SEEDS = range(12)
 

@@ -4,8 +4,8 @@ import io
 
 import numpy as np
 
-from agents.human import HumanPlayer, play_interactive
-from agents.players import make_player
+from agents.players.human import HumanPlayer, play_interactive
+from agents.players.registry import make_player
 from envs import make_game
 from envs.records import split_turns
 

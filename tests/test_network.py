@@ -9,9 +9,9 @@ import yaml
 
 import envs
 from agents.config import game_from_config
-from agents.net_evaluator import NetEvaluator
-from agents.network import NetConfig, PolicyValueNet, head_layout, resolve_device
-from agents.replay import ReplayBuffer, augment
+from agents.net.net_evaluator import NetEvaluator
+from agents.net.network import NetConfig, PolicyValueNet, head_layout, resolve_device
+from agents.training.replay import ReplayBuffer, augment
 from envs.odoku import optimal_actions
 
 GAME_CONFIGS = {

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agents.players import make_player
+from agents.players.registry import make_player
 from envs import CHANCE, TERMINAL, GameOverError, IllegalActionError, NotationError, make_game
 from envs.odoku import (
     GROUP_NAMES,

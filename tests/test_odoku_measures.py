@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from agents.match import play_games
-from agents.odoku_measures import game_regrets, measure_against_oracle, move_regret
+from agents.evaluation.odoku_measures import game_regrets, measure_against_oracle, move_regret
+from agents.evaluation.runner import play_games
 from envs import make_game
 from envs.odoku import value
 

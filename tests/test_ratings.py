@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from agents.ratings import ELO, Z95, RatingError, expected_score, fit_ratings
+from agents.evaluation.ratings import ELO, Z95, RatingError, expected_score, fit_ratings
 
 NAMES = ["a", "random", "b", "c"]
 TRUE = np.array([150.0, 0.0, 400.0, -200.0])

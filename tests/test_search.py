@@ -5,10 +5,10 @@ import dataclasses
 import numpy as np
 import pytest
 
-from agents.evaluators import FunctionEvaluator, RolloutEvaluator, UniformEvaluator
-from agents.arena import play_match
-from agents.players import make_player
-from agents.search import (
+from agents.evaluation.runner import play_match
+from agents.players.registry import make_player
+from agents.search.evaluators import FunctionEvaluator, RolloutEvaluator, UniformEvaluator
+from agents.search.mcts import (
     MCTS,
     SearchConfig,
     SearchResult,
@@ -17,8 +17,8 @@ from agents.search import (
     temperature_schedule,
 )
 from envs import CHANCE, TERMINAL, Game, GameInfo, IllegalActionError, make_game
-from envs.turns import iter_turns
 from envs.odoku import action_values, optimal_actions, value
+from envs.turns import iter_turns
 
 
 # --- a tiny game with repeated movers and a biased chance node ----------------------------

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from agents.match import play_games
-from agents.players import make_player
-from agents.solver import Solver, SolverLimitError, optimal_share
+from agents.evaluation.runner import play_games
+from agents.players.registry import make_player
+from agents.search.solver import Solver, SolverLimitError, optimal_share
 from envs import make_game
 from envs.odoku import optimal_actions, value
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from agents.match import play_games
-from agents.stats import game_facts, game_statistics, turn_kind
+from agents.evaluation.game_stats import game_facts, game_statistics, turn_kind
+from agents.evaluation.runner import play_games
 from envs import make_game
 from envs.records import split_turns
 from envs.stones import EMPTY, NEUTRAL

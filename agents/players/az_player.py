@@ -14,11 +14,11 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from agents.checkpoint import build_network, load_checkpoint
-from agents.mcts_player import SearchPlayer
-from agents.net_evaluator import NetEvaluator
-from agents.players import Player
-from agents.search import SearchConfig
+from agents.net.checkpoint import build_network, load_checkpoint
+from agents.net.net_evaluator import NetEvaluator
+from agents.players.mcts_player import SearchPlayer
+from agents.players.player import Player
+from agents.search.mcts import SearchConfig
 from envs.core import Game
 
 

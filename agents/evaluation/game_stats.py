@@ -26,8 +26,8 @@ from typing import Sequence
 
 import numpy as np
 
-from agents.arena import GameResult
-from agents.match import score_interval
+from agents.evaluation.intervals import score_interval
+from agents.evaluation.runner import GameResult
 from envs.core import CHANCE, Game
 from envs.mutator import NeutralGame
 from envs.records import split_turns

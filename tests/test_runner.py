@@ -3,8 +3,9 @@
 import numpy as np
 import pytest
 
-from agents.arena import play_game, play_match
-from agents.players import CallablePlayer, make_player
+from agents.evaluation.runner import play_game, play_match
+from agents.players.player import CallablePlayer
+from agents.players.registry import make_player
 from envs import IllegalActionError, make_game
 from envs.odoku import score
 

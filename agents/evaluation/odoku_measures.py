@@ -17,9 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from agents.arena import GameResult
 from agents.config import game_from_config
-from agents.match import mean_interval, play_games
+from agents.evaluation.intervals import mean_interval
+from agents.evaluation.runner import GameResult
+from agents.evaluation.runner import play_games
 from envs.odoku import Odoku, action_values, optimal_actions
 
 ORACLE = "oracle"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.players import Player, _no_args
+from agents.players.player import Player, no_args
 from envs.core import Game
 from envs.odoku import Odoku, optimal_actions
 
@@ -24,7 +24,7 @@ class OdokuOracle(Player):
 
 
 def make_oracle_player(game: Game, args: list[str]) -> Player:
-    _no_args("oracle", args)
+    no_args("oracle", args)
     if not isinstance(game, Odoku):
         raise ValueError(f"the oracle player exists for Odoku only, not {game.info.name!r}")
     return OdokuOracle()

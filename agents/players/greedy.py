@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.players import Player, _no_args
-from envs.turns import iter_turns
+from agents.players.player import Player, no_args
 from envs.core import CHANCE, TERMINAL, Game
+from envs.turns import iter_turns
 
 
 class GreedyPlayer(Player):
@@ -77,5 +77,5 @@ class GreedyPlayer(Player):
 
 
 def make_greedy_player(game: Game, args: list[str]) -> Player:
-    _no_args("greedy", args)
+    no_args("greedy", args)
     return GreedyPlayer(game)

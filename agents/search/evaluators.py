@@ -1,7 +1,7 @@
 """Evaluators without a network, for baselines and tests (no torch).
 
 An evaluator maps a batch of decision states to priors ``[B, num_actions]``
-and per-seat values ``[B, num_seats]`` (see :class:`agents.search.Evaluator`).
+and per-seat values ``[B, num_seats]`` (see :class:`agents.search.mcts.Evaluator`).
 """
 
 from __future__ import annotations

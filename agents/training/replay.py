@@ -62,7 +62,7 @@ class ReplayBuffer:
             obs, policy = augment(obs, policy, symmetries, rng.integers(len(symmetries), size=batch_size))
         return obs, policy, value
 
-    # --- persistence (files are written by agents.checkpoint) ---------------------------
+    # --- persistence (files are written by agents.training.saving) ---------------------------
     def state_dict(self) -> dict[str, np.ndarray]:
         """The held positions, oldest first, plus counters: plain arrays for ``np.savez``."""
         order = (self.next - self.size + np.arange(self.size)) % self.capacity

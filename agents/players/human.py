@@ -29,7 +29,7 @@ from typing import NamedTuple, Sequence, TextIO
 
 import numpy as np
 
-from agents.players import Player
+from agents.players.player import Player
 from envs.core import CHANCE, Game, GameError
 
 COMMANDS = "commands: hint, undo, quit, help"

@@ -38,9 +38,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from agents.net_evaluator import NetEvaluator
-from agents.network import NetConfig, PolicyValueNet
-from agents.search import MCTS, SearchConfig, select_action, temperature_schedule
+from agents.net.net_evaluator import NetEvaluator
+from agents.net.network import NetConfig, PolicyValueNet
+from agents.search.mcts import MCTS, SearchConfig, select_action, temperature_schedule
 from envs.core import CHANCE, Game
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from agents.network import PolicyValueNet
+from agents.net.network import PolicyValueNet
 from envs.core import Game
 
 

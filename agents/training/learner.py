@@ -15,7 +15,7 @@ import numpy as np
 import torch
 from torch.nn import functional as F
 
-from agents.network import PolicyValueNet
+from agents.net.network import PolicyValueNet
 
 
 @dataclass(frozen=True)

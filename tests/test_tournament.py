@@ -3,18 +3,11 @@
 import numpy as np
 import pytest
 
-from agents.arena import GameResult
 from agents.config import game_from_config
-from agents.match import (
-    Tournament,
-    game_record,
-    mean_interval,
-    play_games,
-    replay_record,
-    round_robin,
-    round_robin_schedule,
-    score_interval,
-)
+from agents.evaluation.intervals import mean_interval, score_interval
+from agents.evaluation.runner import GameResult
+from agents.evaluation.runner import game_record, play_games, replay_record
+from agents.evaluation.tournament import Tournament, round_robin, round_robin_schedule
 
 
 def test_round_robin_schedule_swaps_seats_within_every_pair():

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.evaluators import RolloutEvaluator
-from agents.players import Player
-from agents.search import MCTS, Evaluator, SearchConfig, select_action
+from agents.players.player import Player
+from agents.search.evaluators import RolloutEvaluator
+from agents.search.mcts import MCTS, Evaluator, SearchConfig, select_action
 from envs.core import Game
 
 

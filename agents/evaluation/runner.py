@@ -1,0 +1,217 @@
+"""The game runner: one game (:func:`play_game`), a match (:func:`play_match`), seeded
+parallel batches of games between player specs (:func:`play_games`), and game records.
+
+Every evaluation (training's periodic checks, ``evaluate.py``) goes through
+these functions, so chance nodes, resets and results are handled once::
+
+    result = play_game(game, [make_player("random", game), make_player("oracle", game)], rng)
+    result.returns, result.winner, result.num_turns, result.info   # info: e.g. Odoku's score
+
+In a batch, game ``k`` draws every random choice (chance outcomes and the
+players' own) from its own generator, spawned as child ``k`` of
+``np.random.SeedSequence(seed)``, and every player is reset before each game,
+so a batch's results do not depend on the number of worker processes. Each
+worker builds the game and one player per (seat, spec) once, from the game
+config (``{"name": ..., **params}``) and the spec strings; worker processes run
+torch single-threaded (``OMP_NUM_THREADS=1`` unless already set).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+import numpy as np
+import yaml
+from tqdm import tqdm
+
+from agents.config import game_from_config
+from agents.players.player import Player
+from agents.players.registry import make_player
+from envs.core import CHANCE, Game, make_game
+from envs.records import format_game, read_record, replay, split_turns, write_record
+
+_WORKER: dict[str, Any] = {}
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """The outcome of one game.
+
+    ``returns`` per seat, ``winner`` (seat or None for a draw), ``actions`` (every
+    action including chance outcomes, in order: replayable from the start),
+    ``num_decisions`` (actions chosen by players), ``num_turns`` (record turns,
+    ``envs.records.split_turns``), ``info`` (``game.outcome_info``, e.g. Odoku's
+    ``score``).
+    """
+
+    returns: tuple[float, ...]
+    winner: int | None
+    actions: tuple[int, ...]
+    num_decisions: int
+    num_turns: int
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+def play_game(game: Game, players: Sequence[Player], rng: np.random.Generator, state=None) -> GameResult:
+    """Play one game: ``players[seat]`` acts for ``seat``; chance outcomes drawn from ``rng``.
+
+    Every player is ``reset()`` first. An illegal action from a player raises the
+    engine's ``IllegalActionError`` (naming the action); it is never skipped.
+    """
+    if len(players) != game.info.num_seats:
+        raise ValueError(f"{game.info.name} needs {game.info.num_seats} players, got {len(players)}")
+    for player in players:
+        player.reset()
+    start = game.initial_state() if state is None else state.copy()
+    state = start.copy()
+    actions: list[int] = []
+    decisions = 0
+    while not game.is_terminal(state):
+        seat = game.to_play(state)
+        if seat == CHANCE:
+            action = game.sample_chance(state, rng)
+        else:
+            action = int(players[seat].act(state, rng))
+            decisions += 1
+        game.apply(state, action)
+        actions.append(action)
+    return GameResult(
+        returns=tuple(float(r) for r in game.returns(state)),
+        winner=game.winner(state),
+        actions=tuple(actions),
+        num_decisions=decisions,
+        num_turns=len(split_turns(game, actions, start)),
+        info=dict(game.outcome_info(state)),
+    )
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """Many games of ``players[0]`` (the candidate) against ``players[1]``.
+
+    ``seats[i]`` is the seat the candidate held in game i, ``games[i]`` its
+    result. ``score`` is the candidate's mean of win 1, draw 0.5, loss 0;
+    ``mean_return`` its mean return (Odoku: the normalised score from its seat).
+    """
+
+    seats: tuple[int, ...]
+    games: tuple[GameResult, ...]
+
+    @property
+    def score(self) -> float:
+        points = [
+            0.5 if g.winner is None else float(g.winner == seat) for seat, g in zip(self.seats, self.games)
+        ]
+        return float(np.mean(points)) if points else float("nan")
+
+    @property
+    def mean_return(self) -> float:
+        values = [g.returns[seat] for seat, g in zip(self.seats, self.games)]
+        return float(np.mean(values)) if values else float("nan")
+
+    def info_mean(self, key: str) -> float:
+        """Mean of an outcome fact over the games, e.g. ``info_mean("score")`` for Odoku."""
+        return float(np.mean([g.info[key] for g in self.games]))
+
+
+def play_match(
+    game: Game,
+    candidate: Player,
+    opponent: Player,
+    num_games: int,
+    rng: np.random.Generator,
+    seats: Sequence[int] | None = None,
+) -> MatchResult:
+    """Play ``num_games`` games; the candidate alternates seats (0, 1, 0, ...) unless
+    ``seats`` fixes them (e.g. ``[0]`` to always play seat 0)."""
+    if num_games < 0:
+        raise ValueError(f"num_games must be >= 0, got {num_games}")
+    seat_cycle = tuple(seats) if seats is not None else tuple(range(game.info.num_seats))
+    if not seat_cycle or any(s not in range(game.info.num_seats) for s in seat_cycle):
+        raise ValueError(f"seats must be seats of {game.info.name}, got {seats!r}")
+    played_seats, results = [], []
+    for i in range(num_games):
+        seat = seat_cycle[i % len(seat_cycle)]
+        lineup = [opponent] * game.info.num_seats
+        lineup[seat] = candidate
+        results.append(play_game(game, lineup, rng))
+        played_seats.append(seat)
+    return MatchResult(seats=tuple(played_seats), games=tuple(results))
+
+
+# --- seeded, parallel batches of games ----------------------------------------------
+def play_games(
+    game_cfg: dict,
+    lineups: Sequence[Sequence[str]],
+    seed: int,
+    workers: int = 1,
+    progress: bool = False,
+) -> list[GameResult]:
+    """Play one game per lineup (the spec of each seat); results in lineup order."""
+    if workers < 1:
+        raise ValueError(f"workers must be >= 1, got {workers}")
+    seeds = np.random.SeedSequence(seed).spawn(len(lineups))
+    jobs = [(tuple(lineup), child) for lineup, child in zip(lineups, seeds)]
+    bar = dict(total=len(jobs), disable=not progress, desc="games", unit="game")
+    if workers == 1 or len(jobs) <= 1:
+        _init_worker(dict(game_cfg))
+        return [_play(job) for job in tqdm(jobs, **bar)]
+    context = multiprocessing.get_context("spawn")  # safe with torch and threads, unlike fork
+    chunk = max(1, len(jobs) // (8 * workers))
+    with context.Pool(workers, initializer=_init_worker, initargs=(dict(game_cfg), True)) as pool:
+        return list(tqdm(pool.imap(_play, jobs, chunksize=chunk), **bar))
+
+
+def _init_worker(game_cfg: dict, single_threaded: bool = False) -> None:
+    if single_threaded:  # W workers each with all cores' threads would oversubscribe the CPU
+        os.environ.setdefault("OMP_NUM_THREADS", "1")  # read by torch when a player imports it
+    _WORKER.clear()
+    _WORKER["game"] = game_from_config(game_cfg)
+    _WORKER["players"] = {}
+
+
+def _play(job) -> GameResult:
+    lineup, seed_seq = job
+    game: Game = _WORKER["game"]
+    players: dict[tuple[int, str], Player] = _WORKER["players"]
+    seated = []
+    for seat, spec in enumerate(lineup):
+        if (seat, spec) not in players:
+            players[seat, spec] = make_player(spec, game)
+        seated.append(players[seat, spec])
+    return play_game(game, seated, np.random.default_rng(seed_seq))
+
+
+# --- records -----------------------------------------------------------------------------
+def game_record(game: Game, actions: Sequence[int], lineup: Sequence[str]) -> str:
+    """A replayable record: header ``game`` and its parameters, comments naming the
+    players and the result, then one turn a line in the game's notation."""
+    state = game.initial_state()
+    for action in actions:
+        game.apply(state, action)
+    comments = [f"seat {seat}: {spec}" for seat, spec in enumerate(lineup)]
+    if game.is_terminal(state):
+        winner = game.winner(state)
+        outcome = "draw" if winner is None else f"seat {winner} wins"
+        facts = "".join(f", {key} {value}" for key, value in game.outcome_info(state).items())
+        comments.append(f"result: {outcome}, returns {' '.join(f'{r:g}' for r in game.returns(state))}{facts}")
+    else:
+        comments.append("unfinished: the game was abandoned here")
+    header = {"game": game.info.name, **game.info.params}
+    return write_record(header, format_game(game, actions), comments)
+
+
+def replay_record(text: str) -> tuple[Game, Any]:
+    """The game named in a :func:`game_record` header and its final position."""
+    record = read_record(text)
+    params = {key: yaml.safe_load(value) for key, value in record.params.items()}
+    if "game" not in params:
+        raise ValueError("the record has no 'game:' header line")
+    game = make_game(params.pop("game"), **params)
+    state = game.initial_state()
+    for state in replay(game, record.turns, state):
+        pass
+    return game, state

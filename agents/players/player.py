@@ -1,0 +1,58 @@
+"""The player interface every agent shares, and the simplest players.
+
+A player is bound to one game and picks one action at a time::
+
+    player = make_player("oracle", game)   # agents.players.registry
+    action = player.act(state, rng)        # rng: numpy Generator, passed in
+"""
+
+from __future__ import annotations
+
+import abc
+from typing import Callable
+
+import numpy as np
+
+from envs.core import Game
+
+
+class Player(abc.ABC):
+    """Chooses actions for whichever seat is to play in a decision state."""
+
+    name: str = "player"
+
+    @abc.abstractmethod
+    def act(self, state, rng: np.random.Generator) -> int:
+        """A legal action for the seat to play in ``state`` (never a chance node)."""
+
+    def reset(self) -> None:
+        """Forget anything kept between moves (called at the start of every game)."""
+
+
+class CallablePlayer(Player):
+    """Wraps a plain function ``policy(state, rng) -> action``."""
+
+    def __init__(self, policy: Callable, name: str | None = None):
+        self.policy = policy
+        self.name = name or getattr(policy, "__name__", "callable")
+
+    def act(self, state, rng):
+        return int(self.policy(state, rng))
+
+
+class RandomPlayer(Player):
+    """Uniformly random among the legal actions."""
+
+    name = "random"
+
+    def __init__(self, game: Game):
+        self.game = game
+
+    def act(self, state, rng):
+        actions = self.game.legal_actions(state)
+        return actions[int(rng.integers(len(actions)))]
+
+
+def no_args(kind: str, args: list[str]) -> None:
+    if args:
+        raise ValueError(f"player spec {kind!r} takes no arguments, got {':'.join(args)!r}")
