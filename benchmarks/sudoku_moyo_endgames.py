@@ -6,7 +6,7 @@
 Prints a table; nothing here is a test. The positions come from uniformly
 random games (puzzles drawn by the seed): in each game, the first position
 with at most ``--empty`` empty cells that still take a digit and more than one
-legal placement. The exact solver (``agents/solver.py``) values each; a
+legal placement. The exact solver (``agents/search/solver.py``) values each; a
 placement is optimal when it keeps that value. ``decisive`` counts the
 positions where some placements win and others lose: elsewhere every
 placement is optimal. Each player sees every position once, with its own
@@ -19,9 +19,9 @@ import argparse
 
 import numpy as np
 
-from agents.match import score_interval
+from agents.evaluation.intervals import score_interval
 from agents.players import make_player
-from agents.solver import Solver
+from agents.search.solver import Solver
 from envs import make_game
 
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agents.solver import Solver
+from agents.search.solver import Solver
 from envs import CHANCE, TERMINAL, GameError, IllegalActionError, NotationError, make_game
 from envs.kernels import draw
 from envs.sudoku_kernels import random_playout
@@ -308,7 +308,7 @@ def test_setup_must_come_first():
 
 
 def test_match_records_replay():
-    from agents.match import game_record, replay_record
+    from agents.evaluation.runner import game_record, replay_record
 
     game = make_game("sudoku_moyo", givens=24)
     rng = np.random.default_rng(3)
@@ -453,7 +453,7 @@ def test_solve_mode_starts_from_a_given_position(tmp_path):
 
     from hydra import compose, initialize_config_dir
 
-    from agents.evaluation import evaluate
+    from agents.evaluation.modes import evaluate
 
     drawn = make_game("sudoku_moyo")
     state, setup, actions = late_positions(drawn, 1, np.random.default_rng(2))[0]
@@ -478,7 +478,7 @@ def test_smoke_training_and_the_agent_plays_through_the_env(tmp_path):
 
     from hydra import compose, initialize_config_dir
 
-    from agents.training import train
+    from agents.training.loop import train
 
     overrides = ["experiment=smoke", "game=sudoku_moyo", "game.givens=40", "train.iterations=1", "eval.every=0"]
     with initialize_config_dir(config_dir=str(Path(__file__).parents[1] / "configs"), version_base="1.3"):
