@@ -8,9 +8,11 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from envs.core import CHANCE, TERMINAL, Game, GameError, GameOverError, make_game
+from envs.core import TERMINAL, Game, GameError, GameOverError, make_game, play_out
+from envs.opponents import resolve_opponent
 
 ILLEGAL_ACTION_MODES = ("lose", "raise")
+NO_SEAT = -1  # info["to_play"] once the episode is over, info["winner"] of a draw
 
 
 class BoardGameEnv(gym.Env):
@@ -38,15 +40,21 @@ class BoardGameEnv(gym.Env):
                            (-1) for the seat that made it, with ``info["illegal_action"]``
                            and ``info["message"]``; ``"raise"``: a ``GameError`` naming
                            the action and why it is illegal.
-    ``info``               ``to_play`` (seat, or None at the end), ``action_mask``; at the
-                           end ``returns`` (per seat), ``winner`` (seat or None for a draw)
-                           and game facts such as Odoku's ``score``.
+    ``info``               every step: ``to_play`` (int seat to act, ``NO_SEAT`` = -1 once
+                           the episode is over), ``action_mask`` (the observation's int8
+                           mask), single-agent ``agent_seat`` (int); at the end also
+                           ``returns`` (float64 array, one per seat), ``winner`` (int
+                           seat, ``NO_SEAT`` = -1 for a draw), ``illegal_action`` (bool),
+                           game facts such as Odoku's ``score`` (int), and after an
+                           illegal action ``message`` (str). Types never change within
+                           or between episodes, so ``gym.make_vec`` stacks them.
     Rendering              ``render_mode="ansi"`` (text board) or ``"rgb_array"``.
     =====================  ===========================================================
 
     Arguments: ``game`` (registry name or a :class:`~envs.core.Game`), ``opponent``
-    (None, a player spec such as ``"random"``, ``"oracle"`` or ``"az:PATH[:SIMS]"``,
-    an ``agents.Player``, or a callable ``policy(state, rng) -> action``),
+    (None, a player spec such as ``"random"``, ``"oracle"`` or ``"az:PATH[:SIMS]"``
+    resolved through :mod:`envs.opponents`, an object with ``act(state, rng)`` such
+    as an ``agents.Player``, or a callable ``policy(state, rng) -> action``),
     ``agent_seat``, ``render_mode``, ``illegal_action``, and game parameters
     (``size``, ``pie_rule``, ``bias``, ...).
     """
@@ -77,7 +85,7 @@ class BoardGameEnv(gym.Env):
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.agent_seat_option = agent_seat
-        self.opponent = _resolve_opponent(opponent, self.game)
+        self.opponent = resolve_opponent(opponent, self.game)
         self.action_space = spaces.Discrete(info.num_actions)
         self.observation_space = spaces.Dict(
             {
@@ -135,37 +143,33 @@ class BoardGameEnv(gym.Env):
 
     # --- conveniences ----------------------------------------------------------------------
     def action_masks(self) -> np.ndarray:
-        """Legal-action mask as bools (the sb3-contrib MaskablePPO convention)."""
-        return self.game.legal_mask(self.state)
+        """Legal-action mask as bools (the sb3-contrib MaskablePPO convention);
+        all False once the episode is over, like the observation's mask."""
+        return self._mask().astype(bool)
 
     def legal_actions(self) -> list[int]:
-        return self.game.legal_actions(self.state)
+        """The legal actions (none once the episode is over)."""
+        return np.flatnonzero(self._mask()).tolist()
 
     @property
-    def to_play(self) -> int | None:
+    def to_play(self) -> int:
+        """The seat to act, or ``NO_SEAT`` (-1) once the episode is over."""
         player = self.game.to_play(self.state)
-        return None if player == TERMINAL or self._finished else player
+        return NO_SEAT if player == TERMINAL or self._finished else int(player)
 
     # --- internals ---------------------------------------------------------------------------
     def _advance(self) -> None:
         """Flip coins, and in single-agent mode play the opponent, until the agent acts."""
-        game, state = self.game, self.state
-        while True:
-            player = game.to_play(state)
-            if player == CHANCE:
-                game.apply(state, game.sample_chance(state, self.np_random))
-            elif self.opponent is not None and player >= 0 and player != self.agent_seat:
-                game.apply(state, self.opponent.act(state, self.np_random))
-            else:
-                return
+        seats = range(self.game.info.num_seats) if self.opponent is not None else ()
+        play_out(self.game, self.state, self.np_random, {s: self.opponent for s in seats if s != self.agent_seat})
 
     def _lose_by_illegal_action(self, actor: int, message: str):
-        returns = [1.0] * self.game.info.num_seats
+        returns = np.ones(self.game.info.num_seats)
         returns[actor] = -1.0
         self._finished = True
         self._final_info = {
-            "returns": tuple(returns),
-            "winner": 1 - actor if self.game.info.num_seats == 2 else None,
+            "returns": returns,
+            "winner": 1 - actor if self.game.info.num_seats == 2 else NO_SEAT,
             "illegal_action": True,
             "message": message,
         }
@@ -174,9 +178,11 @@ class BoardGameEnv(gym.Env):
 
     def _finish(self) -> None:
         self._finished = True
+        winner = self.game.winner(self.state)
         self._final_info = {
-            "returns": tuple(self.game.returns(self.state)),
-            "winner": self.game.winner(self.state),
+            "returns": np.array(self.game.returns(self.state), dtype=np.float64),
+            "winner": NO_SEAT if winner is None else int(winner),
+            "illegal_action": False,
             **self.game.outcome_info(self.state),
         }
 
@@ -191,7 +197,7 @@ class BoardGameEnv(gym.Env):
     def _info(self, mask: np.ndarray) -> dict[str, Any]:
         info: dict[str, Any] = {"to_play": self.to_play, "action_mask": mask}
         if self.opponent is not None:
-            info["agent_seat"] = self.agent_seat
+            info["agent_seat"] = int(self.agent_seat)
         info.update(self._final_info)
         return info
 
@@ -199,20 +205,3 @@ class BoardGameEnv(gym.Env):
         """Observation and info, sharing one legal mask."""
         observation = self._observation()
         return observation, self._info(observation["action_mask"])
-
-
-def _resolve_opponent(opponent: Any, game: Game):
-    """None, a player spec string, a Player, or a callable ``(state, rng) -> action``."""
-    if opponent is None:
-        return None
-    from agents.players import CallablePlayer, Player, make_player
-
-    if isinstance(opponent, str):
-        return make_player(opponent, game)
-    if isinstance(opponent, Player):
-        return opponent
-    if callable(opponent):
-        return CallablePlayer(opponent)
-    raise ValueError(
-        f"opponent must be None, a player spec string, a Player or a callable, got {opponent!r}"
-    )

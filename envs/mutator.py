@@ -36,7 +36,7 @@ import re
 import numpy as np
 
 from envs.board import cell_name, parse_cell
-from envs.core import IllegalActionError, NotationError
+from envs.core import IllegalActionError, NotationError, turn_text
 from envs.kernels import empty_cells_touching, neutral_playout
 from envs.stones import EMPTY, NEUTRAL, Rules, StoneGame, StoneState, cells_with
 
@@ -78,6 +78,16 @@ class NeutralGame(StoneGame):
 
     def registry_name(self) -> str:
         return self.name
+
+    def turn_kind(self, state: StoneState, actions) -> str:
+        kind = super().turn_kind(state, actions)
+        if kind != "place":
+            return kind
+        if state.board[actions[0]] == EMPTY:
+            # one cell on an empty point: the fill rule, except where captures make it a
+            # drop whose neutral is left out (NeuVersi has no end-game rules)
+            return "drop" if len(actions) == 2 or self.rules.captures else "fill"
+        return "swap" if len(actions) == 3 else "convert"
 
     def max_decisions(self) -> int:
         # at most 2E + N <= 2 n^2 turns of up to 3 steps, a pass between two of them at most
@@ -225,7 +235,7 @@ class NeutralGame(StoneGame):
     def parse_turn(self, state: StoneState, text: str) -> list[int]:
         """Drop ``e3 g7``, swap ``f6g5 a11``, one cell ``e3`` (fill, convert, or a drop
         whose neutral is left out), ``pass``, ``swap-sides``."""
-        words = text.lower().split()
+        words = turn_text(text).lower().split()
         swap = _SWAP_WORD.match(words[0]) if words else None
         if not 1 <= len(words) <= 2 or (swap is not None and len(words) != 2):
             raise NotationError(

@@ -1,5 +1,6 @@
 """train.py and evaluate.py as a user runs them: recipe-free runs, multiruns, what gets installed."""
 
+import os
 import shutil
 import subprocess
 import sys
@@ -10,7 +11,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def run_script(*args, cwd=ROOT):
-    return subprocess.run([sys.executable, *args], cwd=cwd, capture_output=True, text=True, timeout=600)
+    # the checkout's own packages ahead of an installed copy, as pytest's pythonpath does: a script
+    # under benchmarks/ would otherwise import whatever ``pip install -e`` points at
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    return subprocess.run([sys.executable, *args], cwd=cwd, capture_output=True, text=True, timeout=600, env=env)
 
 
 def test_experiment_null_and_none_both_give_the_plain_defaults():
@@ -43,3 +47,12 @@ def test_installing_adds_only_the_envs_and_agents_packages(tmp_path):
     top_level = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
     assert top_level == {"envs", "agents"}
     assert "agents/__init__.py" in names and not {"train.py", "evaluate.py"} & set(names)
+
+
+def test_the_selfplay_benchmark_takes_the_recipe_free_form():
+    result = run_script(
+        "benchmarks/bench_selfplay.py", "--games", "1", "--lone-moves", "1",
+        "experiment=null", "game=hex", "game.size=3", "agent.search.num_simulations=2",
+    )
+    assert result.returncode == 0, result.stderr
+    assert "game hex {'size': 3" in result.stdout and "simulations/move 2 " in result.stdout

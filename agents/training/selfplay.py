@@ -1,6 +1,6 @@
 """Self-play: many games stepped together, their searches batched through one evaluator.
 
-:func:`play_games` keeps ``concurrent`` games in flight; every move of every
+:func:`self_play` keeps ``concurrent`` games in flight; every move of every
 game in flight is searched by one ``MCTS.search_many`` call, so each
 simulation wave costs one batched network evaluation. Chance nodes (Odoku's
 coin) are drawn from the caller's generator. Each searched position becomes a
@@ -24,37 +24,37 @@ with chance): the root's mean value, or after a Gumbel search the value of the
 action it selected. Positions with a single legal action are played without
 search and are not recorded.
 
-:class:`WorkerPool` (``agent.selfplay.workers > 0``) splits an iteration's games
-over worker processes, each with its own copy of the network on the CPU and
+:class:`SelfPlayPool` (``agent.selfplay.workers > 0``, on :class:`agents.pool.WorkerPool`)
+splits an iteration's games over worker processes, each with its own copy of the network on the CPU and
 its own generator seeded from the caller's.
 """
 
 from __future__ import annotations
 
-import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
 import torch
 
+from agents.config import check
 from agents.net.net_evaluator import NetEvaluator
 from agents.net.network import NetConfig, PolicyValueNet
+from agents.pool import WorkerPool
 from agents.search.mcts import MCTS, SearchConfig, select_action, temperature_schedule
 from envs.core import CHANCE, Game
 
 
 @dataclass(frozen=True)
 class SelfPlayConfig:
-    """How self-play games are played (``agent.selfplay`` in the configs)."""
+    """How self-play games are played (``agent.selfplay`` in the configs; these defaults are the config's)."""
 
-    games_per_iteration: int = 32
-    concurrent_games: int = 16
-    temperature_moves: int = 8  # decisions per game played at temperature 1, then 0
-    value_mix: float = 0.0
-    outcome_rollouts: int = 0  # > 0: the outcome is the mean return of this many random playouts
-    policy_rollouts: int = 0  # > 0: the policy target is the best action by this many playouts after each
-    workers: int = 0  # worker processes; 0 plays in this process
+    games_per_iteration: int = 64
+    concurrent_games: int = 32  # games in flight; their leaves share one network call
+    temperature_moves: int = 8  # decisions per game sampled at temperature 1, then greedy
+    value_mix: float = 0.0  # value target: (1 - mix) * outcome + mix * search value
+    outcome_rollouts: int = 0  # outcome: 0 = the game's final return; K > 0 = mean of K random playouts
+    policy_rollouts: int = 0  # policy target: 0 = the search's visits; K > 0 = the best action by K playouts after each
+    workers: int = 0  # self-play worker processes; 0 plays in this process
 
     def __post_init__(self):
         integers = (
@@ -62,11 +62,8 @@ class SelfPlayConfig:
             ("outcome_rollouts", 0), ("policy_rollouts", 0), ("workers", 0),
         )
         for key, low in integers:
-            value = getattr(self, key)
-            if not isinstance(value, int) or isinstance(value, bool) or value < low:
-                raise ValueError(f"agent.selfplay.{key} must be an integer >= {low}, got {value!r}")
-        if not 0.0 <= self.value_mix <= 1.0:
-            raise ValueError(f"agent.selfplay.value_mix must lie in [0, 1], got {self.value_mix!r}")
+            check(f"agent.selfplay.{key}", getattr(self, key), "integer", low=low)
+        check("agent.selfplay.value_mix", self.value_mix, "number", low=0.0, high=1.0)
 
 
 @dataclass
@@ -117,7 +114,7 @@ class _Game:
         self.decisions = 0
 
 
-def play_games(
+def self_play(
     game: Game, mcts: MCTS, evaluator, num_games: int, config: SelfPlayConfig, rng: np.random.Generator
 ) -> SelfPlayBatch:
     """Play ``num_games`` self-play games, ``config.concurrent_games`` at a time."""
@@ -226,42 +223,31 @@ def _targets(game: Game, finished: list[_Game], config: SelfPlayConfig) -> SelfP
     )
 
 
-class WorkerPool:
-    """Self-play in ``workers`` processes (spawned once, reused every iteration)."""
+class SelfPlayPool(WorkerPool):
+    """Self-play in ``workers`` processes (spawned once, reused every iteration), each
+    with its own copy of the network on the CPU."""
 
     def __init__(self, workers: int, game: Game, net: NetConfig, search: SearchConfig, config: SelfPlayConfig):
-        self.workers = workers
-        self._executor = ProcessPoolExecutor(
-            workers,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=_init_worker,
-            initargs=(game, net, search, config),
-        )
+        super().__init__(workers, _selfplay_worker, game, net, search, config)
 
     def play(self, net: PolicyValueNet, num_games: int, rng: np.random.Generator) -> SelfPlayBatch:
         """``num_games`` games with the current weights of ``net``, split over the workers."""
         weights = {k: v.detach().cpu() for k, v in net.state_dict().items()}
         shares = [len(part) for part in np.array_split(np.arange(num_games), self.workers)]
         seeds = rng.integers(2**63, size=self.workers)
-        futures = [
-            self._executor.submit(_worker_play, weights, n, int(seed)) for n, seed in zip(shares, seeds) if n
-        ]
+        futures = [self.submit(_play_share, (weights, n, int(seed))) for n, seed in zip(shares, seeds) if n]
         return SelfPlayBatch.concatenate([f.result() for f in futures])
 
-    def close(self) -> None:
-        self._executor.shutdown(cancel_futures=True)
 
-
-_WORKER: dict = {}
-
-
-def _init_worker(game: Game, net: NetConfig, search: SearchConfig, config: SelfPlayConfig) -> None:
+def _selfplay_worker(game: Game, net: NetConfig, search: SearchConfig, config: SelfPlayConfig) -> dict:
     torch.set_num_threads(1)  # the processes are the parallelism
     model = PolicyValueNet.for_game(game.info, net)
-    _WORKER.update(game=game, net=model, evaluator=NetEvaluator(game, model), mcts=MCTS(game, search), config=config)
+    return dict(game=game, net=model, evaluator=NetEvaluator(game, model), mcts=MCTS(game, search), config=config)
 
 
-def _worker_play(weights: dict, num_games: int, seed: int) -> SelfPlayBatch:
-    w = _WORKER
-    w["net"].load_state_dict(weights)
-    return play_games(w["game"], w["mcts"], w["evaluator"], num_games, w["config"], np.random.default_rng(seed))
+def _play_share(worker: dict, job: tuple[dict, int, int]) -> SelfPlayBatch:
+    weights, num_games, seed = job
+    worker["net"].load_state_dict(weights)
+    return self_play(
+        worker["game"], worker["mcts"], worker["evaluator"], num_games, worker["config"], np.random.default_rng(seed)
+    )
