@@ -21,7 +21,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from envs.core import CHANCE, TERMINAL, Game, GameInfo, IllegalActionError, NotationError, Symmetry
+from envs.core import CHANCE, TERMINAL, Game, GameInfo, IllegalActionError, NotationError, Symmetry, turn_text
 from envs.kernels import playout_seed
 from envs.sudoku_kernels import (
     ALL_DIGITS,
@@ -246,6 +246,8 @@ class SudokuMoyo(Game):
 
     def apply(self, state: SudokuMoyoState, action: int) -> None:
         if state.player == CHANCE:
+            if isinstance(action, np.ndarray) and action.shape == ():  # a 0-d array, as Gymnasium allows
+                action = action[()]
             if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
                 raise IllegalActionError(f"setup outcome must be a puzzle number, got {action!r}")
             if not 0 <= action < PUZZLE_COUNT:
@@ -328,7 +330,7 @@ class SudokuMoyo(Game):
 
     def parse_turn(self, state: SudokuMoyoState, text: str) -> list[int]:
         """``"e5=7"``; at the setup node the puzzle number comes first: ``"puzzle=123 e5=7"``."""
-        words = text.strip().lower().split()
+        words = turn_text(text).strip().lower().split()
         actions = []
         if state.player == CHANCE:
             setup = self._SETUP.match(words[0]) if words else None
