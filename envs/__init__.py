@@ -37,6 +37,7 @@ GAMES = {
     "gomoku": ("Gomoku-v0", "envs.gomoku:Gomoku", {}),
     "reversi": ("Reversi-v0", "envs.reversi:Reversi", {}),
     "y": ("Y-v0", "envs.y:Y", {}),
+    "sudoku_moyo": ("SudokuMoyo-v0", "envs.sudoku_moyo:SudokuMoyo", {}),
 }
 
 

@@ -12,4 +12,5 @@ SMALL = {
     "reversi": {"size": 6},
     "y": {"size": 5},
     "neuy": {"size": 4},
+    "sudoku_moyo": {"givens": 30},
 }

@@ -9,8 +9,8 @@ import envs
 from envs import CHANCE, GAMES, GameError, GameOverError, IllegalActionError, make_game
 from envs.records import format_game, replay
 
-# Small boards keep the sweep fast; Odoku has no size.
-SMALL = {name: ({} if name == "odoku" else {"size": 6 if "versi" in name else 5}) for name in GAMES}
+# Small boards keep the sweep fast; Odoku and Sudoku Moyo have no size.
+SMALL = {name: ({} if name in ("odoku", "sudoku_moyo") else {"size": 6 if "versi" in name else 5}) for name in GAMES}
 IDS = [(name, GAMES[name][0]) for name in GAMES]
 
 

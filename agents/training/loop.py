@@ -443,6 +443,8 @@ def _warm_up(game: Game, mcts: MCTS, evaluator: NetEvaluator) -> None:
     Its own generator leaves the run's random numbers untouched."""
     rng = np.random.default_rng(0)
     state = game.initial_state()
+    while game.is_chance(state):  # search starts at a decision (Sudoku Moyo's puzzle draw is not searched)
+        game.apply(state, game.sample_chance(state, rng))
     mcts.search(state, evaluator, rng)
     game.random_playout(state, rng)
 

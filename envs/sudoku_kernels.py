@@ -1,0 +1,280 @@
+"""Numba kernels for Sudoku Moyo: a solution counter, a puzzle generator and a
+random playout.
+
+A grid is 81 digits (0 = empty), cell ``r * 9 + c`` with ``r = 0`` the bottom row
+(row ``1``); digit ``d`` is bit ``1 << (d - 1)`` in the row, column and box masks.
+Random numbers come from the SplitMix64 stream of :mod:`envs.kernels` (``draw``),
+so one seed gives one puzzle and one playout, here and in the tests' Python
+re-implementations. Compiled on first use and cached on disk.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from envs.kernels import draw
+
+ALL_DIGITS = 0x1FF
+NEUTRAL = 2  # owner code of the centre box (seats are 0 and 1)
+MAX_ATTEMPTS = 1000  # full grids tried per puzzle before the generator gives up
+
+BOX_OF_CELL = np.array([(cell // 9) // 3 * 3 + (cell % 9) // 3 for cell in range(81)], dtype=np.int64)
+# Boxes by band (bottom first) and stack: SW S SE / W C E / NW N NE.
+BOX_OWNER = np.array([0, 1, 1, 1, NEUTRAL, 0, 0, 0, 1], dtype=np.int64)
+CELL_OWNER = BOX_OWNER[BOX_OF_CELL]
+POPCOUNT = np.array([bin(m).count("1") for m in range(512)], dtype=np.int64)
+LOWEST_DIGIT = np.array([0] + [(m & -m).bit_length() for m in range(1, 512)], dtype=np.int64)
+
+
+@njit(cache=True)
+def _masks(grid, rows, cols, boxes):
+    """Fill the used-digit masks of ``grid``; False when a digit repeats in a group."""
+    rows[:] = 0
+    cols[:] = 0
+    boxes[:] = 0
+    for cell in range(81):
+        digit = grid[cell]
+        if digit:
+            bit = 1 << (digit - 1)
+            r, c, b = cell // 9, cell % 9, BOX_OF_CELL[cell]
+            if (rows[r] | cols[c] | boxes[b]) & bit:
+                return False
+            rows[r] |= bit
+            cols[c] |= bit
+            boxes[b] |= bit
+    return True
+
+
+@njit(cache=True)
+def _set(grid, rows, cols, boxes, cell, digit):
+    bit = 1 << (digit - 1)
+    grid[cell] = digit
+    rows[cell // 9] ^= bit
+    cols[cell % 9] ^= bit
+    boxes[BOX_OF_CELL[cell]] ^= bit
+
+
+@njit(cache=True)
+def _clear(grid, rows, cols, boxes, cell):
+    bit = 1 << (grid[cell] - 1)
+    grid[cell] = 0
+    rows[cell // 9] ^= bit
+    cols[cell % 9] ^= bit
+    boxes[BOX_OF_CELL[cell]] ^= bit
+
+
+@njit(cache=True)
+def _most_constrained(grid, rows, cols, boxes):
+    """(cell, candidate mask) of the empty cell with the fewest candidates, or (-1, 0)."""
+    best, best_mask, best_count = -1, 0, 10
+    for cell in range(81):
+        if grid[cell] == 0:
+            mask = ALL_DIGITS & ~(rows[cell // 9] | cols[cell % 9] | boxes[BOX_OF_CELL[cell]])
+            count = POPCOUNT[mask]
+            if count < best_count:
+                best, best_mask, best_count = cell, mask, count
+                if count <= 1:
+                    break
+    return best, best_mask
+
+
+@njit(cache=True)
+def _search(grid, limit, seed, solution):
+    """Depth-first search over the completions of ``grid`` (left unchanged), most
+    constrained cell first: the number found, stopping at ``limit``. With ``seed``
+    >= 0 the digits are tried in random order; the first completion goes to ``solution``."""
+    g = grid.astype(np.int64)
+    rows, cols, boxes = np.zeros(9, np.int64), np.zeros(9, np.int64), np.zeros(9, np.int64)
+    if not _masks(g, rows, cols, boxes):
+        return 0
+    empty = 0
+    for cell in range(81):
+        empty += g[cell] == 0
+    if empty == 0:
+        solution[:] = g
+        return 1
+    cells, masks = np.empty(empty, np.int64), np.empty(empty, np.int64)
+    cells[0], masks[0] = _most_constrained(g, rows, cols, boxes)
+    depth, found = 0, 0
+    while depth >= 0:
+        cell = cells[depth]
+        if g[cell]:
+            _clear(g, rows, cols, boxes, cell)
+        mask = masks[depth]
+        if mask == 0:
+            depth -= 1
+            continue
+        if seed >= 0:
+            pick, seed = draw(seed, POPCOUNT[mask])
+            for _ in range(pick):
+                mask &= mask - 1  # drop the lowest digits until the picked one is lowest
+            bit = mask & -mask
+        else:
+            bit = mask & -mask
+        masks[depth] ^= bit
+        _set(g, rows, cols, boxes, cell, LOWEST_DIGIT[bit])
+        if depth + 1 == empty:
+            if found == 0:
+                solution[:] = g
+            found += 1
+            if found >= limit:
+                return found
+            continue
+        depth += 1
+        cells[depth], masks[depth] = _most_constrained(g, rows, cols, boxes)
+    return found
+
+
+@njit(cache=True)
+def count_solutions(grid, limit):
+    """Completions of ``grid`` (an int array of 81 digits), counted up to ``limit``."""
+    return _search(grid, limit, -1, np.zeros(81, np.int64))
+
+
+@njit(cache=True)
+def solve(grid):
+    """The first completion of ``grid`` in search order, and whether there is one."""
+    solution = np.zeros(81, np.int64)
+    return solution, _search(grid, 1, -1, solution) > 0
+
+
+@njit(cache=True)
+def generate(seed, givens):
+    """A proper puzzle with exactly ``givens`` digits (a completion that is unique),
+    drawn from the stream at ``seed``; all zeros when ``MAX_ATTEMPTS`` grids fail.
+
+    A random full grid (random digit order in the search), then its cells in
+    random order are emptied one by one, each kept only while the completion stays
+    unique, until ``givens`` digits are left; a grid that gets stuck above
+    ``givens`` (a minimal puzzle) is replaced by the next.
+    """
+    empty = np.zeros(81, np.int64)
+    for _ in range(MAX_ATTEMPTS):
+        puzzle = np.zeros(81, np.int64)
+        stream = seed
+        _search(empty, 1, stream, puzzle)
+        _, seed = draw(seed, 2)  # the next attempt starts further along the stream
+        order = np.arange(81)
+        for i in range(80, 0, -1):  # Fisher-Yates
+            j, seed = draw(seed, i + 1)
+            order[i], order[j] = order[j], order[i]
+        left = 81
+        for cell in order:
+            if left == givens:
+                break
+            digit = puzzle[cell]
+            puzzle[cell] = 0
+            if count_solutions(puzzle, 2) == 1:
+                left -= 1
+            else:
+                puzzle[cell] = digit
+        if left == givens:
+            return puzzle
+    return empty
+
+
+@njit(cache=True)
+def _region_moves(grid, rows, cols, boxes, owner):
+    """Number of (cell, digit) placements in the cells of ``owner`` (seat or NEUTRAL)."""
+    total = 0
+    for cell in range(81):
+        if grid[cell] == 0 and CELL_OWNER[cell] == owner:
+            total += POPCOUNT[ALL_DIGITS & ~(rows[cell // 9] | cols[cell % 9] | boxes[BOX_OF_CELL[cell]])]
+    return total
+
+
+@njit(cache=True)
+def random_playout(board, player, seed):
+    """Uniformly random legal placements from a position with ``player`` to move
+    until someone cannot move: ``(winner, placements)``. The legal placements
+    are taken in action order (cell, then digit) and one is picked with
+    ``index, seed = draw(seed, count)``, as the tests' Python loop does."""
+    grid = np.empty(81, np.int64)
+    for cell in range(81):
+        grid[cell] = board[cell]
+    rows, cols, boxes = np.zeros(9, np.int64), np.zeros(9, np.int64), np.zeros(9, np.int64)
+    _masks(grid, rows, cols, boxes)
+    opening = True
+    placements = 0
+    while True:
+        count = 0
+        if opening:
+            count = _region_moves(grid, rows, cols, boxes, NEUTRAL)
+            opening = count > 0
+        region = NEUTRAL if opening else player
+        if not opening:
+            count = _region_moves(grid, rows, cols, boxes, player)
+        if count == 0:
+            return 1 - player, placements
+        index, seed = draw(seed, count)
+        for cell in range(81):
+            if grid[cell] == 0 and CELL_OWNER[cell] == region:
+                mask = ALL_DIGITS & ~(rows[cell // 9] | cols[cell % 9] | boxes[BOX_OF_CELL[cell]])
+                n = POPCOUNT[mask]
+                if index < n:
+                    for _ in range(index):
+                        mask &= mask - 1
+                    _set(grid, rows, cols, boxes, cell, LOWEST_DIGIT[mask & -mask])
+                    break
+                index -= n
+        placements += 1
+        player = 1 - player
+
+
+# --- the engine's hot paths ----------------------------------------------------------------------------
+@njit(cache=True)
+def _board_masks(board):
+    rows, cols, boxes = np.zeros(9, np.int64), np.zeros(9, np.int64), np.zeros(9, np.int64)
+    _masks(board, rows, cols, boxes)
+    return rows, cols, boxes
+
+
+@njit(cache=True)
+def placements(board, owner):
+    """The legal actions ``9 * cell + digit - 1`` on the empty cells of ``owner``'s boxes, in order."""
+    rows, cols, boxes = _board_masks(board)
+    out = np.empty(729, np.int64)
+    n = 0
+    for cell in range(81):
+        if board[cell] == 0 and CELL_OWNER[cell] == owner:
+            mask = ALL_DIGITS & ~(rows[cell // 9] | cols[cell % 9] | boxes[BOX_OF_CELL[cell]])
+            for d in range(9):
+                if mask >> d & 1:
+                    out[n] = 9 * cell + d
+                    n += 1
+    return out[:n]
+
+
+@njit(cache=True)
+def count_placements(board, owner):
+    rows, cols, boxes = _board_masks(board)
+    return _region_moves(board, rows, cols, boxes, owner)
+
+
+@njit(cache=True)
+def planes(board, given, mover, region, out):
+    """Fill the zeroed float32 ``out[23, 81]`` with the observation planes of the
+    class docstring; ``region`` is the owner code of the cells the mover may fill
+    now (-1: none, at the end)."""
+    rows, cols, boxes = _board_masks(board)
+    for cell in range(81):
+        digit = board[cell]
+        owner = CELL_OWNER[cell]
+        if owner == mover:
+            out[9, cell] = 1.0
+        elif owner == 1 - mover:
+            out[10, cell] = 1.0
+        if given[cell]:
+            out[11, cell] = 1.0
+        if digit:
+            out[digit - 1, cell] = 1.0
+        else:
+            mask = ALL_DIGITS & ~(rows[cell // 9] | cols[cell % 9] | boxes[BOX_OF_CELL[cell]])
+            for d in range(9):
+                if mask >> d & 1:
+                    out[12 + d, cell] = 1.0
+            if mask == 0:
+                out[22, cell] = 1.0
+            if owner == region:
+                out[21, cell] = 1.0
