@@ -29,7 +29,7 @@ import dataclasses
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 import torch
@@ -44,13 +44,18 @@ from agents.net.network import NetConfig, PolicyValueNet, resolve_device
 from agents.players.az_player import NetworkPlayer
 from agents.players.mcts_player import SearchPlayer
 from agents.players.registry import make_player
-from agents.search.mcts import MCTS, SearchConfig
+from agents.search.mcts import SearchConfig
 from agents.training.learner import Learner, LearnerConfig
 from agents.training.replay import ReplayBuffer
 from agents.training.saving import latest_checkpoint, load_replay, replay_path, restore_rngs, save_checkpoint
-from agents.training.selfplay import SelfPlayBatch, SelfPlayConfig, WorkerPool, play_games
+from agents.training.feeds import Feed, InlineFeed, ProcessFeed
+from agents.training.selfplay import SelfPlayBatch, SelfPlayConfig
+from agents.training.workers import resolve_workers
 from envs.core import Game
 from envs.records import format_game
+
+if TYPE_CHECKING:
+    from agents.training.ray_backend import RayConfig
 
 CONFIG_GROUPS = ("game", "agent", "net", "experiment")
 
@@ -75,6 +80,8 @@ class Settings:
     eval_simulations: int
     eval_mcts_simulations: int
     eval_oracle_games: int
+    workers: int = 0  # agent.selfplay.workers resolved ("auto": the usable cores)
+    distributed: "RayConfig | None" = None  # distributed=ray's placement; None: this machine
 
 
 @dataclass
@@ -107,8 +114,10 @@ def build_settings(cfg: DictConfig) -> Settings:
             raise ConfigError(message if message.startswith(key) else f"{key}.{message}") from None
     try:
         device = resolve_device(str(cfg.device))
+        workers = resolve_workers(sections["agent.selfplay"].workers)
     except ValueError as error:
-        raise ConfigError(f"device: {error}") from None
+        message = str(error)
+        raise ConfigError(message if message.startswith("agent.") else f"device: {message}") from None
     return Settings(
         game=game,
         net=sections["net"],
@@ -126,7 +135,44 @@ def build_settings(cfg: DictConfig) -> Settings:
         eval_simulations=_integer(cfg, "eval.simulations", 0),
         eval_mcts_simulations=_integer(cfg, "eval.mcts_simulations", 0),
         eval_oracle_games=_integer(cfg, "eval.oracle_games", 0),
+        workers=workers,
+        distributed=_distributed(cfg),
     )
+
+
+def _distributed(cfg: DictConfig):
+    """``distributed=local`` (or no section, as in older checkpoints): None; ``distributed=ray``: its RayConfig."""
+    values = _section(cfg, "distributed") if OmegaConf.select(cfg, "distributed") is not None else {"backend": "local"}
+    backend = values.pop("backend", None)
+    if backend == "local":
+        return None
+    if backend != "ray":
+        raise ConfigError(f"distributed.backend must be 'local' or 'ray', got {backend!r}")
+    from agents.training.ray_backend import RayConfig  # imports no ray: checking a config needs no install
+
+    try:
+        return RayConfig(**values)
+    except TypeError as error:  # an unknown key
+        raise ConfigError(f"distributed: {error}") from None
+    except ValueError as error:
+        raise ConfigError(str(error)) from None
+
+
+def make_feed(s: Settings, evaluator: NetEvaluator) -> Feed:
+    """Where the run's self-play games come from (see :mod:`agents.training.feeds`).
+    Workers overlap learning when the lag that gives (one iteration's learner steps)
+    is within ``agent.selfplay.max_policy_lag``."""
+    overlap = s.learner.steps_per_iteration <= s.selfplay.max_policy_lag
+    if s.distributed is not None:
+        from agents.training.ray_backend import RayFeed  # Ray is an optional extra
+
+        try:
+            return RayFeed(s.distributed, s.game, s.net, s.search, s.selfplay, s.device, overlap, s.selfplay.max_policy_lag)
+        except (ImportError, ValueError) as error:
+            raise ConfigError(str(error)) from None
+    if s.workers == 0:
+        return InlineFeed(s.game, s.search, s.selfplay, evaluator)
+    return ProcessFeed(s.workers, s.game, s.net, s.search, s.selfplay, overlap)
 
 
 def _section(cfg: DictConfig, key: str) -> dict:
@@ -195,11 +241,9 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
         learner.optimizer.load_state_dict(checkpoint["optimizer"])
         rng = restore_rngs(checkpoint)
     evaluator = NetEvaluator(game, net, s.device)
-    mcts = MCTS(game, s.search)
     symmetries = game.symmetries()
     config_yaml = OmegaConf.to_yaml(cfg, resolve=True)
     checkpoint_dir = run_dir / "checkpoints"
-    pool = WorkerPool(s.selfplay.workers, game, s.net, s.search, s.selfplay) if s.selfplay.workers else None
 
     from torch.utils.tensorboard import SummaryWriter  # slow import, only for real runs
 
@@ -219,17 +263,17 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
         _prune(checkpoint_dir, s.keep_checkpoints)
         return path
 
+    feed = make_feed(s, evaluator)
     bar = tqdm(total=s.iterations, initial=iteration, desc=info.name, unit="it", dynamic_ncols=True)
     try:
         while iteration < s.iterations:
-            # 1. self-play
+            # 1. self-play: this iteration's games (the feed may have played them while the learner stepped)
             started = time.perf_counter()
-            if pool is None:
-                batch = play_games(game, mcts, evaluator, s.selfplay.games_per_iteration, s.selfplay, rng)
-            else:
-                batch = pool.play(net, s.selfplay.games_per_iteration, rng)
+            chunks = feed.collect(net, step, rng, more=iteration + 1 < s.iterations)
             selfplay_seconds = time.perf_counter() - started
+            batch = SelfPlayBatch.concatenate([chunk.batch for chunk in chunks])
             replay.add(batch.obs, batch.policy, batch.value)
+            policy_lag = float(np.mean([step - chunk.version for chunk in chunks]))
 
             # 2. learning
             losses = []
@@ -238,6 +282,7 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
                     losses.append(learner.step(*replay.sample(s.learner.batch_size, rng, symmetries)))
                     step += 1
             iteration += 1
+            loop_seconds = time.perf_counter() - started
             mean_losses = {k: float(np.mean([x[k] for x in losses])) for k in losses[0]} if losses else {}
             result.losses.append(mean_losses)
 
@@ -247,7 +292,11 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
                 "selfplay/game_length": float(np.mean(batch.game_lengths)),
                 "selfplay/first_seat_win_rate": batch.first_seat_win_rate,
                 "selfplay/replay_size": float(len(replay)),
-                "perf/positions_per_s": batch.num_positions / selfplay_seconds,
+                "selfplay/stale_games": float(feed.stale_games),
+                "perf/positions_per_s": batch.num_positions / loop_seconds,
+                "perf/actor_positions_per_s": float(np.mean([c.batch.num_positions / c.seconds for c in chunks])),
+                "perf/policy_lag": policy_lag,
+                "perf/replay_ratio": len(losses) * s.learner.batch_size / max(batch.num_positions, 1),
                 "perf/selfplay_seconds": selfplay_seconds,
                 "perf/learner_steps": float(step),
             }
@@ -273,8 +322,7 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
     finally:
         bar.close()
         writer.close()
-        if pool is not None:
-            pool.close()
+        feed.close()
     result.step, result.iteration = step, iteration
     _announce("finished; run directory", run_dir, checkpoint=result.checkpoint)
     return result
@@ -345,4 +393,4 @@ def _announce(what: str, run_dir: Path, **extra) -> None:
     tqdm.write("\n".join(lines))
 
 
-__all__ = ["Settings", "TrainResult", "build_settings", "evaluate", "train"]
+__all__ = ["Settings", "TrainResult", "build_settings", "evaluate", "make_feed", "train"]

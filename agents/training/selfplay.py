@@ -24,23 +24,18 @@ with chance): the root's mean value, or after a Gumbel search the value of the
 action it selected. Positions with a single legal action are played without
 search and are not recorded.
 
-:class:`WorkerPool` (``agent.selfplay.workers > 0``) splits an iteration's games
-over worker processes, each with its own copy of the network on the CPU and
-its own generator seeded from the caller's.
+Where the games are played (the main process, worker processes, Ray actors)
+is the business of :mod:`agents.training.feeds`; every place runs
+:func:`play_games`.
 """
 
 from __future__ import annotations
 
-import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
-import torch
 
-from agents.net.net_evaluator import NetEvaluator
-from agents.net.network import NetConfig, PolicyValueNet
-from agents.search.mcts import MCTS, SearchConfig, select_action, temperature_schedule
+from agents.search.mcts import MCTS, select_action, temperature_schedule
 from envs.core import CHANCE, Game
 
 
@@ -54,12 +49,13 @@ class SelfPlayConfig:
     value_mix: float = 0.0
     outcome_rollouts: int = 0  # > 0: the outcome is the mean return of this many random playouts
     policy_rollouts: int = 0  # > 0: the policy target is the best action by this many playouts after each
-    workers: int = 0  # worker processes; 0 plays in this process
+    workers: int | str = "auto"  # worker processes ("auto": one per usable core; 0: the main process)
+    max_policy_lag: int = 400  # learner steps between the weights that play a game and those that learn from it
 
     def __post_init__(self):
         integers = (
             ("games_per_iteration", 1), ("concurrent_games", 1), ("temperature_moves", 0),
-            ("outcome_rollouts", 0), ("policy_rollouts", 0), ("workers", 0),
+            ("outcome_rollouts", 0), ("policy_rollouts", 0), ("max_policy_lag", 0),
         )
         for key, low in integers:
             value = getattr(self, key)
@@ -224,44 +220,3 @@ def _targets(game: Game, finished: list[_Game], config: SelfPlayConfig) -> SelfP
         returns=[tuple(float(r) for r in game.returns(g.state)) for g in finished],
         games=[g.actions for g in finished],
     )
-
-
-class WorkerPool:
-    """Self-play in ``workers`` processes (spawned once, reused every iteration)."""
-
-    def __init__(self, workers: int, game: Game, net: NetConfig, search: SearchConfig, config: SelfPlayConfig):
-        self.workers = workers
-        self._executor = ProcessPoolExecutor(
-            workers,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=_init_worker,
-            initargs=(game, net, search, config),
-        )
-
-    def play(self, net: PolicyValueNet, num_games: int, rng: np.random.Generator) -> SelfPlayBatch:
-        """``num_games`` games with the current weights of ``net``, split over the workers."""
-        weights = {k: v.detach().cpu() for k, v in net.state_dict().items()}
-        shares = [len(part) for part in np.array_split(np.arange(num_games), self.workers)]
-        seeds = rng.integers(2**63, size=self.workers)
-        futures = [
-            self._executor.submit(_worker_play, weights, n, int(seed)) for n, seed in zip(shares, seeds) if n
-        ]
-        return SelfPlayBatch.concatenate([f.result() for f in futures])
-
-    def close(self) -> None:
-        self._executor.shutdown(cancel_futures=True)
-
-
-_WORKER: dict = {}
-
-
-def _init_worker(game: Game, net: NetConfig, search: SearchConfig, config: SelfPlayConfig) -> None:
-    torch.set_num_threads(1)  # the processes are the parallelism
-    model = PolicyValueNet.for_game(game.info, net)
-    _WORKER.update(game=game, net=model, evaluator=NetEvaluator(game, model), mcts=MCTS(game, search), config=config)
-
-
-def _worker_play(weights: dict, num_games: int, seed: int) -> SelfPlayBatch:
-    w = _WORKER
-    w["net"].load_state_dict(weights)
-    return play_games(w["game"], w["mcts"], w["evaluator"], num_games, w["config"], np.random.default_rng(seed))
