@@ -143,6 +143,33 @@ def forward_costs(s, sizes=(1, 8, 32, 128, 512), repeats=20) -> list[tuple[int, 
     return rows
 
 
+def learner_step_ms(s, repeats=10) -> float:
+    """Milliseconds per learner step at the configured batch size (CPU, one thread)."""
+    info = s.game.info
+    net = PolicyValueNet.for_game(info, s.net)
+    learner = Learner(net, s.learner, torch.device("cpu"))
+    rng = np.random.default_rng(0)
+    obs = rng.random((s.learner.batch_size, *info.obs_shape), dtype=np.float32)
+    policy = np.full((s.learner.batch_size, info.num_actions), 1 / info.num_actions, dtype=np.float32)
+    value = np.zeros(s.learner.batch_size, dtype=np.float32)
+    learner.step(obs, policy, value)
+    started = time.perf_counter()
+    for _ in range(repeats):
+        learner.step(obs, policy, value)
+    return (time.perf_counter() - started) / repeats * 1000
+
+
+def print_costs(s) -> None:
+    """What docs/scaling.md's projection takes from this machine besides the rates."""
+    info = s.game.info
+    weights = sum(p.numel() for p in PolicyValueNet.for_game(info, s.net).state_dict().values()) * 4
+    position = (int(np.prod(info.obs_shape)) + info.num_actions + 1) * 4
+    print("  forward pass (ms) by batch size, CPU, 1 thread: "
+          + ", ".join(f"{size}: {ms:.2f}" for size, ms in forward_costs(s)))
+    print(f"  learner step, batch {s.learner.batch_size}, CPU, 1 thread: {learner_step_ms(s):.1f} ms; "
+          f"weights {weights / 1e3:.0f} kB; one position's targets {position} B\n", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", nargs="+", default=list(GAMES), choices=list(GAMES))
@@ -151,10 +178,11 @@ def main() -> None:
     parser.add_argument("--modes", nargs="+", default=list(MODES), choices=MODES)
     parser.add_argument("--no-ray", action="store_true", help="skip the Ray rows")
     parser.add_argument("--main-process", action="store_true", help="add a row for self-play in the main process")
+    parser.add_argument("--costs", action="store_true", help="only the forward-pass and learner costs (no rows)")
     args = parser.parse_args()
     torch.set_num_threads(1)
     backends = ["local"]
-    if not args.no_ray:
+    if not args.no_ray and not args.costs:
         try:
             import ray
 
@@ -170,6 +198,9 @@ def main() -> None:
         base = settings(overrides, "local", 0)
         print(f"== {name}: {' '.join(overrides)}  (games/iteration {base.selfplay.games_per_iteration}, "
               f"learner steps/iteration {base.learner.steps_per_iteration}, simulations {base.search.num_simulations})")
+        if args.costs:
+            print_costs(base)
+            continue
         results = {}
         rows = [("in-process", 0, ("turns",))] if args.main_process else []
         rows += [(b, w, args.modes) for b in backends for w in args.workers]
@@ -183,8 +214,7 @@ def main() -> None:
                 versus = f"x{rate / one:5.2f} vs 1" if one and workers else " " * 10
                 print(f"  {label:<17} {workers:>2}  {mode:<9}  {rate:8.1f} pos/s  {versus}  "
                       f"{'ray/local x%.2f' % (rate / peer) if peer else '':<15}  CPU {cpu * 100:4.0f}%", flush=True)
-        print("  forward pass (ms) by batch size, CPU, 1 thread: "
-              + ", ".join(f"{size}: {ms:.2f}" for size, ms in forward_costs(base)) + "\n")
+        print_costs(base)
 
 
 if __name__ == "__main__":
