@@ -22,7 +22,7 @@ Two schedules. With ``agent.selfplay.max_policy_lag`` below
 ``agent.learner.steps_per_iteration`` the actors play in rounds: every actor
 gets its share of the iteration's games with the current weights and a seed
 from the run's generator, and the chunks come back in actor order (policy
-lag 0; a fixed seed and actor count give the same games). Otherwise the
+lag 0; seeds and weights handed out in a fixed order). Otherwise the
 actors play without pause: each chunk is handed out as soon as the actor's
 previous one is back, with the newest published weights, and an iteration
 takes the first chunks to arrive until it has its games, so the learner
