@@ -4,21 +4,26 @@ Composes ``configs/evaluate.yaml`` with Hydra and hands it to
 :func:`agents.evaluation.modes.evaluate`; ``--help`` lists the modes, see ``docs/evaluate.md``.
 """
 
+import logging
 import sys
 
 import hydra
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig
 
+from agents.config import LogLines
 from agents.evaluation.modes import evaluate
 
 
 @hydra.main(config_path="configs", config_name="evaluate", version_base="1.3")
 def main(cfg: DictConfig) -> None:
+    logging.captureWarnings(True)
+    log = logging.getLogger("agents.evaluate")
     try:
-        evaluate(cfg, HydraConfig.get().runtime.output_dir)
+        evaluate(cfg, HydraConfig.get().runtime.output_dir, LogLines(log))
     except ValueError as error:  # bad settings, specs or checkpoints: a message, no traceback
-        sys.exit(f"error: {error}")
+        log.error("error: %s", error)
+        sys.exit(1)
 
 
 if __name__ == "__main__":

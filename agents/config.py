@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+import logging
 from typing import Any, Mapping
 
 from envs.core import Game, make_game
@@ -38,3 +40,32 @@ def game_from_config(game_cfg: Mapping[str, Any]) -> Game:
     except ValueError as error:
         values = "".join(f", {key}={value!r}" for key, value in kwargs.items())
         raise ConfigError(f"game (name={name!r}{values}): {error}") from None
+
+
+def below_level(level: str):
+    """A logging filter passing records below ``level`` (the console's stdout handler)."""
+    limit = logging.getLevelName(level)
+    return lambda record: record.levelno < limit
+
+
+class LogLines(io.TextIOBase):
+    """A text stream that hands each complete line to ``logger.info``, so a report
+    printed to it reaches the console and the run's log file alike."""
+
+    def __init__(self, logger: logging.Logger):
+        self.logger = logger
+        self.pending = ""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        *lines, self.pending = (self.pending + text).split("\n")
+        for line in lines:
+            self.logger.info(line)
+        return len(text)
+
+    def flush(self) -> None:
+        if self.pending:
+            self.logger.info(self.pending)
+            self.pending = ""

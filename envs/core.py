@@ -196,6 +196,19 @@ class Game(abc.ABC):
         """Extra end-of-game facts for ``info`` (Odoku: the raw score)."""
         return {}
 
+    def goal_text(self, seat: int) -> str:
+        """What ``seat`` plays for, in one sentence (told to a person at the start)."""
+        return "win the game"
+
+    def value_text(self, value: float, seat: int) -> str:
+        """``value`` (``seat``'s expected return, -1..1) in the game's own units."""
+        return f"{value:+.2f} (+1 a sure win, -1 a sure loss)"
+
+    def result_text(self, state) -> str:
+        """The end of a finished game in words (who won, and by what)."""
+        winner = self.winner(state)
+        return "a draw" if winner is None else f"{self.info.seat_names[winner]} wins"
+
     # --- observation and symmetry ---------------------------------------------
     @abc.abstractmethod
     def observe(self, state) -> np.ndarray:

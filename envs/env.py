@@ -112,9 +112,10 @@ class BoardGameEnv(gym.Env):
         try:
             self.game.apply(self.state, action)
         except GameError as error:
+            message = f"action {action}: {error}"  # the engine speaks notation; RL code thinks in indices
             if self.illegal_action == "raise":
-                raise
-            return self._lose_by_illegal_action(actor, error)
+                raise type(error)(message) from None
+            return self._lose_by_illegal_action(actor, message)
         self._advance()
         terminated = self.game.is_terminal(self.state)
         reward = 0.0
@@ -158,7 +159,7 @@ class BoardGameEnv(gym.Env):
             else:
                 return
 
-    def _lose_by_illegal_action(self, actor: int, error: GameError):
+    def _lose_by_illegal_action(self, actor: int, message: str):
         returns = [1.0] * self.game.info.num_seats
         returns[actor] = -1.0
         self._finished = True
@@ -166,7 +167,7 @@ class BoardGameEnv(gym.Env):
             "returns": tuple(returns),
             "winner": 1 - actor if self.game.info.num_seats == 2 else None,
             "illegal_action": True,
-            "message": str(error),
+            "message": message,
         }
         observation, info = self._outputs()
         return observation, -1.0, True, False, info

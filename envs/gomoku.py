@@ -28,6 +28,7 @@ class GomokuRules(Rules):
     pie_turn = 3  # the seed's Neumoku pie: after x, o, x
     goal_stones = LINE
     kernel_goal = GOAL_LINE
+    goals = (f"make {LINE} or more of your stones in a row (across, down or diagonally)",) * 2
 
     def __init__(self, size: int = 15):
         self.n = check_size(size, LINE)

@@ -37,6 +37,10 @@ class HexRules(Rules):
     transposition_swaps_colours = True
     kernel_goal = GOAL_CHAIN
     orientation = "the mover holds Vertical (joins rows 1 and n)"
+    goals = (
+        "join row 1 and the last row with a chain of your stones",
+        "join column a and the last column with a chain of your stones",
+    )
 
     def __init__(self, size: int = 11):
         self.n = self.goal_stones = n = check_size(size, 2)

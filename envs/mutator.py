@@ -261,6 +261,12 @@ class NeutralGame(StoneGame):
             return f"{first}{second} {third}"
         return text
 
+    def goal_text(self, seat: int) -> str:
+        return (
+            f"{super().goal_text(seat)}; each turn drop one of your stones and a neutral (?), "
+            "or turn two neutrals into yours and one of yours into a neutral"
+        )
+
     def _step_text(self, state: StoneState) -> str:
         chosen = "".join(cell_name(c, self.n) for c in state.chosen)
         return {

@@ -62,6 +62,9 @@ CELL_GROUPS: tuple[tuple[int, ...], ...] = tuple(
 _CELL_GROUP_INDEX = np.array(CELL_GROUPS)  # [cell] -> (row group, column group, region group)
 _MEMBERSHIP = np.array([[cell in cells for cells in GROUPS] for cell in range(NUM_CELLS)], dtype=np.int64)
 REGION_OF_CELL: tuple[int, ...] = tuple(groups[2] - 10 for groups in CELL_GROUPS)
+# one letter per region for text boards: the cross, then the pinwheel corners by compass point
+REGION_LETTERS = {"cross": "C", "NE": "N", "SE": "E", "SW": "S", "NW": "W"}
+_REGION_LETTER_OF_CELL = tuple(tuple(REGION_LETTERS.values())[region] for region in REGION_OF_CELL)
 
 
 def _balanced_probability(blue: int, white: int) -> float:
@@ -179,8 +182,7 @@ class Odoku(Game):
         cell, colour = divmod(action, 2)
         if state.board[cell] != EMPTY:
             raise IllegalActionError(
-                f"action {action} ({self.action_to_text(state, action)}): "
-                f"cell {cell_name(cell)} is occupied"
+                f"{self.action_to_text(state, action)}: cell {cell_name(cell)} is occupied"
             )
         state.board[cell] = BLUE if colour == 0 else WHITE
         counts = state.blue if colour == 0 else state.white
@@ -310,20 +312,45 @@ class Odoku(Game):
         return [action]
 
     def render_text(self, state: OdokuState) -> str:
+        """The board with each row's and column's verdict in the margins, and beside it
+        the map of the five regions (C the cross, N/E/S/W the pinwheel corners)."""
         marks = {None: " ", "balanced": "+", "unbalanced": "-"}
-        status = [marks[s] for s in group_status(state)]
-        lines = ["    a b c d e"]
+        statuses = group_status(state)
+        status = [marks[s] for s in statuses]
+        lines = ["    a b c d e        a b c d e"]
         for r in reversed(range(SIZE)):
             cells = " ".join(".XO"[state.board[r * SIZE + c]] for c in range(SIZE))
-            lines.append(f" {r + 1}  {cells}  {status[r]}")
+            regions = " ".join(_REGION_LETTER_OF_CELL[r * SIZE + c] for c in range(SIZE))
+            lines.append(f" {r + 1}  {cells}  {status[r]}  {r + 1}  {regions}")
         lines.append("    " + " ".join(status[5 + c] for c in range(SIZE)))
-        lines.append("    " + "  ".join(f"{name}{status[10 + i]}" for i, name in enumerate(REGIONS)))
+        lines.append(
+            "    " + "  ".join(f"{REGION_LETTERS[name]} {name}{status[10 + i]}" for i, name in enumerate(REGIONS))
+        )
         if state.player == TERMINAL:
-            lines.append(f"final score {score(state)}")
+            verdicts = {kind: [n for n, s in zip(GROUP_NAMES, statuses) if s == kind] for kind in marks if kind}
+            lines.append(f"final score {score(state)} of 15 (the balanced groups)")
+            for kind, names in verdicts.items():
+                lines.append(f"  {kind} ({len(names)}): {' '.join(names) or '-'}")
         else:
             who = "coin to flip" if state.player == CHANCE else f"{SEAT_NAMES[state.player]} to move"
             lines.append(f"{who}, value {value(state):.4f}  (+ balanced, - unbalanced for sure)")
         return "\n".join(lines)
+
+    def goal_text(self, seat: int) -> str:
+        want = "as many as possible" if seat == 0 else "as few as possible"
+        return (
+            f"make {want} of the 15 groups (rows, columns, regions) end balanced, with 2 or 3 "
+            "blue (X) pieces; a coin decides who moves before every move, and either player "
+            "may place blue or white"
+        )
+
+    def value_text(self, value: float, seat: int) -> str:
+        # the returns are (score - 7.5) / 7.5 for B and the negative for A
+        expected = 7.5 + 7.5 * (value if seat == 0 else -value)
+        return f"expected final score {expected:.2f} of 15 ({SEAT_NAMES[seat]} wants it {'high' if seat == 0 else 'low'})"
+
+    def result_text(self, state: OdokuState) -> str:
+        return f"final score {score(state)} of 15"
 
     def render_rgb(self, state: OdokuState) -> np.ndarray:
         from envs.render import draw_odoku

@@ -30,6 +30,7 @@ class ReversiRules(Rules):
     captures = True
     goal_stones = 10**9  # no goal: only the final count decides
     kernel_goal = GOAL_COUNT
+    goals = ("have more stones than your opponent when neither side can move",) * 2
 
     def __init__(self, size: int = 8):
         self.n = check_size(size, 4, even=True)

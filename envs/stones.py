@@ -60,6 +60,7 @@ class Rules(abc.ABC):
     kernel_goal: int | None = None  # the goal's code in envs.kernels (GOAL_CHAIN, GOAL_LINE, GOAL_COUNT)
     neighbour_array = np.zeros((0, 6), np.int64)  # Hex's neighbours, for the kernels
     orientation = "the mover holds x, the first colour"
+    goals = ("win", "win")  # what each colour plays for, in words (first colour, second)
 
     def initial_board(self) -> list[int]:
         return [EMPTY] * (self.n * self.n)
@@ -272,7 +273,7 @@ class StoneGame(Game):
         index = bisect_left(legal, action)  # legal actions are in increasing order
         if index == len(legal) or legal[index] != action:
             self.check_action(state, action)
-            raise IllegalActionError(f"action {action} ({self._describe(action)}): {self._why_illegal(state, action)}")
+            raise IllegalActionError(f"{self._describe(action)}: {self._why_illegal(state, action)}")
         if action == self.SWAP_SIDES:
             self._swap_sides(state)
         elif action == self.PASS:
@@ -542,6 +543,10 @@ class StoneGame(Game):
 
     def _step_text(self, state: StoneState) -> str:
         return ""
+
+    def goal_text(self, seat: int) -> str:
+        # seat 0 holds the first colour until a pie swap, which the opening line precedes
+        return f"{self.rules.goals[seat]} (your stones are {self.rules.symbols[seat + 1]})"
 
     def render_rgb(self, state: StoneState) -> np.ndarray:
         marks = [""] * self.num_cells

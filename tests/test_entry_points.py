@@ -1,5 +1,6 @@
 """train.py and evaluate.py as a user runs them: recipe-free runs, multiruns, what gets installed."""
 
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -30,8 +31,10 @@ def test_a_multirun_over_games_takes_a_size_for_every_game(tmp_path):
 
 
 def test_installing_adds_only_the_envs_and_agents_packages(tmp_path):
+    source = tmp_path / "source"  # a copy, so that the build leaves nothing in the checkout
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".git", "runs", "outputs", "__pycache__", "*.egg-info"))
     build = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(tmp_path), str(ROOT)],
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(tmp_path), str(source)],
         capture_output=True, text=True, timeout=600,
     )
     assert build.returncode == 0, build.stderr
@@ -40,3 +43,12 @@ def test_installing_adds_only_the_envs_and_agents_packages(tmp_path):
     top_level = {name.split("/")[0] for name in names if not name.split("/")[0].endswith(".dist-info")}
     assert top_level == {"envs", "agents"}
     assert "agents/__init__.py" in names and not {"train.py", "evaluate.py"} & set(names)
+
+
+def test_the_selfplay_benchmark_takes_the_recipe_free_form():
+    result = run_script(
+        "benchmarks/bench_selfplay.py", "--games", "1", "--lone-moves", "1",
+        "experiment=null", "game=hex", "game.size=3", "agent.search.num_simulations=2",
+    )
+    assert result.returncode == 0, result.stderr
+    assert "game hex {'size': 3" in result.stdout and "simulations/move 2 " in result.stdout

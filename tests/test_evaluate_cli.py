@@ -3,8 +3,10 @@
 import csv
 import io
 import json
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -99,13 +101,69 @@ def test_help_and_a_human_game_through_stdin(tmp_path):
     played = cli(["mode=play", "game=hex", "game.size=2", "players=[human,random]"], tmp_path, script)
     assert played.returncode == 0, played.stderr
     assert "cannot play 'b1 b2'" in played.stdout and "took back" in played.stdout
-    assert "game over: Vertical (human) wins" in played.stdout
+    assert "You play Vertical (seat 0, first): join row 1 and the last row" in played.stdout
+    assert "game over: Vertical wins; Vertical is human" in played.stdout
+    logged = (tmp_path / "evaluate.log").read_text()
+    assert "[INFO][agents.evaluate] game over: Vertical wins; Vertical is human" in logged
     record = (tmp_path / "game.txt").read_text()
     game, state = replay_record(record)
     assert game.winner(state) == 0 and json.loads((tmp_path / "results.json").read_text())["finished"]
+
+
+def test_ctrl_c_in_a_human_game_ends_cleanly_and_keeps_a_replayable_record(tmp_path):
+    log = tmp_path / "stdout.txt"
+    with open(log, "w") as stdout:
+        process = subprocess.Popen(
+            [sys.executable, str(ROOT / "evaluate.py"), "mode=play", "game=nex", "game.size=4",
+             "players=[human,random]", f"hydra.run.dir={tmp_path}", "progress=false"],
+            stdin=subprocess.PIPE, stdout=stdout, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+        )
+        process.stdin.write("b2 c3\n")
+        process.stdin.flush()
+        deadline = time.monotonic() + 120
+        while "Horizontal (random) plays" not in log.read_text() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        time.sleep(0.5)  # the prompt for the second turn is up
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 0 and "Traceback" not in stderr, stderr
+    assert "game abandoned" in log.read_text()
+    game, state = replay_record((tmp_path / "game.txt").read_text())
+    assert game.info.params["size"] == 4 and state.turns == 2 and not game.is_terminal(state)
+    assert json.loads((tmp_path / "results.json").read_text())["finished"] is False
 
 
 def test_cli_reports_errors_without_a_traceback(tmp_path):
     failed = cli(["players=[oracle,nonsense]"], tmp_path)
     assert failed.returncode == 1
     assert "error: unknown player spec 'nonsense'" in failed.stderr and "Traceback" not in failed.stderr
+    assert "[ERROR][agents.evaluate] error: unknown player spec 'nonsense'" in (tmp_path / "evaluate.log").read_text()
+
+
+def test_display_names_in_table_csv_records_and_a_readable_ratings_plot(tmp_path):
+    from agents.players.registry import display_names
+
+    long = "az:runs/odoku/2026-11-30_12-00-00/checkpoints/ckpt_step0000009.pt:4"
+    other = "az:runs/odoku/2026-11-29_09-30-00/checkpoints/ckpt_step0000009.pt:4"
+    assert display_names(["me=" + long, long, other, "mcts:400"]) == [
+        "me", "az:2026-11-30_12-00-00/ckpt_step0000009:4", "az:2026-11-29_09-30-00/ckpt_step0000009:4", "mcts:400"]
+    assert display_names([long, "random"]) == ["az:ckpt_step0000009:4", "random"]
+    with pytest.raises(ValueError, match="distinct names"):
+        display_names(["a=random", "a=greedy"])
+
+    # Hydra reads "=" inside a list only within quotes
+    players = "['first=greedy','second=mcts:4',random,'a_rather_long_display_name_for_a_player=mcts:2']"
+    result, text = run(tmp_path, "game=hex", "game.size=2", f"players={players}", "games=2")
+    assert result["names"] == ["first", "second", "random", "a_rather_long_display_name_for_a_player"]
+    header = text.splitlines()[0]
+    assert header.index("opponent") == len("a_rather_long_display_name_for_a_player") + 2  # names set the width
+    assert "first" in text and "greedy" not in text.split("ratings:")[0]
+    rows = list(csv.DictReader(open(tmp_path / "results.csv")))
+    assert {r["player"] for r in rows} == set(result["names"])
+    record = (tmp_path / result["games"][0]["file"]).read_text()
+    assert "# seat 0: first = greedy" in record and "# seat 1: second = mcts:4" in record
+    replay_record(record)
+    from PIL import Image
+
+    width, height = Image.open(tmp_path / "ratings.png").size
+    assert width >= 800 and height >= 3 * 45  # room for the names and a row each

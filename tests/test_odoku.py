@@ -270,3 +270,34 @@ def test_playouts_after_each_placement_estimate_its_exact_value(game):
         assert gaps.std(axis=0).mean() < single.std(axis=0).mean()
     chance = game.initial_state()
     assert np.isnan(game.action_playout_returns(chance, 8, np.random.default_rng(0))).all()
+
+
+def test_text_board_maps_the_regions_and_gives_every_groups_verdict_at_the_end(game):
+    rows = [turn for turn, _, _ in sample_rows()]
+    final = list(replay(game, rows))[-1]
+    lines = game.render_text(final).splitlines()
+    drawn = {}
+    for line in lines[1:6]:  # " 5  X X O X X  -  5  W W N N N"
+        row, letters = line.split()[-6], line.split()[-5:]
+        for column, letter in zip("abcde", letters):
+            drawn.setdefault(letter, set()).add(column + row)
+    # docs/rules.md section 1, read independently of the engine's tables
+    assert drawn == {
+        "C": {"c3", "b3", "d3", "c2", "c4"},
+        "N": {"d4", "d5", "e4", "e5", "c5"},
+        "E": {"d1", "d2", "e1", "e2", "e3"},
+        "S": {"a1", "a2", "b1", "b2", "c1"},
+        "W": {"a4", "a5", "b4", "b5", "a3"},
+    }
+    assert "final score 8 of 15 (the balanced groups)" in lines  # the sample's last move makes it 8
+    balanced = next(line for line in lines if line.startswith("  balanced"))
+    unbalanced = next(line for line in lines if line.startswith("  unbalanced"))
+    assert balanced.startswith("  balanced (8): ") and len(balanced.split(": ")[1].split()) == 8
+    assert unbalanced.startswith("  unbalanced (7): ") and "row2" not in unbalanced  # row 2: X X O O X
+    assert game.result_text(final) == "final score 8 of 15"
+
+
+def test_values_in_the_games_own_units(game):
+    assert game.value_text(0.0, 0) == "expected final score 7.50 of 15 (B wants it high)"
+    assert game.value_text(0.2, 1) == "expected final score 6.00 of 15 (A wants it low)"
+    assert "join row 1 and the last row" in make_game("nex", size=5).goal_text(0)

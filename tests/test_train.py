@@ -331,8 +331,15 @@ def test_command_line_smoke_run(tmp_path):
     assert done.returncode == 0, done.stderr
     output = done.stdout + done.stderr
     assert f"run directory: {tmp_path}" in output and f"tensorboard --logdir {tmp_path}" in output
-    assert "iter 1/1" in output
+    assert "iter 1/1" in output and "\r" not in output  # no progress bar when not on a terminal
     assert list(tmp_path.glob("events.out.tfevents.*")) and list(tmp_path.glob("checkpoints/*.pt"))
+    # the log file keeps the run's history: banner, iterations, evaluation, checkpoint
+    logged = (tmp_path / "train.log").read_text().splitlines()
+    assert "[INFO][agents.training.loop] training odoku {'bias': 0.5} on cpu, seed 0" in logged[2]
+    summary = next(line for line in logged if "iter 1/1" in line)
+    assert "win_rate_vs_random" in summary and "score_vs_oracle_as_B" in summary
+    (checkpoint,) = tmp_path.glob("checkpoints/*.pt")
+    assert logged[-4].endswith(f"checkpoint: {checkpoint}")
 
 
 def test_command_line_rejects_bad_values_without_traceback(tmp_path):
@@ -340,3 +347,24 @@ def test_command_line_rejects_bad_values_without_traceback(tmp_path):
     assert done.returncode == 1
     assert "num_simulations" in done.stderr and "Traceback" not in done.stderr
     assert not list(tmp_path.glob("events.out.tfevents.*"))
+
+
+def test_tensorboard_has_the_hparams_dashboard_and_board_pictures(runs):
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    whole, _, _ = runs
+    images, hparams, metrics = [], set(), set()
+    for path in whole.run_dir.glob("events.out.tfevents.*"):
+        events = EventAccumulator(str(path), size_guidance={"images": 0})
+        events.Reload()
+        if "selfplay/sample_position" in events.Tags()["images"]:
+            images = events.Images("selfplay/sample_position")
+        try:
+            hparams |= set(events.PluginTagToContent("hparams"))
+        except KeyError:  # this file has no HParams data
+            pass
+        metrics |= {tag for tag in events.Tags()["scalars"] if tag.startswith("hparam/")}
+    assert [image.step for image in images] == [1, 2, 3]  # the smoke recipe evaluates every iteration
+    assert images[0].width > 100 and images[0].height > 100
+    assert {"_hparams_/experiment", "_hparams_/session_start_info", "_hparams_/session_end_info"} <= hparams
+    assert {"hparam/loss/policy", "hparam/eval/win_rate_vs_random"} <= metrics

@@ -22,6 +22,7 @@ directory and returns a JSON-ready summary, which :func:`evaluate` saves as
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
 import re
 import sys
@@ -38,7 +39,7 @@ from agents.evaluation.odoku_measures import measure_against_oracle, turn_is_opt
 from agents.evaluation.runner import game_record, play_games
 from agents.evaluation.tournament import round_robin
 from agents.players.human import play_interactive
-from agents.players.registry import make_player
+from agents.players.registry import display_names, make_player, split_name
 from agents.search.solver import Solver, optimal_share
 from envs.odoku import Odoku
 
@@ -60,21 +61,23 @@ def evaluate(cfg: DictConfig, run_dir: str | Path, out: TextIO = sys.stdout) -> 
 # --- modes ----------------------------------------------------------------------------------
 def run_match(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
     specs = _players(cfg, at_least=2)
+    names = display_names(specs)
     game = _game(cfg)
     tournament = round_robin(_game_cfg(cfg), specs, cfg.games, cfg.seed, cfg.workers, cfg.progress)
+    tournament = dataclasses.replace(tournament, players=tuple(names))  # tables, plots, ratings by name
     games_dir = run_dir / "games"
     games_dir.mkdir(exist_ok=True)
     records = []
     for number, (seats, result) in enumerate(zip(tournament.schedule, tournament.results), start=1):
-        lineup = [specs[p] for p in seats]
+        lineup = [names[p] for p in seats]
         path = games_dir / f"game_{number:05d}.txt"
-        path.write_text(game_record(game, result.actions, lineup))
+        path.write_text(game_record(game, result.actions, [_named(specs[p], names[p]) for p in seats]))
         records.append({"file": str(path.relative_to(run_dir)), "players": lineup, "returns": list(result.returns)})
     ratings = tournament.ratings(cfg.prior_draws)  # after the records: a failed fit loses no game
     pairs, totals = tournament.pairs(), tournament.totals()
 
-    rows = [_row(specs[p.i], specs[p.j], p) for p in pairs]
-    rows += [_row(specs[p.i], "all", p, ratings.rating[p.i], ratings.ci[p.i]) for p in totals]
+    rows = [_row(names[p.i], names[p.j], p) for p in pairs]
+    rows += [_row(names[p.i], "all", p, ratings.rating[p.i], ratings.ci[p.i]) for p in totals]
     _print_table(rows, out)
     anchor_note = "" if ratings.anchor == "random" else " (no random player: the first player is the anchor)"
     print(f"ratings: Bradley-Terry, Elo scale, {ratings.anchor} = 0{anchor_note}", file=out)
@@ -87,6 +90,7 @@ def run_match(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
     _tensorboard(run_dir, rows, ratings)
     return {
         "players": list(specs),
+        "names": names,
         "anchor": ratings.anchor,
         "ratings": ratings.as_dict(),
         "table": rows,
@@ -127,7 +131,7 @@ def run_accuracy(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
     optimal, total = optimal_share(game, [(r.actions, s) for r, s in zip(results, agent_seats)], judge)
     low, high = score_interval(optimal, total)
     share = optimal / total if total else float("nan")
-    print(f"{agent}: {optimal} of {total} turns optimal = {share:.1%} (95% CI {low:.1%}..{high:.1%}) "
+    print(f"{display_names([agent])[0]}: {optimal} of {total} turns optimal = {share:.1%} (95% CI {low:.1%}..{high:.1%}) "
           f"in {len(results)} games against {', '.join(opponents)}", file=out)
     return {"agent": agent, "opponents": opponents, "optimal": optimal, "turns": total, "share": share,
             "ci_low": low, "ci_high": high}
@@ -142,7 +146,8 @@ def run_stats(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
     results = play_games(_game_cfg(cfg), lineups, cfg.seed, cfg.workers, cfg.progress)
     stats = game_statistics(_game(cfg), results)
     first, turns, pie = stats["first_seat"], stats["turns"], stats["pie"]
-    who = " vs ".join(specs) if len(specs) == 2 else f"{specs[0]} self-play"
+    names = display_names(list(dict.fromkeys(specs)))
+    who = " vs ".join(names) if len(specs) == 2 else f"{names[0]} self-play"
     print(f"{stats['games']} games, {who}", file=out)
     for outcome, e in first.items():
         print(f"  first seat {outcome:4s} {e['rate']:6.1%}  (95% CI {e['ci_low']:.1%}..{e['ci_high']:.1%})", file=out)
@@ -166,12 +171,15 @@ def run_odoku(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
     if cfg.games < 2:
         raise ConfigError(f"games: mode=odoku needs at least 2 games per seat, got {cfg.games}")
     measures = {}
-    print(f"{'player':24s} {'seat':4s} {'mean score':>17s} {'regret/move':>11s} {'regret/game':>11s}", file=out)
-    for spec in _players(cfg, at_least=1):
+    specs = _players(cfg, at_least=1)
+    names = display_names(specs)
+    width = max(len(name) for name in names + ["player"]) + 2
+    print(f"{'player':{width}s}{'seat':4s} {'mean score':>17s} {'regret/move':>11s} {'regret/game':>11s}", file=out)
+    for spec, name in zip(specs, names):
         seats = measure_against_oracle(_game_cfg(cfg), spec, cfg.games, cfg.seed, cfg.workers, cfg.progress)
-        measures[spec] = [m.as_dict() for m in seats]
+        measures[name] = [m.as_dict() for m in seats]
         for m in seats:
-            print(f"{spec:24s} {'BA'[m.seat]:4s} {m.mean_score:8.3f} +- {m.score_ci:5.3f} "
+            print(f"{name:{width}s}{'BA'[m.seat]:4s} {m.mean_score:8.3f} +- {m.score_ci:5.3f} "
                   f"{m.regret_per_move:11.4f} {m.regret_per_game:11.3f}", file=out)
     print("reference (RULES.md): oracle 9.375 from either seat; random as B 3.40, as A 14.33", file=out)
     return {"measures": measures}
@@ -179,15 +187,15 @@ def run_odoku(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
 
 def run_play(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
     specs = _players(cfg, at_least=2)
-    if len(specs) != 2 or "human" not in specs:
+    if len(specs) != 2 or "human" not in [split_name(spec)[1] for spec in specs]:
         raise ConfigError(f"players: mode=play needs two players, one of them human, got {specs}")
     game = _game(cfg)
     players = [make_player(spec, game) for spec in specs]
-    actions = play_interactive(game, players, np.random.default_rng(cfg.seed), out)
-    if actions is None:
-        return {"players": specs, "finished": False}
-    (run_dir / "game.txt").write_text(game_record(game, actions, specs))
-    return {"players": specs, "finished": True, "actions": actions}
+    played = play_interactive(game, players, np.random.default_rng(cfg.seed), out)
+    record = run_dir / "game.txt"  # abandoned games too: the record replays to where play stopped
+    record.write_text(game_record(game, played.actions, specs))
+    print(f"record: {record}", file=out)
+    return {"players": specs, "finished": played.finished, "actions": played.actions}
 
 
 MODES: dict[str, Callable[[DictConfig, Path, TextIO], dict]] = {
@@ -222,7 +230,7 @@ def _players(cfg: DictConfig, at_least: int) -> list[str]:
         raise ConfigError(f"players: mode={cfg.mode} needs at least {at_least} players, got {list(players)}")
     players = [str(p) for p in players]
     if cfg.mode != "play":
-        if "human" in players:
+        if "human" in [split_name(spec)[1] for spec in players]:
             raise ConfigError(f"players: 'human' plays in mode=play only, not mode={cfg.mode}")
         game = _game(cfg)
         for spec in dict.fromkeys(players):
@@ -258,6 +266,11 @@ def _print_table(rows: list[dict], out: TextIO) -> None:
               f"{r['losses']:6d}{r['score']:8.3f}  {r['ci_low']:.3f}..{r['ci_high']:.3f} {rating}", file=out)
 
 
+def _named(spec: str, name: str) -> str:
+    """A record's seat line: the name, and the full spec where the name shortens it."""
+    return spec if name == spec else f"{name} = {split_name(spec)[1]}"
+
+
 def _tag(spec: str) -> str:
     """A player spec as a TensorBoard tag part (no slashes)."""
     return re.sub(r"[^A-Za-z0-9_.:=-]+", "_", spec)
@@ -270,7 +283,8 @@ def _plot_ratings(ratings, path: Path, title: str) -> None:
     import matplotlib.pyplot as plt
 
     order = np.argsort(ratings.rating)
-    figure, axes = plt.subplots(figsize=(7, 1.2 + 0.5 * len(order)))
+    longest = max(len(name) for name in ratings.names)  # room for the names beside the axis
+    figure, axes = plt.subplots(figsize=(5 + 0.09 * longest, 1.4 + 0.45 * len(order)))
     axes.errorbar(ratings.rating[order], range(len(order)), xerr=ratings.ci[order], fmt="o", capsize=4)
     axes.set_yticks(range(len(order)), [ratings.names[i] for i in order])
     axes.axvline(0.0, color="grey", linewidth=0.8)

@@ -198,6 +198,8 @@ def game_record(game: Game, actions: Sequence[int], lineup: Sequence[str]) -> st
         outcome = "draw" if winner is None else f"seat {winner} wins"
         facts = "".join(f", {key} {value}" for key, value in game.outcome_info(state).items())
         comments.append(f"result: {outcome}, returns {' '.join(f'{r:g}' for r in game.returns(state))}{facts}")
+    else:
+        comments.append("unfinished: the game was abandoned here")
     header = {"game": game.info.name, **game.info.params}
     return write_record(header, format_game(game, actions), comments)
 

@@ -14,16 +14,18 @@ one by one. Commands at the prompt:
 ``help``   the notation and these commands
 =========  ==================================================================
 
-A malformed or illegal turn is explained and the prompt comes again. Input and
-output streams are injectable (stdin/stdout by default) so sessions can be
-scripted.
+A malformed or illegal turn is explained and the prompt comes again. At a
+terminal the prompt has line editing and history (``readline``); Ctrl-C or the
+end of the input abandons the game, and the game loop still returns the turns
+played so far. Input and output streams are injectable (stdin/stdout by
+default) so sessions can be scripted.
 """
 
 from __future__ import annotations
 
 import sys
 import textwrap
-from typing import Sequence, TextIO
+from typing import NamedTuple, Sequence, TextIO
 
 import numpy as np
 
@@ -39,7 +41,7 @@ NOTATION = (
 
 
 class QuitGame(Exception):
-    """The person abandoned the game."""
+    """The person abandoned the game (``quit``, Ctrl-C or the end of the input)."""
 
 
 class UndoTurn(Exception):
@@ -56,6 +58,9 @@ class HumanPlayer(Player):
         self.game = game
         self.input = stdin or sys.stdin
         self.output = stdout or sys.stdout
+        self.terminal = stdin is None and sys.stdin.isatty()
+        if self.terminal:
+            import readline  # noqa: F401  (importing it gives input() line editing and history)
         self.advisor: Player | None = None
         self.pending: list[int] = []
 
@@ -70,11 +75,7 @@ class HumanPlayer(Player):
             return self.pending.pop(0)
         self._show(state)
         while True:
-            self.output.write(f"{self._seat(state)}> ")
-            self.output.flush()
-            line = self.input.readline()
-            if not line:
-                raise QuitGame("end of input")
+            line = self._read_line(f"{self._seat(state)}> ")
             command = line.strip().lower()
             if command == "quit":
                 raise QuitGame("quit")
@@ -92,6 +93,26 @@ class HumanPlayer(Player):
                     continue
                 self.pending = actions[1:]
                 return actions[0]
+
+    def _read_line(self, prompt: str) -> str:
+        try:
+            if self.terminal:
+                return input(prompt)
+            self.output.write(prompt)
+            self.output.flush()
+            line = self.input.readline()
+        except (KeyboardInterrupt, EOFError):
+            raise QuitGame("interrupted") from None
+        if not line:
+            raise QuitGame("end of input")
+        return line
+
+    def introduce(self, seat: int) -> None:
+        """The opening line: which side the person plays and what it wants."""
+        game = self.game
+        order = "first" if seat == 0 else "second"
+        self.say(f"You play {game.info.seat_names[seat]} (seat {seat}, {order}): {game.goal_text(seat)}.")
+        self.say(f"Type one whole turn at the prompt ({COMMANDS}).")
 
     def _whole_turn(self, state, text: str) -> list[int]:
         """The turn's actions, checked on a copy; a turn must be complete."""
@@ -113,7 +134,8 @@ class HumanPlayer(Player):
         self.say(game.render_text(state))
         value = advisor_value(self.advisor, state)
         if value is not None:
-            self.say(f"agent's evaluation for you ({self._seat(state)}): {value:+.3f}  (+1 win, -1 loss)")
+            seat = game.to_play(state)
+            self.say(f"agent's evaluation for you ({self._seat(state)}): {game.value_text(value, seat)}")
         moves = " ".join(game.action_to_text(state, a) for a in game.legal_actions(state))
         self.say(textwrap.fill(f"legal first steps: {moves}", width=100, subsequent_indent="  "))
 
@@ -144,53 +166,66 @@ def advisor_value(advisor: Player | None, state) -> float | None:
     return None
 
 
-def play_interactive(game: Game, players: Sequence[Player], rng: np.random.Generator, out: TextIO) -> list[int] | None:
+class PlayedGame(NamedTuple):
+    """What :func:`play_interactive` played: every action so far, and whether the game ended."""
+
+    actions: list[int]
+    finished: bool
+
+
+def play_interactive(game: Game, players: Sequence[Player], rng: np.random.Generator, out: TextIO) -> PlayedGame:
     """Play one game with people among the players; ``undo`` restores the position
-    before the person's previous turn. Returns the actions, or None if abandoned."""
+    before the person's previous turn. An abandoned game (``quit``, Ctrl-C, end of
+    input) returns the turns completed so far with ``finished=False``."""
     humans = [p for p in players if isinstance(p, HumanPlayer)]
     for human in humans:
         human.advisor = next((p for p in players if not isinstance(p, HumanPlayer)), None)
     for player in players:
         player.reset()
+    for seat, player in enumerate(players):
+        if isinstance(player, HumanPlayer):
+            player.introduce(seat)
     state, actions = game.initial_state(), []
     history: list[tuple[object, int]] = []  # (state, len(actions)) at each person's turn start
     turn_start, turn = state.copy(), []
-    while not game.is_terminal(state):
-        seat = game.to_play(state)
-        if seat == CHANCE:
-            action = game.sample_chance(state, rng)
-        else:
-            player = players[seat]
-            if not turn:
-                turn_start = state.copy()
-                if isinstance(player, HumanPlayer):
-                    history.append((state.copy(), len(actions)))
-            try:
-                action = int(player.act(state, rng))
-            except UndoTurn:
-                history.pop()
-                if not history:
-                    player.say("nothing to undo yet")
+    completed = 0  # actions up to the end of the last whole turn (a record holds whole turns)
+    try:
+        while not game.is_terminal(state):
+            seat = game.to_play(state)
+            if seat == CHANCE:
+                action = game.sample_chance(state, rng)
+            else:
+                player = players[seat]
+                if not turn:
+                    turn_start = state.copy()
+                    if isinstance(player, HumanPlayer):
+                        history.append((state.copy(), len(actions)))
+                try:
+                    action = int(player.act(state, rng))
+                except UndoTurn:
+                    history.pop()
+                    if not history:
+                        player.say("nothing to undo yet")
+                        continue
+                    state, size = history.pop()
+                    state, actions, turn, completed = state.copy(), actions[:size], [], size
+                    player.say("took back your last turn and the reply")
                     continue
-                state, size = history.pop()
-                state, actions, turn = state.copy(), actions[:size], []
-                player.say("took back your last turn and the reply")
-                continue
-            except QuitGame:
-                print("game abandoned", file=out, flush=True)
-                return None
-            turn.append(action)
-        game.apply(state, action)
-        actions.append(action)
-        if seat != CHANCE and game.to_play(state) != seat:
-            name = game.info.seat_names[seat]
-            print(f"{name} ({players[seat].name}) plays {game.format_turn(turn_start, turn)}", file=out, flush=True)
-            turn = []
+                turn.append(action)
+            game.apply(state, action)
+            actions.append(action)
+            if seat != CHANCE and game.to_play(state) != seat:
+                name = game.info.seat_names[seat]
+                print(f"{name} ({players[seat].name}) plays {game.format_turn(turn_start, turn)}", file=out, flush=True)
+                turn, completed = [], len(actions)
+    except (QuitGame, KeyboardInterrupt):
+        print("\ngame abandoned", file=out, flush=True)
+        return PlayedGame(actions[:completed], finished=False)
     print(game.render_text(state), file=out)
     winner = game.winner(state)
-    result = "a draw" if winner is None else f"{game.info.seat_names[winner]} ({players[winner].name}) wins"
-    print(f"game over: {result}; returns {game.returns(state)}", file=out, flush=True)
-    return actions
+    who = "" if winner is None else f"; {game.info.seat_names[winner]} is {players[winner].name}"
+    print(f"game over: {game.result_text(state)}{who}", file=out, flush=True)
+    return PlayedGame(actions, finished=True)
 
 
 def make_human_player(game: Game, args: list[str]) -> Player:

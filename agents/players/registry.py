@@ -3,13 +3,17 @@
 Specs are short strings, as on the command line: ``random``, ``greedy``,
 ``mcts:N``, ``az:PATH[:SIMS]``, ``oracle``, ``solver``, ``human``. Each kind
 maps to a factory ``(game, args) -> Player``, imported on first use, so a
-spec that needs torch (``az``) imports it only when it is asked for.
+spec that needs torch (``az``) imports it only when it is asked for. A spec may
+carry a display name for tables, plots and records: ``me=az:PATH:64``; without
+one, :func:`display_names` shortens checkpoint paths to their file names.
 """
 
 from __future__ import annotations
 
+import re
 from importlib import import_module
-from typing import Callable
+from pathlib import PurePath
+from typing import Callable, Sequence
 
 from agents.players.player import Player, RandomPlayer, no_args
 from envs.core import Game
@@ -38,13 +42,51 @@ PLAYER_SPECS: dict[str, tuple[str | Callable, str]] = {
 }
 
 
+_NAMED_SPEC = re.compile(r"^([A-Za-z0-9_.+-]+)=(.+)$")
+
+
+def split_name(spec: str) -> tuple[str | None, str]:
+    """``"me=az:PATH"`` -> ``("me", "az:PATH")``; a spec without a name -> ``(None, spec)``."""
+    match = _NAMED_SPEC.match(spec.strip())
+    return (match.group(1), match.group(2)) if match else (None, spec.strip())
+
+
+def display_names(specs: Sequence[str]) -> list[str]:
+    """Distinct short names for a lineup: the given names, other specs as written
+    except checkpoint paths, which keep just enough of their path to stay distinct
+    (``az:ckpt_step0000009:4``, then ``az:2026-11-30_12-00-00/ckpt_step0000009``)."""
+    parsed = [split_name(spec) for spec in specs]
+    for depth in range(1, 64):
+        names = [name or _short_spec(spec, depth) for name, spec in parsed]
+        if len(set(names)) == len(names):
+            return names
+    raise ValueError(f"players must have distinct names, got {list(specs)}")
+
+
+def _short_spec(spec: str, depth: int) -> str:
+    kind, *args = spec.split(":")
+    if kind != "az" or not args:
+        return spec
+    path, sims = _az_path_and_rest(args)
+    parts = [part for part in PurePath(path).with_suffix("").parts if part != "checkpoints"]
+    return ":".join(["az", "/".join(parts[-depth:]), *sims])
+
+
+def _az_path_and_rest(args: list[str]) -> tuple[str, list[str]]:
+    if len(args) > 1 and len(args[0]) == 1 and args[1].startswith(("\\", "/")):
+        args = [args[0] + ":" + args[1], *args[2:]]  # a Windows drive letter in the path
+    return args[0], args[1:]
+
+
 def make_player(spec: str, game: Game) -> Player:
     """Build a player from its spec string for ``game``; unknown specs list the forms."""
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"player spec must be a non-empty string, got {spec!r}")
-    kind, *args = spec.strip().split(":")
-    if kind == "az" and len(args) > 1 and len(args[0]) == 1 and args[1].startswith(("\\", "/")):
-        args = [args[0] + ":" + args[1], *args[2:]]  # a Windows drive letter in the path
+    name, spec = split_name(spec)
+    kind, *args = spec.split(":")
+    if kind == "az" and args:
+        path, rest = _az_path_and_rest(args)
+        args = [path, *rest]
     try:
         factory, _ = PLAYER_SPECS[kind]
     except KeyError:
@@ -54,5 +96,5 @@ def make_player(spec: str, game: Game) -> Player:
         module, function = factory.split(":")
         factory = getattr(import_module(module), function)
     player = factory(game, args)
-    player.name = spec
+    player.name = name or spec
     return player

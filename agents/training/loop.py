@@ -26,6 +26,8 @@ evaluating never changes the training games.
 from __future__ import annotations
 
 import dataclasses
+import logging
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,7 +46,7 @@ from agents.net.network import NetConfig, PolicyValueNet, resolve_device
 from agents.players.az_player import NetworkPlayer
 from agents.players.mcts_player import SearchPlayer
 from agents.players.registry import make_player
-from agents.search.mcts import SearchConfig
+from agents.search.mcts import MCTS, SearchConfig
 from agents.training.learner import Learner, LearnerConfig
 from agents.training.replay import ReplayBuffer
 from agents.training.saving import latest_checkpoint, load_replay, replay_path, restore_rngs, save_checkpoint
@@ -58,6 +60,7 @@ if TYPE_CHECKING:
     from agents.training.ray_backend import RayConfig
 
 CONFIG_GROUPS = ("game", "agent", "net", "experiment")
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -251,6 +254,12 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
     if checkpoint is None:
         writer.add_text("hparams", _code_block(config_yaml), 0)
     _announce("run directory", run_dir, resumed_from=cfg.get("resume"))
+    log.info(
+        "training %s %s on %s, seed %d: iterations %d..%d, %d games and %d learner steps each, "
+        "%d simulations per move, net %d blocks x %d channels",
+        info.name, info.params, s.device, s.seed, iteration + 1, s.iterations, s.selfplay.games_per_iteration,
+        s.learner.steps_per_iteration, s.search.num_simulations, s.net.blocks, s.net.channels,
+    )
     result = TrainResult(run_dir, None, step, iteration)
     last_checkpoint_step = step
 
@@ -261,10 +270,13 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
             rng=rng, config_yaml=config_yaml, replay=replay,
         )
         _prune(checkpoint_dir, s.keep_checkpoints)
+        log.info("checkpoint: %s", path)
         return path
 
     feed = make_feed(s, evaluator)
-    bar = tqdm(total=s.iterations, initial=iteration, desc=info.name, unit="it", dynamic_ncols=True)
+    show_bar = bool(cfg.get("progress", True)) and sys.stderr.isatty()  # no bar in redirected output
+    _warm_up(game, MCTS(game, s.search), evaluator)  # compile the kernels before the first iteration is timed
+    bar = tqdm(total=s.iterations, initial=iteration, desc=info.name, unit="it", dynamic_ncols=True, disable=not show_bar)
     try:
         while iteration < s.iterations:
             # 1. self-play: this iteration's games (the feed may have played them while the learner stepped)
@@ -305,11 +317,14 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
                 result.evaluations.append(evaluation)
                 scalars.update(evaluation)
                 writer.add_text("selfplay/sample_game", _sample_game(game, batch), iteration)
+                picture = _sample_picture(game, batch)
+                if picture is not None:
+                    writer.add_image("selfplay/sample_position", picture, iteration, dataformats="HWC")
             for tag, value in scalars.items():
                 writer.add_scalar(tag, value, iteration)
             writer.flush()
             bar.update(1)
-            tqdm.write(_summary(iteration, s.iterations, step, scalars))
+            log.info(_summary(iteration, s.iterations, step, scalars))
 
             # 4. checkpoint
             if step - last_checkpoint_step >= s.checkpoint_every or iteration == s.iterations:
@@ -318,9 +333,10 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
     except KeyboardInterrupt:
         result.interrupted = True
         result.checkpoint = checkpoint_now()
-        tqdm.write(f"interrupted: checkpoint written; continue with\n  python train.py resume={result.checkpoint}")
+        log.warning("interrupted: checkpoint written; continue with\n  python train.py resume=%s", result.checkpoint)
     finally:
         bar.close()
+        _hparams(writer, config_yaml, result, iteration)
         writer.close()
         feed.close()
     result.step, result.iteration = step, iteration
@@ -376,6 +392,53 @@ def _sample_game(game: Game, batch: SelfPlayBatch) -> str:
     return _code_block("\n".join([*lines, "", game.render_text(state)]))
 
 
+def _sample_picture(game: Game, batch: SelfPlayBatch) -> np.ndarray | None:
+    """The middle position of the batch's first game, drawn (None for a game without pictures)."""
+    actions = batch.games[0]
+    state = game.initial_state()
+    for action in actions[: len(actions) // 2]:
+        game.apply(state, action)
+    try:
+        return game.render_rgb(state)
+    except NotImplementedError:
+        return None
+
+
+def _warm_up(game: Game, mcts: MCTS, evaluator: NetEvaluator) -> None:
+    """One small search and one playout, so that compiling the numba kernels (or loading
+    them from numba's cache) and torch's first forward pass do not count as self-play time.
+    Its own generator leaves the run's random numbers untouched."""
+    rng = np.random.default_rng(0)
+    state = game.initial_state()
+    mcts.search(state, evaluator, rng)
+    game.random_playout(state, rng)
+
+
+def _hparams(writer, config_yaml: str, result: TrainResult, iteration: int) -> None:
+    """The configuration and the final losses and evaluations for TensorBoard's HParams dashboard."""
+    flat = _flatten(OmegaConf.to_container(OmegaConf.create(config_yaml), resolve=True))
+    hparams = {key: value if isinstance(value, (int, float, str, bool)) else str(value) for key, value in flat.items()}
+    metrics = {}
+    if result.losses and result.losses[-1]:
+        metrics.update({f"hparam/{tag}": value for tag, value in result.losses[-1].items()})
+    if result.evaluations:
+        metrics.update({f"hparam/{tag}": value for tag, value in result.evaluations[-1].items()})
+    if metrics:
+        writer.add_hparams(hparams, metrics, run_name=".", global_step=iteration)
+
+
+def _flatten(tree: dict, prefix: str = "") -> dict:
+    """``{"a": {"b": 1}}`` -> ``{"a.b": 1}``."""
+    flat = {}
+    for key, value in tree.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict):
+            flat.update(_flatten(value, f"{name}."))
+        else:
+            flat[name] = value
+    return flat
+
+
 def _code_block(text: str) -> str:
     """TensorBoard renders text as Markdown; indented lines keep their layout."""
     return "\n".join("    " + line for line in text.splitlines())
@@ -390,7 +453,7 @@ def _prune(directory: Path, keep: int) -> None:
 def _announce(what: str, run_dir: Path, **extra) -> None:
     lines = [f"{what}: {run_dir}", f"  tensorboard --logdir {run_dir}"]
     lines += [f"  {key.replace('_', ' ')}: {value}" for key, value in extra.items() if value]
-    tqdm.write("\n".join(lines))
+    log.info("\n".join(lines))
 
 
 __all__ = ["Settings", "TrainResult", "build_settings", "evaluate", "make_feed", "train"]
