@@ -1,6 +1,6 @@
 """Self-play throughput by backend and worker count, with and without overlapped learning.
 
-    python benchmarks/bench_scaling.py [--games nex11 odoku] [--iterations 2] [--workers 1 2]
+    python benchmarks/bench_scaling.py [--games nex11 odoku] [--iterations 2] [--workers 1 2] [key=value ...]
 
 For each game it runs, side by side in one process: worker processes
 (``distributed=local``) and Ray actors on a local runtime
@@ -179,6 +179,7 @@ def main() -> None:
     parser.add_argument("--no-ray", action="store_true", help="skip the Ray rows")
     parser.add_argument("--main-process", action="store_true", help="add a row for self-play in the main process")
     parser.add_argument("--costs", action="store_true", help="only the forward-pass and learner costs (no rows)")
+    parser.add_argument("overrides", nargs="*", help="Hydra overrides for every game, after its own")
     args = parser.parse_args()
     torch.set_num_threads(1)
     backends = ["local"]
@@ -194,7 +195,7 @@ def main() -> None:
     print(f"machine: {os.cpu_count()} CPUs visible, {len(os.sched_getaffinity(0))} usable; torch threads 1; "
           f"timed iterations per row {args.iterations}\n")
     for name in args.games:
-        overrides = GAMES[name]
+        overrides = [*GAMES[name], *args.overrides]
         base = settings(overrides, "local", 0)
         print(f"== {name}: {' '.join(overrides)}  (games/iteration {base.selfplay.games_per_iteration}, "
               f"learner steps/iteration {base.learner.steps_per_iteration}, simulations {base.search.num_simulations})")
