@@ -5,9 +5,11 @@
 checkpoints as networks), ``players`` (the ``Player`` interface, the spec
 registry and every player), ``evaluation`` (the game runner, matches, round
 robins, ratings, statistics and ``evaluate.py``'s modes) and ``training`` (the
-loop, self-play, learner, replay buffer, saving and resuming). ``agents.config``
-holds what ``train.py`` and ``evaluate.py`` share about their configs. Every
-package depends only on ``envs`` and the packages above it in this list.
+loop, self-play, learner, replay buffer, saving and resuming). Two modules
+serve them all: ``agents.config`` (what ``train.py`` and ``evaluate.py`` share
+about their configs) and ``agents.pool`` (the one worker pool, for self-play
+and for batches of games). Every package depends only on ``envs``, those two
+modules and the packages above it in this list.
 """
 
 from agents.players import PLAYER_SPECS, Player, make_player

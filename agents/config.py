@@ -1,10 +1,19 @@
-"""What train.py and evaluate.py share about their Hydra configs."""
+"""What train.py and evaluate.py share about their Hydra configs, and the one value check.
+
+:func:`check` is how every config dataclass (``SearchConfig``, ``SelfPlayConfig``,
+``LearnerConfig``, ``NetConfig``) and the training loop's settings validate a
+value: the error names the key, the rule and the value, e.g.
+``agent.search.num_simulations must be a positive integer, got -3``.
+"""
 
 from __future__ import annotations
 
 import io
 import logging
-from typing import Any, Mapping
+import math
+from typing import Any, Mapping, Sequence
+
+import numpy as np
 
 from envs.core import Game, make_game
 
@@ -41,6 +50,45 @@ def game_from_config(game_cfg: Mapping[str, Any]) -> Game:
         values = "".join(f", {key}={value!r}" for key, value in kwargs.items())
         raise ConfigError(f"game (name={name!r}{values}): {error}") from None
 
+
+def check(
+    key: str,
+    value: Any,
+    kind: str,
+    low: float | None = None,
+    high: float | None = None,
+    strict: bool = False,
+    choices: Sequence[Any] = (),
+) -> None:
+    """Raise ConfigError unless ``value`` is of ``kind`` and in range.
+
+    ``kind`` is ``"integer"`` (bools refused), ``"number"`` (finite int or float),
+    ``"bool"`` or ``"choice"`` (one of ``choices``); ``low``/``high`` bound it
+    (``strict``: ``low`` itself is excluded).
+    """
+    if kind == "bool":
+        if not isinstance(value, (bool, np.bool_)):
+            raise ConfigError(f"{key} must be true or false, got {value!r}")
+        return
+    if kind == "choice":
+        if value not in choices:
+            raise ConfigError(f"{key} must be one of {tuple(choices)}, got {value!r}")
+        return
+    integral = (int, np.integer) if kind == "integer" else (int, float, np.integer, np.floating)
+    ok = isinstance(value, integral) and not isinstance(value, (bool, np.bool_)) and math.isfinite(value)
+    ok = ok and (low is None or (value > low if strict else value >= low))
+    ok = ok and (high is None or value <= high)
+    if not ok:
+        raise ConfigError(f"{key} must be {_rule(kind, low, high, strict)}, got {value!r}")
+
+
+def _rule(kind: str, low, high, strict: bool) -> str:
+    if kind == "integer" and low == 1 and high is None and not strict:
+        return "a positive integer"
+    bounds = [f"{'>' if strict else '>='} {low}"] if low is not None else []
+    bounds += [f"<= {high}"] if high is not None else []
+    noun = "an integer" if kind == "integer" else "a finite number"
+    return " ".join([noun, " and ".join(bounds)]).strip()
 
 def below_level(level: str):
     """A logging filter passing records below ``level`` (the console's stdout handler)."""

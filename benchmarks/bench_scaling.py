@@ -111,7 +111,7 @@ def measure(s, modes, iterations: int) -> dict[str, tuple[float, float]]:
 def worker_pids(feed) -> list[int]:
     if hasattr(feed, "actor_pids"):
         return feed.actor_pids()
-    executor = getattr(feed, "_executor", None)
+    executor = getattr(getattr(feed, "_pool", None), "_executor", None)
     return list(executor._processes) if executor is not None else []
 
 

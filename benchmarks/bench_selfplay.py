@@ -25,7 +25,7 @@ from agents.net.net_evaluator import NetEvaluator
 from agents.net.network import PolicyValueNet
 from agents.search.mcts import MCTS
 from agents.training.loop import build_settings
-from agents.training.selfplay import play_games
+from agents.training.selfplay import self_play
 
 CONFIGS = Path(__file__).resolve().parents[1] / "configs"
 
@@ -49,10 +49,10 @@ def main() -> None:
     rng = np.random.default_rng(s.seed)
 
     evaluator = NetEvaluator(game, net, s.device)
-    play_games(game, mcts, evaluator, 1, s.selfplay, rng)  # warm-up: imports, allocator
+    self_play(game, mcts, evaluator, 1, s.selfplay, rng)  # warm-up: imports, allocator
     evaluator = NetEvaluator(game, net, s.device)
     start = time.perf_counter()
-    batch = play_games(game, mcts, evaluator, num_games, s.selfplay, rng)
+    batch = self_play(game, mcts, evaluator, num_games, s.selfplay, rng)
     seconds = time.perf_counter() - start
     searches = batch.num_positions
     simulations = searches * s.search.num_simulations

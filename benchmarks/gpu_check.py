@@ -31,7 +31,7 @@ from agents.net.network import PolicyValueNet
 from agents.search.mcts import MCTS
 from agents.training.learner import Learner
 from agents.training.loop import build_settings, train
-from agents.training.selfplay import play_games
+from agents.training.selfplay import self_play
 
 CONFIGS = Path(__file__).resolve().parents[1] / "configs"
 
@@ -54,7 +54,7 @@ def losses_match(steps: int = 5) -> bool:
     rng = np.random.default_rng(0)
     torch.manual_seed(0)
     cpu_net = PolicyValueNet.for_game(s.game.info, s.net)
-    batch = play_games(s.game, MCTS(s.game, s.search), NetEvaluator(s.game, cpu_net), 4, s.selfplay, rng)
+    batch = self_play(s.game, MCTS(s.game, s.search), NetEvaluator(s.game, cpu_net), 4, s.selfplay, rng)
     cuda_net = PolicyValueNet.for_game(s.game.info, s.net)
     cuda_net.load_state_dict(cpu_net.state_dict())
     cuda_net.to("cuda")
@@ -82,9 +82,9 @@ def selfplay_speed(num_games: int) -> None:
         net = PolicyValueNet.for_game(s.game.info, s.net).to(device)
         evaluator = NetEvaluator(s.game, net, device)
         mcts, rng = MCTS(s.game, s.search), np.random.default_rng(0)
-        play_games(s.game, mcts, evaluator, 1, s.selfplay, rng)  # warm-up: kernels, allocator
+        self_play(s.game, mcts, evaluator, 1, s.selfplay, rng)  # warm-up: kernels, allocator
         started = time.perf_counter()
-        batch = play_games(s.game, mcts, evaluator, num_games, s.selfplay, rng)
+        batch = self_play(s.game, mcts, evaluator, num_games, s.selfplay, rng)
         seconds = time.perf_counter() - started
         costs = []
         for size in (1, 32, 256, 1024):

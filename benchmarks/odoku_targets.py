@@ -14,7 +14,7 @@ table over positions reached by random play (random depth, fresh seed):
   values with either seat to move, is best), in points given away.
 
 ``--checkpoint`` measures a trained network. ``--fit-exact`` is the ceiling:
-a fresh network of the same shape (``--channels``, ``--blocks``) trained for
+a fresh network of the same shape (``--channels``, ``--blocks``, ``--value-hidden``) trained for
 ``--steps`` batches on exact targets (exact value, uniform over the optimal
 moves) for that many random-play positions, with the game's symmetries;
 ``--rollouts K`` replaces each exact value target by the mean return of K
@@ -140,6 +140,7 @@ def main() -> None:
     parser.add_argument("--policy-rollouts", type=int, default=0, help="--fit-exact: policy targets from K playouts")
     parser.add_argument("--channels", type=int, default=32)
     parser.add_argument("--blocks", type=int, default=2)
+    parser.add_argument("--value-hidden", type=int, default=64)
     parser.add_argument("--positions", type=int, default=300, help="positions measured")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
@@ -150,7 +151,7 @@ def main() -> None:
         net = build_network(load_checkpoint(args.checkpoint, game), args.checkpoint, game)
         label = args.checkpoint
     else:
-        net = PolicyValueNet.for_game(game.info, NetConfig(channels=args.channels, blocks=args.blocks))
+        net = PolicyValueNet.for_game(game.info, NetConfig(channels=args.channels, blocks=args.blocks, value_hidden=args.value_hidden))
         fit_exact(game, net, args.fit_exact, args.steps, rng, args.rollouts, args.policy_rollouts)
         moves = f"the best moves of {args.policy_rollouts} playouts" if args.policy_rollouts else "exact moves"
         values = f"{args.rollouts}-playout values" if args.rollouts else "exact values"

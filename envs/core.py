@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import abc
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -92,8 +92,9 @@ class Symmetry:
     action_perm: np.ndarray
 
     def policy(self, policy: np.ndarray) -> np.ndarray:
+        """A policy (or a batch of them, actions on the last axis) mapped by this symmetry."""
         mapped = np.empty_like(policy)
-        mapped[self.action_perm] = policy
+        mapped[..., self.action_perm] = policy
         return mapped
 
 
@@ -196,6 +197,22 @@ class Game(abc.ABC):
         """Extra end-of-game facts for ``info`` (Odoku: the raw score)."""
         return {}
 
+    # --- what generic agents code asks of a game (evaluation, statistics) -----------
+    #: the player spec of an exact player that measures agents (Odoku: ``"oracle"``); None: none
+    reference_player: str | None = None
+    #: the ``outcome_info`` fact that scores a game on the rule book's scale (Odoku: ``"score"``)
+    score_fact: str | None = None
+
+    def turn_judge(self) -> Callable[[Any, Sequence[int]], bool] | None:
+        """``judge(state, turn_actions) -> bool``: whether a complete turn is exactly optimal,
+        when the rules alone tell (Odoku's random-turn theorem); None: a search must decide."""
+        return None
+
+    def turn_kind(self, state, actions: Sequence[int]) -> str:
+        """The kind of a complete turn (its decision actions) played from ``state``, for
+        game statistics: ``place`` unless a game has other kinds (pass, swap-sides, drop ...)."""
+        return "place"
+
     def goal_text(self, seat: int) -> str:
         """What ``seat`` plays for, in one sentence (told to a person at the start)."""
         return "win the game"
@@ -266,6 +283,30 @@ class Game(abc.ABC):
                 f"action {action} is out of range 0..{self.info.num_actions - 1}"
             )
         return action
+
+
+def play_out(game: Game, state, rng: np.random.Generator, players: Mapping[int, Any], actions: list | None = None) -> int:
+    """Play ``state`` forward in place until a seat without a player is to move, or the end.
+
+    Chance outcomes are drawn from ``rng``; seat ``s`` in ``players`` acts by
+    ``players[s].act(state, rng)``. Every action is appended to ``actions`` when
+    given; returns the number of decisions the players made. The one game loop:
+    ``agents.evaluation.runner.play_game`` gives every seat a player, the env
+    gives its opponent's seats one and stops where its agent is to move.
+    """
+    decisions = 0
+    while True:
+        seat = game.to_play(state)
+        if seat == CHANCE:
+            action = game.sample_chance(state, rng)
+        elif seat in players:
+            action = players[seat].act(state, rng)
+            decisions += 1
+        else:  # a seat without a player, or TERMINAL
+            return decisions
+        game.apply(state, action)
+        if actions is not None:
+            actions.append(int(action))
 
 
 def winner_of(returns: Sequence[float]) -> int | None:

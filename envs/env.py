@@ -8,7 +8,8 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from envs.core import CHANCE, TERMINAL, Game, GameError, GameOverError, make_game
+from envs.core import TERMINAL, Game, GameError, GameOverError, make_game, play_out
+from envs.opponents import resolve_opponent
 
 ILLEGAL_ACTION_MODES = ("lose", "raise")
 
@@ -45,8 +46,9 @@ class BoardGameEnv(gym.Env):
     =====================  ===========================================================
 
     Arguments: ``game`` (registry name or a :class:`~envs.core.Game`), ``opponent``
-    (None, a player spec such as ``"random"``, ``"oracle"`` or ``"az:PATH[:SIMS]"``,
-    an ``agents.Player``, or a callable ``policy(state, rng) -> action``),
+    (None, a player spec such as ``"random"``, ``"oracle"`` or ``"az:PATH[:SIMS]"``
+    resolved through :mod:`envs.opponents`, an object with ``act(state, rng)`` such
+    as an ``agents.Player``, or a callable ``policy(state, rng) -> action``),
     ``agent_seat``, ``render_mode``, ``illegal_action``, and game parameters
     (``size``, ``pie_rule``, ``bias``, ...).
     """
@@ -77,7 +79,7 @@ class BoardGameEnv(gym.Env):
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.agent_seat_option = agent_seat
-        self.opponent = _resolve_opponent(opponent, self.game)
+        self.opponent = resolve_opponent(opponent, self.game)
         self.action_space = spaces.Discrete(info.num_actions)
         self.observation_space = spaces.Dict(
             {
@@ -149,15 +151,8 @@ class BoardGameEnv(gym.Env):
     # --- internals ---------------------------------------------------------------------------
     def _advance(self) -> None:
         """Flip coins, and in single-agent mode play the opponent, until the agent acts."""
-        game, state = self.game, self.state
-        while True:
-            player = game.to_play(state)
-            if player == CHANCE:
-                game.apply(state, game.sample_chance(state, self.np_random))
-            elif self.opponent is not None and player >= 0 and player != self.agent_seat:
-                game.apply(state, self.opponent.act(state, self.np_random))
-            else:
-                return
+        seats = range(self.game.info.num_seats) if self.opponent is not None else ()
+        play_out(self.game, self.state, self.np_random, {s: self.opponent for s in seats if s != self.agent_seat})
 
     def _lose_by_illegal_action(self, actor: int, message: str):
         returns = [1.0] * self.game.info.num_seats
@@ -199,20 +194,3 @@ class BoardGameEnv(gym.Env):
         """Observation and info, sharing one legal mask."""
         observation = self._observation()
         return observation, self._info(observation["action_mask"])
-
-
-def _resolve_opponent(opponent: Any, game: Game):
-    """None, a player spec string, a Player, or a callable ``(state, rng) -> action``."""
-    if opponent is None:
-        return None
-    from agents.players import CallablePlayer, Player, make_player
-
-    if isinstance(opponent, str):
-        return make_player(opponent, game)
-    if isinstance(opponent, Player):
-        return opponent
-    if callable(opponent):
-        return CallablePlayer(opponent)
-    raise ValueError(
-        f"opponent must be None, a player spec string, a Player or a callable, got {opponent!r}"
-    )

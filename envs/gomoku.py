@@ -15,10 +15,9 @@ from __future__ import annotations
 from typing import Sequence
 
 from envs.board import check_size
-from envs.kernels import GOAL_LINE, line_through, placement_playout
+from envs.kernels import GOAL_LINE, LINE, line_through, placement_playout
 from envs.stones import Rules, StoneGame
 
-LINE = 5
 
 
 class GomokuRules(Rules):

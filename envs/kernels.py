@@ -7,6 +7,13 @@ conversion happens per call. The playouts draw from their own SplitMix64 stream
 (``draw``), seeded once per playout from the caller's numpy Generator, and keep
 whatever they need per turn (counts, union-finds, scratch boards) up to date
 instead of rescanning the board. Compiled on first use and cached on disk.
+
+For speed each rule here is written a second time: the Python engines
+(``envs/hex.py``, ``gomoku.py``, ``reversi.py``, ``mutator.py``) are the
+reference, and the playouts must follow them move for move.
+``tests/test_neutral_properties.py::test_random_playout_plays_the_engine_loop_game``
+checks that, seed by seed, for every stone game; constants of a rule (Gomoku's
+``LINE``) are defined here once and imported by the engine.
 """
 
 from __future__ import annotations
@@ -198,6 +205,9 @@ def _stone_touches(board, n, touch, cell):
     return change
 
 
+LINE = 5  # Gomoku's goal (envs.gomoku): five or more in a row
+
+
 @njit(cache=True)
 def line_through(board, n, cell, colour, length):
     """Whether ``length`` or more ``colour`` stones lie in a row (any of 4 directions) through ``cell``."""
@@ -302,7 +312,7 @@ def placement_playout(board, n, colour, turns, pie_turn, goal, neighbours, seed)
             base = cells + 2 * (colour - 1)
             if _find(parent, base) == _find(parent, base + 1):
                 return colour, decisions, turns - start, swapped
-        elif line_through(after, n, cell, colour, 5):
+        elif line_through(after, n, cell, colour, LINE):
             return colour, decisions, turns - start, swapped
         colour = 3 - colour
     return 0, decisions, turns - start, swapped
@@ -420,8 +430,8 @@ def _taylor_playout(board, n, colour, turns, pie_turn, goal, neighbours, seed):
         if goal == GOAL_CHAIN:
             if counts[colour] >= n and _joined(after, n, parents[colour], neighbours, sets, colour):
                 return colour, decisions, turns - start, swapped
-        elif counts[colour] >= 5 and (
-            line_through(after, n, first, colour, 5) or (second >= 0 and line_through(after, n, second, colour, 5))
+        elif counts[colour] >= LINE and (
+            line_through(after, n, first, colour, LINE) or (second >= 0 and line_through(after, n, second, colour, LINE))
         ):
             return colour, decisions, turns - start, swapped
         colour = 3 - colour

@@ -79,6 +79,16 @@ class NeutralGame(StoneGame):
     def registry_name(self) -> str:
         return self.name
 
+    def turn_kind(self, state: StoneState, actions) -> str:
+        kind = super().turn_kind(state, actions)
+        if kind != "place":
+            return kind
+        if state.board[actions[0]] == EMPTY:
+            # one cell on an empty point: the fill rule, except where captures make it a
+            # drop whose neutral is left out (NeuVersi has no end-game rules)
+            return "drop" if len(actions) == 2 or self.rules.captures else "fill"
+        return "swap" if len(actions) == 3 else "convert"
+
     def max_decisions(self) -> int:
         # at most 2E + N <= 2 n^2 turns of up to 3 steps, a pass between two of them at most
         return 8 * self.num_cells + 2

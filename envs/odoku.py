@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from math import comb
+from typing import Sequence
 
 import numpy as np
 
@@ -30,6 +31,7 @@ EMPTY, BLUE, WHITE = 0, 1, 2
 COLOUR_LETTERS = "XO"  # colour 0 = blue, 1 = white
 SEAT_NAMES = ("B", "A")
 MAX_SCORE = 15
+HALF_SCORE = MAX_SCORE / 2  # the score of a fair game: returns are (score - HALF_SCORE) / HALF_SCORE
 
 
 def cell_index(name: str) -> int:
@@ -125,13 +127,18 @@ class Odoku(Game):
                     column (7, 8) and region (9, 10): the exact value is a sum of
                     per-group terms, and these planes put each group's counts on
                     every one of its cells
-    Returns         (score - 7.5) / 7.5 for B, the negative for A; ``score`` (0..15
+    Returns         (score - HALF_SCORE) / HALF_SCORE for B, the negative for A; ``score`` (0..15
                     balanced groups) in ``outcome_info`` and the env's final ``info``
     Termination     after 25 moves (the board is full)
     Symmetries      4 rotations x swapping blue and white (8)
     Notation        ``Xb3``; a record turn adds the mover, ``B Xb3``
+    Measures        the ``oracle`` player is exact (``reference_player``); a turn is
+                    judged optimal by the random-turn theorem (``turn_judge``)
     ==============  ==============================================================
     """
+
+    reference_player = "oracle"
+    score_fact = "score"
 
     def __init__(self, bias: float = 0.5, size: int = SIZE):
         # ``size`` is accepted so that every board game's config has one (``game.size=N``
@@ -194,7 +201,7 @@ class Odoku(Game):
     def returns(self, state: OdokuState) -> tuple[float, float]:
         if state.player != TERMINAL:
             return (0.0, 0.0)
-        b_return = (score(state) - 7.5) / 7.5
+        b_return = (score(state) - HALF_SCORE) / HALF_SCORE
         return (b_return, -b_return)
 
     def random_playout(self, state: OdokuState, rng: np.random.Generator) -> tuple[tuple[float, float], int, int]:
@@ -216,7 +223,7 @@ class Odoku(Game):
                 for g in CELL_GROUPS[cell]:
                     counts[g] += 1
         final = sum(1 for b in blue if 2 <= b <= 3)
-        b_return = (final - 7.5) / 7.5
+        b_return = (final - HALF_SCORE) / HALF_SCORE
         return (b_return, -b_return), empty, empty
 
     def action_playout_returns(self, state: OdokuState, rollouts: int, rng: np.random.Generator) -> np.ndarray:
@@ -235,10 +242,13 @@ class Odoku(Game):
         unfilled = blue[None] - fill.T[cells][:, :, None] * groups  # the placed cell left out
         for colour in (0, 1):
             final = unfilled + groups if colour == 0 else unfilled
-            b_return = (((final >= 2) & (final <= 3)).sum(axis=-1).mean(axis=-1) - 7.5) / 7.5
+            b_return = (((final >= 2) & (final <= 3)).sum(axis=-1).mean(axis=-1) - HALF_SCORE) / HALF_SCORE
             means[2 * cells + colour, 0] = b_return
             means[2 * cells + colour, 1] = -b_return
         return means
+
+    def turn_judge(self):
+        return turn_is_optimal
 
     def outcome_info(self, state: OdokuState) -> dict:
         return {"score": score(state)}
@@ -408,6 +418,11 @@ def optimal_actions(state: OdokuState, tolerance: float = 1e-9) -> list[int]:
     sign = 1.0 if state.player == 0 else -1.0
     best = max(sign * v for v in values.values())
     return [a for a, v in values.items() if sign * v >= best - tolerance]
+
+
+def turn_is_optimal(state: OdokuState, actions: Sequence[int]) -> bool:
+    """Whether a one-placement turn is among the mover's exactly optimal moves."""
+    return len(actions) == 1 and actions[0] in optimal_actions(state)
 
 
 def group_status(state: OdokuState) -> list[str | None]:

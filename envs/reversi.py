@@ -20,7 +20,7 @@ import numpy as np
 
 from envs.board import check_size
 from envs.kernels import GOAL_COUNT, captures, capturing_cells, placements_after, reversi_playout, swap_starts
-from envs.stones import EMPTY, FIRST, SECOND, Rules, StoneGame
+from envs.stones import EMPTY, FIRST, NO_GOAL, SECOND, Rules, StoneGame
 
 
 class ReversiRules(Rules):
@@ -28,7 +28,7 @@ class ReversiRules(Rules):
 
     name = "reversi"
     captures = True
-    goal_stones = 10**9  # no goal: only the final count decides
+    goal_stones = NO_GOAL  # only the final count decides
     kernel_goal = GOAL_COUNT
     goals = ("have more stones than your opponent when neither side can move",) * 2
 

@@ -36,6 +36,9 @@ EMPTY, FIRST, SECOND, NEUTRAL = 0, 1, 2, 3
 PIE_HORIZON = 4  # no rule looks at more than the first 4 turns (the pie rule's turn count)
 
 
+NO_GOAL = 10**9  # the goal_stones of a game without a goal (Reversi): no count of stones reaches it
+
+
 class Rules(abc.ABC):
     """A base game's rules as pure queries over a flat board of colours.
 
@@ -56,7 +59,7 @@ class Rules(abc.ABC):
     pie_turn: int | None = None
     symmetry_names = tuple(DIHEDRAL)
     transposition_swaps_colours = False  # True for Hex: a transposed board swaps the goals
-    goal_stones = 1  # fewer stones than this cannot reach the goal (a cheap filter before ``wins``)
+    goal_stones = 1  # fewer stones than this cannot reach the goal (a cheap filter before ``wins``); NO_GOAL: never
     kernel_goal: int | None = None  # the goal's code in envs.kernels (GOAL_CHAIN, GOAL_LINE, GOAL_COUNT)
     neighbour_array = np.zeros((0, 6), np.int64)  # Hex's neighbours, for the kernels
     orientation = "the mover holds x, the first colour"
@@ -237,6 +240,14 @@ class StoneGame(Game):
 
     def registry_name(self) -> str:
         return self.rules.name
+
+    def turn_kind(self, state: StoneState, actions) -> str:
+        first = actions[0]
+        if first == self.PASS:
+            return "pass"
+        if first == self.SWAP_SIDES:
+            return "swap-sides"
+        return "place"
 
     def max_decisions(self) -> int:
         # Reversi: every placement fills a cell, a pass is never followed by a pass

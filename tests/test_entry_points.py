@@ -1,5 +1,6 @@
 """train.py and evaluate.py as a user runs them: recipe-free runs, multiruns, what gets installed."""
 
+import os
 import shutil
 import subprocess
 import sys
@@ -10,7 +11,10 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def run_script(*args, cwd=ROOT):
-    return subprocess.run([sys.executable, *args], cwd=cwd, capture_output=True, text=True, timeout=600)
+    # the checkout's own packages ahead of an installed copy, as pytest's pythonpath does: a script
+    # under benchmarks/ would otherwise import whatever ``pip install -e`` points at
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    return subprocess.run([sys.executable, *args], cwd=cwd, capture_output=True, text=True, timeout=600, env=env)
 
 
 def test_experiment_null_and_none_both_give_the_plain_defaults():

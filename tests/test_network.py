@@ -119,7 +119,7 @@ def test_one_network_serves_every_board_size():
 )
 def test_net_config_rejects_bad_values(kwargs, key):
     with pytest.raises(ValueError, match=key):
-        NetConfig(**kwargs)
+        NetConfig(**{**TINY.to_dict(), **kwargs})
 
 
 def test_resolve_device():

@@ -2,7 +2,7 @@
 
 import pytest
 
-from agents.evaluation.game_stats import game_facts, game_statistics, turn_kind
+from agents.evaluation.game_stats import game_facts, game_statistics
 from agents.evaluation.runner import play_games
 from envs import make_game
 from envs.records import split_turns
@@ -16,7 +16,7 @@ def test_turn_kinds_obey_the_end_game_rules_in_random_nex_games():
     for result in play_games(config, [("random", "random")] * 60, seed=8):
         state = game.initial_state()
         for turn in split_turns(game, result.actions):
-            kind = turn_kind(game, state, turn)
+            kind = game.turn_kind(state, turn)
             text = game.format_turn(state, turn)
             empty, neutral = state.counts[EMPTY], state.counts[NEUTRAL]
             seen.add(kind)

@@ -19,7 +19,7 @@ from agents.search.evaluators import UniformEvaluator
 from agents.search.mcts import MCTS, SearchConfig, SearchResult
 from agents.training.loop import build_settings, train
 from agents.training.saving import load_replay
-from agents.training.selfplay import SelfPlayConfig, play_games
+from agents.training.selfplay import SelfPlayConfig, self_play
 from envs import make_game
 from envs.odoku import value
 
@@ -66,7 +66,7 @@ def test_selfplay_targets(value_mix):
 
     game = make_game("odoku")
     config = SelfPlayConfig(concurrent_games=2, temperature_moves=25, value_mix=value_mix)
-    batch = play_games(game, MCTS(game, SearchConfig(num_simulations=3)), UniformEvaluator(game), 3, config, np.random.default_rng(0))
+    batch = self_play(game, MCTS(game, SearchConfig(num_simulations=3)), UniformEvaluator(game), 3, config, np.random.default_rng(0))
     assert batch.game_lengths == [25, 25, 25] and batch.num_positions == 75 and len(batch.games) == 3
     np.testing.assert_allclose(batch.policy.sum(axis=1), 1.0, rtol=1e-6)
     index = 0
@@ -94,7 +94,7 @@ def test_rollout_outcomes_are_the_mean_of_random_playouts_from_the_position():
 
     game = make_game("odoku")
     config = SelfPlayConfig(concurrent_games=2, outcome_rollouts=64)
-    batch = play_games(game, MCTS(game, SearchConfig(num_simulations=2)), UniformEvaluator(game), 2, config, np.random.default_rng(3))
+    batch = self_play(game, MCTS(game, SearchConfig(num_simulations=2)), UniformEvaluator(game), 2, config, np.random.default_rng(3))
     states = [state for state, _ in _searched_positions(game, batch.games)]
     exact = [(value(s) - 7.5) / 7.5 * (1 if game.to_play(s) == 0 else -1) for s in states]
     errors = batch.value - np.array(exact)
@@ -110,7 +110,7 @@ def test_rollout_outcomes_come_from_the_games_playouts(monkeypatch):
     game = make_game("odoku")
     monkeypatch.setattr(game, "random_playout", lambda state, rng: ((0.25, -0.25), 0, 0))
     config = SelfPlayConfig(concurrent_games=2, outcome_rollouts=3, value_mix=0.0)
-    batch = play_games(game, MCTS(game, SearchConfig(num_simulations=2)), UniformEvaluator(game), 2, config, np.random.default_rng(0))
+    batch = self_play(game, MCTS(game, SearchConfig(num_simulations=2)), UniformEvaluator(game), 2, config, np.random.default_rng(0))
     movers = [game.to_play(state) for state, _ in _searched_positions(game, batch.games)]
     np.testing.assert_array_equal(batch.value, [0.25 if m == 0 else -0.25 for m in movers])
 
@@ -134,7 +134,7 @@ def test_playout_policy_targets_are_the_best_actions_by_the_playouts(monkeypatch
 
     monkeypatch.setattr(game, "action_playout_returns", ranking)
     config = SelfPlayConfig(concurrent_games=2, policy_rollouts=7)
-    batch = play_games(game, MCTS(game, SearchConfig(num_simulations=8)), UniformEvaluator(game), 2, config, np.random.default_rng(0))
+    batch = self_play(game, MCTS(game, SearchConfig(num_simulations=8)), UniformEvaluator(game), 2, config, np.random.default_rng(0))
     positions = _searched_positions(game, batch.games)
     for index, (state, _) in enumerate(positions):
         legal = game.legal_actions(state)
@@ -154,7 +154,7 @@ def test_playout_policy_targets_on_odoku_are_near_optimal():
     regrets = {}
     for rollouts in (0, 256):
         config = SelfPlayConfig(concurrent_games=2, policy_rollouts=rollouts)
-        batch = play_games(game, MCTS(game, SearchConfig(num_simulations=8)), UniformEvaluator(game), 2, config, np.random.default_rng(1))
+        batch = self_play(game, MCTS(game, SearchConfig(num_simulations=8)), UniformEvaluator(game), 2, config, np.random.default_rng(1))
         lost = []
         for index, (state, _) in enumerate(_searched_positions(game, batch.games)):
             lost.append(sum(p * move_regret(state, a) for a, p in enumerate(batch.policy[index]) if p > 0))
@@ -195,7 +195,7 @@ def test_gumbel_selfplay_learns_the_improved_policy_and_the_selected_value():
                 results.append(SearchResult(visits, root_values, q, visits, game.to_play(state), legal[-1], improved))
             return results
 
-    batch = play_games(game, GumbelResults(), None, 2, SelfPlayConfig(value_mix=1.0), np.random.default_rng(0))
+    batch = self_play(game, GumbelResults(), None, 2, SelfPlayConfig(value_mix=1.0), np.random.default_rng(0))
     positions = _searched_positions(game, batch.games)
     for index, (state, action) in enumerate(positions):
         legal = game.legal_actions(state)
@@ -263,7 +263,7 @@ def test_evaluation_with_the_raw_network():
 
 def test_ctrl_c_writes_a_checkpoint_that_resumes(tmp_path, monkeypatch):
     calls = []
-    real = feeds.play_games  # the main process's feed (experiment=smoke: workers=0)
+    real = feeds.self_play  # the main process's feed (experiment=smoke: workers=0)
 
     def interrupted_second_time(*args, **kwargs):
         calls.append(1)
@@ -271,11 +271,11 @@ def test_ctrl_c_writes_a_checkpoint_that_resumes(tmp_path, monkeypatch):
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(feeds, "play_games", interrupted_second_time)
+    monkeypatch.setattr(feeds, "self_play", interrupted_second_time)
     stopped = run(tmp_path / "stopped", "train.iterations=3", "eval.every=0")
     assert stopped.interrupted and stopped.iteration == 1 and stopped.step == 3
     assert load_checkpoint(stopped.checkpoint)["iteration"] == 1
-    monkeypatch.setattr(feeds, "play_games", real)
+    monkeypatch.setattr(feeds, "self_play", real)
     finished = run(tmp_path / "finished", f"resume={stopped.checkpoint.parent.parent}")
     assert not finished.interrupted and finished.iteration == 3 and finished.step == 9
 

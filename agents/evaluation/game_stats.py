@@ -13,10 +13,11 @@ engine alone. Per batch of games (:func:`game_statistics`):
                          per turn start (the first step of a turn)
 =======================  ====================================================================
 
-Turn kinds (RULES.md section 2): ``drop`` (stone then neutral, or a NeuVersi
-stone whose neutral is left out), ``swap`` (two neutrals and a stone given
-back), ``fill`` and ``convert`` (the end-game rules), ``pass``, ``swap-sides``;
-``place`` for one stone in the plain games (Hex, Gomoku, Reversi) and Odoku.
+Turn kinds (RULES.md section 2; each game names its own, ``game.turn_kind``):
+``drop`` (stone then neutral, or a NeuVersi stone whose neutral is left out),
+``swap`` (two neutrals and a stone given back), ``fill`` and ``convert`` (the
+end-game rules), ``pass``, ``swap-sides``; ``place`` for one stone in the plain
+games (Hex, Gomoku, Reversi) and Odoku.
 """
 
 from __future__ import annotations
@@ -29,29 +30,9 @@ import numpy as np
 from agents.evaluation.intervals import score_interval
 from agents.evaluation.runner import GameResult
 from envs.core import CHANCE, Game
-from envs.mutator import NeutralGame
 from envs.records import split_turns
-from envs.stones import EMPTY, StoneGame
 
 KINDS = ("drop", "swap", "fill", "convert", "pass", "swap-sides", "place")
-
-
-def turn_kind(game: Game, state, actions: Sequence[int]) -> str:
-    """The kind of a complete turn (its decision actions) played from ``state``."""
-    if not isinstance(game, StoneGame):
-        return "place"
-    first = actions[0]
-    if first == game.PASS:
-        return "pass"
-    if first == game.SWAP_SIDES:
-        return "swap-sides"
-    if not isinstance(game, NeutralGame):
-        return "place"
-    if state.board[first] == EMPTY:
-        # one cell on an empty point: the fill rule, except where captures make it a
-        # drop whose neutral is left out (NeuVersi has no end-game rules)
-        return "drop" if len(actions) == 2 or game.rules.captures else "fill"
-    return "swap" if len(actions) == 3 else "convert"
 
 
 def game_facts(game: Game, actions: Sequence[int]) -> dict:
@@ -67,7 +48,7 @@ def game_facts(game: Game, actions: Sequence[int]) -> dict:
             game.apply(state, turn.pop(0))
         if not turn:
             continue
-        kinds[turn_kind(game, state, turn)] += 1
+        kinds[game.turn_kind(state, turn)] += 1
         for step, action in enumerate(turn):
             legal = game.legal_actions(state)
             per_decision.append(len(legal))

@@ -35,13 +35,12 @@ from omegaconf import DictConfig, ListConfig, OmegaConf
 from agents.config import ConfigError, game_from_config
 from agents.evaluation.game_stats import game_statistics
 from agents.evaluation.intervals import score_interval
-from agents.evaluation.odoku_measures import measure_against_oracle, turn_is_optimal
+from agents.evaluation.odoku_measures import ORACLE, measure_against_oracle
 from agents.evaluation.runner import game_record, play_games
 from agents.evaluation.tournament import round_robin
 from agents.players.human import play_interactive
 from agents.players.registry import display_names, make_player, split_name
 from agents.search.solver import Solver, optimal_share
-from envs.odoku import Odoku
 
 
 def evaluate(cfg: DictConfig, run_dir: str | Path, out: TextIO = sys.stdout) -> dict:
@@ -121,7 +120,7 @@ def run_accuracy(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
     specs = _players(cfg, at_least=1)
     agent, opponents = specs[0], specs[1:] or ["random"]
     game = _game(cfg)
-    judge = turn_is_optimal if isinstance(game, Odoku) else Solver(game, cfg.max_nodes).turn_is_optimal
+    judge = game.turn_judge() or Solver(game, cfg.max_nodes).turn_is_optimal
     lineups, agent_seats = [], []
     for opponent in opponents:
         for g in range(cfg.games):
@@ -166,7 +165,7 @@ def run_stats(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
 
 def run_odoku(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
     game = _game(cfg)
-    if not isinstance(game, Odoku):
+    if game.reference_player != ORACLE:
         raise ConfigError(f"mode: mode=odoku needs game=odoku, not {game.info.name}")
     if cfg.games < 2:
         raise ConfigError(f"games: mode=odoku needs at least 2 games per seat, got {cfg.games}")

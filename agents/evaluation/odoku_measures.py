@@ -21,7 +21,7 @@ from agents.config import game_from_config
 from agents.evaluation.intervals import mean_interval
 from agents.evaluation.runner import GameResult
 from agents.evaluation.runner import play_games
-from envs.odoku import Odoku, action_values, optimal_actions
+from envs.odoku import Odoku, action_values
 
 ORACLE = "oracle"
 
@@ -34,11 +34,6 @@ def move_regret(state, action: int) -> float:
     if state.player == 0:
         return max(values.values()) - values[action]
     return values[action] - min(values.values())
-
-
-def turn_is_optimal(state, actions: Sequence[int]) -> bool:
-    """Whether a one-placement turn is among the mover's exactly optimal moves."""
-    return len(actions) == 1 and actions[0] in optimal_actions(state)
 
 
 def game_regrets(game: Odoku, actions: Sequence[int], seat: int) -> list[float]:

@@ -2,7 +2,9 @@
 parallel batches of games between player specs (:func:`play_games`), and game records.
 
 Every evaluation (training's periodic checks, ``evaluate.py``) goes through
-these functions, so chance nodes, resets and results are handled once::
+these functions, so chance nodes, resets and results are handled once; a game
+is played by :func:`envs.core.play_out`, the loop the env plays its opponents
+with too::
 
     result = play_game(game, [make_player("random", game), make_player("oracle", game)], rng)
     result.returns, result.winner, result.num_turns, result.info   # info: e.g. Odoku's score
@@ -10,30 +12,26 @@ these functions, so chance nodes, resets and results are handled once::
 In a batch, game ``k`` draws every random choice (chance outcomes and the
 players' own) from its own generator, spawned as child ``k`` of
 ``np.random.SeedSequence(seed)``, and every player is reset before each game,
-so a batch's results do not depend on the number of worker processes. Each
-worker builds the game and one player per (seat, spec) once, from the game
-config (``{"name": ..., **params}``) and the spec strings; worker processes run
-torch single-threaded (``OMP_NUM_THREADS=1`` unless already set).
+so a batch's results do not depend on the number of worker processes
+(:class:`agents.pool.WorkerPool`). Each worker builds the game and one player
+per (seat, spec) once, from the game config (``{"name": ..., **params}``) and
+the spec strings.
 """
 
 from __future__ import annotations
 
-import multiprocessing
-import os
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 import numpy as np
 import yaml
-from tqdm import tqdm
 
 from agents.config import game_from_config
+from agents.pool import WorkerPool
 from agents.players.player import Player
 from agents.players.registry import make_player
-from envs.core import CHANCE, Game, make_game
+from envs.core import Game, make_game, play_out
 from envs.records import format_game, read_record, replay, split_turns, write_record
-
-_WORKER: dict[str, Any] = {}
 
 
 @dataclass(frozen=True)
@@ -68,16 +66,7 @@ def play_game(game: Game, players: Sequence[Player], rng: np.random.Generator, s
     start = game.initial_state() if state is None else state.copy()
     state = start.copy()
     actions: list[int] = []
-    decisions = 0
-    while not game.is_terminal(state):
-        seat = game.to_play(state)
-        if seat == CHANCE:
-            action = game.sample_chance(state, rng)
-        else:
-            action = int(players[seat].act(state, rng))
-            decisions += 1
-        game.apply(state, action)
-        actions.append(action)
+    decisions = play_out(game, state, rng, dict(enumerate(players)), actions)
     return GameResult(
         returns=tuple(float(r) for r in game.returns(state)),
         winner=game.winner(state),
@@ -155,28 +144,20 @@ def play_games(
         raise ValueError(f"workers must be >= 1, got {workers}")
     seeds = np.random.SeedSequence(seed).spawn(len(lineups))
     jobs = [(tuple(lineup), child) for lineup, child in zip(lineups, seeds)]
-    bar = dict(total=len(jobs), disable=not progress, desc="games", unit="game")
-    if workers == 1 or len(jobs) <= 1:
-        _init_worker(dict(game_cfg))
-        return [_play(job) for job in tqdm(jobs, **bar)]
-    context = multiprocessing.get_context("spawn")  # safe with torch and threads, unlike fork
-    chunk = max(1, len(jobs) // (8 * workers))
-    with context.Pool(workers, initializer=_init_worker, initargs=(dict(game_cfg), True)) as pool:
-        return list(tqdm(pool.imap(_play, jobs, chunksize=chunk), **bar))
+    processes = workers if workers > 1 and len(jobs) > 1 else 0
+    with WorkerPool(processes, _seating, dict(game_cfg)) as pool:
+        return pool.map(_play, jobs, progress="game" if progress else "")
 
 
-def _init_worker(game_cfg: dict, single_threaded: bool = False) -> None:
-    if single_threaded:  # W workers each with all cores' threads would oversubscribe the CPU
-        os.environ.setdefault("OMP_NUM_THREADS", "1")  # read by torch when a player imports it
-    _WORKER.clear()
-    _WORKER["game"] = game_from_config(game_cfg)
-    _WORKER["players"] = {}
+def _seating(game_cfg: dict) -> dict:
+    """A worker's game and its players, built once per (seat, spec) and reused."""
+    return {"game": game_from_config(game_cfg), "players": {}}
 
 
-def _play(job) -> GameResult:
+def _play(seating: dict, job) -> GameResult:
     lineup, seed_seq = job
-    game: Game = _WORKER["game"]
-    players: dict[tuple[int, str], Player] = _WORKER["players"]
+    game: Game = seating["game"]
+    players: dict[tuple[int, str], Player] = seating["players"]
     seated = []
     for seat, spec in enumerate(lineup):
         if (seat, spec) not in players:

@@ -29,24 +29,23 @@ import torch
 from torch import nn
 from torch.nn import functional as F
 
+from agents.config import check
 from envs.core import GameInfo
 
 
 @dataclass(frozen=True)
 class NetConfig:
-    """Depth and width of the network (the ``net/`` config group)."""
+    """Depth and width of the network; the values come from the ``net/`` config group
+    (``tiny``, ``small``: the CPU default, ``medium``), which is why no field has a default."""
 
-    channels: int = 32
-    blocks: int = 2
-    value_hidden: int = 64
+    channels: int
+    blocks: int
+    value_hidden: int
 
     def __post_init__(self):
-        for key in ("channels", "blocks", "value_hidden"):
-            value = getattr(self, key)
-            if not isinstance(value, int) or isinstance(value, bool):
-                raise ValueError(f"net.{key} must be an integer, got {value!r}")
-            if value < (0 if key == "blocks" else 1):
-                raise ValueError(f"net.{key} must be {'>= 0' if key == 'blocks' else '>= 1'}, got {value}")
+        check("net.channels", self.channels, "integer", low=1)
+        check("net.blocks", self.blocks, "integer", low=0)
+        check("net.value_hidden", self.value_hidden, "integer", low=1)
 
     def to_dict(self) -> dict:
         return asdict(self)

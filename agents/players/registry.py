@@ -6,6 +6,11 @@ maps to a factory ``(game, args) -> Player``, imported on first use, so a
 spec that needs torch (``az``) imports it only when it is asked for. A spec may
 carry a display name for tables, plots and records: ``me=az:PATH:64``; without
 one, :func:`display_names` shortens checkpoint paths to their file names.
+
+Importing this module also registers every kind with :mod:`envs.opponents`, so
+the same specs name an env's opponent (``gymnasium.make("Nex-v0",
+opponent="mcts:200")``); ``envs`` imports ``agents`` on the first spec it does
+not know, so users need not import it themselves.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from typing import Callable, Sequence
 
 from agents.players.player import Player, RandomPlayer, no_args
 from envs.core import Game
+from envs.opponents import register_opponent_kind
 
 
 def _random(game: Game, args: list[str]) -> Player:
@@ -98,3 +104,7 @@ def make_player(spec: str, game: Game) -> Player:
     player = factory(game, args)
     player.name = name or spec
     return player
+
+
+for _kind in PLAYER_SPECS:
+    register_opponent_kind(_kind, make_player)

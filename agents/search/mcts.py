@@ -84,6 +84,7 @@ from typing import Protocol, Sequence
 import numba
 import numpy as np
 
+from agents.config import check
 from envs.core import CHANCE, TERMINAL, Game
 
 CHANCE_MODES = ("expectation", "sample")
@@ -91,72 +92,34 @@ CHANCE_MODES = ("expectation", "sample")
 
 @dataclass(frozen=True)
 class SearchConfig:
-    """Search parameters; invalid values raise ValueError naming the field.
+    """Search parameters (``agent.search`` in the configs; these defaults are the config's).
 
-    ============================  ==================================================
-    ``num_simulations`` (64)      simulations per search, the root expansion included
-    ``c_puct`` (1.25)             exploration constant of the PUCT formula
-    ``dirichlet_alpha`` (None)    root noise concentration; None: ``10 / n_legal``
-    ``dirichlet_fraction`` (0.25) weight of the noise in the root priors
-    ``chance`` ("expectation")    "expectation" or "sample" at chance nodes
-    ``fpu_reduction`` (0.0)       unvisited child value = node value minus this
-    ``gumbel`` (False)            Gumbel root search with sequential halving
-    ``gumbel_actions`` (16)       root actions sampled for sequential halving
-    ``gumbel_c_visit`` (50.0)     sigma(q) = (c_visit + max N) * c_scale * q
-    ``gumbel_c_scale`` (1.0)      (q rescaled to [0, 1] over the root's children)
-    ============================  ==================================================
+    Invalid values raise ValueError naming the field.
     """
 
-    num_simulations: int = 64
-    c_puct: float = 1.25
-    dirichlet_alpha: float | None = None
-    dirichlet_fraction: float = 0.25
-    chance: str = "expectation"
-    fpu_reduction: float = 0.0
-    gumbel: bool = False
-    gumbel_actions: int = 16
-    gumbel_c_visit: float = 50.0
-    gumbel_c_scale: float = 1.0
+    num_simulations: int = 32  # simulations per search, the root expansion included
+    c_puct: float = 1.25  # exploration constant of the PUCT formula
+    dirichlet_alpha: float | None = None  # root noise concentration; None: 10 / number of legal actions
+    dirichlet_fraction: float = 0.25  # weight of the noise in the root priors
+    chance: str = "expectation"  # at chance nodes: "expectation" or "sample"
+    fpu_reduction: float = 0.0  # an unvisited child's value: its node's value minus this
+    gumbel: bool = False  # Gumbel root search (sequential halving); self-play then learns its improved policy
+    gumbel_actions: int = 16  # root actions sampled for sequential halving
+    gumbel_c_visit: float = 50.0  # sigma(q) = (c_visit + max N) * c_scale * q,
+    gumbel_c_scale: float = 1.0  # with q rescaled to [0, 1] over the root's children
 
     def __post_init__(self):
-        if (
-            isinstance(self.num_simulations, bool)
-            or not isinstance(self.num_simulations, (int, np.integer))
-            or self.num_simulations < 1
-        ):
-            raise ValueError(f"num_simulations must be a positive integer, got {self.num_simulations!r}")
-        _check_number("c_puct", self.c_puct, low=0.0)
+        check("num_simulations", self.num_simulations, "integer", low=1)
+        check("c_puct", self.c_puct, "number", low=0.0)
         if self.dirichlet_alpha is not None:
-            _check_number("dirichlet_alpha", self.dirichlet_alpha, low=0.0, strict=True)
-        _check_number("dirichlet_fraction", self.dirichlet_fraction, low=0.0, high=1.0)
-        _check_number("fpu_reduction", self.fpu_reduction)
-        if self.chance not in CHANCE_MODES:
-            raise ValueError(f"chance must be one of {CHANCE_MODES}, got {self.chance!r}")
-        if not isinstance(self.gumbel, (bool, np.bool_)):
-            raise ValueError(f"gumbel must be true or false, got {self.gumbel!r}")
-        if (
-            isinstance(self.gumbel_actions, bool)
-            or not isinstance(self.gumbel_actions, (int, np.integer))
-            or self.gumbel_actions < 1
-        ):
-            raise ValueError(f"gumbel_actions must be a positive integer, got {self.gumbel_actions!r}")
-        _check_number("gumbel_c_visit", self.gumbel_c_visit, low=0.0)
-        _check_number("gumbel_c_scale", self.gumbel_c_scale, low=0.0)
-
-
-def _check_number(name, value, low=None, high=None, strict=False) -> None:
-    ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool)
-    ok = ok and math.isfinite(value)
-    ok = ok and (low is None or (value > low if strict else value >= low))
-    ok = ok and (high is None or value <= high)
-    if not ok:
-        bounds = []
-        if low is not None:
-            bounds.append(f"{'>' if strict else '>='} {low}")
-        if high is not None:
-            bounds.append(f"<= {high}")
-        rule = "a finite number" + (" " + " and ".join(bounds) if bounds else "")
-        raise ValueError(f"{name} must be {rule}, got {value!r}")
+            check("dirichlet_alpha", self.dirichlet_alpha, "number", low=0.0, strict=True)
+        check("dirichlet_fraction", self.dirichlet_fraction, "number", low=0.0, high=1.0)
+        check("fpu_reduction", self.fpu_reduction, "number")
+        check("chance", self.chance, "choice", choices=CHANCE_MODES)
+        check("gumbel", self.gumbel, "bool")
+        check("gumbel_actions", self.gumbel_actions, "integer", low=1)
+        check("gumbel_c_visit", self.gumbel_c_visit, "number", low=0.0)
+        check("gumbel_c_scale", self.gumbel_c_scale, "number", low=0.0)
 
 
 class Evaluator(Protocol):
@@ -197,7 +160,7 @@ class SearchResult:
         """Visit distribution ``N(a)^(1/T)`` normalised; T = 0 puts equal mass on
         the most visited actions (all of it on ``selected`` after a Gumbel
         search). With no visits (one simulation) the priors stand in."""
-        _check_number("temperature", temperature, low=0.0)
+        check("temperature", temperature, "number", low=0.0)
         counts = self.visit_counts if self.visit_counts.sum() > 0 else self.priors
         if temperature == 0.0 and self.selected is not None:
             return np.eye(len(counts))[self.selected]
@@ -288,6 +251,13 @@ class _Tree:
         return _child_stats(self.nodes, self.values, self.children(node), max(self.nodes[node, PLAYER], 0))
 
 
+# A search's first array sizes (they double when full, so these only save copies): a node per
+# simulation and root, and a guess of the edges a simulation's expansion adds, plus slack.
+_NODE_SLACK = 16
+_EDGES_PER_SIMULATION = 8
+_EDGE_SLACK = 64
+
+
 def _blank_nodes(count: int) -> np.ndarray:
     nodes = np.zeros((count, 4), dtype=np.int64)
     nodes[:, FIRST_EDGE] = -1
@@ -324,7 +294,8 @@ class MCTS:
         """Independent searches from each state, run in lockstep so that every
         simulation wave makes one ``evaluator.evaluate`` call for all of them."""
         game, simulations = self.game, self.config.num_simulations
-        tree = _Tree(self._num_seats, len(states) * (simulations + 1) + 16, len(states) * simulations * 8 + 64)
+        nodes = len(states) * (simulations + 1) + _NODE_SLACK
+        tree = _Tree(self._num_seats, nodes, len(states) * simulations * _EDGES_PER_SIMULATION + _EDGE_SLACK)
         roots = []
         for index, state in enumerate(states):
             player = game.to_play(state)

@@ -4,13 +4,14 @@ The training loop asks a feed for ``agent.selfplay.games_per_iteration`` games
 once per iteration (:meth:`collect`), handing it the current network, the
 learner step and the run's generator, and gets back :class:`Chunk` s (games,
 the version of the weights that played them, the seconds it took). Every
-feed plays with :func:`agents.training.selfplay.play_games`; they differ only
+feed plays with :func:`agents.training.selfplay.self_play`; they differ only
 in where it runs:
 
 * :class:`InlineFeed` (``agent.selfplay.workers=0``) plays in the calling
   process with the run's generator, between learning phases: policy lag 0.
 * :class:`ProcessFeed` (``workers=N``) splits the games over N worker
-  processes, each a :class:`SelfPlayWorker` with its own network copy, seeded
+  processes (:class:`agents.pool.WorkerPool`), each a :class:`SelfPlayWorker`
+  with its own network copy, seeded
   from the run's generator. With ``overlap`` it hands the workers the next
   iteration's games (with the weights as they are before this iteration's
   learning) before it returns, so the workers play while the learner steps:
@@ -24,16 +25,15 @@ same interface.
 
 from __future__ import annotations
 
-import multiprocessing
 import time
-from concurrent.futures import ProcessPoolExecutor
 from typing import Protocol
 
 import numpy as np
 
 from agents.net.network import NetConfig, PolicyValueNet
 from agents.search.mcts import MCTS, SearchConfig
-from agents.training.selfplay import SelfPlayConfig, play_games
+from agents.pool import WorkerPool
+from agents.training.selfplay import SelfPlayConfig, self_play
 from agents.training.workers import Chunk, SelfPlayWorker, cpu_weights
 from envs.core import Game
 
@@ -68,7 +68,7 @@ class InlineFeed:
 
     def collect(self, net, step, rng, more=True) -> list[Chunk]:
         started = time.perf_counter()
-        batch = play_games(self.game, self.mcts, self.evaluator, self.config.games_per_iteration, self.config, rng)
+        batch = self_play(self.game, self.mcts, self.evaluator, self.config.games_per_iteration, self.config, rng)
         return [Chunk(batch, step, time.perf_counter() - started, 0)]
 
     def close(self) -> None:
@@ -84,12 +84,7 @@ class ProcessFeed:
         self, workers: int, game: Game, net: NetConfig, search: SearchConfig, config: SelfPlayConfig, overlap: bool
     ):
         self.workers, self.overlap, self.config = workers, overlap, config
-        self._executor = ProcessPoolExecutor(
-            workers,
-            mp_context=multiprocessing.get_context("spawn"),  # safe with torch and threads, unlike fork
-            initializer=_init_worker,
-            initargs=(game, net, search, config),
-        )
+        self._pool = WorkerPool(workers, SelfPlayWorker, game, net, search, config)
         self._pending = None
 
     def collect(self, net, step, rng, more=True) -> list[Chunk]:
@@ -104,22 +99,15 @@ class ProcessFeed:
         shares = split_games(self.config.games_per_iteration, self.workers)
         seeds = rng.integers(2**63, size=len(shares))
         return [
-            self._executor.submit(_worker_play, weights, step, n, int(seed), index)
+            self._pool.submit(_play_share, (weights, step, n, int(seed), index))
             for index, (n, seed) in enumerate(zip(shares, seeds))
         ]
 
     def close(self) -> None:
-        self._executor.shutdown(cancel_futures=True)
+        self._pool.close()
 
 
-_WORKER: list[SelfPlayWorker] = []
-
-
-def _init_worker(game: Game, net: NetConfig, search: SearchConfig, config: SelfPlayConfig) -> None:
-    _WORKER.append(SelfPlayWorker(game, net, search, config))
-
-
-def _worker_play(weights: dict, version: int, num_games: int, seed: int, index: int) -> Chunk:
-    worker = _WORKER[0]
-    worker.worker = index  # the pool hands any task to any process: the index names the share
+def _play_share(worker: SelfPlayWorker, job: tuple) -> Chunk:
+    weights, version, num_games, seed, index = job
+    worker.worker = index  # the pool hands any job to any process: the index names the share
     return worker.play(weights, version, num_games, seed)

@@ -15,32 +15,30 @@ import numpy as np
 import torch
 from torch.nn import functional as F
 
+from agents.config import ConfigError, check
 from agents.net.network import PolicyValueNet
 
 
 @dataclass(frozen=True)
 class LearnerConfig:
-    """Optimiser and batch settings (``agent.learner`` in the configs)."""
+    """Optimiser and batch settings (``agent.learner`` in the configs; these defaults are the config's)."""
 
     batch_size: int = 128
-    steps_per_iteration: int = 32
-    lr: float = 2e-3
-    weight_decay: float = 1e-4
+    steps_per_iteration: int = 40
+    lr: float = 0.002
+    weight_decay: float = 0.0001
     value_weight: float = 1.0
-    replay_capacity: int = 50_000
+    replay_capacity: int = 50000
     min_replay: int = 256  # positions needed before the first step
 
     def __post_init__(self):
         for key, low in (("batch_size", 1), ("steps_per_iteration", 0), ("replay_capacity", 1), ("min_replay", 1)):
-            value = getattr(self, key)
-            if not isinstance(value, int) or isinstance(value, bool) or value < low:
-                raise ValueError(f"agent.learner.{key} must be an integer >= {low}, got {value!r}")
-        for key in ("lr", "weight_decay", "value_weight"):
-            value = getattr(self, key)
-            if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0 or (key == "lr" and value == 0):
-                raise ValueError(f"agent.learner.{key} must be a number {'> 0' if key == 'lr' else '>= 0'}, got {value!r}")
+            check(f"agent.learner.{key}", getattr(self, key), "integer", low=low)
+        check("agent.learner.lr", self.lr, "number", low=0.0, strict=True)
+        check("agent.learner.weight_decay", self.weight_decay, "number", low=0.0)
+        check("agent.learner.value_weight", self.value_weight, "number", low=0.0)
         if self.min_replay > self.replay_capacity:
-            raise ValueError(
+            raise ConfigError(
                 f"agent.learner.min_replay ({self.min_replay}) exceeds agent.learner.replay_capacity "
                 f"({self.replay_capacity})"
             )

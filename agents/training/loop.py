@@ -6,7 +6,8 @@ self-play games (searches batched through the network), adds their positions
 to the replay buffer, and takes ``agent.learner.steps_per_iteration`` learner
 steps on symmetry-augmented batches. Every ``eval.every`` iterations the
 current network (searching with ``eval.simulations``) plays ``random``,
-``mcts:N`` and, for Odoku, the exact oracle from each seat.
+``mcts:N`` and, where the game names one (``game.reference_player``: Odoku's
+exact oracle), its reference player from each seat.
 
 Outputs in the run directory: TensorBoard events (``loss/*``, ``selfplay/*``,
 ``perf/*``, ``eval/*``, the hyperparameters and a sample game as text) and
@@ -38,7 +39,7 @@ import torch
 from omegaconf import DictConfig, OmegaConf
 from tqdm import tqdm
 
-from agents.config import ConfigError, game_from_config
+from agents.config import ConfigError, check, game_from_config
 from agents.evaluation.runner import play_match
 from agents.net.checkpoint import build_network, check_game, load_checkpoint
 from agents.net.net_evaluator import NetEvaluator
@@ -47,6 +48,7 @@ from agents.players.az_player import NetworkPlayer
 from agents.players.mcts_player import SearchPlayer
 from agents.players.registry import make_player
 from agents.search.mcts import MCTS, SearchConfig
+from agents.training.config_store import AGENT_SECTIONS
 from agents.training.learner import Learner, LearnerConfig
 from agents.training.replay import ReplayBuffer
 from agents.training.saving import latest_checkpoint, load_replay, replay_path, restore_rngs, save_checkpoint
@@ -106,7 +108,8 @@ def build_settings(cfg: DictConfig) -> Settings:
     seed = _integer(cfg, "seed", 0)
     game = game_from_config(_section(cfg, "game"))
     sections = {}
-    for key, kind in (("net", NetConfig), ("agent.search", SearchConfig), ("agent.selfplay", SelfPlayConfig), ("agent.learner", LearnerConfig)):
+    kinds = {"net": NetConfig, **{f"agent.{section}": kind for section, kind in AGENT_SECTIONS.items()}}
+    for key, kind in kinds.items():
         values = _section(cfg, key)
         try:
             sections[key] = kind(**values)
@@ -190,8 +193,7 @@ def _section(cfg: DictConfig, key: str) -> dict:
 
 def _integer(cfg: DictConfig, key: str, low: int) -> int:
     value = OmegaConf.select(cfg, key)
-    if not isinstance(value, int) or isinstance(value, bool) or value < low:
-        raise ConfigError(f"{key} must be an integer >= {low}, got {value!r}")
+    check(key, value, "integer", low=low)
     return value
 
 
@@ -360,11 +362,12 @@ def evaluate(game: Game, evaluator: NetEvaluator, s: Settings, rng: np.random.Ge
             results["eval/win_rate_vs_mcts"] = play_match(
                 game, candidate, make_player(f"mcts:{s.eval_mcts_simulations}", game), s.eval_games, rng
             ).score
-    if s.eval_oracle_games and game.info.name == "odoku":
-        oracle = make_player("oracle", game)
+    if s.eval_oracle_games and game.reference_player:
+        reference, fact = game.reference_player, game.score_fact
+        opponent = make_player(reference, game)
         for seat, seat_name in enumerate(game.info.seat_names):
-            match = play_match(game, candidate, oracle, s.eval_oracle_games, rng, seats=[seat])
-            results[f"eval/score_vs_oracle_as_{seat_name}"] = match.info_mean("score")
+            match = play_match(game, candidate, opponent, s.eval_oracle_games, rng, seats=[seat])
+            results[f"eval/{fact}_vs_{reference}_as_{seat_name}"] = match.info_mean(fact)
     return results
 
 

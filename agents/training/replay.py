@@ -93,7 +93,5 @@ def augment(
         rows = np.flatnonzero(which == s)
         symmetry = symmetries[s]
         obs[rows] = np.stack([symmetry.obs(planes) for planes in obs[rows]])
-        mapped = np.empty_like(policy[rows])
-        mapped[:, symmetry.action_perm] = policy[rows]
-        policy[rows] = mapped
+        policy[rows] = symmetry.policy(policy[rows])
     return obs, policy

@@ -1,6 +1,6 @@
 """Self-play: many games stepped together, their searches batched through one evaluator.
 
-:func:`play_games` keeps ``concurrent`` games in flight; every move of every
+:func:`self_play` keeps ``concurrent`` games in flight; every move of every
 game in flight is searched by one ``MCTS.search_many`` call, so each
 simulation wave costs one batched network evaluation. Chance nodes (Odoku's
 coin) are drawn from the caller's generator. Each searched position becomes a
@@ -26,7 +26,7 @@ search and are not recorded.
 
 Where the games are played (the main process, worker processes, Ray actors)
 is the business of :mod:`agents.training.feeds`; every place runs
-:func:`play_games`.
+:func:`self_play`.
 """
 
 from __future__ import annotations
@@ -35,22 +35,25 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from agents.config import check
 from agents.search.mcts import MCTS, select_action, temperature_schedule
 from envs.core import CHANCE, Game
 
 
 @dataclass(frozen=True)
 class SelfPlayConfig:
-    """How self-play games are played (``agent.selfplay`` in the configs)."""
+    """How self-play games are played (``agent.selfplay`` in the configs; these defaults are the config's)."""
 
-    games_per_iteration: int = 32
-    concurrent_games: int = 16
-    temperature_moves: int = 8  # decisions per game played at temperature 1, then 0
-    value_mix: float = 0.0
-    outcome_rollouts: int = 0  # > 0: the outcome is the mean return of this many random playouts
-    policy_rollouts: int = 0  # > 0: the policy target is the best action by this many playouts after each
-    workers: int | str = "auto"  # worker processes ("auto": one per usable core; 0: the main process)
-    max_policy_lag: int = 400  # learner steps between the weights that play a game and those that learn from it
+    games_per_iteration: int = 64
+    concurrent_games: int = 32  # games in flight; their leaves share one network call
+    temperature_moves: int = 8  # decisions per game sampled at temperature 1, then greedy
+    value_mix: float = 0.0  # value target: (1 - mix) * outcome + mix * search value
+    outcome_rollouts: int = 0  # outcome: 0 = the game's final return; K > 0 = mean of K random playouts
+    policy_rollouts: int = 0  # policy target: 0 = the search's visits; K > 0 = the best action by K playouts after each
+    workers: int | str = "auto"  # self-play worker processes; auto: one per usable core; 0: the main process
+    # learner steps between the weights that play a game and those that learn from it; workers play
+    # while the learner steps when steps_per_iteration is within it (0: they take turns)
+    max_policy_lag: int = 400
 
     def __post_init__(self):
         integers = (
@@ -58,11 +61,8 @@ class SelfPlayConfig:
             ("outcome_rollouts", 0), ("policy_rollouts", 0), ("max_policy_lag", 0),
         )
         for key, low in integers:
-            value = getattr(self, key)
-            if not isinstance(value, int) or isinstance(value, bool) or value < low:
-                raise ValueError(f"agent.selfplay.{key} must be an integer >= {low}, got {value!r}")
-        if not 0.0 <= self.value_mix <= 1.0:
-            raise ValueError(f"agent.selfplay.value_mix must lie in [0, 1], got {self.value_mix!r}")
+            check(f"agent.selfplay.{key}", getattr(self, key), "integer", low=low)
+        check("agent.selfplay.value_mix", self.value_mix, "number", low=0.0, high=1.0)
 
 
 @dataclass
@@ -113,7 +113,7 @@ class _Game:
         self.decisions = 0
 
 
-def play_games(
+def self_play(
     game: Game, mcts: MCTS, evaluator, num_games: int, config: SelfPlayConfig, rng: np.random.Generator
 ) -> SelfPlayBatch:
     """Play ``num_games`` self-play games, ``config.concurrent_games`` at a time."""

@@ -23,7 +23,7 @@ import torch
 from agents.net.net_evaluator import NetEvaluator
 from agents.net.network import NetConfig, PolicyValueNet
 from agents.search.mcts import MCTS, SearchConfig
-from agents.training.selfplay import SelfPlayBatch, SelfPlayConfig, play_games
+from agents.training.selfplay import SelfPlayBatch, SelfPlayConfig, self_play
 from envs.core import Game
 
 
@@ -86,7 +86,7 @@ class SelfPlayWorker:
     def play(self, weights, version: int, num_games: int, seed: int) -> Chunk:
         self.load(weights, version)
         started = time.perf_counter()
-        batch = play_games(self.game, self.mcts, self.evaluator, num_games, self.config, np.random.default_rng(seed))
+        batch = self_play(self.game, self.mcts, self.evaluator, num_games, self.config, np.random.default_rng(seed))
         return Chunk(batch, version, time.perf_counter() - started, self.worker)
 
 

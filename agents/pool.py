@@ -1,0 +1,85 @@
+"""The one worker pool: processes spawned once and reused, each holding state its setup built.
+
+Self-play (:mod:`agents.training.selfplay`) and batches of games between player
+specs (:func:`agents.evaluation.runner.play_games`) both run on it::
+
+    with WorkerPool(workers, setup, *setup_args) as pool:   # workers=0: this process
+        results = pool.map(task, jobs)                       # task(state, job), in order
+        future = pool.submit(task, job)                      # future.result()
+
+Each worker process calls ``setup(*setup_args)`` once and keeps what it returns
+(its game, players, network copy ...); every job then runs as ``task(state,
+job)``. ``setup`` and ``task`` must be module-level functions (they are pickled
+by name). Processes start with ``spawn`` (safe with torch and threads, unlike
+``fork``) and with ``OMP_NUM_THREADS=1`` unless already set: W workers each
+using every core's threads would oversubscribe the CPU. With ``workers=0`` the
+setup runs once in the calling process and jobs run there, one after another.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any, Callable, Iterable
+
+from tqdm import tqdm
+
+_STATE: list = []  # in a worker process: what its pool's setup returned
+
+
+class WorkerPool:
+    """``workers`` processes (0: the calling process), each with ``setup(*setup_args)``'s state."""
+
+    def __init__(self, workers: int, setup: Callable[..., Any], *setup_args: Any):
+        if not isinstance(workers, int) or workers < 0:
+            raise ValueError(f"workers must be an integer >= 0, got {workers!r}")
+        self.workers = workers
+        self._state = None
+        self._executor = None
+        if workers == 0:
+            self._state = setup(*setup_args)
+        else:
+            self._executor = ProcessPoolExecutor(
+                workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_start,
+                initargs=(setup, setup_args),
+            )
+
+    def submit(self, task: Callable[[Any, Any], Any], job: Any) -> Future:
+        """Run ``task(state, job)`` on a worker (or here, at once); its result comes from the future."""
+        if self._executor is not None:
+            return self._executor.submit(_run, task, job)
+        future: Future = Future()
+        future.set_result(task(self._state, job))
+        return future
+
+    def map(self, task: Callable[[Any, Any], Any], jobs: Iterable[Any], progress: str = "") -> list:
+        """``[task(state, job) for job in jobs]`` over the workers, in order; ``progress="game"``
+        shows a progress bar counting games."""
+        jobs = list(jobs)
+        bar = dict(total=len(jobs), disable=not progress, desc=f"{progress}s", unit=progress)
+        if self._executor is None:
+            return [task(self._state, job) for job in tqdm(jobs, **bar)]
+        chunk = max(1, len(jobs) // (8 * self.workers))
+        return list(tqdm(self._executor.map(_run, [task] * len(jobs), jobs, chunksize=chunk), **bar))
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(cancel_futures=True)
+
+    def __enter__(self) -> "WorkerPool":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _start(setup: Callable[..., Any], setup_args: tuple) -> None:
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    _STATE[:] = [setup(*setup_args)]
+
+
+def _run(task: Callable[[Any, Any], Any], job: Any) -> Any:
+    return task(_STATE[0], job)
