@@ -3,35 +3,58 @@
 Composes ``configs/train.yaml`` with Hydra and hands it to
 :func:`agents.training.loop.train`; see ``docs/training.md``. Messages go through
 Python ``logging`` (Hydra writes them to ``<run directory>/train.log`` too).
+A resumed run continues in its checkpoint's run directory; a run that stops at
+a configuration error leaves no run directory behind.
 """
 
 import logging
+import signal
 import sys
+from pathlib import Path
 
 import hydra
 from hydra.core.hydra_config import HydraConfig
-from omegaconf import DictConfig
+from omegaconf import DictConfig, OmegaConf
 from tqdm.contrib.logging import logging_redirect_tqdm
 
 from agents.config import ConfigError, with_recipe_aliases
 from agents.net.checkpoint import CheckpointError
+from agents.training.interrupts import STOP_SIGNALS, exit_status, stop_on_signals
 from agents.training.loop import train
+from agents.training.run_dir import remove_unused_run_dir, run_directory
+
+# hydra.run.dir and hydra.output_subdir in configs/train.yaml
+OmegaConf.register_new_resolver("run_dir", run_directory)
+OmegaConf.register_new_resolver("hydra_subdir", lambda resume: None if resume else ".hydra")
 
 
 @hydra.main(config_path="configs", config_name="train", version_base="1.3")
 def main(cfg: DictConfig) -> None:
     hydra_cfg = HydraConfig.get()
+    run_dir = Path(hydra_cfg.runtime.output_dir)
     logging.captureWarnings(True)
     try:
+        if cfg.get("resume"):
+            (run_dir / ".hydra").mkdir(exist_ok=True)  # the run records its configuration there
         with logging_redirect_tqdm():  # log lines above the progress bar, not through it
-            result = train(cfg, hydra_cfg.runtime.output_dir, hydra_cfg.overrides.task)
+            result = train(cfg, run_dir, hydra_cfg.overrides.task)
     except (ConfigError, CheckpointError) as error:  # stop before training, no traceback
         logging.getLogger("agents.train").error("error: %s", error)
+        remove_unused_run_dir(run_dir)
         sys.exit(1)
+    except KeyboardInterrupt as stop:  # before training began or after it ended: nothing to save
+        sys.exit(exit_status(stop))
     if result.interrupted:
-        sys.exit(130)
+        sys.exit(result.exit_status)
 
 
 if __name__ == "__main__":
     sys.argv = with_recipe_aliases(sys.argv)
-    main()
+    stop_on_signals()  # SIGINT or SIGTERM outside the training loop: exit 128 + signal, no traceback
+    try:
+        main()
+    except KeyboardInterrupt as stop:
+        sys.exit(exit_status(stop))
+    finally:  # the process is ending: a late signal has nothing left to stop
+        for number in STOP_SIGNALS:
+            signal.signal(number, signal.SIG_IGN)

@@ -23,6 +23,7 @@ from envs.core import (
     register_game,
     winner_of,
 )
+from envs.env import NO_SEAT
 
 # name -> (Gymnasium id, "module:class", fixed keyword arguments)
 GAMES = {
@@ -46,6 +47,20 @@ def _factory(target: str, fixed: dict):
     return build
 
 
+def make_vec(env_id: str, num_envs: int = 1, **kwargs):
+    """N games of one game stepped together by one compiled call, as a Gymnasium ``VectorEnv``:
+    ``make_vec("Hex-v0", num_envs=1024, size=11)``. ``env_id`` is a Gymnasium id or a
+    registry name; ``kwargs`` are those of ``envs.batched.vector_env.BatchedBoardGameEnv``
+    (``opponent``, ``agent_seat``, ``illegal_action``, ``render_mode``) and the game's."""
+    from envs.batched.vector_env import BatchedBoardGameEnv
+
+    names = {env: name for name, (env, _, _) in GAMES.items()}
+    name = names.get(env_id, env_id)
+    if name not in GAMES:
+        raise ValueError(f"unknown env id {env_id!r}; known ids: {', '.join(names)}")
+    return BatchedBoardGameEnv(name, num_envs=num_envs, **kwargs)
+
+
 for _name, (_env_id, _target, _fixed) in GAMES.items():
     register_game(_name, _factory(_target, _fixed))
     if _env_id not in gymnasium.registry:
@@ -60,10 +75,12 @@ __all__ = [
     "GameInfo",
     "GameOverError",
     "IllegalActionError",
+    "NO_SEAT",
     "NotationError",
     "Symmetry",
     "game_names",
     "make_game",
+    "make_vec",
     "register_game",
     "winner_of",
 ]

@@ -264,7 +264,13 @@ class Game(abc.ABC):
 
     # --- errors -----------------------------------------------------------------
     def check_action(self, state, action) -> int:
-        """Validate an action's type, range and legality; return it as an int."""
+        """Validate an action's type, range and legality; return it as an int.
+
+        An action is an integer: a Python or NumPy integer, or a 0-d integer array
+        (what Gymnasium's ``Discrete.contains`` accepts); bools are not actions.
+        """
+        if isinstance(action, np.ndarray) and action.shape == ():
+            action = action[()]
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise IllegalActionError(f"action must be an integer, got {action!r}")
         action = int(action)
@@ -283,6 +289,13 @@ class Game(abc.ABC):
                 f"action {action} is out of range 0..{self.info.num_actions - 1}"
             )
         return action
+
+
+def turn_text(text) -> str:
+    """``text`` if it is a string; otherwise a NotationError (for ``parse_turn``)."""
+    if not isinstance(text, str):
+        raise NotationError(f"a turn must be text, got {text!r}")
+    return text
 
 
 def play_out(game: Game, state, rng: np.random.Generator, players: Mapping[int, Any], actions: list | None = None) -> int:

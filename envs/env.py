@@ -12,6 +12,7 @@ from envs.core import TERMINAL, Game, GameError, GameOverError, make_game, play_
 from envs.opponents import resolve_opponent
 
 ILLEGAL_ACTION_MODES = ("lose", "raise")
+NO_SEAT = -1  # info["to_play"] once the episode is over, info["winner"] of a draw
 
 
 class BoardGameEnv(gym.Env):
@@ -39,9 +40,14 @@ class BoardGameEnv(gym.Env):
                            (-1) for the seat that made it, with ``info["illegal_action"]``
                            and ``info["message"]``; ``"raise"``: a ``GameError`` naming
                            the action and why it is illegal.
-    ``info``               ``to_play`` (seat, or None at the end), ``action_mask``; at the
-                           end ``returns`` (per seat), ``winner`` (seat or None for a draw)
-                           and game facts such as Odoku's ``score``.
+    ``info``               every step: ``to_play`` (int seat to act, ``NO_SEAT`` = -1 once
+                           the episode is over), ``action_mask`` (the observation's int8
+                           mask), single-agent ``agent_seat`` (int); at the end also
+                           ``returns`` (float64 array, one per seat), ``winner`` (int
+                           seat, ``NO_SEAT`` = -1 for a draw), ``illegal_action`` (bool),
+                           game facts such as Odoku's ``score`` (int), and after an
+                           illegal action ``message`` (str). Types never change within
+                           or between episodes, so ``gym.make_vec`` stacks them.
     Rendering              ``render_mode="ansi"`` (text board) or ``"rgb_array"``.
     =====================  ===========================================================
 
@@ -137,16 +143,19 @@ class BoardGameEnv(gym.Env):
 
     # --- conveniences ----------------------------------------------------------------------
     def action_masks(self) -> np.ndarray:
-        """Legal-action mask as bools (the sb3-contrib MaskablePPO convention)."""
-        return self.game.legal_mask(self.state)
+        """Legal-action mask as bools (the sb3-contrib MaskablePPO convention);
+        all False once the episode is over, like the observation's mask."""
+        return self._mask().astype(bool)
 
     def legal_actions(self) -> list[int]:
-        return self.game.legal_actions(self.state)
+        """The legal actions (none once the episode is over)."""
+        return np.flatnonzero(self._mask()).tolist()
 
     @property
-    def to_play(self) -> int | None:
+    def to_play(self) -> int:
+        """The seat to act, or ``NO_SEAT`` (-1) once the episode is over."""
         player = self.game.to_play(self.state)
-        return None if player == TERMINAL or self._finished else player
+        return NO_SEAT if player == TERMINAL or self._finished else int(player)
 
     # --- internals ---------------------------------------------------------------------------
     def _advance(self) -> None:
@@ -155,12 +164,12 @@ class BoardGameEnv(gym.Env):
         play_out(self.game, self.state, self.np_random, {s: self.opponent for s in seats if s != self.agent_seat})
 
     def _lose_by_illegal_action(self, actor: int, message: str):
-        returns = [1.0] * self.game.info.num_seats
+        returns = np.ones(self.game.info.num_seats)
         returns[actor] = -1.0
         self._finished = True
         self._final_info = {
-            "returns": tuple(returns),
-            "winner": 1 - actor if self.game.info.num_seats == 2 else None,
+            "returns": returns,
+            "winner": 1 - actor if self.game.info.num_seats == 2 else NO_SEAT,
             "illegal_action": True,
             "message": message,
         }
@@ -169,9 +178,11 @@ class BoardGameEnv(gym.Env):
 
     def _finish(self) -> None:
         self._finished = True
+        winner = self.game.winner(self.state)
         self._final_info = {
-            "returns": tuple(self.game.returns(self.state)),
-            "winner": self.game.winner(self.state),
+            "returns": np.array(self.game.returns(self.state), dtype=np.float64),
+            "winner": NO_SEAT if winner is None else int(winner),
+            "illegal_action": False,
             **self.game.outcome_info(self.state),
         }
 
@@ -186,7 +197,7 @@ class BoardGameEnv(gym.Env):
     def _info(self, mask: np.ndarray) -> dict[str, Any]:
         info: dict[str, Any] = {"to_play": self.to_play, "action_mask": mask}
         if self.opponent is not None:
-            info["agent_seat"] = self.agent_seat
+            info["agent_seat"] = int(self.agent_seat)
         info.update(self._final_info)
         return info
 

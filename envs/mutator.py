@@ -36,7 +36,7 @@ import re
 import numpy as np
 
 from envs.board import cell_name, parse_cell
-from envs.core import IllegalActionError, NotationError
+from envs.core import IllegalActionError, NotationError, turn_text
 from envs.kernels import empty_cells_touching, neutral_playout
 from envs.stones import EMPTY, NEUTRAL, Rules, StoneGame, StoneState, cells_with
 
@@ -235,7 +235,7 @@ class NeutralGame(StoneGame):
     def parse_turn(self, state: StoneState, text: str) -> list[int]:
         """Drop ``e3 g7``, swap ``f6g5 a11``, one cell ``e3`` (fill, convert, or a drop
         whose neutral is left out), ``pass``, ``swap-sides``."""
-        words = text.lower().split()
+        words = turn_text(text).lower().split()
         swap = _SWAP_WORD.match(words[0]) if words else None
         if not 1 <= len(words) <= 2 or (swap is not None and len(words) != 2):
             raise NotationError(

@@ -23,7 +23,7 @@ from typing import Sequence
 
 import numpy as np
 
-from envs.core import CHANCE, TERMINAL, Game, GameInfo, IllegalActionError, NotationError, Symmetry
+from envs.core import CHANCE, TERMINAL, Game, GameInfo, IllegalActionError, NotationError, Symmetry, turn_text
 
 SIZE = 5
 NUM_CELLS = SIZE * SIZE
@@ -181,8 +181,9 @@ class Odoku(Game):
         return np.repeat(np.asarray(state.board) == EMPTY, 2)
 
     def apply(self, state: OdokuState, action: int) -> None:
-        player = state.player
-        if player == CHANCE and (action == 0 or action == 1):
+        if type(action) is not int:
+            action = self.check_action(state, action)
+        if state.player == CHANCE and (action == 0 or action == 1):
             state.player = action
             return
         action = self.check_action(state, action)
@@ -299,7 +300,7 @@ class Odoku(Game):
 
     def parse_turn(self, state: OdokuState, text: str) -> list[int]:
         """``"B Xb3"`` (mover, colour, cell) or, once the coin has fallen, ``"Xb3"``."""
-        match = self._MOVE.match(text.strip())
+        match = self._MOVE.match(turn_text(text).strip())
         if match is None:
             raise NotationError(
                 f"cannot read Odoku move {text!r}: expected colour X/O and a cell a1..e5, "

@@ -4,14 +4,21 @@ comments, then one turn a line in the game's notation (``game.parse_turn``).
     size: 11
     a11 f6
     d7 b8
+
+Header values are plain YAML scalars (``11``, ``true``, ``0.5``, ``nex``); tags
+such as ``!!python/...`` are refused, never constructed.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
+
+import yaml
 
 from envs.core import CHANCE, Game, GameError, NotationError
+
+BYTE_ORDER_MARK = "\ufeff"
 
 
 @dataclass
@@ -23,9 +30,10 @@ class Record:
 
 
 def read_record(text: str) -> Record:
-    """Parse record text; header lines come before the first turn."""
+    """Parse record text; header lines come before the first turn. A leading
+    byte-order mark (files saved as "UTF-8 with BOM") is not part of the text."""
     record = Record()
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(text.removeprefix(BYTE_ORDER_MARK).splitlines(), start=1):
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
@@ -37,6 +45,22 @@ def read_record(text: str) -> Record:
         else:
             record.turns.append(line)
     return record
+
+
+def parse_header(record: Record) -> dict[str, Any]:
+    """The header values as data (``size: 11`` -> 11); a value that is not a plain
+    scalar, such as a ``!!python`` tag, is a NotationError naming its key."""
+    params = {}
+    for key, text in record.params.items():
+        try:
+            value = yaml.safe_load(text)
+        except yaml.YAMLError as error:
+            problem = str(error).splitlines()[0]
+            raise NotationError(f"record header {key!r}: {text!r} is not a plain value ({problem})") from None
+        if value is not None and not isinstance(value, (str, int, float, bool)):
+            raise NotationError(f"record header {key!r}: {text!r} is not a plain value")
+        params[key] = value
+    return params
 
 
 def write_record(params: dict, turns: Iterable[str], comments: Sequence[str] = ()) -> str:

@@ -29,6 +29,7 @@ from envs.core import (
     IllegalActionError,
     NotationError,
     Symmetry,
+    turn_text,
 )
 from envs.kernels import draw, playout_seed
 
@@ -518,7 +519,7 @@ class StoneGame(Game):
 
     def parse_turn(self, state: StoneState, text: str) -> list[int]:
         """``e3`` (a placement), ``pass`` or ``swap-sides``."""
-        words = text.split()
+        words = turn_text(text).split()
         if len(words) != 1:
             raise NotationError(f"cannot read {self.info.name} turn {text!r}: expected one cell, 'pass' or 'swap-sides'")
         actions = [self.parse_action(words[0])]

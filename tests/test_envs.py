@@ -129,8 +129,9 @@ def test_two_player_rewards_go_to_the_seat_that_acted(name, env_id):
         legal = np.flatnonzero(observation["action_mask"])
         observation, reward, terminated, _, info = env.step(int(rng.choice(legal)))
     assert reward == info["returns"][actor]
-    assert info["to_play"] is None and not observation["action_mask"].any()
-    assert info["winner"] == envs.winner_of(info["returns"])
+    assert info["to_play"] == envs.NO_SEAT and not observation["action_mask"].any()
+    winner = envs.winner_of(info["returns"])
+    assert info["winner"] == (envs.NO_SEAT if winner is None else winner)
 
 
 @pytest.mark.parametrize("name, env_id", IDS)
@@ -179,3 +180,123 @@ def test_chance_is_flipped_before_every_move():
         movers.append(info["to_play"])
     assert set(movers) == {0, 1}
     assert env.unwrapped.game.to_play(env.unwrapped.state) != CHANCE
+
+
+def check_info_types(info, num_seats, finished):
+    """Every info value has one type for the whole episode, with -1 for "no seat"."""
+    assert type(info["to_play"]) is int and (info["to_play"] == -1) == finished
+    assert info["action_mask"].dtype == np.int8
+    if finished:
+        assert type(info["winner"]) is int and -1 <= info["winner"] < num_seats
+        assert info["returns"].dtype == np.float64 and info["returns"].shape == (num_seats,)
+        assert type(info["illegal_action"]) is bool
+        winner = envs.winner_of(info["returns"])
+        assert info["winner"] == (-1 if winner is None else winner)
+    else:
+        assert "winner" not in info and "returns" not in info
+
+
+@pytest.mark.parametrize("name, env_id", IDS)
+def test_info_types_are_fixed_and_draws_use_the_sentinel(name, env_id):
+    rng = np.random.default_rng(2)
+    env = gym.make(env_id, opponent="random", agent_seat="random", **SMALL[name])
+    for episode in range(30):
+        observation, info = env.reset(seed=episode)
+        check_info_types(info, 2, finished=False)
+        assert type(info["agent_seat"]) is int
+        terminated = False
+        while not terminated:
+            observation, _, terminated, _, info = env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+            check_info_types(info, 2, finished=terminated)
+    assert env.unwrapped.to_play == -1
+
+
+def test_a_drawn_game_reports_winner_minus_one():
+    env = gym.make("Gomoku-v0", size=5).unwrapped  # random play on 5x5 often fills the board
+    rng = np.random.default_rng(0)
+    for seed in range(200):
+        observation, info = env.reset(seed=seed)
+        terminated = False
+        while not terminated:
+            observation, _, terminated, _, info = env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        if list(info["returns"]) == [0.0, 0.0]:
+            break
+    assert list(info["returns"]) == [0.0, 0.0], "no drawn game in 200"
+    assert info["winner"] == -1 and info["to_play"] == -1 and type(info["winner"]) is int
+
+
+VECTOR_STEPS = 2000  # sub-env steps per id, mode and opponent: every env finishes many episodes
+
+
+@pytest.mark.parametrize("mode", ["sync", "async"])
+@pytest.mark.parametrize("name, env_id", IDS)
+def test_vector_envs_run_thousands_of_steps_with_autoreset(name, env_id, mode):
+    num_envs = 4
+    rng = np.random.default_rng(0)
+    # async: the single-agent mode of the reported crash; sync also the two-player mode
+    for opponent in (None, "random") if mode == "sync" else ("random",):
+        vec = gym.make_vec(env_id, num_envs=num_envs, vectorization_mode=mode, opponent=opponent, **SMALL[name])
+        try:
+            observation, info = vec.reset(seed=3)
+            episodes = draws = 0
+            done = np.zeros(num_envs, dtype=bool)
+            for _ in range(VECTOR_STEPS // num_envs):
+                masks = observation["action_mask"]
+                # next-step autoreset: an env that just finished ignores its action
+                actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks])
+                assert not masks[~done].sum(axis=1).min(initial=1) == 0
+                observation, rewards, terminated, truncated, info = vec.step(actions)
+                assert info["to_play"].dtype.kind == "i"
+                np.testing.assert_array_equal(info["to_play"] == -1, terminated)
+                if terminated.any():
+                    assert info["winner"].dtype.kind == "i" and info["returns"].shape == (num_envs, 2)
+                    assert set(info["winner"][terminated]) <= {-1, 0, 1}
+                    draws += int((info["winner"][terminated] == -1).sum())
+                    episodes += int(terminated.sum())
+                done = terminated | truncated
+            assert episodes >= num_envs
+        finally:
+            vec.close()
+
+
+def test_zero_dimensional_integer_arrays_are_actions_like_gymnasium_says():
+    env = gym.make("Odoku-v0").unwrapped
+    observation, _ = env.reset(seed=1)
+    legal = int(np.flatnonzero(observation["action_mask"])[0])
+    for action in (np.array(legal), np.array(legal, dtype=np.int32)):
+        assert env.action_space.contains(action)
+        env.reset(seed=1)
+        _, _, _, _, info = env.step(action)
+        assert "illegal_action" not in info
+    for name in GAMES:
+        game = make_game(name, **SMALL[name])
+        state = game.initial_state()
+        if game.is_chance(state):
+            game.apply(state, np.array(0))
+            assert game.to_play(state) == 0 and type(state.player) is int
+        game.apply(state, np.array(game.legal_actions(state)[0]))
+    for bad in (np.array(legal, dtype=float), np.array([legal]), np.array(True)):
+        assert not env.action_space.contains(bad)
+        env.reset(seed=1)
+        _, reward, terminated, _, info = env.step(bad)
+        assert terminated and reward == -1.0 and "integer" in info["message"]
+
+
+@pytest.mark.parametrize("name, env_id", IDS)
+def test_after_an_illegal_action_no_action_is_legal_anywhere(name, env_id):
+    env = gym.make(env_id, **SMALL[name]).unwrapped
+    observation, _ = env.reset(seed=0)
+    illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0]) if not observation["action_mask"].all() else -1
+    observation, _, terminated, _, info = env.step(illegal)
+    assert terminated and info["illegal_action"]
+    assert not observation["action_mask"].any()
+    assert not env.action_masks().any() and env.action_masks().dtype == bool
+    assert env.legal_actions() == [] and env.to_play == -1
+
+
+@pytest.mark.parametrize("name", list(GAMES))
+def test_a_turn_that_is_not_text_is_a_notation_error(name):
+    game = make_game(name, **SMALL[name])
+    for bad in (None, 3, b"e3"):
+        with pytest.raises(envs.NotationError, match="text"):
+            game.parse_turn(game.initial_state(), bad)

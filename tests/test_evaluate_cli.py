@@ -66,6 +66,8 @@ def test_solve_accuracy_stats_and_odoku_modes(tmp_path):
         (["games=0"], "games: must be an integer >= 1"),
         (["workers=-1"], "workers:"),
         (["prior_draws=-1"], "prior_draws:"),
+        (["seed=-1"], "seed: must be an integer >= 0, got -1"),
+        (["+nosuchkey=1"], "nosuchkey: unknown key"),
         (["players=[random]"], "players: mode=match needs at least 2"),
         (["players=[human,random]"], "players: 'human' plays in mode=play only"),
         (["players=[nonsense,random]"], "unknown player spec 'nonsense'; the forms are"),

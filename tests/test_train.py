@@ -221,7 +221,7 @@ def test_smoke_run_writes_events_and_checkpoints(runs):
     assert checkpoint["step"] == 9 and checkpoint["iteration"] == 3
     assert "num_simulations: 4" in checkpoint["config"]
     kept = sorted(p.name for p in (whole.run_dir / "checkpoints").iterdir())
-    assert kept == [f"ckpt_step{s:07d}{ext}" for s in (3, 6, 9) for ext in (".pt", ".replay.npz")]
+    assert kept == [f"ckpt_step{3 * i:07d}_iter{i:04d}{ext}" for i in (1, 2, 3) for ext in (".pt", ".replay.npz")]
 
 
 def test_checkpoint_loads_as_an_opponent_and_plays_a_full_game(runs):

@@ -208,13 +208,17 @@ MODES: dict[str, Callable[[DictConfig, Path, TextIO], dict]] = {
 
 
 # --- helpers ---------------------------------------------------------------------------------
+KNOWN_KEYS = ("mode", "players", "games", "seed", "workers", "progress", "prior_draws", "max_nodes", "game")
+
+
 def _check_common(cfg: DictConfig) -> None:
-    for key, low in (("games", 1), ("workers", 1), ("max_nodes", 1)):
+    for key in cfg:
+        if key not in KNOWN_KEYS:
+            raise ConfigError(f"{key}: unknown key (the keys are {', '.join(KNOWN_KEYS)})")
+    for key, low in (("games", 1), ("workers", 1), ("max_nodes", 1), ("seed", 0)):
         value = cfg.get(key)
         if not isinstance(value, int) or isinstance(value, bool) or value < low:
             raise ConfigError(f"{key}: must be an integer >= {low}, got {value!r}")
-    if not isinstance(cfg.get("seed"), int):
-        raise ConfigError(f"seed: must be an integer, got {cfg.get('seed')!r}")
     if not isinstance(cfg.get("prior_draws"), (int, float)) or cfg.prior_draws < 0:
         raise ConfigError(f"prior_draws: must be a number >= 0, got {cfg.get('prior_draws')!r}")
 

@@ -24,14 +24,13 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 import numpy as np
-import yaml
 
 from agents.config import game_from_config
 from agents.pool import WorkerPool
 from agents.players.player import Player
 from agents.players.registry import make_player
 from envs.core import Game, make_game, play_out
-from envs.records import format_game, read_record, replay, split_turns, write_record
+from envs.records import format_game, parse_header, read_record, replay, split_turns, write_record
 
 
 @dataclass(frozen=True)
@@ -188,7 +187,7 @@ def game_record(game: Game, actions: Sequence[int], lineup: Sequence[str]) -> st
 def replay_record(text: str) -> tuple[Game, Any]:
     """The game named in a :func:`game_record` header and its final position."""
     record = read_record(text)
-    params = {key: yaml.safe_load(value) for key, value in record.params.items()}
+    params = parse_header(record)
     if "game" not in params:
         raise ValueError("the record has no 'game:' header line")
     game = make_game(params.pop("game"), **params)

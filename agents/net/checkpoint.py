@@ -18,7 +18,7 @@ only, loaded with ``torch.load(weights_only=True)`` (no arbitrary pickles):
 The replay buffer is saved beside it as ``NAME.replay.npz`` (plain arrays,
 loaded with ``allow_pickle=False``); :mod:`agents.training.saving` writes both
 files and reads the replay back. Every problem raises :class:`CheckpointError`
-naming the file.
+naming the file and, for a file that loads but holds something else, the field.
 """
 
 from __future__ import annotations
@@ -26,7 +26,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import torch
+import yaml
 
 from agents.net.network import NetConfig, PolicyValueNet
 from envs.core import Game
@@ -42,6 +44,8 @@ class CheckpointError(ValueError):
 def load_checkpoint(path: str | Path, game: Game | None = None) -> dict[str, Any]:
     """Read and validate a checkpoint; with ``game``, also check it is for that game and size."""
     path = Path(path)
+    if path.is_dir():
+        raise CheckpointError(f"checkpoint {path}: is a directory, not a checkpoint file")
     if not path.is_file():
         raise CheckpointError(f"checkpoint {path}: no such file")
     try:
@@ -53,6 +57,10 @@ def load_checkpoint(path: str | Path, game: Game | None = None) -> dict[str, Any
     missing = [key for key in _KEYS if key not in checkpoint]
     if missing:
         raise CheckpointError(f"checkpoint {path}: incomplete, missing {', '.join(missing)}")
+    for key, check in _FIELD_CHECKS.items():
+        problem = check(checkpoint[key])
+        if problem:
+            raise CheckpointError(f"checkpoint {path}: field {key!r} {problem}")
     if game is not None:
         check_game(checkpoint, game, path)
     return checkpoint
@@ -70,12 +78,101 @@ def check_game(checkpoint: dict, game: Game, path: str | Path) -> None:
 
 def build_network(checkpoint: dict, path: str | Path, game: Game) -> PolicyValueNet:
     """The checkpoint's network, weights loaded, on the CPU."""
+    net = PolicyValueNet.for_game(game.info, NetConfig(**checkpoint["net_config"]))
     try:
-        net = PolicyValueNet.for_game(game.info, NetConfig(**checkpoint["net_config"]))
         net.load_state_dict(checkpoint["model"])
     except (RuntimeError, TypeError, ValueError) as error:
-        raise CheckpointError(f"checkpoint {path}: the network does not load ({error})") from None
+        raise CheckpointError(f"checkpoint {path}: field 'model' does not fit its network ({error})") from None
     return net
+
+
+def stored_config(checkpoint: dict, path: str | Path) -> dict:
+    """The run configuration saved in the checkpoint, as plain data."""
+    return yaml.safe_load(checkpoint["config"])  # load_checkpoint checked that it parses to a mapping
+
+
+# --- what each field must hold: None if it does, else the problem ------------------------
+def _game(value) -> str | None:
+    if isinstance(value, dict) and isinstance(value.get("name"), str) and isinstance(value.get("params"), dict):
+        return None
+    return f"must be {{'name': str, 'params': dict}}, got {_short(value)}"
+
+
+def _net_config(value) -> str | None:
+    if not isinstance(value, dict):
+        return f"must be a mapping of network settings, got {_short(value)}"
+    try:
+        NetConfig(**value)
+    except (TypeError, ValueError) as error:
+        return f"does not describe a network ({error})"
+    return None
+
+
+def _model(value) -> str | None:
+    if isinstance(value, dict) and value and all(isinstance(k, str) and isinstance(v, torch.Tensor) for k, v in value.items()):
+        return None
+    return f"must be a mapping of parameter names to tensors, got {_short(value)}"
+
+
+def _optimizer(value) -> str | None:
+    groups = value.get("param_groups") if isinstance(value, dict) else None
+    if (
+        isinstance(value, dict)
+        and isinstance(value.get("state"), dict)
+        and isinstance(groups, list)
+        and all(isinstance(g, dict) and isinstance(g.get("params"), list) for g in groups)
+    ):
+        return None
+    return f"must be an optimiser state_dict (state, param_groups with params), got {_short(value)}"
+
+
+def _count(value) -> str | None:
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return None
+    return f"must be an integer >= 0, got {_short(value)}"
+
+
+def _numpy_rng(value) -> str | None:
+    try:
+        np.random.PCG64().state = value
+    except (TypeError, ValueError, KeyError) as error:
+        return f"is not a PCG64 generator state ({error})"
+    return None
+
+
+def _torch_rng(value) -> str | None:
+    expected = torch.get_rng_state()
+    if isinstance(value, torch.Tensor) and value.dtype == expected.dtype and value.shape == expected.shape:
+        return None
+    return f"must be a {expected.dtype} tensor of shape {tuple(expected.shape)} (torch.get_rng_state()), got {_short(value)}"
+
+
+def _config(value) -> str | None:
+    if not isinstance(value, str):
+        return f"must be YAML text, got {_short(value)}"
+    try:
+        data = yaml.safe_load(value)
+    except yaml.YAMLError as error:
+        return f"is not readable YAML ({str(error).splitlines()[0]})"
+    return None if isinstance(data, dict) else f"must be a YAML mapping, got {_short(data)}"
+
+
+def _short(value) -> str:
+    text = repr(value) if not isinstance(value, torch.Tensor) else f"tensor{tuple(value.shape)} {value.dtype}"
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+_FIELD_CHECKS = {
+    "game": _game,
+    "net_config": _net_config,
+    "model": _model,
+    "optimizer": _optimizer,
+    "step": _count,
+    "iteration": _count,
+    "numpy_rng": _numpy_rng,
+    "torch_rng": _torch_rng,
+    "config": _config,
+}
 
 
 def _describe(game: dict) -> str:

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from agents.net.checkpoint import build_network, load_checkpoint
+from agents.net.checkpoint import CheckpointError, build_network, load_checkpoint
 from agents.net.net_evaluator import NetEvaluator
 from agents.players.mcts_player import SearchPlayer
 from agents.players.player import Player
@@ -42,10 +42,14 @@ def load_az_player(path: str | Path, game: Game, simulations: int | None = None)
     evaluator = NetEvaluator(game, build_network(checkpoint, path, game))
     if simulations == 0:
         return NetworkPlayer(evaluator)
-    search = dict(yaml.safe_load(checkpoint["config"])["agent"]["search"])
-    if simulations is not None:
-        search["num_simulations"] = simulations
-    return SearchPlayer(game, evaluator, SearchConfig(**search))
+    try:
+        search = dict(yaml.safe_load(checkpoint["config"])["agent"]["search"])
+        if simulations is not None:
+            search["num_simulations"] = simulations
+        config = SearchConfig(**search)
+    except (KeyError, TypeError, ValueError) as error:
+        raise CheckpointError(f"checkpoint {path}: field 'config' has no usable agent.search ({error})") from None
+    return SearchPlayer(game, evaluator, config)
 
 
 def make_az_player(game: Game, args: list[str]) -> Player:

@@ -56,6 +56,14 @@ class Learner:
         self.device = device
         self.optimizer = torch.optim.AdamW(net.parameters(), lr=config.lr, weight_decay=config.weight_decay)
 
+    def load_optimizer_state(self, state: dict) -> None:
+        """Continue from a saved optimiser state (moments, step counts) with this
+        learner's learning rate and weight decay, e.g. a resumed run's overrides."""
+        self.optimizer.load_state_dict(state)
+        for group in self.optimizer.param_groups:
+            group["lr"] = self.config.lr
+            group["weight_decay"] = self.config.weight_decay
+
     def step(self, obs: np.ndarray, policy: np.ndarray, value: np.ndarray) -> dict[str, float]:
         """One optimiser step; returns ``loss/policy``, ``loss/value``, ``loss/total``."""
         self.net.train()

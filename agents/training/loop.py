@@ -11,15 +11,21 @@ exact oracle), its reference player from each seat.
 
 Outputs in the run directory: TensorBoard events (``loss/*``, ``selfplay/*``,
 ``perf/*``, ``eval/*``, the hyperparameters and a sample game as text) and
-``checkpoints/ckpt_stepNNNNNNN.pt`` with its replay buffer beside it. A
-checkpoint is written every ``train.checkpoint_every`` learner steps (at the
-end of the iteration that reaches it), at the end, and on Ctrl-C.
+``checkpoints/ckpt_stepNNNNNNN_iterNNNN.pt`` with its replay buffer beside it.
+A checkpoint is written every ``train.checkpoint_every`` learner steps (at the
+end of the iteration that reaches it), at the end, and when the run is stopped
+by Ctrl-C (SIGINT) or SIGTERM (``..._interrupted.pt``: a name of its own, so the
+end-of-iteration checkpoints stay as they were).
 
 Resuming (``resume=PATH``) takes the checkpoint's configuration, applies the
 command line's ``key=value`` overrides (e.g. ``train.iterations=40``) and
 continues with the saved weights, optimiser, replay buffer and generators:
 from a checkpoint written at an iteration's end the run continues exactly as if
-it had not stopped. A Ctrl-C checkpoint restarts the interrupted iteration.
+it had not stopped. An interrupted checkpoint restarts the interrupted
+iteration. Every override reaches the restored state (``agent.learner.lr`` and
+``weight_decay`` the optimiser, ``replay_capacity`` the buffer, keeping the
+newest positions); what the checkpoint fixes (the game, the network's shape,
+the seed) is refused, naming the key. The configuration saved is what ran.
 Evaluation draws from its own generator, seeded by ``(seed, iteration)``, so
 evaluating never changes the training games.
 """
@@ -41,7 +47,7 @@ from tqdm import tqdm
 
 from agents.config import ConfigError, check, game_from_config
 from agents.evaluation.runner import play_match
-from agents.net.checkpoint import build_network, check_game, load_checkpoint
+from agents.net.checkpoint import CheckpointError, build_network, check_game, load_checkpoint
 from agents.net.net_evaluator import NetEvaluator
 from agents.net.network import NetConfig, PolicyValueNet, resolve_device
 from agents.players.az_player import NetworkPlayer
@@ -49,9 +55,18 @@ from agents.players.mcts_player import SearchPlayer
 from agents.players.registry import make_player
 from agents.search.mcts import MCTS, SearchConfig
 from agents.training.config_store import AGENT_SECTIONS
+from agents.training.interrupts import exit_status, stop_on_signals
 from agents.training.learner import Learner, LearnerConfig
 from agents.training.replay import ReplayBuffer
-from agents.training.saving import latest_checkpoint, load_replay, replay_path, restore_rngs, save_checkpoint
+from agents.training.saving import (
+    checkpoint_path,
+    latest_checkpoint,
+    load_replay,
+    prune,
+    remove_stale_files,
+    restore_rngs,
+    save_checkpoint,
+)
 from agents.training.feeds import Feed, InlineFeed, ProcessFeed
 from agents.training.selfplay import SelfPlayBatch, SelfPlayConfig
 from agents.training.workers import resolve_workers
@@ -62,6 +77,17 @@ if TYPE_CHECKING:
     from agents.training.ray_backend import RayConfig
 
 CONFIG_GROUPS = ("game", "agent", "net", "experiment")
+# keys beside the groups, and the keys of their sections: anything else is a mistake
+KNOWN_KEYS = {
+    "seed": None,
+    "device": None,
+    "resume": None,
+    "progress": None,
+    "distributed": None,  # its keys are checked by _distributed
+    "train": ("iterations", "checkpoint_every", "keep_checkpoints", "torch_threads"),
+    "eval": ("every", "games", "simulations", "mcts_simulations", "oracle_games"),
+}
+FIXED_ON_RESUME = ("game", "net", "seed")  # the checkpoint's game, network shape and generators
 log = logging.getLogger(__name__)
 
 
@@ -98,6 +124,7 @@ class TrainResult:
     step: int
     iteration: int
     interrupted: bool = False
+    exit_status: int = 0  # 128 + the signal that stopped the run (130: Ctrl-C)
     losses: list[dict[str, float]] = field(default_factory=list)
     evaluations: list[dict[str, float]] = field(default_factory=list)
 
@@ -105,6 +132,7 @@ class TrainResult:
 # --- configuration -----------------------------------------------------------------------------
 def build_settings(cfg: DictConfig) -> Settings:
     """Validate every value before anything is trained; errors name the key."""
+    _refuse_unknown_keys(cfg)
     seed = _integer(cfg, "seed", 0)
     game = game_from_config(_section(cfg, "game"))
     sections = {}
@@ -144,6 +172,25 @@ def build_settings(cfg: DictConfig) -> Settings:
         workers=workers,
         distributed=_distributed(cfg),
     )
+
+
+def _refuse_unknown_keys(cfg: DictConfig) -> None:
+    for key in cfg:
+        if key in CONFIG_GROUPS:
+            continue
+        if key not in KNOWN_KEYS:
+            known = ", ".join(sorted([*KNOWN_KEYS, *CONFIG_GROUPS[:3]]))
+            raise ConfigError(f"{key}: unknown key (the top-level keys are {known})")
+        section = KNOWN_KEYS[key]
+        if section is not None and isinstance(cfg[key], DictConfig):
+            for sub in cfg[key]:
+                if sub not in section:
+                    raise ConfigError(f"{key}.{sub}: unknown key ({key} has {', '.join(section)})")
+    agent = cfg.get("agent")
+    if isinstance(agent, DictConfig):
+        for sub in agent:
+            if sub not in AGENT_SECTIONS:
+                raise ConfigError(f"agent.{sub}: unknown key (agent has {', '.join(AGENT_SECTIONS)})")
 
 
 def _distributed(cfg: DictConfig):
@@ -197,9 +244,14 @@ def _integer(cfg: DictConfig, key: str, low: int) -> int:
     return value
 
 
-def resume_config(cfg: DictConfig, checkpoint: dict, overrides: Sequence[str]) -> DictConfig:
-    """The checkpoint's configuration with the command line's ``key=value`` overrides applied."""
+def resume_config(cfg: DictConfig, checkpoint: dict, path: Path, overrides: Sequence[str]) -> DictConfig:
+    """The checkpoint's configuration with the command line's ``key=value`` overrides
+    applied; an override of what the checkpoint fixes is a ConfigError naming the key."""
     stored = OmegaConf.create(checkpoint["config"])
+    try:
+        build_settings(stored)
+    except ConfigError as error:  # e.g. a key renamed since the checkpoint was written
+        raise CheckpointError(f"checkpoint {path}: field 'config' does not make a run ({error})") from None
     for override in overrides:
         key = override.split("=", 1)[0].lstrip("+~")
         if key == "resume":
@@ -209,7 +261,13 @@ def resume_config(cfg: DictConfig, checkpoint: dict, overrides: Sequence[str]) -
                 f"{key}: a config group cannot change when resuming (the checkpoint fixes it); "
                 f"override single keys such as train.iterations=N"
             )
-        OmegaConf.update(stored, key, OmegaConf.select(cfg, key), merge=False)
+        value, saved = OmegaConf.select(cfg, key), OmegaConf.select(stored, key)
+        if key.split(".")[0] in FIXED_ON_RESUME and value != saved:
+            raise ConfigError(
+                f"{key}: a resumed run keeps the checkpoint's {saved!r} (its game, network shape and "
+                f"generators are fixed); start a new run to use {value!r}"
+            )
+        OmegaConf.update(stored, key, value, merge=False)
     stored.resume = cfg.resume
     return stored
 
@@ -223,7 +281,7 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
         path = Path(str(cfg.resume))
         path = latest_checkpoint(path) if path.is_dir() else path
         checkpoint = load_checkpoint(path)
-        cfg = resume_config(cfg, checkpoint, overrides)
+        cfg = resume_config(cfg, checkpoint, path, overrides)
         cfg.resume = str(path)
     s = build_settings(cfg)
     game, info = s.game, s.game.info
@@ -238,48 +296,66 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
         path = Path(cfg.resume)
         check_game(checkpoint, game, path)  # a command-line override may have changed it
         net = build_network(checkpoint, path, game)
-        replay = load_replay(path)
+        replay = load_replay(path, s.learner.replay_capacity)
         step, iteration = checkpoint["step"], checkpoint["iteration"]
     net.to(s.device)
     learner = Learner(net, s.learner, s.device)
     if checkpoint is not None:
-        learner.optimizer.load_state_dict(checkpoint["optimizer"])
+        try:
+            learner.load_optimizer_state(checkpoint["optimizer"])
+        except (KeyError, TypeError, ValueError, RuntimeError) as error:
+            raise CheckpointError(f"checkpoint {path}: field 'optimizer' does not fit the network ({error})") from None
         rng = restore_rngs(checkpoint)
     evaluator = NetEvaluator(game, net, s.device)
     symmetries = game.symmetries()
     config_yaml = OmegaConf.to_yaml(cfg, resolve=True)
     checkpoint_dir = run_dir / "checkpoints"
+    for stale in remove_stale_files(checkpoint_dir):
+        log.info("removed %s, left by a run that was killed while saving", stale)
+    if checkpoint is not None and (run_dir / ".hydra").is_dir():
+        (run_dir / ".hydra" / "config.yaml").write_text(config_yaml)  # what runs now, overrides applied
+    feed = make_feed(s, evaluator)
 
     from torch.utils.tensorboard import SummaryWriter  # slow import, only for real runs
 
-    writer = SummaryWriter(str(run_dir))
-    if checkpoint is None:
-        writer.add_text("hparams", _code_block(config_yaml), 0)
-    _announce("run directory", run_dir, resumed_from=cfg.get("resume"))
-    log.info(
-        "training %s %s on %s, seed %d: iterations %d..%d, %d games and %d learner steps each, "
-        "%d simulations per move, net %d blocks x %d channels",
-        info.name, info.params, s.device, s.seed, iteration + 1, s.iterations, s.selfplay.games_per_iteration,
-        s.learner.steps_per_iteration, s.search.num_simulations, s.net.blocks, s.net.channels,
-    )
     result = TrainResult(run_dir, None, step, iteration)
     last_checkpoint_step = step
+    saved = None  # (what the newest checkpoint written holds, its path)
 
-    def checkpoint_now() -> Path:
-        path = save_checkpoint(
-            checkpoint_dir / f"ckpt_step{step:07d}.pt",
-            game_info=info, net=net, optimizer=learner.optimizer, step=step, iteration=iteration,
-            rng=rng, config_yaml=config_yaml, replay=replay,
-        )
-        _prune(checkpoint_dir, s.keep_checkpoints)
+    def checkpoint_now(interrupted: bool = False) -> Path:
+        nonlocal saved
+        holds = (step, iteration, replay.total_added, rng.bit_generator.state, torch.get_rng_state().numpy().tobytes())
+        if saved is not None and saved[0] == holds:
+            return saved[1]  # nothing has changed since it was written
+        same_replay = saved[1] if saved is not None and saved[0][2] == replay.total_added else None
+        with stopper.held(stop_after=not interrupted):  # a signal now stops the run after the save
+            path = save_checkpoint(
+                checkpoint_path(checkpoint_dir, step, iteration, interrupted),
+                game_info=info, net=net, optimizer=learner.optimizer, step=step, iteration=iteration,
+                rng=rng, config_yaml=config_yaml, replay=replay, same_replay_as=same_replay,
+            )
+            prune(checkpoint_dir, s.keep_checkpoints)
+            saved = (holds, path)
         log.info("checkpoint: %s", path)
         return path
 
-    feed = make_feed(s, evaluator)
-    show_bar = bool(cfg.get("progress", True)) and sys.stderr.isatty()  # no bar in redirected output
-    _warm_up(game, MCTS(game, s.search), evaluator)  # compile the kernels before the first iteration is timed
-    bar = tqdm(total=s.iterations, initial=iteration, desc=info.name, unit="it", dynamic_ncols=True, disable=not show_bar)
+    stopper = stop_on_signals()  # SIGINT and SIGTERM: a checkpoint, then the end
+    writer = bar = None
     try:
+        # a resumed run continues its curves: steps after the checkpoint's iteration are rewritten
+        writer = SummaryWriter(str(run_dir), purge_step=iteration + 1 if checkpoint is not None else None)
+        if checkpoint is None:
+            writer.add_text("hparams", _code_block(config_yaml), 0)
+        _announce("run directory", run_dir, resumed_from=cfg.get("resume"))
+        log.info(
+            "training %s %s on %s, seed %d: iterations %d..%d, %d games and %d learner steps each, "
+            "%d simulations per move, net %d blocks x %d channels",
+            info.name, info.params, s.device, s.seed, iteration + 1, s.iterations, s.selfplay.games_per_iteration,
+            s.learner.steps_per_iteration, s.search.num_simulations, s.net.blocks, s.net.channels,
+        )
+        show_bar = bool(cfg.get("progress", True)) and sys.stderr.isatty()  # no bar in redirected output
+        _warm_up(game, MCTS(game, s.search), evaluator)  # compile the kernels before the first iteration is timed
+        bar = tqdm(total=s.iterations, initial=iteration, desc=info.name, unit="it", dynamic_ncols=True, disable=not show_bar)
         while iteration < s.iterations:
             # 1. self-play: this iteration's games (the feed may have played them while the learner stepped)
             started = time.perf_counter()
@@ -332,14 +408,17 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
             if step - last_checkpoint_step >= s.checkpoint_every or iteration == s.iterations:
                 result.checkpoint = checkpoint_now()
                 last_checkpoint_step = step
-    except KeyboardInterrupt:
-        result.interrupted = True
-        result.checkpoint = checkpoint_now()
+    except KeyboardInterrupt as stop:
+        result.interrupted, result.exit_status = True, exit_status(stop)
+        result.checkpoint = checkpoint_now(interrupted=True)
         log.warning("interrupted: checkpoint written; continue with\n  python train.py resume=%s", result.checkpoint)
     finally:
-        bar.close()
-        _hparams(writer, config_yaml, result, iteration)
-        writer.close()
+        stopper.restore()
+        if bar is not None:
+            bar.close()
+        if writer is not None:
+            _hparams(writer, config_yaml, result, iteration)
+            writer.close()
         feed.close()
     result.step, result.iteration = step, iteration
     _announce("finished; run directory", run_dir, checkpoint=result.checkpoint)
@@ -445,12 +524,6 @@ def _flatten(tree: dict, prefix: str = "") -> dict:
 def _code_block(text: str) -> str:
     """TensorBoard renders text as Markdown; indented lines keep their layout."""
     return "\n".join("    " + line for line in text.splitlines())
-
-
-def _prune(directory: Path, keep: int) -> None:
-    for old in sorted(directory.glob("ckpt_step*.pt"))[:-keep]:
-        replay_path(old).unlink(missing_ok=True)
-        old.unlink()
 
 
 def _announce(what: str, run_dir: Path, **extra) -> None:

@@ -64,7 +64,8 @@ class ReplayBuffer:
 
     # --- persistence (files are written by agents.training.saving) ---------------------------
     def state_dict(self) -> dict[str, np.ndarray]:
-        """The held positions, oldest first, plus counters: plain arrays for ``np.savez``."""
+        """The held positions, oldest first, plus counters: plain arrays (on disk:
+        :func:`pack_state`)."""
         order = (self.next - self.size + np.arange(self.size)) % self.capacity
         return {
             "obs": self.obs[order],
@@ -75,12 +76,52 @@ class ReplayBuffer:
         }
 
     @classmethod
-    def from_state_dict(cls, state: dict[str, np.ndarray]) -> "ReplayBuffer":
-        obs = state["obs"]
-        buffer = cls(int(state["capacity"]), obs.shape[1:], state["policy"].shape[1])
-        buffer.add(obs, state["policy"], state["value"])
+    def from_state_dict(cls, state: dict[str, np.ndarray], capacity: int | None = None) -> "ReplayBuffer":
+        """The buffer of :meth:`state_dict`; with ``capacity``, resized to it (a
+        smaller one keeps the newest positions)."""
+        obs, policy, value = (np.asarray(state[name], dtype=np.float32) for name in ("obs", "policy", "value"))
+        if not len(obs) == len(policy) == len(value) or obs.ndim < 2 or policy.ndim != 2:
+            raise ValueError(f"arrays do not match: obs {obs.shape}, policy {policy.shape}, value {value.shape}")
+        buffer = cls(int(state["capacity"]) if capacity is None else capacity, obs.shape[1:], policy.shape[1])
+        buffer.add(obs, policy, value)
         buffer.total_added = int(state["total_added"])
         return buffer
+
+
+def pack_state(state: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """A :meth:`ReplayBuffer.state_dict` in its most compact lossless form, for a file:
+    each of ``obs``, ``policy`` and ``value`` with at most 256 distinct values (0/1
+    planes, count planes, visit shares, game outcomes) becomes ``NAME_values``
+    (float32) and ``NAME_index`` (uint8 indices into them)."""
+    packed = {key: state[key] for key in ("capacity", "total_added")}
+    for name in ("obs", "policy", "value"):
+        packed.update(_pack(name, state[name]))
+    return packed
+
+
+def unpack_state(packed: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The state dict of :func:`pack_state` (plain arrays pass through)."""
+    state = {key: packed[key] for key in ("capacity", "total_added")}
+    for name in ("obs", "policy", "value"):
+        state[name] = _unpack(name, packed)
+    return state
+
+
+def _pack(name: str, array: np.ndarray) -> dict[str, np.ndarray]:
+    # distinct bit patterns, so -0.0 and 0.0 both come back as they were
+    bits, index = np.unique(np.ascontiguousarray(array, dtype=np.float32).view(np.uint32), return_inverse=True)
+    if len(bits) > 256:
+        return {name: array}
+    return {f"{name}_values": bits.view(np.float32), f"{name}_index": index.reshape(array.shape).astype(np.uint8)}
+
+
+def _unpack(name: str, state: dict[str, np.ndarray]) -> np.ndarray:
+    if name in state:
+        return np.asarray(state[name], dtype=np.float32)
+    values, index = state[f"{name}_values"], state[f"{name}_index"]
+    if values.dtype != np.float32 or index.dtype != np.uint8 or (index.size and index.max() >= len(values)):
+        raise ValueError(f"{name}: indices do not fit the {len(values)} stored values")
+    return values[index]
 
 
 def augment(

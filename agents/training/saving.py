@@ -4,13 +4,24 @@ The checkpoint format is :mod:`agents.net.checkpoint`'s (which also loads a
 checkpoint as a network). Both files of a checkpoint, ``NAME.pt`` and the
 replay buffer ``NAME.replay.npz`` beside it, are written to a temporary file
 in the same directory and moved into place with ``os.replace``, the replay
-first, so an interrupted write never leaves a broken or unpaired checkpoint.
-Every problem raises :class:`CheckpointError` naming the file.
+first, so an interrupted write never leaves a broken or unpaired checkpoint;
+a run killed mid-write leaves a hidden ``.NAME...tmp`` file, which the next
+start in that directory removes. The replay file holds each array in its most
+compact lossless form (:func:`~agents.training.replay.pack_state`), compressed; a
+checkpoint whose buffer has not changed since the previous one shares that
+file (a hard link) instead of writing it again.
+
+Names: ``ckpt_stepSSSSSSS_iterIIII.pt`` at the end of an iteration (``SSSSSSS``
+learner steps and ``IIII`` iterations done) and
+``ckpt_stepSSSSSSS_iterIIII_interrupted[N].pt`` for a run stopped within an
+iteration, so a stop never replaces the end-of-iteration checkpoint that
+resumes exactly. Every problem raises :class:`CheckpointError` naming the file.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from pathlib import Path
 from typing import Callable
@@ -20,8 +31,39 @@ import torch
 
 from agents.net.checkpoint import FORMAT, CheckpointError
 from agents.net.network import PolicyValueNet
-from agents.training.replay import ReplayBuffer
+from agents.training.replay import ReplayBuffer, pack_state, unpack_state
 from envs.core import GameInfo
+
+_NAME = re.compile(r"ckpt_step(\d+)(?:_iter(\d+))?(?:_interrupted(\d*))?\.pt")  # no _iter: older runs
+_STALE = ".ckpt_step*.tmp"
+
+
+def checkpoint_path(directory: str | Path, step: int, iteration: int, interrupted: bool = False) -> Path:
+    """A new checkpoint's name in ``directory``; an interrupted one never takes an existing name."""
+    stem = Path(directory) / f"ckpt_step{step:07d}_iter{iteration:04d}"
+    if not interrupted:
+        return stem.with_name(stem.name + ".pt")
+    number = 1
+    while (path := stem.with_name(f"{stem.name}_interrupted{number if number > 1 else ''}.pt")).exists():
+        number += 1
+    return path
+
+
+def is_interrupted(path: str | Path) -> bool:
+    """Whether checkpoint ``path`` was written by a run stopped within an iteration."""
+    return "_interrupted" in Path(path).name
+
+
+def checkpoint_files(directory: str | Path) -> list[Path]:
+    """The checkpoints in ``directory``, oldest first (by steps, iterations, then stops)."""
+
+    def order(path: Path):
+        step, iteration, stop = _NAME.fullmatch(path.name).groups()
+        return int(step), int(iteration or -1), -1 if stop is None else int(stop or 1)
+
+    directory = Path(directory)
+    found = [p for p in directory.glob("ckpt_step*.pt") if _NAME.fullmatch(p.name)] if directory.is_dir() else []
+    return sorted(found, key=order)
 
 
 def save_checkpoint(
@@ -35,12 +77,24 @@ def save_checkpoint(
     rng: np.random.Generator,
     config_yaml: str,
     replay: ReplayBuffer | None = None,
+    same_replay_as: Path | None = None,
 ) -> Path:
-    """Write ``path`` (and ``replay_path(path)`` when a buffer is given) atomically."""
+    """Write ``path`` (and ``replay_path(path)`` when a buffer is given) atomically.
+
+    ``same_replay_as``: a checkpoint whose replay file holds exactly ``replay``;
+    the new checkpoint links to it rather than writing it again.
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     if replay is not None:
-        _atomic_write(replay_path(path), lambda f: np.savez(f, **replay.state_dict()))
+        target = replay_path(path)
+        source = replay_path(same_replay_as) if same_replay_as is not None else None
+        try:
+            if source is None or not source.is_file():
+                raise FileNotFoundError(source)
+            _atomic_write(target, link_from=source)
+        except OSError:  # nothing to share, or a file system without hard links
+            _atomic_write(target, lambda f: np.savez_compressed(f, **pack_state(replay.state_dict())))
     payload = {
         "format": FORMAT,
         "game": {"name": game_info.name, "params": dict(game_info.params)},
@@ -63,46 +117,65 @@ def replay_path(path: str | Path) -> Path:
     return path.with_name(path.stem + ".replay.npz")
 
 
-def load_replay(path: str | Path) -> ReplayBuffer:
-    """The replay buffer saved beside checkpoint ``path``."""
+def load_replay(path: str | Path, capacity: int | None = None) -> ReplayBuffer:
+    """The replay buffer saved beside checkpoint ``path`` (resized to ``capacity``:
+    a smaller one keeps the newest positions)."""
     file = replay_path(path)
     if not file.is_file():
         raise CheckpointError(f"replay buffer {file} of checkpoint {path}: no such file")
     try:
         with np.load(file, allow_pickle=False) as data:
-            return ReplayBuffer.from_state_dict({key: data[key] for key in data.files})
+            return ReplayBuffer.from_state_dict(unpack_state({key: data[key] for key in data.files}), capacity)
     except Exception as error:  # zip, key and shape errors of a damaged file
-        raise CheckpointError(f"replay buffer {file}: not readable ({type(error).__name__}: {error})") from None
+        raise CheckpointError(f"replay buffer {file} of checkpoint {path}: not readable ({type(error).__name__}: {error})") from None
 
 
 def restore_rngs(checkpoint: dict) -> np.random.Generator:
-    """Put torch's generator back, and return the run's numpy generator, as they were saved."""
+    """Put torch's generator back, and return the run's numpy generator, as they were saved
+    (both fields were checked by ``load_checkpoint``)."""
     bits = np.random.PCG64()  # the bit generator of np.random.default_rng
-    try:
-        bits.state = checkpoint["numpy_rng"]
-    except (TypeError, ValueError, KeyError) as error:
-        raise CheckpointError(f"checkpoint: the saved numpy generator state does not load ({error})") from None
-    rng = np.random.Generator(bits)
+    bits.state = checkpoint["numpy_rng"]
     torch.set_rng_state(checkpoint["torch_rng"])
-    return rng
+    return np.random.Generator(bits)
 
 
 def latest_checkpoint(directory: str | Path) -> Path:
-    """The newest ``*.pt`` (by step in its name) under ``directory``."""
-    found = sorted(Path(directory).rglob("ckpt_step*.pt"))
+    """The newest checkpoint in ``directory`` or its ``checkpoints/`` folder (a run directory)."""
+    directory = Path(directory)
+    found = checkpoint_files(directory) or checkpoint_files(directory / "checkpoints")
     if not found:
         raise CheckpointError(f"no checkpoint (ckpt_step*.pt) under {directory}")
     return found[-1]
 
 
-def _atomic_write(path: Path, write: Callable) -> None:
+def prune(directory: str | Path, keep: int) -> None:
+    """Delete all but the newest ``keep`` checkpoints (and their replay files)."""
+    for old in checkpoint_files(directory)[:-keep]:
+        replay_path(old).unlink(missing_ok=True)
+        old.unlink()
+
+
+def remove_stale_files(directory: str | Path) -> list[Path]:
+    """Delete the temporary files a killed run left in checkpoint folder ``directory``."""
+    stale = sorted(Path(directory).glob(_STALE))
+    for file in stale:
+        file.unlink(missing_ok=True)
+    return stale
+
+
+def _atomic_write(path: Path, write: Callable | None = None, link_from: Path | None = None) -> None:
     handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(handle, "wb") as f:
-            write(f)
-            f.flush()
-            os.fsync(f.fileno())
+            if write is not None:
+                write(f)
+                f.flush()
+                os.fsync(f.fileno())
+        if link_from is not None:
+            os.unlink(temp)
+            os.link(link_from, temp)
         os.replace(temp, path)
     except BaseException:
-        os.unlink(temp)
+        if os.path.lexists(temp):
+            os.unlink(temp)
         raise

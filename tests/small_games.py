@@ -1,0 +1,13 @@
+"""Every registered game at a size where a random game takes a few dozen actions, for the
+tests that play thousands of games (the PettingZoo env, the batched vector env)."""
+
+SMALL = {
+    "odoku": {},
+    "nex": {"size": 5, "pie_rule": True},
+    "neumoku": {"size": 7},
+    "neuversi": {"size": 6},
+    "adneuversi": {"size": 6},
+    "hex": {"size": 5, "pie_rule": True},
+    "gomoku": {"size": 7, "pie_rule": True},
+    "reversi": {"size": 6},
+}

@@ -1,0 +1,50 @@
+"""Record text: headers, comments, byte-order marks and header values that are not data."""
+
+import pytest
+
+from agents.evaluation.runner import replay_record
+from envs import NotationError
+from envs.records import parse_header, read_record
+
+NEX = "game: nex\nsize: 3\npie_rule: false\n# a comment\na1 b2\nc3 a2\n"
+
+
+def test_header_values_are_typed():
+    record = read_record(NEX)
+    assert parse_header(record) == {"game": "nex", "size": 3, "pie_rule": False}
+    assert record.turns == ["a1 b2", "c3 a2"]
+
+
+def test_a_byte_order_mark_is_read_as_the_start_of_the_text(tmp_path):
+    path = tmp_path / "game.txt"
+    path.write_text(NEX, encoding="utf-8-sig")  # what Notepad writes
+    assert path.read_bytes().startswith(b"\xef\xbb\xbf")
+    text = path.read_text(encoding="utf-8")
+    assert read_record(text).params == read_record(NEX).params
+    game, state = replay_record(text)
+    expected_game, expected = replay_record(NEX)
+    assert game.info == expected_game.info and game.render_text(state) == expected_game.render_text(expected)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "!!python/object/apply:os.system ['touch {flag}']",
+        "!!python/name:os.system",
+        "!!binary aGVsbG8=",
+        "[unclosed",
+    ],
+)
+def test_header_values_that_are_not_plain_data_are_notation_errors(value, tmp_path):
+    flag = tmp_path / "ran"
+    text = f"game: nex\nsize: {value.format(flag=flag)}\na1 b2\n"
+    with pytest.raises(NotationError, match="header 'size'"):
+        replay_record(text)
+    with pytest.raises(NotationError, match="header 'size'"):
+        parse_header(read_record(text))
+    assert not flag.exists()
+
+
+def test_a_record_without_a_game_header_says_so():
+    with pytest.raises(ValueError, match="no 'game:' header line"):
+        replay_record("size: 3\na1 b2\n")

@@ -1,0 +1,201 @@
+"""The batched vector env plays exactly the engine's games: every step of thousands of games
+per game compared with an engine replay that draws from the same streams."""
+
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import envs
+from envs import CHANCE, GAMES, TERMINAL, IllegalActionError, make_game
+from envs.batched.odoku import coin_threshold, flip
+from envs.batched.vector_env import BatchedBoardGameEnv, game_stream_seed
+from envs.kernels import draw
+from small_games import SMALL
+
+
+class EngineReplay:
+    """One game of the batch replayed on the engine: coins, the random seat and the random
+    opponent drawn from the game's ``draw`` stream in the batch's order."""
+
+    def __init__(self, game, stream: int, opponent: bool, seat_option):
+        self.game, self.stream, self.opponent, self.seat_option = game, stream, opponent, seat_option
+        self.reset()
+
+    def reset(self):
+        self.state = self.game.initial_state()
+        self.seat = self.seat_option
+        if self.opponent and self.seat_option == "random":
+            self.seat, self.stream = draw(self.stream, 2)
+        self.advance()
+
+    def advance(self):
+        game, state = self.game, self.state
+        while True:
+            player = game.to_play(state)
+            if player == CHANCE:
+                outcome, self.stream = flip(self.stream, coin_threshold(game.bias))
+                game.apply(state, outcome)
+            elif self.opponent and player >= 0 and player != self.seat:
+                legal = game.legal_actions(state)
+                index, self.stream = draw(self.stream, len(legal))
+                game.apply(state, legal[index])
+            else:
+                return
+
+    def step(self, action):
+        """(reward, terminated) of the agent's or the acting seat's action."""
+        actor = self.game.to_play(self.state)
+        self.game.apply(self.state, action)
+        self.advance()
+        if self.game.to_play(self.state) != TERMINAL:
+            return 0.0, False
+        return self.game.returns(self.state)[self.seat if self.opponent else actor], True
+
+
+def check_observation(vec, replays, obs, info):
+    for i, replay in enumerate(replays):
+        game, state = replay.game, replay.state
+        np.testing.assert_array_equal(obs["observation"][i], game.observe(state), err_msg=f"game {i} planes")
+        np.testing.assert_array_equal(obs["action_mask"][i], game.legal_mask(state).astype(np.int8), err_msg=f"game {i} mask")
+        player = game.to_play(state)
+        assert info["to_play"][i] == (-1 if player == TERMINAL else player)
+        if replay.opponent:
+            assert info["agent_seat"][i] == replay.seat
+
+
+def compare(name, kwargs, num_envs, games, opponent, seat, seed):
+    """Play random legal agent actions until ``games`` games have ended; every step equal."""
+    game = make_game(name, **kwargs)
+    vec = BatchedBoardGameEnv(name, num_envs=num_envs, opponent=opponent, agent_seat=seat, **kwargs)
+    obs, info = vec.reset(seed=seed)
+    replays = [EngineReplay(game.__class__(**kwargs), game_stream_seed(seed + i), opponent is not None, seat)
+               for i in range(num_envs)]
+    check_observation(vec, replays, obs, info)
+    rng = np.random.default_rng(seed)
+    finished, pending = 0, np.zeros(num_envs, bool)
+    while finished < games:
+        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in obs["action_mask"]])
+        obs, rewards, terminated, truncated, info = vec.step(actions)
+        for i, replay in enumerate(replays):
+            if pending[i]:
+                replay.reset()
+                assert rewards[i] == 0.0 and not terminated[i]
+                continue
+            reward, ended = replay.step(int(actions[i]))
+            assert (rewards[i], terminated[i]) == (reward, ended), f"game {i}"
+            if ended:
+                np.testing.assert_array_equal(info["returns"][i], replay.game.returns(replay.state))
+        check_observation(vec, replays, obs, info)
+        assert not truncated.any()
+        finished += int(terminated.sum())
+        pending = terminated
+    return finished
+
+
+def test_every_game_is_covered():
+    assert set(SMALL) == set(GAMES)
+
+
+@pytest.mark.parametrize("name", sorted(SMALL))
+def test_two_player_games_equal_the_engine(name):
+    assert compare(name, SMALL[name], num_envs=25, games=250, opponent=None, seat=0, seed=11) >= 250
+
+
+@pytest.mark.parametrize("name", sorted(SMALL))
+def test_games_against_random_equal_the_engine(name):
+    assert compare(name, SMALL[name], num_envs=25, games=250, opponent="random", seat="random", seed=5) >= 250
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(SMALL))
+def test_thousands_of_games_equal_the_engine(name):
+    """2,500 two-player games and 2,500 against random per game (minutes)."""
+    assert compare(name, SMALL[name], num_envs=100, games=2500, opponent=None, seat=0, seed=101) >= 2500
+    assert compare(name, SMALL[name], num_envs=100, games=2500, opponent="random", seat="random", seed=102) >= 2500
+
+
+@pytest.mark.parametrize("name", ["hex", "nex", "reversi", "neuversi", "gomoku"])
+def test_default_sizes_equal_the_engine(name):
+    compare(name, {}, num_envs=8, games=30, opponent="random", seat=1, seed=3)
+
+
+def test_seeds_are_per_game_and_independent_of_the_batch_size():
+    wide = envs.make_vec("Odoku-v0", num_envs=4, opponent="random", agent_seat="random")
+    narrow = envs.make_vec("Odoku-v0", num_envs=1, opponent="random", agent_seat="random")
+    first, _ = wide.reset(seed=20)
+    alone, _ = narrow.reset(seed=22)
+    np.testing.assert_array_equal(first["observation"][2], alone["observation"][0])
+    again, _ = wide.reset(seed=[22, 23, 20, 21])
+    np.testing.assert_array_equal(again["observation"][0], alone["observation"][0])
+    np.testing.assert_array_equal(again["observation"][2], first["observation"][0])
+
+
+def test_reset_mask_restarts_only_the_masked_games():
+    vec = envs.make_vec("Hex-v0", num_envs=3, size=5)
+    vec.reset(seed=0)
+    obs, *_ = vec.step(np.array([0, 1, 2]))
+    obs, _ = vec.reset(options={"reset_mask": np.array([False, True, False])})
+    assert obs["observation"][:, :2].sum(axis=(1, 2, 3)).tolist() == [1, 0, 1]
+    with pytest.raises(ValueError, match="reset_mask"):
+        vec.reset(options={"reset_mask": [True]})
+    with pytest.raises(ValueError, match="unknown key"):
+        vec.reset(options={"mask": [True]})
+
+
+def test_illegal_actions_lose_or_raise():
+    vec = envs.make_vec("Hex-v0", num_envs=2, size=5)
+    vec.reset(seed=0)
+    vec.step(np.array([3, 3]))
+    obs, rewards, terminated, _, info = vec.step(np.array([3, 4]))  # game 0: occupied
+    assert rewards.tolist() == [-1.0, 0.0] and terminated.tolist() == [True, False]
+    assert info["illegal_action"].tolist() == [True, False]
+    assert info["returns"][0].tolist() == [1.0, -1.0]
+    assert not obs["action_mask"][0].any()
+    strict = envs.make_vec("Hex-v0", num_envs=2, size=5, illegal_action="raise")
+    strict.reset(seed=0)
+    with pytest.raises(IllegalActionError, match="game 1 of the batch: action 27 is out of range"):
+        strict.step(np.array([3, 27]))
+
+
+def test_bad_arguments_name_the_problem():
+    with pytest.raises(ValueError, match="unknown env id 'Chess-v0'"):
+        envs.make_vec("Chess-v0")
+    with pytest.raises(ValueError, match="opponent"):
+        envs.make_vec("Hex-v0", opponent="oracle")
+    with pytest.raises(ValueError, match="num_envs"):
+        envs.make_vec("Hex-v0", num_envs=0)
+    vec = envs.make_vec("Hex-v0", num_envs=2)
+    vec.reset(seed=0)
+    with pytest.raises(ValueError, match="actions must be 2 integers"):
+        vec.step(np.array([1, 2, 3]))
+
+
+def test_spaces_and_render():
+    vec = envs.make_vec("Reversi-v0", num_envs=2, render_mode="ansi")
+    obs, _ = vec.reset(seed=0)
+    assert obs in vec.observation_space
+    assert vec.single_observation_space == gym.make("Reversi-v0").observation_space
+    assert vec.render()[0] == vec.game.render_text(vec.game.initial_state())
+    assert vec.action_space.shape == (2,)
+
+
+@pytest.mark.parametrize("size", [4, 6, 8])
+def test_bitboard_moves_equal_the_walk_from_every_cell(size):
+    """Reversi's bitboard move generator against ``envs.kernels``' per-cell walk, for both
+    colours in every position of 200 random games."""
+    from envs.batched.bitboards import capturing_moves
+    from envs.kernels import _capturing_into
+
+    game, rng = make_game("reversi", size=size), np.random.default_rng(size)
+    ours, theirs, positions = np.empty(64, np.int64), np.empty(64, np.int64), 0
+    for _ in range(200):
+        state = game.initial_state()
+        while game.to_play(state) >= 0:
+            board = np.frombuffer(state.board, np.uint8)
+            for colour in (1, 2):
+                count = capturing_moves(board, size, colour, ours)
+                assert ours[:count].tolist() == theirs[: _capturing_into(board, size, colour, 0, theirs)].tolist()
+            legal = game.legal_actions(state)
+            game.apply(state, legal[rng.integers(len(legal))])
+            positions += 1
+    assert positions > 200 * (size * size - 8) // 2
