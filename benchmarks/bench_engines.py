@@ -15,8 +15,8 @@ The ``playout`` rows time ``game.random_playout``, which the stone games run in
 one numba kernel per game (the same games as the engine loop for the same
 generator; the tests check it).
 
-With the optional extra ``open-spiel`` installed, OpenSpiel's ``hex`` (11x11)
-and ``othello`` are timed in the same run with the engine loop (legal actions,
+With the optional extra ``open-spiel`` installed, OpenSpiel's ``hex`` (11x11),
+``othello`` and ``y`` (13 a side) are timed in the same run with the engine loop (legal actions,
 one numpy draw, apply), and our/their move rates are printed for both our rows.
 """
 
@@ -31,8 +31,8 @@ import numpy as np
 from envs import GAMES, Game, make_game
 
 
-BASE_GAME = {"nex": "hex", "neumoku": "gomoku", "neuversi": "reversi", "adneuversi": "reversi"}
-OPEN_SPIEL = {"hex": ("hex", {"board_size": 11}), "reversi": ("othello", {})}
+BASE_GAME = {"nex": "hex", "neumoku": "gomoku", "neuversi": "reversi", "adneuversi": "reversi", "neuy": "y"}
+OPEN_SPIEL = {"hex": ("hex", {"board_size": 11}), "reversi": ("othello", {}), "y": ("y", {"board_size": 13})}
 
 
 def engine_playouts(game, seconds: float, rng: np.random.Generator) -> dict[str, float]:

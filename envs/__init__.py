@@ -32,9 +32,11 @@ GAMES = {
     "neumoku": ("Neumoku-v0", "envs.neutral_games:Neumoku", {}),
     "neuversi": ("NeuVersi-v0", "envs.neutral_games:NeuVersi", {}),
     "adneuversi": ("AdNeuVersi-v0", "envs.neutral_games:AdNeuVersi", {}),
+    "neuy": ("NeuY-v0", "envs.neutral_games:NeuY", {}),
     "hex": ("Hex-v0", "envs.hex:Hex", {}),
     "gomoku": ("Gomoku-v0", "envs.gomoku:Gomoku", {}),
     "reversi": ("Reversi-v0", "envs.reversi:Reversi", {}),
+    "y": ("Y-v0", "envs.y:Y", {}),
 }
 
 

@@ -94,6 +94,20 @@ def board_symmetry(name: str, n: int, num_actions: int, invert_plane: int | None
     return Symmetry(name, planes, perm)
 
 
+def cell_symmetry(name: str, image: np.ndarray, num_actions: int) -> Symmetry:
+    """A symmetry given as a map of the array's cells: ``image[new] = old`` (cells off a
+    board that does not fill its array map to themselves); actions past the cells stay fixed."""
+    cells = len(image)
+    perm = np.arange(num_actions)
+    perm[image] = np.arange(cells)
+
+    def planes(obs: np.ndarray) -> np.ndarray:
+        flat = obs.reshape(*obs.shape[:-2], cells)
+        return np.ascontiguousarray(flat[..., image]).reshape(obs.shape)
+
+    return Symmetry(name, planes, perm)
+
+
 # --- text ----------------------------------------------------------------------------------
 def square_diagram(symbols: Sequence[str], n: int) -> list[str]:
     """Rows top to bottom, row number on the right, column letters below (the seed's layout)."""

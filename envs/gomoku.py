@@ -40,7 +40,7 @@ class GomokuRules(Rules):
         return False
 
     def playout(self, board: bytearray, colour: int, turns: int, pie_turn: int, seed: int):
-        return placement_playout(board, self.n, colour, turns, pie_turn, GOAL_LINE, self.neighbour_array, seed)
+        return placement_playout(board, self.n, colour, turns, pie_turn, GOAL_LINE, self.neighbour_array, self.side_array, seed)
 
 
 class Gomoku(StoneGame):

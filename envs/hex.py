@@ -19,7 +19,7 @@ from typing import Sequence
 import numpy as np
 
 from envs.board import check_size, hex_diagram, neighbour_table
-from envs.kernels import GOAL_CHAIN, chain_joins, placement_playout
+from envs.kernels import GOAL_CHAIN, chain_sides, placement_playout
 from envs.stones import Rules, StoneGame, cells_with
 
 HEX_STEPS = ((-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0))
@@ -47,13 +47,9 @@ class HexRules(Rules):
         self.neighbours = neighbour_table(n, HEX_STEPS)
         self.neighbour_array = np.array([list(cells) + [-1] * (6 - len(cells)) for cells in self.neighbours])
         r, c = np.divmod(np.arange(n * n), n)
-        # per colour: (touches its first edge, touches its second edge) for every cell
-        self.edges = {
-            1: ((r == 0).astype(np.uint8), (r == n - 1).astype(np.uint8)),
-            2: ((c == 0).astype(np.uint8), (c == n - 1).astype(np.uint8)),
-        }
-        # the same as bits per colour and cell (1: the first edge, 2: the second), for ``link``
-        self.edge_bits = {colour: (first + 2 * second).tolist() for colour, (first, second) in self.edges.items()}
+        # per colour and cell, the colour's edges it lies on as bits (1: the first edge, 2: the second)
+        self.edge_arrays = {1: ((r == 0) + 2 * (r == n - 1)).astype(np.uint8), 2: ((c == 0) + 2 * (c == n - 1)).astype(np.uint8)}
+        self.edge_bits = {colour: bits.tolist() for colour, bits in self.edge_arrays.items()}  # for ``link``
 
     def wins(self, board: bytearray, colour: int, cells: Sequence[int]) -> bool:
         """Whether a chain of ``colour`` through one of ``cells`` joins that colour's two edges."""
@@ -61,11 +57,8 @@ class HexRules(Rules):
         near, far = (board[:n], board[-n:]) if colour == 1 else (board[::n], board[n - 1 :: n])
         if colour not in near or colour not in far:  # no chain joins an edge the colour does not touch
             return False
-        first, second = self.edges[colour]
-        for cell in cells:
-            if chain_joins(board, colour, cell, self.neighbour_array, first, second):
-                return True
-        return False
+        edges = self.edge_arrays[colour]
+        return any(chain_sides(board, colour, cell, self.neighbour_array, edges, 3) == 3 for cell in cells)
 
     def chains(self, board: bytearray) -> list[int]:
         """Both colours' chains as one union-find over the cells, kept up to date by ``link``.
@@ -103,7 +96,7 @@ class HexRules(Rules):
         return edges == 3
 
     def playout(self, board: bytearray, colour: int, turns: int, pie_turn: int, seed: int):
-        return placement_playout(board, self.n, colour, turns, pie_turn, GOAL_CHAIN, self.neighbour_array, seed)
+        return placement_playout(board, self.n, colour, turns, pie_turn, GOAL_CHAIN, self.neighbour_array, self.side_array, seed)
 
     def final_outcome(self, board: Sequence[int], counts: Sequence[int]) -> int:
         cells = range(self.n * self.n)

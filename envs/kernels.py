@@ -22,6 +22,7 @@ import numpy as np
 from numba import njit
 
 EMPTY = 0
+ALL_SIDES = 7  # Y: a chain touching sides 1, 2 and 4
 
 
 # --- the playouts' random numbers ----------------------------------------------------------------------
@@ -51,33 +52,31 @@ def draw(seed, bound):
 
 
 @njit(cache=True)
-def chain_joins(board, colour, start, neighbours, first_edge, second_edge):
-    """Whether the ``colour`` chain through ``start`` touches both of the colour's edges.
+def chain_sides(board, colour, start, neighbours, sides, goal):
+    """The sides that the ``colour`` chain through ``start`` touches, as bits (``sides``: the
+    bits of each cell), 0 when ``start`` does not hold ``colour``; the search stops once the
+    bits of ``goal`` are all touched. ``neighbours`` is a (cells, 6) array padded with -1.
 
-    ``neighbours`` is a (cells, 6) array padded with -1; the edges are 0/1 per cell.
+    Hex: a colour's two edges (bits 1, 2; goal 3). Y: the three sides (bits 1, 2, 4; goal 7).
     """
     if board[start] != colour:
-        return False
-    cells = len(board)
-    seen = np.zeros(cells, np.uint8)
-    stack = np.empty(cells, np.int64)
+        return 0
+    seen = np.zeros(len(board), np.uint8)
+    stack = np.empty(len(board), np.int64)
     stack[0] = start
     seen[start] = 1
-    top, first, second = 1, False, False
-    while top:
+    top, touched = 1, 0
+    while top and touched & goal != goal:
         top -= 1
         cell = stack[top]
-        first = first or first_edge[cell] == 1
-        second = second or second_edge[cell] == 1
-        if first and second:
-            return True
+        touched |= sides[cell]
         for k in range(neighbours.shape[1]):
             other = neighbours[cell, k]
             if other >= 0 and seen[other] == 0 and board[other] == colour:
                 seen[other] = 1
                 stack[top] = other
                 top += 1
-    return False
+    return touched
 
 
 @njit(cache=True)
@@ -235,7 +234,7 @@ def line_through(board, n, cell, colour, length):
 # the turn count at which seat 1 may swap sides (-1: no pie rule). Each returns (outcome colour
 # or 0, decisions, turns, whether the sides swapped).
 
-GOAL_CHAIN, GOAL_LINE, GOAL_COUNT = 0, 1, 2  # Hex, Gomoku (five), Reversi (captures, count)
+GOAL_CHAIN, GOAL_LINE, GOAL_COUNT, GOAL_SIDES = 0, 1, 2, 3  # Hex, Gomoku (five), Reversi, Y
 NEUTRAL = 3
 _UNTRACKED, _EXACT, _STALE = 0, 1, 2  # a colour's union-find in ``_taylor_playout``
 
@@ -265,6 +264,20 @@ def _link(board, n, parent, neighbours, cell):
 
 
 @njit(cache=True)
+def _join_sides(board, parent, touched, neighbours, cell):
+    """Union the stone on ``cell`` with its neighbours of its colour; the sides its chain touches."""
+    root = _find(parent, cell)
+    for k in range(neighbours.shape[1]):
+        other = neighbours[cell, k]
+        if other >= 0 and board[other] == board[cell]:
+            top = _find(parent, other)
+            if top != root:
+                parent[top] = root
+                touched[root] |= touched[top]
+    return touched[root]
+
+
+@njit(cache=True)
 def _nth(board, first, second, index, skip, skip_too):
     """The ``index``-th cell, in order, holding ``first`` or ``second`` (``skip`` cells not counted)."""
     for cell in range(len(board)):
@@ -277,8 +290,10 @@ def _nth(board, first, second, index, skip, skip_too):
 
 
 @njit(cache=True)
-def placement_playout(board, n, colour, turns, pie_turn, goal, neighbours, seed):
-    """Plain Hex (``GOAL_CHAIN``, by union-find) or Gomoku (``GOAL_LINE``): one stone a turn."""
+def placement_playout(board, n, colour, turns, pie_turn, goal, neighbours, sides, seed):
+    """Plain Hex (``GOAL_CHAIN``, by union-find), Y (``GOAL_SIDES``: a union-find whose roots
+    hold the sides their chains touch, ``sides`` as in ``chain_sides``) or Gomoku
+    (``GOAL_LINE``): one stone a turn."""
     cells = n * n
     after = np.empty(cells, np.uint8)
     empty = np.empty(cells, np.int64)
@@ -289,10 +304,14 @@ def placement_playout(board, n, colour, turns, pie_turn, goal, neighbours, seed)
             empty[count] = i
             count += 1
     parent = np.arange(cells + 4)
-    if goal == GOAL_CHAIN:
+    touched = sides.copy()  # GOAL_SIDES: valid at the roots
+    if goal == GOAL_CHAIN or goal == GOAL_SIDES:
         for i in range(cells):
             if after[i] == 1 or after[i] == 2:
-                _link(after, n, parent, neighbours, i)
+                if goal == GOAL_CHAIN:
+                    _link(after, n, parent, neighbours, i)
+                else:
+                    _join_sides(after, parent, touched, neighbours, i)
     decisions, start, swapped = 0, turns, False
     while count:
         pie = 1 if turns == pie_turn and not swapped else 0
@@ -311,6 +330,9 @@ def placement_playout(board, n, colour, turns, pie_turn, goal, neighbours, seed)
             _link(after, n, parent, neighbours, cell)
             base = cells + 2 * (colour - 1)
             if _find(parent, base) == _find(parent, base + 1):
+                return colour, decisions, turns - start, swapped
+        elif goal == GOAL_SIDES:
+            if _join_sides(after, parent, touched, neighbours, cell) == ALL_SIDES:
                 return colour, decisions, turns - start, swapped
         elif line_through(after, n, cell, colour, LINE):
             return colour, decisions, turns - start, swapped
@@ -355,16 +377,17 @@ def _count_winner(board):
 
 
 @njit(cache=True)
-def neutral_playout(board, n, colour, turns, pie_turn, goal, adjacent, neighbours, seed):
-    """A neutral-mutator game, micro-step by micro-step as ``envs.mutator.NeutralGame``."""
+def neutral_playout(board, n, colour, turns, pie_turn, goal, adjacent, neighbours, sides, seed):
+    """A neutral-mutator game, micro-step by micro-step as ``envs.mutator.NeutralGame``.
+    ``sides``: Y's sides per cell (``chain_sides``), unused by the other goals."""
     if goal == GOAL_COUNT:
         return _capture_playout(board, n, colour, adjacent, seed)
-    return _taylor_playout(board, n, colour, turns, pie_turn, goal, neighbours, seed)
+    return _taylor_playout(board, n, colour, turns, pie_turn, goal, neighbours, sides, seed)
 
 
 @njit(cache=True)
-def _taylor_playout(board, n, colour, turns, pie_turn, goal, neighbours, seed):
-    """Nex, Neumoku: drops, swaps, Taylor's fill and convert; the goal judged after each turn.
+def _taylor_playout(board, n, colour, turns, pie_turn, goal, neighbours, sides, seed):
+    """Nex, Neumoku, Neu-Y: drops, swaps, Taylor's fill and convert; the goal judged after each turn.
 
     Every draw picks a cell by its rank among the cells holding one or two values; counts of
     each value per board row (``rows``) skip to the right row, so no draw scans the whole
@@ -375,11 +398,13 @@ def _taylor_playout(board, n, colour, turns, pie_turn, goal, neighbours, seed):
     edges). A swap's give-back takes a stone out of a chain, which a union-find cannot
     undo: that colour's sets are then a superset of its chains (stale), so "not joined"
     is still exact and only a claimed join rebuilds them from the board before it counts.
+    Y's chains are searched from the turn's new stones (``chain_sides``); Y's cells off
+    the triangle hold 4 and are counted apart.
     """
     cells = n * n
     after = np.empty(cells, np.uint8)
-    counts = np.zeros(4, np.int64)  # empty, colour 1, colour 2, neutral
-    rows = np.zeros((4, n), np.int64)  # the same per board row
+    counts = np.zeros(5, np.int64)  # empty, colour 1, colour 2, neutral, off the board
+    rows = np.zeros((5, n), np.int64)  # the same per board row
     for i in range(cells):
         after[i] = board[i]
         counts[board[i]] += 1
@@ -430,6 +455,12 @@ def _taylor_playout(board, n, colour, turns, pie_turn, goal, neighbours, seed):
         if goal == GOAL_CHAIN:
             if counts[colour] >= n and _joined(after, n, parents[colour], neighbours, sets, colour):
                 return colour, decisions, turns - start, swapped
+        elif goal == GOAL_SIDES:
+            if counts[colour] >= n and (
+                chain_sides(after, colour, first, neighbours, sides, ALL_SIDES) == ALL_SIDES
+                or (second >= 0 and chain_sides(after, colour, second, neighbours, sides, ALL_SIDES) == ALL_SIDES)
+            ):
+                return colour, decisions, turns - start, swapped
         elif counts[colour] >= LINE and (
             line_through(after, n, first, colour, LINE) or (second >= 0 and line_through(after, n, second, colour, LINE))
         ):
@@ -439,6 +470,11 @@ def _taylor_playout(board, n, colour, turns, pie_turn, goal, neighbours, seed):
         for side in (1, 2):
             if _joined(after, n, parents[side], neighbours, sets, side):
                 return side, decisions, turns - start, swapped
+    if goal == GOAL_SIDES:  # a full Y board: whoever holds a Y (a turn that made one has ended the game)
+        for cell in range(cells):
+            if after[cell] == 1 or after[cell] == 2:
+                if chain_sides(after, after[cell], cell, neighbours, sides, ALL_SIDES) == ALL_SIDES:
+                    return after[cell], decisions, turns - start, swapped
     return 0, decisions, turns - start, swapped
 
 

@@ -35,10 +35,9 @@ import re
 
 import numpy as np
 
-from envs.board import cell_name, parse_cell
 from envs.core import IllegalActionError, NotationError, turn_text
 from envs.kernels import empty_cells_touching, neutral_playout
-from envs.stones import EMPTY, NEUTRAL, Rules, StoneGame, StoneState, cells_with
+from envs.stones import EMPTY, NEUTRAL, OFF_BOARD, Rules, StoneGame, StoneState, cells_with
 
 START, DROP_NEUTRAL, SWAP_SECOND, SWAP_GIVE = 0, 1, 2, 3
 _SWAP_WORD = re.compile(r"^([a-z][0-9]{1,2})([a-z][0-9]{1,2})$")
@@ -139,7 +138,7 @@ class NeutralGame(StoneGame):
             return None
         return neutral_playout(
             state.board, self.n, state.colour, state.turns, pie_turn, rules.kernel_goal,
-            self.adjacent_neutrals, rules.neighbour_array, seed,
+            self.adjacent_neutrals, rules.neighbour_array, rules.side_array, seed,
         )
 
     def _can_move(self, state: StoneState, colour: int) -> bool:
@@ -192,7 +191,9 @@ class NeutralGame(StoneGame):
             if not self.rules.captures:
                 return "pass is never legal here: the end-game rules always leave a turn"
             return "pass is legal only when the mover has no drop and no swap"
-        name, what = cell_name(action, self.n), self._contents(state, action)
+        if state.board[action] == OFF_BOARD:
+            return f"cell {action} is not on the board"
+        name, what = self.rules.cell_name(action), self._contents(state, action)
         if phase == START:
             value = state.board[action]
             if value not in (EMPTY, NEUTRAL):
@@ -243,7 +244,8 @@ class NeutralGame(StoneGame):
                 "'f6g5 a11', one cell 'e3', 'pass' or 'swap-sides'"
             )
         if swap is not None:
-            actions = [parse_cell(swap.group(1), self.n), parse_cell(swap.group(2), self.n), parse_cell(words[1], self.n)]
+            cell = self.rules.parse_cell
+            actions = [cell(swap.group(1)), cell(swap.group(2)), cell(words[1])]
             kind = SWAP_SECOND
         else:
             actions = [self.parse_action(word) for word in words]
@@ -252,7 +254,7 @@ class NeutralGame(StoneGame):
         if kind is not None and state.phase == START and first_cell and self._starts(state, actions[0]) != kind:
             name = "swap" if kind == SWAP_SECOND else "drop"
             contents = self._contents(state, actions[0])
-            raise IllegalActionError(f"{text!r} is not a legal {name}: {cell_name(actions[0], self.n)} {contents}")
+            raise IllegalActionError(f"{text!r} is not a legal {name}: {self.rules.cell_name(actions[0])} {contents}")
         self._check_turn(state, text, actions)
         return actions
 
@@ -278,7 +280,7 @@ class NeutralGame(StoneGame):
         )
 
     def _step_text(self, state: StoneState) -> str:
-        chosen = "".join(cell_name(c, self.n) for c in state.chosen)
+        chosen = "".join(self.rules.cell_name(c) for c in state.chosen)
         return {
             START: "",
             DROP_NEUTRAL: f", drop {chosen}: now its neutral",

@@ -1,4 +1,4 @@
-"""The neutral-mutator games: Hex, Gomoku and Reversi rules wrapped by ``envs.mutator``.
+"""The neutral-mutator games: Hex, Gomoku, Reversi and Y rules wrapped by ``envs.mutator``.
 
 Each class only chooses a base game, its defaults and the mutator's options;
 ``envs.mutator`` documents the micro-steps and ``NeutralGame`` the observation.
@@ -10,6 +10,7 @@ from envs.gomoku import GomokuRules
 from envs.hex import HexRules
 from envs.mutator import NeutralGame
 from envs.reversi import ReversiRules
+from envs.y import YRules
 
 
 class Nex(NeutralGame):
@@ -108,3 +109,32 @@ class AdNeuVersi(NeuVersi):
     """
 
     adjacent = True
+
+
+class NeuY(NeutralGame):
+    """Neu-Y = Y + neutral mutator (docs/rules.md 2d).
+
+    ===================  ================================================================
+    Board                Y triangle with ``size`` cells a side, 2..13 (default 13), inside
+                         an n x n array (``envs.y``): row 1 (n cells) at the bottom, names
+                         with doubled letters (``a1 c1 e1 .. b2 d2 ..``)
+    Seats                0 ``x`` (first), 1 ``o``; neutrals ``?`` join no chain
+    Turn                 drop ``e3 g7``, swap ``f6g5 a1``, end-game fill/convert ``e3``;
+                         ``pie_rule=True`` (default off): seat 1 may answer the first turn
+                         with ``swap-sides`` (it takes x and its stones)
+    Actions              ``Discrete(n*n + 2)``: cells (off the triangle never legal), PASS
+                         (never legal), SWAP_SIDES; one action per micro-step
+    Observation          ``(10, n, n)`` float32 from the mover's view: 0 mover's stones,
+                         1 opponent's, 2 neutrals, 3 cells chosen earlier this turn,
+                         4/5/6 micro-step (drop's neutral / swap's second neutral / stone
+                         to neutralise), 7 cells off the board, 8 pie swap available,
+                         9 the mover holds x
+    Symmetries           the six maps of the triangle
+    End                  a whole turn that leaves the mover a chain touching all three sides
+                         wins (+1 / -1); the board fills by Taylor's rules and a full board
+                         holds one winner, so no draws
+    ===================  ================================================================
+    """
+
+    def __init__(self, size: int = 13, pie_rule: bool = False):
+        super().__init__(YRules(size), "neuy", pie_rule)

@@ -137,20 +137,53 @@ def draw_hex_board(board: Sequence[int], n: int, marks: Sequence[str]) -> np.nda
         draw.line([start, end], fill=second, width=edge_width)
     draw.line([top_left, top_right], fill=first, width=edge_width)
     draw.line([bottom_left, bottom_right], fill=first, width=edge_width)
-    corners = [(0.5 * width, -0.5 * radius), (0, -radius), (-0.5 * width, -0.5 * radius),
-               (-0.5 * width, 0.5 * radius), (0, radius), (0.5 * width, 0.5 * radius)]
     for r in range(n):
         for c in range(n):
-            x, y = centre(r, c)
-            draw.polygon([(x + dx, y + dy_) for dx, dy_ in corners], fill=WOOD, outline=BOARD_LINE)
-            stone = STONE_OF_VALUE[board[r * n + c]]
-            if stone is not None:
-                pad = radius * 0.7
-                draw.ellipse([x - pad, y - pad, x + pad, y + pad], fill=STONE_COLOURS[stone], outline=BOARD_LINE, width=2)
-            if marks[r * n + c]:
-                draw.text((x, y), marks[r * n + c], fill=(200, 30, 30), anchor="mm")
+            _hex_cell(draw, centre(r, c), radius, board[r * n + c], marks[r * n + c])
         x, y = centre(r, -1)
         draw.text((x + radius * 0.3, y), str(r + 1), fill=(0, 0, 0), anchor="mm")
     for c in range(n):
         draw.text((centre(0, c)[0], centre(-1, c)[1] + radius * 0.3), COLUMNS[c], fill=(0, 0, 0), anchor="mm")
+    return np.asarray(image)
+
+
+def _hex_cell(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float, value: int, mark: str) -> None:
+    """One pointy-top hexagonal cell with its stone (board value) and mark."""
+    x, y = centre
+    width = radius * 3**0.5
+    corners = [(0.5 * width, -0.5 * radius), (0, -radius), (-0.5 * width, -0.5 * radius),
+               (-0.5 * width, 0.5 * radius), (0, radius), (0.5 * width, 0.5 * radius)]
+    draw.polygon([(x + dx, y + dy) for dx, dy in corners], fill=WOOD, outline=BOARD_LINE)
+    stone = STONE_OF_VALUE[value]
+    if stone is not None:
+        pad = radius * 0.7
+        draw.ellipse([x - pad, y - pad, x + pad, y + pad], fill=STONE_COLOURS[stone], outline=BOARD_LINE, width=2)
+    if mark:
+        draw.text((x, y), mark, fill=(200, 30, 30), anchor="mm")
+
+
+def draw_y_board(board: Sequence[int], n: int, marks: Sequence[str], bottom_names: Sequence[str]) -> np.ndarray:
+    """A triangular Y board of hexagonal cells, row 1 (n cells) at the bottom, row n at the top.
+
+    Cell ``r * n + c`` with r + c <= n-1 (the rest of the array is off the board);
+    ``bottom_names`` labels row 1's cells, row numbers go on the left.
+    """
+    radius = CELL / 2
+    width = radius * 3**0.5
+    dy = 1.5 * radius
+
+    def centre(r: float, c: float) -> tuple[float, float]:
+        return MARGIN + width * (c + 0.5 * r + 0.5), MARGIN + radius + dy * (n - 1 - r)
+
+    size = (int(2 * MARGIN + width * n), int(2 * MARGIN + dy * (n - 1) + 2 * radius))
+    image = Image.new("RGB", size, (235, 225, 200))
+    draw = ImageDraw.Draw(image)
+    for r in range(n):
+        for c in range(n - r):
+            _hex_cell(draw, centre(r, c), radius, board[r * n + c], marks[r * n + c])
+        x, y = centre(r, -0.5)
+        draw.text((x - radius * 0.2, y), str(r + 1), fill=(0, 0, 0), anchor="mm")
+    for c, name in enumerate(bottom_names):
+        x, y = centre(0, c)
+        draw.text((x, y + radius + MARGIN // 2 - 2), name, fill=(0, 0, 0), anchor="mm")
     return np.asarray(image)

@@ -33,7 +33,7 @@ from envs.core import (
 )
 from envs.kernels import draw, playout_seed
 
-EMPTY, FIRST, SECOND, NEUTRAL = 0, 1, 2, 3
+EMPTY, FIRST, SECOND, NEUTRAL, OFF_BOARD = 0, 1, 2, 3, 4
 PIE_HORIZON = 4  # no rule looks at more than the first 4 turns (the pie rule's turn count)
 
 
@@ -49,7 +49,10 @@ class Rules(abc.ABC):
     (number of turns after which seat 1 may swap sides when the pie rule is on;
     None: no pie rule), ``symmetry_names`` (keys of ``envs.board.DIHEDRAL``),
     ``orientation`` (text for the last observation plane). The defaults describe a
-    square board (text, picture, the 8 symmetries); Hex overrides them.
+    square board (names, text, picture, the 8 symmetries); Hex and Y override them.
+    A board that does not fill its n x n array (Y's triangle) holds ``OFF_BOARD`` on
+    the other cells and sets ``off_board`` (a 0/1 float32 n x n plane, shown to the
+    network); no stone ever goes there.
     """
 
     name: str
@@ -62,7 +65,9 @@ class Rules(abc.ABC):
     transposition_swaps_colours = False  # True for Hex: a transposed board swaps the goals
     goal_stones = 1  # fewer stones than this cannot reach the goal (a cheap filter before ``wins``); NO_GOAL: never
     kernel_goal: int | None = None  # the goal's code in envs.kernels (GOAL_CHAIN, GOAL_LINE, GOAL_COUNT)
-    neighbour_array = np.zeros((0, 6), np.int64)  # Hex's neighbours, for the kernels
+    neighbour_array = np.zeros((0, 6), np.int64)  # Hex's and Y's neighbours, for the kernels
+    side_array = np.zeros(0, np.uint8)  # Y's sides per cell as bits, for the kernels
+    off_board: np.ndarray | None = None
     orientation = "the mover holds x, the first colour"
     goals = ("win", "win")  # what each colour plays for, in words (first colour, second)
 
@@ -118,9 +123,39 @@ class Rules(abc.ABC):
         """
         return None
 
+    def cell_name(self, cell: int) -> str:
+        """The cell's name in records, ``e3``."""
+        return cell_name(cell, self.n)
+
+    def parse_cell(self, text: str) -> int:
+        """The cell named ``text``; NotationError for bad text or a cell off the board."""
+        return parse_cell(text, self.n)
+
+    def symmetries(self, num_actions: int, last_plane: int) -> list[Symmetry]:
+        """The maps ``symmetry_names`` of the n x n board. Where a transposition swaps the
+        goals (Hex), it inverts ``last_plane`` (the mover holds the first colour)."""
+        swaps = self.transposition_swaps_colours
+        return [
+            board_symmetry(name, self.n, num_actions, last_plane if swaps and "transpose" in name else None)
+            for name in self.symmetry_names
+        ]
+
     def diagram(self, symbols: Sequence[str]) -> list[str]:
         """Text lines of the board, one symbol per cell."""
         return square_diagram(symbols, self.n)
+
+    def read_diagram(self, text: str) -> list[int]:
+        """The board of a diagram: every line with exactly n cell symbols is a row, top to
+        bottom (row numbers, column letters, indentation and a leading ``#`` ignored)."""
+        symbols, n = self.symbols, self.n
+        rows = []
+        for line in text.splitlines():
+            tokens = [t for t in line.lstrip("#").split() if len(t) == 1 and t in symbols]
+            if len(tokens) == n:
+                rows.append([symbols.index(t) for t in tokens])
+        if len(rows) != n:
+            raise NotationError(f"a {n}x{n} diagram needs {n} rows of {n} cells, found {len(rows)}")
+        return [v for row in rows for v in row]
 
     def picture(self, board: bytearray, marks: Sequence[str]) -> np.ndarray:
         """RGB image of the board; ``marks`` is a short text per cell ('' for none)."""
@@ -213,7 +248,8 @@ class StoneGame(Game):
     can move (a full board; Reversi: no legal placement for either side).
 
     Observation planes (mover's view): 0 the mover's stones, 1 the opponent's,
-    2 pie swap available now, 3 ``rules.orientation`` (all ones or all zeros).
+    then (Y only) the cells off the board, then pie swap available now, then
+    ``rules.orientation`` (all ones or all zeros).
     """
 
     PLANES = ("mover's stones", "opponent's stones")
@@ -234,7 +270,7 @@ class StoneGame(Game):
             name=self.registry_name(),
             seat_names=rules.seat_names,
             num_actions=n * n + 2,
-            obs_shape=(len(self.PLANES) + 2, n, n),
+            obs_shape=(len(self.PLANES) + (rules.off_board is not None) + 2, n, n),
             max_decisions=self.max_decisions(),
             params=params,
         )
@@ -296,23 +332,16 @@ class StoneGame(Game):
     def from_diagram(self, text: str, to_move: str, turns: int = PIE_HORIZON) -> StoneState:
         """A position from a board diagram, ``to_move`` the symbol of the colour to move.
 
-        Every line with exactly n cell symbols (``.``, the two colour letters, ``?``)
-        is a row, top to bottom; row numbers, column letters, indentation and a
-        leading ``#`` are ignored, so the seed's diagrams and ``render_text`` both
-        read back. Seat 0 holds the first colour; ``turns`` counts the turns played
-        (it matters only for the pie rule).
+        The cell symbols are ``.``, the two colour letters and ``?``; ``rules.read_diagram``
+        reads the rows (row numbers, column letters, indentation and a leading ``#``
+        are ignored, so the seed's diagrams and ``render_text`` both read back).
+        Seat 0 holds the first colour; ``turns`` counts the turns played (it matters
+        only for the pie rule).
         """
         symbols = self.rules.symbols
         if len(to_move) != 1 or to_move not in symbols[1:3]:
             raise NotationError(f"to_move must be {symbols[1]!r} or {symbols[2]!r}, got {to_move!r}")
-        rows = []
-        for line in text.splitlines():
-            tokens = [t for t in line.lstrip("#").split() if len(t) == 1 and t in symbols]
-            if len(tokens) == self.n:
-                rows.append([symbols.index(t) for t in tokens])
-        if len(rows) != self.n:
-            raise NotationError(f"a {self.n}x{self.n} diagram needs {self.n} rows of {self.n} cells, found {len(rows)}")
-        state = self._new_state([v for row in rows for v in row])
+        state = self._new_state(self.rules.read_diagram(text))
         state.colour, state.turns = symbols.index(to_move), turns
         self._start_turn(state)
         return state
@@ -387,7 +416,9 @@ class StoneGame(Game):
             return self._pie_message(state)
         if action == self.PASS:
             return "pass is legal only when no placement is"
-        name = cell_name(action, self.n)
+        name = self.rules.cell_name(action)
+        if state.board[action] == OFF_BOARD:
+            return f"cell {action} is not on the board"
         if state.board[action] != EMPTY:
             return f"cell {name} is occupied"
         return f"a stone on {name} captures nothing (a placement must flank a line of enemy stones)"
@@ -470,6 +501,8 @@ class StoneGame(Game):
         planes[0] = board == mover
         planes[1] = board == 3 - mover
         self._extra_planes(state, board, planes)
+        if self.rules.off_board is not None:
+            planes[len(self.PLANES)] = self.rules.off_board
         planes[-2] = self._pie_available(state) and state.player != TERMINAL
         planes[-1] = mover == FIRST
         return planes
@@ -478,21 +511,12 @@ class StoneGame(Game):
         """Planes 2.. before the last two (the neutral games add theirs here)."""
 
     def symmetries(self) -> list[Symmetry]:
-        """Board maps the rules are invariant under, identity first (see ``rules.symmetry_names``).
+        """Board maps the rules are invariant under, identity first (``rules.symmetries``).
 
         For Hex a transposition also swaps the two goals, so it inverts the last
         plane (the mover holds Vertical) while the mover's stones stay the mover's.
         """
-        last = self.info.obs_shape[0] - 1
-        return [
-            board_symmetry(
-                name,
-                self.n,
-                self.info.num_actions,
-                last if self.rules.transposition_swaps_colours and "transpose" in name else None,
-            )
-            for name in self.rules.symmetry_names
-        ]
+        return self.rules.symmetries(self.info.num_actions, self.info.obs_shape[0] - 1)
 
     # --- text ------------------------------------------------------------------------------------
     def action_to_text(self, state: StoneState, action: int) -> str:
@@ -506,7 +530,9 @@ class StoneGame(Game):
             return "pass"
         if action == self.SWAP_SIDES:
             return "swap-sides"
-        return cell_name(action, self.n)
+        if self.rules.off_board is not None and self.rules.off_board.flat[action]:
+            return f"cell {action} (off the board)"
+        return self.rules.cell_name(action)
 
     def parse_action(self, word: str) -> int:
         """One word of a turn: a cell, ``pass`` or ``swap-sides``."""
@@ -515,7 +541,7 @@ class StoneGame(Game):
             return self.PASS
         if word == "swap-sides":
             return self.SWAP_SIDES
-        return parse_cell(word, self.n)
+        return self.rules.parse_cell(word)
 
     def parse_turn(self, state: StoneState, text: str) -> list[int]:
         """``e3`` (a placement), ``pass`` or ``swap-sides``."""
@@ -541,7 +567,7 @@ class StoneGame(Game):
             raise IllegalActionError(f"{text!r} is not a whole turn: {self._step_text(trial).strip(' ,')}")
 
     def render_text(self, state: StoneState) -> str:
-        symbols = [self.rules.symbols[v] for v in state.board]
+        symbols = [self.rules.symbols[v] if v != OFF_BOARD else " " for v in state.board]
         return "\n".join(self.rules.diagram(symbols) + [self.status(state)])
 
     def status(self, state: StoneState) -> str:

@@ -10,4 +10,6 @@ SMALL = {
     "hex": {"size": 5, "pie_rule": True},
     "gomoku": {"size": 7, "pie_rule": True},
     "reversi": {"size": 6},
+    "y": {"size": 5},
+    "neuy": {"size": 4},
 }

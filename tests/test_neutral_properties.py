@@ -27,8 +27,12 @@ SIZES = {
     "neuversi": [4, 6],
     "adneuversi": [4, 6],
     "reversi": [4, 6, 8],
+    "y": [2, 3, 5, 7, 13],
+    "neuy": [2, 3, 4, 5, 7],
 }
-NEUTRAL_GAMES = ("nex", "neumoku", "neuversi", "adneuversi")
+NEUTRAL_GAMES = ("nex", "neumoku", "neuversi", "adneuversi", "neuy")
+PIE_GAMES = ("nex", "hex", "neumoku", "gomoku", "y", "neuy")
+CONNECTION_GAMES = ("nex", "hex", "neuy", "y")  # no draws: a full board has exactly one winner
 
 
 # --- the reference reading of the rules ------------------------------------------------------
@@ -76,7 +80,7 @@ def ref_turns(name, board, n, colour):
         return turns or {(n * n,)}
     if name == "reversi":
         return {(e,) for e in empties if ref_flips(board, n, e, colour)} or {(n * n,)}
-    if name in ("hex", "gomoku"):
+    if name in ("hex", "gomoku", "y"):
         return {(e,) for e in empties}
     own = cells_of(board, colour)
     drops = {(a, b) for a in empties for b in empties if a != b}
@@ -121,9 +125,41 @@ def ref_five(board, n, colour):
     return any(line.any() for line in lines)
 
 
-def ref_wins(name, board, n, colour):
+def ref_y_cells(n):
+    """RULES.md 2d from its own words: row R (1 = bottom) holds the letters numbered
+    R-1, R+1, ..., 2n-R-1; the cell (j, R) is named by letter j and row R."""
+    return [(j, row) for row in range(1, n + 1) for j in range(row - 1, 2 * n - row, 2)]
+
+
+def ref_y_wins(game, board, colour):
+    """A chain of ``colour`` touching the bottom (row 1), the left (j = R-1) and the right
+    (j = 2n-R-1) side, over 2d's adjacency in (letter, row) coordinates; engine cells are
+    found by their names, so nothing of the engine's array layout is used."""
+    n = game.n
+    index = {(j, row): game.rules.parse_cell(f"{'abcdefghijklmnopqrstuvwxyz'[j]}{row}") for j, row in ref_y_cells(n)}
+    stones = {cell for cell, i in index.items() if board[i] == colour}
+    for start in stones:
+        chain, todo = {start}, [start]
+        while todo:
+            j, row = todo.pop()
+            for step in ((-2, 0), (2, 0), (-1, 1), (1, 1), (-1, -1), (1, -1)):
+                other = (j + step[0], row + step[1])
+                if other in stones and other not in chain:
+                    chain.add(other)
+                    todo.append(other)
+        bottom = any(row == 1 for _, row in chain)
+        left = any(j == row - 1 for j, row in chain)
+        right = any(j == 2 * n - row - 1 for j, row in chain)
+        if bottom and left and right:
+            return True
+    return False
+
+
+def ref_wins(name, board, n, colour, game=None):
     if name in ("nex", "hex"):
         return ref_hex_joined(board, n, colour)
+    if name in ("neuy", "y"):
+        return ref_y_wins(game, board, colour)
     if name in ("neumoku", "gomoku"):
         return ref_five(board, n, colour)
     return False
@@ -162,10 +198,9 @@ def play_random_game(name, size, seed, compare_masks, pie_rule=None):
         assert decisions <= game.info.max_decisions
     returns = game.returns(state)
     assert sum(returns) == 0 and returns in ((1.0, -1.0), (-1.0, 1.0), (0.0, 0.0))
-    if name in ("nex", "hex"):
+    if name in CONNECTION_GAMES:
         assert returns != (0.0, 0.0)
-    if name in ("hex", "nex"):
-        winner_colour = [c for c in (1, 2) if ref_hex_joined(state.board, n, c)]
+        winner_colour = [c for c in (1, 2) if ref_wins(name, state.board, n, c, game)]
         assert len(winner_colour) == 1 and state.seat_of(winner_colour[0]) == game.winner(state)
     if "versi" in name:
         counts = [state.board.count(c) for c in (1, 2)]
@@ -195,7 +230,7 @@ def check_turn(game, name, start, turn, after, colour):
             assert drop_by == expected
     else:
         assert drop_by >= 2 if name == "reversi" else drop_by == 2
-    won = kind != "swap-sides" and turn != [pass_action] and ref_wins(name, after.board, n, colour)
+    won = kind != "swap-sides" and turn != [pass_action] and ref_wins(name, after.board, n, colour, game)
     if "versi" not in name:  # Reversi games are decided by the final count alone
         assert (game.to_play(after) == TERMINAL and game.winner(after) == start.seat_of(colour)) == won
     if game.is_terminal(after) and not won and "versi" not in name:
@@ -220,11 +255,11 @@ def test_masks_are_exactly_the_whole_turns(name, seed, size):
     play_random_game(name, size, seed, compare_masks=True)
 
 
-@pytest.mark.parametrize("name", ["nex", "hex", "neumoku", "gomoku"])
+@pytest.mark.parametrize("name", PIE_GAMES)
 @settings(max_examples=50, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_random_games_with_the_pie_rule(name, seed):
-    size = 4 if "hex" in name or name == "nex" else 5
+    size = 4 if name in CONNECTION_GAMES else 5
     game, _ = play_random_game(name, size, seed, compare_masks=False, pie_rule=True)
     assert game.info.params["pie_rule"]
 
@@ -235,7 +270,7 @@ def test_random_games_with_the_pie_rule(name, seed):
 @given(seed=st.integers(0, 2**32 - 1), index=st.integers(0, 10), pie=st.booleans())
 def test_thousands_of_random_games(name, seed, index, pie):
     sizes = SIZES[name]
-    pie_rule = pie if name in ("nex", "hex", "neumoku", "gomoku") else None
+    pie_rule = pie if name in PIE_GAMES else None
     play_random_game(name, sizes[index % len(sizes)], seed, compare_masks=index == 0 and sizes[0] <= 5, pie_rule=pie_rule)
 
 
@@ -245,7 +280,7 @@ def test_thousands_of_random_games(name, seed, index, pie):
 def test_random_playout_plays_the_engine_loop_game(name, seed, index, opening, pie):
     """The numba playouts and the engine loop draw alike from one seed's stream, so they play the same game."""
     sizes = SIZES[name]
-    kwargs = {"size": sizes[index % len(sizes)]} | ({"pie_rule": pie} if name in ("nex", "hex", "neumoku", "gomoku") else {})
+    kwargs = {"size": sizes[index % len(sizes)]} | ({"pie_rule": pie} if name in PIE_GAMES else {})
     game = make_game(name, **kwargs)
     rng = np.random.default_rng(seed)
     state = game.initial_state()

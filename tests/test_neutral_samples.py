@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from envs import make_game
+from envs import NotationError, make_game
 from envs.turns import complete_turns
 from envs.records import format_game, read_record, replay
 from envs.stones import NEUTRAL
@@ -115,3 +115,51 @@ def test_neuversi_second_diagram_has_no_swap_for_x():
     _, _, _, states = sample("neuversi")
     with pytest.raises(ValueError, match="h4"):
         game.parse_turn(states[-1], "h4 a8")
+
+
+def test_neuy_sample_replays_into_the_seed_diagram():
+    game, record, text, states = sample("neuy")
+    assert len(states) == len(record.turns) == 9
+    final = states[-1]
+    assert game.to_play(final) == 1 and not game.is_terminal(final)
+    assert all(not game.is_terminal(state) for state in states)
+    diagram = text.split("final position", 1)[1]
+    assert game.from_diagram(diagram, "o").board == final.board
+    # the rendering is the file's diagram, line for line
+    lines = [line[2:] for line in diagram.splitlines()[1:] if line.startswith("# ")]
+    assert game.render_text(final).splitlines()[: game.n] == lines
+    assert [game.action_to_text(final, c) for c, v in enumerate(final.board) if v == 0] == ["d2"]
+
+
+def test_neuy_sample_turns_print_back_as_recorded():
+    game, record, _, _ = sample("neuy")
+    state = game.initial_state()
+    for text in record.turns:
+        actions = game.parse_turn(state, text)
+        assert game.format_turn(state, actions) == text
+        for action in actions:
+            game.apply(state, action)
+
+
+def test_neuy_sample_printed_e4_is_off_the_board():
+    game, record, _, _ = sample("neuy")
+    printed = [record.turns[0], record.turns[1].replace("e3", "e4")]
+    with pytest.raises(NotationError, match="turn 2 'e4 h2'.*off the Y board"):
+        list(replay(game, printed))
+
+
+def test_after_the_neuy_sample_o_must_swap_and_x_wins_next():
+    game, _, _, states = sample("neuy")
+    final = states[-1]
+    # one empty cell: no drop, so o's turn starts on a neutral (a swap)
+    assert all(final.board[cell] == NEUTRAL for cell in game.legal_actions(final))
+    as_x = game.from_diagram(game.render_text(final), "x")
+    winning = {game.format_turn(as_x, t) for t in complete_turns(game, as_x) if game.winner(played(game, as_x, t)) == 0}
+    # swapping e5 and f4 joins c1-b2-c3-d4 to the two upper sides; of x's other stones only e1
+    # is not needed (c1 holds the bottom, b2 c3 d4 the way up)
+    assert {t for t in winning if t.split()[0] in ("e5f4", "f4e5")} == {"e5f4 e1", "f4e5 e1"}
+    assert len(winning) == 18
+    for turn in complete_turns(game, final):  # every o turn leaves x a winning turn: o resigns
+        after = played(game, final, turn)
+        assert not game.is_terminal(after)
+        assert any(game.winner(played(game, after, reply)) == 0 for reply in complete_turns(game, after))

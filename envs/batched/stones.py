@@ -42,7 +42,7 @@ from envs.kernels import (
     _link,
     _touching_into,
     captures,
-    chain_joins,
+    chain_sides,
     draw,
     line_through,
 )
@@ -79,12 +79,13 @@ def make_params(game, single_agent: bool, seat_option: int) -> np.ndarray:
 
 
 def edge_table(game) -> np.ndarray:
-    """uint8 ``[3, 2, cells]``: per colour its first and second edge (Hex), zeros otherwise."""
+    """uint8 ``[3, cells]``: per colour the bits of its two edges on each cell (Hex: 1 the
+    first edge, 2 the second; ``kernels.chain_sides``), zeros otherwise."""
     n = game.n
-    edges = np.zeros((3, 2, n * n), np.uint8)
+    edges = np.zeros((3, n * n), np.uint8)
     if game.rules.kernel_goal == GOAL_CHAIN:
-        for colour, (first, second) in game.rules.edges.items():
-            edges[colour, 0], edges[colour, 1] = first, second
+        for colour, bits in game.rules.edge_arrays.items():
+            edges[colour] = bits
     return edges
 
 
@@ -215,7 +216,7 @@ def _wins(board, params, edges, neighbours, parent, colour, first, second):
         if goal == GOAL_LINE:
             if line_through(board, n, cell, colour, 5):
                 return True
-        elif chain_joins(board, colour, cell, neighbours, edges[colour, 0], edges[colour, 1]):
+        elif chain_sides(board, colour, cell, neighbours, edges[colour], 3) == 3:
             return True
     return False
 
@@ -229,7 +230,7 @@ def _final_outcome(board, counts, params, edges, neighbours):
     if goal == GOAL_CHAIN:
         for colour in (FIRST, SECOND):
             for cell in range(len(board)):
-                if board[cell] == colour and chain_joins(board, colour, cell, neighbours, edges[colour, 0], edges[colour, 1]):
+                if board[cell] == colour and chain_sides(board, colour, cell, neighbours, edges[colour], 3) == 3:
                     return colour
     return 0
 

@@ -187,7 +187,9 @@ def _batch_for(game: Game, num_envs: int, single_agent: bool, seat_option: int):
         from envs.batched.odoku import OdokuBatch
 
         return OdokuBatch(game, num_envs, single_agent, seat_option)
-    if isinstance(game, StoneGame) and game.rules.kernel_goal is not None:
+    from envs.kernels import GOAL_SIDES
+
+    if isinstance(game, StoneGame) and game.rules.kernel_goal not in (None, GOAL_SIDES):
         from envs.batched.stones import StoneBatch
 
         return StoneBatch(game, num_envs, single_agent, seat_option)

@@ -1,0 +1,184 @@
+"""The game of Y on a triangle with n cells a side (docs/rules.md 2d), inside an n x n array.
+
+Row 1 is the bottom row (n cells), row n the top (one cell). Cell (r, c) of the
+array (r = 0 is row 1, c = 0..n-1-r) is on the board and has index r * n + c;
+the other cells hold ``OFF_BOARD`` and are never played. Names double the
+column letters as the seed does: (r, c) is letter number r + 2c, row r + 1::
+
+    5         e5                         4    20
+    4       d4  f4                       3   15 16
+    3     c3  e3  g3          index      2  10 11 12       (n = 5)
+    2   b2  d2  f2  h2                   1  5  6  7  8
+    1 a1  c1  e1  g1  i1                 0 0  1  2  3  4
+
+In the array Y's neighbours are Hex's: (r, c) touches (r-1, c), (r-1, c+1),
+(r, c-1), (r, c+1), (r+1, c-1), (r+1, c), so the triangle is the corner of a
+Hex rhombus with r + c <= n-1. Its sides: bottom (r = 0), left (c = 0) and
+right (r + c = n-1). A chain of one colour touching all three sides wins;
+a full board holds exactly one such chain. Cell (r, c) is OpenSpiel's ``y``
+action r * n + c, the same index.
+
+The six symmetries of the triangle permute the three distances to the sides
+(r, c, n-1-r-c); every one keeps the win rule (all sides alike).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+import numpy as np
+from envs.board import COLUMNS, cell_symmetry, check_size, neighbour_table
+from envs.core import NotationError, Symmetry
+from envs.hex import HEX_STEPS
+from envs.kernels import ALL_SIDES, EMPTY, GOAL_SIDES, chain_sides, placement_playout
+from envs.stones import OFF_BOARD, Rules, StoneGame
+
+MAX_SIZE = (len(COLUMNS) + 1) // 2  # the top corner's letter is number 2n - 2
+_CELL = re.compile(r"^([a-z])([0-9]{1,2})$")
+BOTTOM, LEFT, RIGHT = 1, 2, 4  # bits of ``YRules.side_array``
+
+# The six maps of the triangle as permutations of (r, c, s), s = n-1-r-c the distance to the
+# right side: the image of a cell has coordinates (coords[i] for i in the map).
+TRIANGLE_MAPS = {
+    "identity": (0, 1, 2),
+    "rot120": (1, 2, 0),
+    "rot240": (2, 0, 1),
+    "mirror_bottom": (0, 2, 1),  # left and right sides exchange, the bottom stays
+    "mirror_left": (2, 1, 0),
+    "mirror_right": (1, 0, 2),
+}
+
+
+class YRules(Rules):
+    """Y's geometry and goal for ``envs.stones`` (no captures; win = a chain touching all three sides)."""
+
+    name = "y"
+    symbols = ".xo?"
+    seat_names = ("x", "o")
+    pie_turn = 1
+    symmetry_names = tuple(TRIANGLE_MAPS)
+    kernel_goal = GOAL_SIDES
+    goals = ("join all three sides of the triangle with one chain of your stones (a corner counts for both its sides)",) * 2
+
+    def __init__(self, size: int = 13):
+        n = check_size(size, 2)
+        if n > MAX_SIZE:
+            raise ValueError(f"size must be from 2 to {MAX_SIZE} for Y (its letters run a..{COLUMNS[2 * MAX_SIZE - 2]}), got {n}")
+        self.n = self.goal_stones = n  # a chain touching all three sides has n stones at least
+        r, c = np.divmod(np.arange(n * n), n)
+        on = r + c <= n - 1
+        self.on_board = on
+        self.off_board = (~on).reshape(n, n).astype(np.float32)
+        neighbours = neighbour_table(n, HEX_STEPS)
+        self.neighbours = tuple(tuple(o for o in cells if on[o]) if on[i] else () for i, cells in enumerate(neighbours))
+        self.neighbour_array = np.array([list(cells) + [-1] * (6 - len(cells)) for cells in self.neighbours])
+        sides = np.where(on, BOTTOM * (r == 0) + LEFT * (c == 0) + RIGHT * (r + c == n - 1), 0)
+        self.side_array = sides.astype(np.uint8)
+
+    def initial_board(self) -> list[int]:
+        return [EMPTY if on else OFF_BOARD for on in self.on_board]
+
+    def wins(self, board: bytearray, colour: int, cells: Sequence[int]) -> bool:
+        """Whether a chain of ``colour`` through one of ``cells`` touches all three sides."""
+        neighbours, sides = self.neighbour_array, self.side_array
+        return any(chain_sides(board, colour, cell, neighbours, sides, ALL_SIDES) == ALL_SIDES for cell in cells)
+
+    def final_outcome(self, board: Sequence[int], counts: Sequence[int]) -> int:
+        cells = np.flatnonzero(self.on_board).tolist()
+        return next((colour for colour in (1, 2) if self.wins(board, colour, cells)), 0)
+
+    def playout(self, board: bytearray, colour: int, turns: int, pie_turn: int, seed: int):
+        return placement_playout(board, self.n, colour, turns, pie_turn, GOAL_SIDES, self.neighbour_array, self.side_array, seed)
+
+    # --- names, text, pictures, symmetries ------------------------------------------------------
+    def cell_name(self, cell: int) -> str:
+        r, c = divmod(cell, self.n)
+        return f"{COLUMNS[r + 2 * c]}{r + 1}"
+
+    def parse_cell(self, text: str) -> int:
+        match = _CELL.match(text)
+        if match is None:
+            raise NotationError(f"cannot read cell {text!r}: expected a column letter and a row number, e.g. 'e3'")
+        letter, r, n = COLUMNS.index(match.group(1)), int(match.group(2)) - 1, self.n
+        if not 0 <= r < n:
+            raise NotationError(f"cell {text!r} is off the Y board with {n} rows (rows 1-{n})")
+        c, odd = divmod(letter - r, 2)
+        if odd or not 0 <= c < n - r:
+            row = " ".join(self.cell_name(r * n + k) for k in range(n - r))
+            raise NotationError(f"cell {text!r} is off the Y board with {n} rows: row {r + 1} holds {row}")
+        return r * n + c
+
+    def symmetries(self, num_actions: int, last_plane: int) -> list[Symmetry]:
+        n = self.n
+        r, c = np.divmod(np.arange(n * n), n)
+        coords = np.stack([r, c, n - 1 - r - c])
+        result = []
+        for name, order in TRIANGLE_MAPS.items():
+            image = np.arange(n * n)  # image[new] = old; cells off the board stay put
+            new = coords[order[0]] * n + coords[order[1]]
+            image[new[self.on_board]] = np.flatnonzero(self.on_board)
+            result.append(cell_symmetry(name, image, num_actions))
+        return result
+
+    def diagram(self, symbols: Sequence[str]) -> list[str]:
+        """The seed's layout: row n at the top, every cell under its letter, letters below."""
+        n, width = self.n, len(str(self.n))
+        lines = [
+            str(r + 1).rjust(width) + " " * (3 + r) + " ".join(symbols[r * n : r * n + n - r]) for r in reversed(range(n))
+        ]
+        lines.append(" " * (width + 3) + COLUMNS[: 2 * n - 1])
+        return lines
+
+    def read_diagram(self, text: str) -> list[int]:
+        """The board of a diagram in ``diagram``'s layout: the lines made of cell symbols
+        (after an optional ``#`` and row number) are the rows, 1 to n cells, top to bottom."""
+        rows = []
+        for line in text.splitlines():
+            tokens = line.lstrip("#").split()
+            if tokens and tokens[0].isdigit():
+                tokens = tokens[1:]
+            if tokens and all(len(t) == 1 and t in self.symbols for t in tokens):
+                rows.append([self.symbols.index(t) for t in tokens])
+        n = self.n
+        if [len(row) for row in rows] != list(range(1, n + 1)):
+            raise NotationError(
+                f"a Y diagram with {n} rows needs rows of 1, 2, ..., {n} cells from the top, "
+                f"found rows of {[len(row) for row in rows]}"
+            )
+        board = self.initial_board()
+        for row in rows:
+            r = n - len(row)
+            board[r * n : r * n + len(row)] = row
+        return board
+
+    def picture(self, board: Sequence[int], marks: Sequence[str]) -> np.ndarray:
+        from envs.render import draw_y_board
+
+        return draw_y_board(board, self.n, marks, [self.cell_name(cell) for cell in range(self.n)])
+
+
+class Y(StoneGame):
+    """Plain Y (docs/rules.md 2d without neutrals): one stone on an empty cell per turn.
+
+    ===================  ================================================================
+    Board                triangle with ``size`` cells a side, 2..13 (default 13), inside an
+                         n x n array: cell ``r * n + c`` for r + c <= n-1, row 1 (r = 0)
+                         at the bottom; names double the letters (``a1 c1 e1 .. b2 ..``)
+    Seats                0 ``x`` (moves first), 1 ``o``
+    Actions              ``Discrete(n*n + 2)``: cells (those off the triangle never legal),
+                         PASS (never legal), SWAP_SIDES (the pie rule: with
+                         ``pie_rule=True`` seat 1 may answer the first turn with
+                         ``swap-sides``, taking x and its stone)
+    Observation          ``(5, n, n)`` float32 from the mover's view: 0 mover's stones,
+                         1 opponent's, 2 cells off the board (ones), 3 pie swap available,
+                         4 the mover holds x
+    Symmetries           the six maps of the triangle (rotations exchange the sides)
+    End                  the first chain touching all three sides wins (+1 / -1); a full
+                         board always holds one, so no draws
+    Text                 ``e3``, ``swap-sides``; ``ansi`` like the seed (row n at the top)
+    ===================  ================================================================
+    """
+
+    def __init__(self, size: int = 13, pie_rule: bool = False):
+        super().__init__(YRules(size), pie_rule)
