@@ -13,6 +13,7 @@ import torch
 import yaml
 from hydra import compose, initialize_config_dir
 
+import agents.training.feeds as feeds  # the main process's feed plays smoke runs' games
 import agents.training.loop as loop
 from agents.config import ConfigError
 from agents.net.checkpoint import load_checkpoint
@@ -78,7 +79,7 @@ def test_unknown_keys_are_refused(tmp_path, first):
 
 def interrupt_second_self_play(monkeypatch, stop):
     """Self-play that, in the second iteration, draws from the run's generator and then stops."""
-    real, calls = loop.self_play, []
+    real, calls = feeds.self_play, []
 
     def play(game, mcts, evaluator, games, config, rng):
         calls.append(1)
@@ -87,7 +88,7 @@ def interrupt_second_self_play(monkeypatch, stop):
             stop()
         return real(game, mcts, evaluator, games, config, rng)
 
-    monkeypatch.setattr(loop, "self_play", play)
+    monkeypatch.setattr(feeds, "self_play", play)
 
 
 def raise_keyboard_interrupt():
@@ -123,7 +124,7 @@ def test_a_second_interruption_at_the_same_step_gets_its_own_name(tmp_path, monk
         args[-1].random(7)
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(loop, "self_play", stop_at_once)
+    monkeypatch.setattr(feeds, "self_play", stop_at_once)
     again = run(tmp_path, f"resume={stopped.checkpoint}")
     assert again.interrupted and again.checkpoint != stopped.checkpoint
     assert stopped.checkpoint.exists() and is_interrupted(again.checkpoint)

@@ -38,7 +38,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 import torch
@@ -67,9 +67,14 @@ from agents.training.saving import (
     restore_rngs,
     save_checkpoint,
 )
-from agents.training.selfplay import SelfPlayBatch, SelfPlayConfig, SelfPlayPool, self_play
+from agents.training.feeds import Feed, InlineFeed, ProcessFeed
+from agents.training.selfplay import SelfPlayBatch, SelfPlayConfig
+from agents.training.workers import resolve_workers
 from envs.core import Game
 from envs.records import format_game
+
+if TYPE_CHECKING:
+    from agents.training.ray_backend import RayConfig
 
 CONFIG_GROUPS = ("game", "agent", "net", "experiment")
 # keys beside the groups, and the keys of their sections: anything else is a mistake
@@ -78,6 +83,7 @@ KNOWN_KEYS = {
     "device": None,
     "resume": None,
     "progress": None,
+    "distributed": None,  # its keys are checked by _distributed
     "train": ("iterations", "checkpoint_every", "keep_checkpoints", "torch_threads"),
     "eval": ("every", "games", "simulations", "mcts_simulations", "oracle_games"),
 }
@@ -105,6 +111,8 @@ class Settings:
     eval_simulations: int
     eval_mcts_simulations: int
     eval_oracle_games: int
+    workers: int = 0  # agent.selfplay.workers resolved ("auto": the usable cores)
+    distributed: "RayConfig | None" = None  # distributed=ray's placement; None: this machine
 
 
 @dataclass
@@ -140,8 +148,10 @@ def build_settings(cfg: DictConfig) -> Settings:
             raise ConfigError(message if message.startswith(key) else f"{key}.{message}") from None
     try:
         device = resolve_device(str(cfg.device))
+        workers = resolve_workers(sections["agent.selfplay"].workers)
     except ValueError as error:
-        raise ConfigError(f"device: {error}") from None
+        message = str(error)
+        raise ConfigError(message if message.startswith("agent.") else f"device: {message}") from None
     return Settings(
         game=game,
         net=sections["net"],
@@ -159,6 +169,8 @@ def build_settings(cfg: DictConfig) -> Settings:
         eval_simulations=_integer(cfg, "eval.simulations", 0),
         eval_mcts_simulations=_integer(cfg, "eval.mcts_simulations", 0),
         eval_oracle_games=_integer(cfg, "eval.oracle_games", 0),
+        workers=workers,
+        distributed=_distributed(cfg),
     )
 
 
@@ -179,6 +191,41 @@ def _refuse_unknown_keys(cfg: DictConfig) -> None:
         for sub in agent:
             if sub not in AGENT_SECTIONS:
                 raise ConfigError(f"agent.{sub}: unknown key (agent has {', '.join(AGENT_SECTIONS)})")
+
+
+def _distributed(cfg: DictConfig):
+    """``distributed=local`` (or no section, as in older checkpoints): None; ``distributed=ray``: its RayConfig."""
+    values = _section(cfg, "distributed") if OmegaConf.select(cfg, "distributed") is not None else {"backend": "local"}
+    backend = values.pop("backend", None)
+    if backend == "local":
+        return None
+    if backend != "ray":
+        raise ConfigError(f"distributed.backend must be 'local' or 'ray', got {backend!r}")
+    from agents.training.ray_backend import RayConfig  # imports no ray: checking a config needs no install
+
+    try:
+        return RayConfig(**values)
+    except TypeError as error:  # an unknown key
+        raise ConfigError(f"distributed: {error}") from None
+    except ValueError as error:
+        raise ConfigError(str(error)) from None
+
+
+def make_feed(s: Settings, evaluator: NetEvaluator) -> Feed:
+    """Where the run's self-play games come from (see :mod:`agents.training.feeds`).
+    Workers overlap learning when the lag that gives (one iteration's learner steps)
+    is within ``agent.selfplay.max_policy_lag``."""
+    overlap = s.learner.steps_per_iteration <= s.selfplay.max_policy_lag
+    if s.distributed is not None:
+        from agents.training.ray_backend import RayFeed  # Ray is an optional extra
+
+        try:
+            return RayFeed(s.distributed, s.game, s.net, s.search, s.selfplay, s.device, overlap, s.selfplay.max_policy_lag)
+        except (ImportError, ValueError) as error:
+            raise ConfigError(str(error)) from None
+    if s.workers == 0:
+        return InlineFeed(s.game, s.search, s.selfplay, evaluator)
+    return ProcessFeed(s.workers, s.game, s.net, s.search, s.selfplay, overlap)
 
 
 def _section(cfg: DictConfig, key: str) -> dict:
@@ -260,7 +307,6 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
             raise CheckpointError(f"checkpoint {path}: field 'optimizer' does not fit the network ({error})") from None
         rng = restore_rngs(checkpoint)
     evaluator = NetEvaluator(game, net, s.device)
-    mcts = MCTS(game, s.search)
     symmetries = game.symmetries()
     config_yaml = OmegaConf.to_yaml(cfg, resolve=True)
     checkpoint_dir = run_dir / "checkpoints"
@@ -268,7 +314,7 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
         log.info("removed %s, left by a run that was killed while saving", stale)
     if checkpoint is not None and (run_dir / ".hydra").is_dir():
         (run_dir / ".hydra" / "config.yaml").write_text(config_yaml)  # what runs now, overrides applied
-    pool = SelfPlayPool(s.selfplay.workers, game, s.net, s.search, s.selfplay) if s.selfplay.workers else None
+    feed = make_feed(s, evaluator)
 
     from torch.utils.tensorboard import SummaryWriter  # slow import, only for real runs
 
@@ -308,17 +354,16 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
             s.learner.steps_per_iteration, s.search.num_simulations, s.net.blocks, s.net.channels,
         )
         show_bar = bool(cfg.get("progress", True)) and sys.stderr.isatty()  # no bar in redirected output
-        _warm_up(game, mcts, evaluator)  # compile the kernels before the first iteration is timed
+        _warm_up(game, MCTS(game, s.search), evaluator)  # compile the kernels before the first iteration is timed
         bar = tqdm(total=s.iterations, initial=iteration, desc=info.name, unit="it", dynamic_ncols=True, disable=not show_bar)
         while iteration < s.iterations:
-            # 1. self-play
+            # 1. self-play: this iteration's games (the feed may have played them while the learner stepped)
             started = time.perf_counter()
-            if pool is None:
-                batch = self_play(game, mcts, evaluator, s.selfplay.games_per_iteration, s.selfplay, rng)
-            else:
-                batch = pool.play(net, s.selfplay.games_per_iteration, rng)
+            chunks = feed.collect(net, step, rng, more=iteration + 1 < s.iterations)
             selfplay_seconds = time.perf_counter() - started
+            batch = SelfPlayBatch.concatenate([chunk.batch for chunk in chunks])
             replay.add(batch.obs, batch.policy, batch.value)
+            policy_lag = float(np.mean([step - chunk.version for chunk in chunks]))
 
             # 2. learning
             losses = []
@@ -327,6 +372,7 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
                     losses.append(learner.step(*replay.sample(s.learner.batch_size, rng, symmetries)))
                     step += 1
             iteration += 1
+            loop_seconds = time.perf_counter() - started
             mean_losses = {k: float(np.mean([x[k] for x in losses])) for k in losses[0]} if losses else {}
             result.losses.append(mean_losses)
 
@@ -336,7 +382,11 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
                 "selfplay/game_length": float(np.mean(batch.game_lengths)),
                 "selfplay/first_seat_win_rate": batch.first_seat_win_rate,
                 "selfplay/replay_size": float(len(replay)),
-                "perf/positions_per_s": batch.num_positions / selfplay_seconds,
+                "selfplay/stale_games": float(feed.stale_games),
+                "perf/positions_per_s": batch.num_positions / loop_seconds,
+                "perf/actor_positions_per_s": float(np.mean([c.batch.num_positions / c.seconds for c in chunks])),
+                "perf/policy_lag": policy_lag,
+                "perf/replay_ratio": len(losses) * s.learner.batch_size / max(batch.num_positions, 1),
                 "perf/selfplay_seconds": selfplay_seconds,
                 "perf/learner_steps": float(step),
             }
@@ -369,8 +419,7 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
         if writer is not None:
             _hparams(writer, config_yaml, result, iteration)
             writer.close()
-        if pool is not None:
-            pool.close()
+        feed.close()
     result.step, result.iteration = step, iteration
     _announce("finished; run directory", run_dir, checkpoint=result.checkpoint)
     return result
@@ -485,4 +534,4 @@ def _announce(what: str, run_dir: Path, **extra) -> None:
     log.info("\n".join(lines))
 
 
-__all__ = ["Settings", "TrainResult", "build_settings", "evaluate", "train"]
+__all__ = ["Settings", "TrainResult", "build_settings", "evaluate", "make_feed", "train"]

@@ -24,9 +24,9 @@ with chance): the root's mean value, or after a Gumbel search the value of the
 action it selected. Positions with a single legal action are played without
 search and are not recorded.
 
-:class:`SelfPlayPool` (``agent.selfplay.workers > 0``, on :class:`agents.pool.WorkerPool`)
-splits an iteration's games over worker processes, each with its own copy of the network on the CPU and
-its own generator seeded from the caller's.
+Where the games are played (the main process, worker processes, Ray actors)
+is the business of :mod:`agents.training.feeds`; every place runs
+:func:`self_play`.
 """
 
 from __future__ import annotations
@@ -34,13 +34,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-import torch
 
 from agents.config import check
-from agents.net.net_evaluator import NetEvaluator
-from agents.net.network import NetConfig, PolicyValueNet
-from agents.pool import WorkerPool
-from agents.search.mcts import MCTS, SearchConfig, select_action, temperature_schedule
+from agents.search.mcts import MCTS, select_action, temperature_schedule
 from envs.core import CHANCE, Game
 
 
@@ -54,12 +50,15 @@ class SelfPlayConfig:
     value_mix: float = 0.0  # value target: (1 - mix) * outcome + mix * search value
     outcome_rollouts: int = 0  # outcome: 0 = the game's final return; K > 0 = mean of K random playouts
     policy_rollouts: int = 0  # policy target: 0 = the search's visits; K > 0 = the best action by K playouts after each
-    workers: int = 0  # self-play worker processes; 0 plays in this process
+    workers: int | str = "auto"  # self-play worker processes; auto: one per usable core; 0: the main process
+    # learner steps between the weights that play a game and those that learn from it; workers play
+    # while the learner steps when steps_per_iteration is within it (0: they take turns)
+    max_policy_lag: int = 400
 
     def __post_init__(self):
         integers = (
             ("games_per_iteration", 1), ("concurrent_games", 1), ("temperature_moves", 0),
-            ("outcome_rollouts", 0), ("policy_rollouts", 0), ("workers", 0),
+            ("outcome_rollouts", 0), ("policy_rollouts", 0), ("max_policy_lag", 0),
         )
         for key, low in integers:
             check(f"agent.selfplay.{key}", getattr(self, key), "integer", low=low)
@@ -220,34 +219,4 @@ def _targets(game: Game, finished: list[_Game], config: SelfPlayConfig) -> SelfP
         game_lengths=[g.decisions for g in finished],
         returns=[tuple(float(r) for r in game.returns(g.state)) for g in finished],
         games=[g.actions for g in finished],
-    )
-
-
-class SelfPlayPool(WorkerPool):
-    """Self-play in ``workers`` processes (spawned once, reused every iteration), each
-    with its own copy of the network on the CPU."""
-
-    def __init__(self, workers: int, game: Game, net: NetConfig, search: SearchConfig, config: SelfPlayConfig):
-        super().__init__(workers, _selfplay_worker, game, net, search, config)
-
-    def play(self, net: PolicyValueNet, num_games: int, rng: np.random.Generator) -> SelfPlayBatch:
-        """``num_games`` games with the current weights of ``net``, split over the workers."""
-        weights = {k: v.detach().cpu() for k, v in net.state_dict().items()}
-        shares = [len(part) for part in np.array_split(np.arange(num_games), self.workers)]
-        seeds = rng.integers(2**63, size=self.workers)
-        futures = [self.submit(_play_share, (weights, n, int(seed))) for n, seed in zip(shares, seeds) if n]
-        return SelfPlayBatch.concatenate([f.result() for f in futures])
-
-
-def _selfplay_worker(game: Game, net: NetConfig, search: SearchConfig, config: SelfPlayConfig) -> dict:
-    torch.set_num_threads(1)  # the processes are the parallelism
-    model = PolicyValueNet.for_game(game.info, net)
-    return dict(game=game, net=model, evaluator=NetEvaluator(game, model), mcts=MCTS(game, search), config=config)
-
-
-def _play_share(worker: dict, job: tuple[dict, int, int]) -> SelfPlayBatch:
-    weights, num_games, seed = job
-    worker["net"].load_state_dict(weights)
-    return self_play(
-        worker["game"], worker["mcts"], worker["evaluator"], num_games, worker["config"], np.random.default_rng(seed)
     )

@@ -1,0 +1,113 @@
+"""Where an iteration's self-play games come from: the calling process or worker processes.
+
+The training loop asks a feed for ``agent.selfplay.games_per_iteration`` games
+once per iteration (:meth:`collect`), handing it the current network, the
+learner step and the run's generator, and gets back :class:`Chunk` s (games,
+the version of the weights that played them, the seconds it took). Every
+feed plays with :func:`agents.training.selfplay.self_play`; they differ only
+in where it runs:
+
+* :class:`InlineFeed` (``agent.selfplay.workers=0``) plays in the calling
+  process with the run's generator, between learning phases: policy lag 0.
+* :class:`ProcessFeed` (``workers=N``) splits the games over N worker
+  processes (:class:`agents.pool.WorkerPool`), each a :class:`SelfPlayWorker`
+  with its own network copy, seeded
+  from the run's generator. With ``overlap`` it hands the workers the next
+  iteration's games (with the weights as they are before this iteration's
+  learning) before it returns, so the workers play while the learner steps:
+  the policy lag is then exactly ``steps_per_iteration``. Chunks come back in
+  worker order and the seeds and weights are fixed when the games are
+  handed out, so a fixed seed and worker count give identical runs either way.
+
+The Ray backend (:mod:`agents.training.ray_backend`) is a third feed with the
+same interface.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Protocol
+
+import numpy as np
+
+from agents.net.network import NetConfig, PolicyValueNet
+from agents.search.mcts import MCTS, SearchConfig
+from agents.pool import WorkerPool
+from agents.training.selfplay import SelfPlayConfig, self_play
+from agents.training.workers import Chunk, SelfPlayWorker, cpu_weights
+from envs.core import Game
+
+
+class Feed(Protocol):
+    workers: int  # processes or actors playing (0: the calling process)
+    overlap: bool  # whether workers play while the learner steps
+    stale_games: int  # games played but dropped for exceeding the policy lag bound (Ray only)
+
+    def collect(self, net: PolicyValueNet, step: int, rng: np.random.Generator, more: bool) -> list[Chunk]:
+        """One iteration's games; ``more`` is False at the last iteration (nothing to prefetch)."""
+
+    def close(self) -> None: ...
+
+
+def split_games(num_games: int, workers: int) -> list[int]:
+    """Games per worker, as even as possible, larger shares first (zeros dropped)."""
+    shares = [len(part) for part in np.array_split(np.arange(num_games), workers)]
+    return [n for n in shares if n]
+
+
+class InlineFeed:
+    """Self-play in the calling process, with the run's own generator."""
+
+    workers = 0
+    overlap = False
+    stale_games = 0
+
+    def __init__(self, game: Game, search: SearchConfig, config: SelfPlayConfig, evaluator):
+        self.game, self.config, self.evaluator = game, config, evaluator
+        self.mcts = MCTS(game, search)
+
+    def collect(self, net, step, rng, more=True) -> list[Chunk]:
+        started = time.perf_counter()
+        batch = self_play(self.game, self.mcts, self.evaluator, self.config.games_per_iteration, self.config, rng)
+        return [Chunk(batch, step, time.perf_counter() - started, 0)]
+
+    def close(self) -> None:
+        pass
+
+
+class ProcessFeed:
+    """Self-play in ``workers`` spawned processes, reused every iteration."""
+
+    stale_games = 0  # every chunk is played with the weights of the iteration before
+
+    def __init__(
+        self, workers: int, game: Game, net: NetConfig, search: SearchConfig, config: SelfPlayConfig, overlap: bool
+    ):
+        self.workers, self.overlap, self.config = workers, overlap, config
+        self._pool = WorkerPool(workers, SelfPlayWorker, game, net, search, config)
+        self._pending = None
+
+    def collect(self, net, step, rng, more=True) -> list[Chunk]:
+        if self._pending is None:
+            self._pending = self._submit(net, step, rng)
+        chunks = [future.result() for future in self._pending]
+        self._pending = self._submit(net, step, rng) if self.overlap and more else None
+        return chunks
+
+    def _submit(self, net: PolicyValueNet, step: int, rng: np.random.Generator):
+        weights = cpu_weights(net)
+        shares = split_games(self.config.games_per_iteration, self.workers)
+        seeds = rng.integers(2**63, size=len(shares))
+        return [
+            self._pool.submit(_play_share, (weights, step, n, int(seed), index))
+            for index, (n, seed) in enumerate(zip(shares, seeds))
+        ]
+
+    def close(self) -> None:
+        self._pool.close()
+
+
+def _play_share(worker: SelfPlayWorker, job: tuple) -> Chunk:
+    weights, version, num_games, seed, index = job
+    worker.worker = index  # the pool hands any job to any process: the index names the share
+    return worker.play(weights, version, num_games, seed)

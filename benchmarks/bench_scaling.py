@@ -1,0 +1,222 @@
+"""Self-play throughput by backend and worker count, with and without overlapped learning.
+
+    python benchmarks/bench_scaling.py [--games nex11 odoku] [--iterations 2] [--workers 1 2] [key=value ...]
+
+For each game it runs, side by side in one process: worker processes
+(``distributed=local``) and Ray actors on a local runtime
+(``distributed=ray``, when Ray is installed), 1 and 2 of each (and with
+``--main-process`` self-play in the main process, ``workers=0``), in three
+modes:
+
+* ``self-play``: games only, no learner (the feed's raw throughput);
+* ``turns``: the learner takes the iteration's steps after its games
+  (``agent.selfplay.max_policy_lag=0``);
+* ``overlap``: the workers play the next iteration's games while the learner
+  steps (policy lag = steps per iteration).
+
+Each row is the steady state: each backend and worker count starts one feed
+(the training loop's own, :func:`make_feed`) and plays one warm-up iteration
+(process start, numba compilation, weights shipped); each mode then plays
+``--iterations`` timed iterations of the loop's own pieces (the feed, the
+replay buffer, the learner), ``overlap`` after one untimed iteration that
+hands out the first games played during learning.
+Columns: positions/s over the timed wall time, its ratio to the same mode's
+1-worker row of the same backend, the ratio of Ray to worker processes at the
+same count, and the CPU the run's processes used (driver + workers, from
+``/proc``; 100% = one core). A second table gives the network's forward-pass
+time by batch size on this machine's CPU (the inference batch costs of
+docs/scaling.md's projection). Nothing here is a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+from hydra import compose, initialize_config_dir
+
+from agents.net.net_evaluator import NetEvaluator
+from agents.net.network import PolicyValueNet
+from agents.training.learner import Learner
+from agents.training.loop import build_settings, make_feed
+from agents.training.replay import ReplayBuffer
+
+CONFIGS = Path(__file__).resolve().parents[1] / "configs"
+GAMES = {  # the Hydra overrides of each game's rows
+    "nex11": ["experiment=none", "game=nex", "agent.selfplay.games_per_iteration=8", "agent.selfplay.concurrent_games=8",
+              "agent.learner.steps_per_iteration=20"],
+    # the default recipe at an eighth of its games and learner steps per iteration
+    "odoku": ["experiment=odoku", "agent.selfplay.games_per_iteration=8", "agent.selfplay.concurrent_games=8",
+              "agent.learner.steps_per_iteration=25"],
+}
+MODES = ("self-play", "turns", "overlap")
+
+
+def settings(overrides, backend: str, workers: int):
+    extra = ["device=cpu", "eval.every=0", "train.torch_threads=1", f"distributed={'ray' if backend == 'ray' else 'local'}"]
+    if backend == "ray":
+        extra += [f"distributed.actors={workers}", "distributed.inference_actors=0"]
+    else:
+        extra.append(f"agent.selfplay.workers={workers}")
+    with initialize_config_dir(config_dir=str(CONFIGS), version_base="1.3"):
+        s = build_settings(compose("train", overrides=[*overrides, *extra]))
+    return dataclasses.replace(s, learner=dataclasses.replace(s.learner, min_replay=1))
+
+
+def measure(s, modes, iterations: int) -> dict[str, tuple[float, float]]:
+    """Steady-state positions/s and CPU share (1.0 = one core) of ``iterations`` loop
+    iterations in each mode, on one feed (started and warmed up once)."""
+    torch.manual_seed(s.seed)
+    rng = np.random.default_rng(s.seed)
+    net = PolicyValueNet.for_game(s.game.info, s.net)
+    learner = Learner(net, s.learner, s.device)
+    replay = ReplayBuffer(s.learner.replay_capacity, s.game.info.obs_shape, s.game.info.num_actions)
+    symmetries = s.game.symmetries()
+    feed = make_feed(s, NetEvaluator(s.game, net))
+    step = 0
+
+    def iteration(steps: int) -> int:
+        nonlocal step
+        chunks = feed.collect(net, step, rng, True)
+        for chunk in chunks:
+            replay.add(chunk.batch.obs, chunk.batch.policy, chunk.batch.value)
+        for _ in range(steps):
+            learner.step(*replay.sample(s.learner.batch_size, rng, symmetries))
+            step += 1
+        return sum(chunk.batch.num_positions for chunk in chunks)
+
+    results = {}
+    try:
+        iteration(0)  # warm-up: processes started, kernels compiled, weights shipped
+        pids = [os.getpid(), *worker_pids(feed)]
+        for mode in modes:
+            feed.overlap = mode == "overlap" and feed.workers > 0
+            steps = 0 if mode == "self-play" else s.learner.steps_per_iteration
+            if feed.overlap:
+                iteration(steps)  # hands out the first games that play during learning
+            cpu_before, started = cpu_seconds(pids), time.perf_counter()
+            positions = sum(iteration(steps) for _ in range(iterations))
+            wall = time.perf_counter() - started
+            results[mode] = positions / wall, (cpu_seconds(pids) - cpu_before) / wall
+    finally:
+        feed.close()
+    return results
+
+
+def worker_pids(feed) -> list[int]:
+    if hasattr(feed, "actor_pids"):
+        return feed.actor_pids()
+    executor = getattr(getattr(feed, "_pool", None), "_executor", None)
+    return list(executor._processes) if executor is not None else []
+
+
+def cpu_seconds(pids) -> float:
+    """User + system CPU seconds of the processes (Linux /proc), 0 for any that ended."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
+def forward_costs(s, sizes=(1, 8, 32, 128, 512), repeats=20) -> list[tuple[int, float]]:
+    """Milliseconds per forward pass of the game's network at each batch size (CPU, one thread)."""
+    net = PolicyValueNet.for_game(s.game.info, s.net).eval()
+    rows = []
+    for size in sizes:
+        obs = torch.zeros((size, *s.game.info.obs_shape))
+        with torch.inference_mode():
+            net(obs)
+            started = time.perf_counter()
+            for _ in range(repeats):
+                net(obs)
+        rows.append((size, (time.perf_counter() - started) / repeats * 1000))
+    return rows
+
+
+def learner_step_ms(s, repeats=10) -> float:
+    """Milliseconds per learner step at the configured batch size (CPU, one thread)."""
+    info = s.game.info
+    net = PolicyValueNet.for_game(info, s.net)
+    learner = Learner(net, s.learner, torch.device("cpu"))
+    rng = np.random.default_rng(0)
+    obs = rng.random((s.learner.batch_size, *info.obs_shape), dtype=np.float32)
+    policy = np.full((s.learner.batch_size, info.num_actions), 1 / info.num_actions, dtype=np.float32)
+    value = np.zeros(s.learner.batch_size, dtype=np.float32)
+    learner.step(obs, policy, value)
+    started = time.perf_counter()
+    for _ in range(repeats):
+        learner.step(obs, policy, value)
+    return (time.perf_counter() - started) / repeats * 1000
+
+
+def print_costs(s) -> None:
+    """What docs/scaling.md's projection takes from this machine besides the rates."""
+    info = s.game.info
+    weights = sum(p.numel() for p in PolicyValueNet.for_game(info, s.net).state_dict().values()) * 4
+    position = (int(np.prod(info.obs_shape)) + info.num_actions + 1) * 4
+    print("  forward pass (ms) by batch size, CPU, 1 thread: "
+          + ", ".join(f"{size}: {ms:.2f}" for size, ms in forward_costs(s)))
+    print(f"  learner step, batch {s.learner.batch_size}, CPU, 1 thread: {learner_step_ms(s):.1f} ms; "
+          f"weights {weights / 1e3:.0f} kB; one position's targets {position} B\n", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", nargs="+", default=list(GAMES), choices=list(GAMES))
+    parser.add_argument("--iterations", type=int, default=2, help="timed iterations per row")
+    parser.add_argument("--workers", nargs="+", type=int, default=[1, 2])
+    parser.add_argument("--modes", nargs="+", default=list(MODES), choices=MODES)
+    parser.add_argument("--no-ray", action="store_true", help="skip the Ray rows")
+    parser.add_argument("--main-process", action="store_true", help="add a row for self-play in the main process")
+    parser.add_argument("--costs", action="store_true", help="only the forward-pass and learner costs (no rows)")
+    parser.add_argument("overrides", nargs="*", help="Hydra overrides for every game, after its own")
+    args = parser.parse_args()
+    torch.set_num_threads(1)
+    backends = ["local"]
+    if not args.no_ray and not args.costs:
+        try:
+            import ray
+
+            ray.init(num_cpus=max(args.workers), include_dashboard=False, logging_level="WARNING",
+                     runtime_env={"env_vars": {"OMP_NUM_THREADS": "1", "PYTHONPATH": str(CONFIGS.parent)}})
+            backends.append("ray")
+        except ImportError:
+            print("ray is not installed: no Ray rows (pip install -e '.[ray]')")
+    print(f"machine: {os.cpu_count()} CPUs visible, {len(os.sched_getaffinity(0))} usable; torch threads 1; "
+          f"timed iterations per row {args.iterations}\n")
+    for name in args.games:
+        overrides = [*GAMES[name], *args.overrides]
+        base = settings(overrides, "local", 0)
+        print(f"== {name}: {' '.join(overrides)}  (games/iteration {base.selfplay.games_per_iteration}, "
+              f"learner steps/iteration {base.learner.steps_per_iteration}, simulations {base.search.num_simulations})")
+        if args.costs:
+            print_costs(base)
+            continue
+        results = {}
+        rows = [("in-process", 0, ("turns",))] if args.main_process else []
+        rows += [(b, w, args.modes) for b in backends for w in args.workers]
+        for backend, workers, modes in rows:
+            measured = measure(settings(overrides, "local" if backend == "in-process" else backend, workers), modes, args.iterations)
+            for mode, (rate, cpu) in measured.items():
+                results[backend, workers, mode] = rate
+                one = results.get((backend, min(args.workers), mode))
+                peer = results.get(("local", workers, mode)) if backend == "ray" else None
+                label = {"in-process": "main process", "local": "worker processes", "ray": "Ray actors"}[backend]
+                versus = f"x{rate / one:5.2f} vs 1" if one and workers else " " * 10
+                print(f"  {label:<17} {workers:>2}  {mode:<9}  {rate:8.1f} pos/s  {versus}  "
+                      f"{'ray/local x%.2f' % (rate / peer) if peer else '':<15}  CPU {cpu * 100:4.0f}%", flush=True)
+        print_costs(base)
+
+
+if __name__ == "__main__":
+    main()

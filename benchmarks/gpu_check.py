@@ -1,0 +1,125 @@
+"""The CUDA path, checked on a machine with a GPU: training, losses against the CPU, self-play speed.
+
+    python benchmarks/gpu_check.py [--games 16]
+
+1. Trains ``experiment=smoke`` with ``device=cuda`` end to end (self-play,
+   learner, evaluation, checkpoint) in a temporary directory.
+2. Takes the same learner steps on the same batches on the CPU and on CUDA
+   from the same initial weights and prints the losses side by side; they
+   must agree to 1e-3 (float32 kernels differ only in rounding).
+3. Measures self-play positions/s at Nex 11 with ``net=medium`` on CUDA and on
+   the CPU (one thread), and the forward-pass time by batch size on each.
+
+Exits with status 2 and says so where no CUDA device exists; 1 when a check
+fails. Nothing here runs in the test suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+from hydra import compose, initialize_config_dir
+
+from agents.net.net_evaluator import NetEvaluator
+from agents.net.network import PolicyValueNet
+from agents.search.mcts import MCTS
+from agents.training.learner import Learner
+from agents.training.loop import build_settings, train
+from agents.training.selfplay import self_play
+
+CONFIGS = Path(__file__).resolve().parents[1] / "configs"
+
+
+def compose_train(overrides):
+    with initialize_config_dir(config_dir=str(CONFIGS), version_base="1.3"):
+        return compose("train", overrides=list(overrides))
+
+
+def smoke_on_cuda() -> None:
+    with tempfile.TemporaryDirectory() as directory:
+        overrides = ["experiment=smoke", "device=cuda"]
+        result = train(compose_train(overrides), directory, overrides)
+        print(f"1. experiment=smoke on CUDA: {result.iteration} iterations, {result.step} learner steps, "
+              f"checkpoint {Path(result.checkpoint).name}, losses {result.losses[-1]}")
+
+
+def losses_match(steps: int = 5) -> bool:
+    s = build_settings(compose_train(["experiment=smoke", "device=cpu"]))
+    rng = np.random.default_rng(0)
+    torch.manual_seed(0)
+    cpu_net = PolicyValueNet.for_game(s.game.info, s.net)
+    batch = self_play(s.game, MCTS(s.game, s.search), NetEvaluator(s.game, cpu_net), 4, s.selfplay, rng)
+    cuda_net = PolicyValueNet.for_game(s.game.info, s.net)
+    cuda_net.load_state_dict(cpu_net.state_dict())
+    cuda_net.to("cuda")
+    learners = {"cpu": Learner(cpu_net, s.learner, torch.device("cpu")), "cuda": Learner(cuda_net, s.learner, torch.device("cuda"))}
+    worst = 0.0
+    print("2. the same learner steps on the CPU and on CUDA (loss/total):")
+    for step in range(steps):
+        index = rng.integers(batch.num_positions, size=s.learner.batch_size)
+        sample = (batch.obs[index], batch.policy[index], batch.value[index])
+        losses = {device: learner.step(*sample)["loss/total"] for device, learner in learners.items()}
+        worst = max(worst, abs(losses["cpu"] - losses["cuda"]))
+        print(f"   step {step + 1}: cpu {losses['cpu']:.6f}  cuda {losses['cuda']:.6f}")
+    print(f"   largest difference {worst:.2e} (must be below 1e-3)")
+    return worst < 1e-3
+
+
+def selfplay_speed(num_games: int) -> None:
+    s = build_settings(compose_train(["experiment=none", "game=nex", "net=medium", "device=cpu",
+                                      f"agent.selfplay.games_per_iteration={num_games}",
+                                      f"agent.selfplay.concurrent_games={num_games}"]))
+    torch.set_num_threads(1)
+    print(f"3. self-play at Nex 11, net=medium, {s.search.num_simulations} simulations, {num_games} games in flight:")
+    for device in ("cuda", "cpu"):
+        torch.manual_seed(0)
+        net = PolicyValueNet.for_game(s.game.info, s.net).to(device)
+        evaluator = NetEvaluator(s.game, net, device)
+        mcts, rng = MCTS(s.game, s.search), np.random.default_rng(0)
+        self_play(s.game, mcts, evaluator, 1, s.selfplay, rng)  # warm-up: kernels, allocator
+        started = time.perf_counter()
+        batch = self_play(s.game, mcts, evaluator, num_games, s.selfplay, rng)
+        seconds = time.perf_counter() - started
+        costs = []
+        for size in (1, 32, 256, 1024):
+            obs = np.zeros((size, *s.game.info.obs_shape), dtype=np.float32)
+            evaluator.forward(obs)
+            if device == "cuda":
+                torch.cuda.synchronize()
+            started = time.perf_counter()
+            for _ in range(10):
+                evaluator.forward(obs)
+            costs.append(f"{size}: {(time.perf_counter() - started) * 100:.2f} ms")
+        print(f"   {device:<4}: {batch.num_positions / seconds:8.1f} positions/s ({batch.num_positions} positions, "
+              f"{seconds:.1f} s); forward pass by batch size: {', '.join(costs)}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=16, help="Nex 11 self-play games to time per device")
+    args = parser.parse_args()
+    if not torch.cuda.is_available():
+        sys.exit("gpu_check: no CUDA device here (torch.cuda.is_available() is False, torch "
+                 f"{torch.__version__}); nothing was checked. Run it on a machine with a GPU and a CUDA build of torch.")
+    print(f"device: {torch.cuda.get_device_name(0)}, torch {torch.__version__}\n")
+    smoke_on_cuda()
+    ok = losses_match()
+    selfplay_speed(args.games)
+    if not ok:
+        sys.exit("gpu_check: the CUDA losses differ from the CPU's by more than 1e-3")
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except SystemExit as stop:
+        if isinstance(stop.code, str):
+            print(stop.code, file=sys.stderr)
+            sys.exit(2 if "no CUDA device" in stop.code else 1)
+        raise

@@ -1,0 +1,109 @@
+"""The Ray backend on a local 2-CPU runtime: end to end, the CPU inference actor, a killed actor, resuming."""
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import gymnasium
+import numpy as np
+import pytest
+from hydra import compose, initialize_config_dir
+
+pytest.importorskip("ray", reason='the Ray backend needs ray: pip install -e ".[ray]" (CI installs it)')
+
+from agents.config import ConfigError  # noqa: E402
+from agents.net.checkpoint import load_checkpoint  # noqa: E402
+from agents.training import ray_backend  # noqa: E402
+from agents.training.loop import build_settings, train  # noqa: E402
+from agents.training.saving import load_replay  # noqa: E402
+
+ROOT = Path(__file__).parents[1]
+RAY_TAGS = {"perf/actor_positions_per_s", "perf/policy_lag", "perf/replay_ratio", "loss/policy", "eval/score_vs_oracle_as_B"}
+
+
+def compose_train(overrides):
+    with initialize_config_dir(config_dir=str(ROOT / "configs"), version_base="1.3"):
+        return compose("train", overrides=list(overrides))
+
+
+def events(run_dir):
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    return EventAccumulator(str(run_dir)).Reload()
+
+
+@pytest.fixture(scope="module")
+def ray_run(tmp_path_factory):
+    """``python train.py distributed=ray experiment=smoke`` on a local runtime of 2 CPUs:
+    one self-play actor whose leaves a CPU inference actor evaluates."""
+    run_dir = tmp_path_factory.mktemp("ray")
+    args = ["distributed=ray", "experiment=smoke", "distributed.num_cpus=2", "distributed.actors=1",
+            "distributed.inference_actors=1", f"hydra.run.dir={run_dir}"]
+    done = subprocess.run([sys.executable, "train.py", *args], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return run_dir
+
+
+def test_a_ray_run_logs_the_same_tags_and_writes_a_checkpoint_that_plays(ray_run):
+    found = events(ray_run)
+    assert RAY_TAGS <= set(found.Tags()["scalars"])
+    assert [e.step for e in found.Scalars("loss/policy")] == [1, 2]
+    assert [e.value for e in found.Scalars("selfplay/replay_size")] == [100.0, 200.0]
+    checkpoint = sorted((ray_run / "checkpoints").glob("*.pt"))[-1]
+    assert load_checkpoint(checkpoint)["step"] == 6 and len(load_replay(checkpoint)) == 200
+    env = gymnasium.make("Odoku-v0", opponent=f"az:{checkpoint}", agent_seat=0)
+    obs, info = env.reset(seed=1)
+    terminated = False
+    while not terminated:
+        obs, reward, terminated, _, info = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert 0 <= info["score"] <= 15
+
+
+def test_a_ray_checkpoint_resumes_in_process(ray_run, tmp_path):
+    checkpoint = sorted((ray_run / "checkpoints").glob("*.pt"))[-1]
+    overrides = [f"resume={checkpoint}", "distributed=local", "train.iterations=3", "eval.every=0"]
+    result = train(compose_train(overrides), tmp_path, overrides)
+    assert result.iteration == 3 and result.step == 9
+    assert "backend: local" in load_checkpoint(result.checkpoint)["config"]
+    assert len(load_replay(result.checkpoint)) == 300
+
+
+def test_a_killed_actor_is_restarted_and_the_run_goes_on(tmp_path, monkeypatch):
+    """An in-process checkpoint continues on Ray with 2 actors playing while the learner
+    steps; actor 0's process is killed mid-run. Ray restarts it, its chunk in flight is
+    played again, and every iteration still adds its games."""
+    first = train(compose_train(["experiment=smoke", "train.iterations=1", "eval.every=0"]), tmp_path / "first")
+    pids, real_collect = [], ray_backend.RayFeed.collect
+
+    def collect_and_kill(feed, *args, **kwargs):
+        pids.append(feed.actor_pids())
+        if len(pids) == 2:
+            os.kill(pids[-1][0], signal.SIGKILL)
+        return real_collect(feed, *args, **kwargs)
+
+    monkeypatch.setattr(ray_backend.RayFeed, "collect", collect_and_kill)
+    overrides = [f"resume={first.checkpoint}", "distributed=ray", "distributed.num_cpus=2", "distributed.actors=2",
+                 "distributed.inference_actors=0", "train.iterations=4"]
+    result = train(compose_train(overrides), tmp_path / "ray", overrides)
+    assert result.iteration == 4 and result.step == 12 and not result.interrupted
+    assert pids[2][0] != pids[1][0] and pids[2][1] == pids[1][1]  # actor 0 is a new process, actor 1 the same
+    sizes = [e.value for e in events(result.run_dir).Scalars("selfplay/replay_size")]
+    assert len(sizes) == 3 and sizes[0] >= 200 and all(b > a for a, b in zip(sizes, sizes[1:]))
+    assert len(load_replay(result.checkpoint)) == sizes[-1]
+
+
+def test_a_placement_the_cluster_cannot_hold_is_refused():
+    s = build_settings(compose_train(["experiment=smoke", "distributed=ray", "distributed.gpus_per_actor=1"]))
+    with pytest.raises(ConfigError, match="GPUs; the Ray cluster has 0"):
+        from agents.training.loop import make_feed
+
+        make_feed(s, None)
+
+
+def test_bad_ray_settings_name_the_key():
+    with pytest.raises(ConfigError, match="distributed.actors"):
+        build_settings(compose_train(["distributed=ray", "distributed.actors=-2"]))
+    with pytest.raises(ConfigError, match="distributed.backend"):
+        build_settings(compose_train(["distributed.backend=spark"]))
