@@ -17,11 +17,12 @@ from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 from tqdm.contrib.logging import logging_redirect_tqdm
 
-from agents.config import ConfigError, with_recipe_aliases
+from agents.config import ConfigError, check_recipe_game, with_recipe_aliases
 from agents.net.checkpoint import CheckpointError
 from agents.training.interrupts import STOP_SIGNALS, exit_status, stop_on_signals
 from agents.training.loop import train
 from agents.training.run_dir import remove_unused_run_dir, run_directory
+from envs import GAMES
 
 # hydra.run.dir and hydra.output_subdir in configs/train.yaml
 OmegaConf.register_new_resolver("run_dir", run_directory)
@@ -34,6 +35,7 @@ def main(cfg: DictConfig) -> None:
     run_dir = Path(hydra_cfg.runtime.output_dir)
     logging.captureWarnings(True)
     try:
+        check_recipe_game(hydra_cfg.runtime.choices.get("experiment"), str(cfg.game.name), list(GAMES))
         if cfg.get("resume"):
             (run_dir / ".hydra").mkdir(exist_ok=True)  # the run records its configuration there
         with logging_redirect_tqdm():  # log lines above the progress bar, not through it

@@ -30,6 +30,16 @@ def with_recipe_aliases(overrides: list[str]) -> list[str]:
     return [NO_RECIPE if item in ("experiment=null", "experiment=None") else item for item in overrides]
 
 
+def check_recipe_game(recipe: str | None, game: str, games: Sequence[str]) -> None:
+    """A recipe named after a game belongs to that game (``game=X`` brings it); chosen by
+    name for another game it would train that game with the wrong settings."""
+    if recipe in games and recipe != game:
+        raise ConfigError(
+            f"experiment={recipe} is the recipe of game {recipe}; train it with game={recipe} "
+            f"(the recipe follows the game), or pick a recipe made for {game}"
+        )
+
+
 class ConfigError(ValueError):
     """An invalid configuration value; the message names the key."""
 

@@ -1,4 +1,4 @@
-"""Gomoku on an n x n board (RULES.md 2b): five or more in a row wins.
+"""Gomoku on an n x n board (docs/rules.md section 2b): five or more in a row wins.
 
 Cells (index = r * n + c; row 1 at the top)::
 

@@ -1,4 +1,4 @@
-"""Hex on an n x n rhombus (RULES.md 2a): Vertical joins rows 1 and n, Horizontal columns a and the last.
+"""Hex on an n x n rhombus (docs/rules.md section 2a): Vertical joins rows 1 and n, Horizontal columns a and the last.
 
 Cells (index = r * n + c; row 1 at the top, each row shifted half a cell right)::
 
@@ -112,7 +112,7 @@ class HexRules(Rules):
 
 
 class Hex(StoneGame):
-    """Plain Hex (RULES.md 2a without neutrals): one stone on an empty cell per turn.
+    """Plain Hex (docs/rules.md section 2a without neutrals): one stone on an empty cell per turn.
 
     ===================  ================================================================
     Board                n x n rhombus, ``size`` 2..26 (default 11); cell ``r * n + c``,

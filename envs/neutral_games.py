@@ -14,7 +14,7 @@ from envs.y import YRules
 
 
 class Nex(NeutralGame):
-    """Nex = Hex + neutral mutator (RULES.md 2a).
+    """Nex = Hex + neutral mutator (docs/rules.md section 2a).
 
     ===================  ================================================================
     Board                n x n Hex rhombus, ``size`` 2..26 (default 11), row 1 at the top,
@@ -46,7 +46,7 @@ class Nex(NeutralGame):
 
 
 class Neumoku(NeutralGame):
-    """Neumoku = Gomoku + neutral mutator (RULES.md 2b).
+    """Neumoku = Gomoku + neutral mutator (docs/rules.md section 2b).
 
     ===================  ================================================================
     Board                n x n, ``size`` 5..26 (default 15), row 1 at the top
@@ -71,7 +71,7 @@ class Neumoku(NeutralGame):
 
 
 class NeuVersi(NeutralGame):
-    """NeuVersi = Reversi + neutral mutator (RULES.md 2c); neutrals dropped on any empty cell.
+    """NeuVersi = Reversi + neutral mutator (docs/rules.md section 2c); neutrals dropped on any empty cell.
 
     ===================  ================================================================
     Board                n x n, ``size`` even 4..26 (default 8), row 1 at the top; start

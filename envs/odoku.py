@@ -1,4 +1,4 @@
-"""Odoku: 5x5, a coin flip before every move decides who moves (RULES.md section 1).
+"""Odoku: 5x5, a coin flip before every move decides who moves (docs/rules.md section 1).
 
 Cells (index = (row - 1) * 5 + column), row 5 is north::
 
@@ -391,7 +391,7 @@ def value(state: OdokuState) -> float:
     """Expected final score under optimal play by both sides, exact for the fair coin.
 
     By the random-turn theorem it equals the expected score when every empty
-    cell is filled by an independent fair coin (RULES.md section 1).
+    cell is filled by an independent fair coin (docs/rules.md section 1).
     """
     return sum(P_BALANCED[b][w] for b, w in zip(state.blue, state.white))
 

@@ -1,4 +1,4 @@
-"""Reversi on an even n x n board (RULES.md 2c): flank and flip; more stones wins.
+"""Reversi on an even n x n board (docs/rules.md section 2c): flank and flip; more stones wins.
 
 Cells (index = r * n + c; row 1 at the top). Start, for n = 8::
 
@@ -70,7 +70,7 @@ class ReversiRules(Rules):
 
 
 class Reversi(StoneGame):
-    """Plain Reversi (RULES.md 2c without neutrals).
+    """Plain Reversi (docs/rules.md section 2c without neutrals).
 
     ===================  ================================================================
     Board                n x n, ``size`` even, 4..26 (default 8); cell ``r * n + c``, row

@@ -56,3 +56,10 @@ def test_the_selfplay_benchmark_takes_the_recipe_free_form():
     )
     assert result.returncode == 0, result.stderr
     assert "game hex {'size': 3" in result.stdout and "simulations/move 2 " in result.stdout
+
+
+def test_a_games_own_recipe_chosen_for_another_game_is_refused(tmp_path):
+    result = run_script("train.py", "experiment=sudoku_moyo", f"hydra.run.dir={tmp_path / 'run'}")
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    assert "experiment=sudoku_moyo is the recipe of game sudoku_moyo; train it with game=sudoku_moyo" in result.stderr
+    assert not (tmp_path / "run").exists()

@@ -56,7 +56,7 @@ def test_solve_accuracy_stats_and_odoku_modes(tmp_path):
     assert stats["statistics"]["games"] == 10 and "random self-play" in text
     measures, text = run(tmp_path / "m", "mode=odoku", "players=[oracle]", "games=20")
     assert [m["regret_total"] for m in measures["measures"]["oracle"]] == [0.0, 0.0]
-    assert "reference (RULES.md)" in text
+    assert "reference (docs/rules.md)" in text
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""Odoku rules, exact values and the oracle (RULES.md section 1)."""
+"""Odoku rules, exact values and the oracle (docs/rules.md section 1)."""
 
 from functools import partial
 from pathlib import Path

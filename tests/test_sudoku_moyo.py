@@ -1,4 +1,4 @@
-"""Sudoku Moyo (RULES.md section 5): hand-made positions for each rule, random games
+"""Sudoku Moyo (docs/rules.md section 5): hand-made positions for each rule, random games
 against an independent reading of the rules, the puzzle generator, symmetries,
 notation, and exact endgames."""
 

@@ -13,7 +13,7 @@ engine alone. Per batch of games (:func:`game_statistics`):
                          per turn start (the first step of a turn)
 =======================  ====================================================================
 
-Turn kinds (RULES.md section 2; each game names its own, ``game.turn_kind``):
+Turn kinds (docs/rules.md section 2; each game names its own, ``game.turn_kind``):
 ``drop`` (stone then neutral, or a NeuVersi stone whose neutral is left out),
 ``swap`` (two neutrals and a stone given back), ``fill`` and ``convert`` (the
 end-game rules), ``pass``, ``swap-sides``; ``place`` for one stone in the plain

@@ -180,7 +180,7 @@ def run_odoku(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
         for m in seats:
             print(f"{name:{width}s}{'BA'[m.seat]:4s} {m.mean_score:8.3f} +- {m.score_ci:5.3f} "
                   f"{m.regret_per_move:11.4f} {m.regret_per_game:11.3f}", file=out)
-    print("reference (RULES.md): oracle 9.375 from either seat; random as B 3.40, as A 14.33", file=out)
+    print("reference (docs/rules.md): oracle 9.375 from either seat; random as B 3.40, as A 14.33", file=out)
     return {"measures": measures}
 
 
