@@ -111,8 +111,8 @@ class Settings:
     eval_simulations: int
     eval_mcts_simulations: int
     eval_oracle_games: int
-    workers: int = 0  # agent.selfplay.workers resolved ("auto": the usable cores)
-    distributed: "RayConfig | None" = None  # distributed=ray's placement; None: this machine
+    workers: int  # agent.selfplay.workers resolved ("auto": the usable cores)
+    distributed: "RayConfig | None"  # distributed=ray's placement; None: this machine
 
 
 @dataclass
