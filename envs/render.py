@@ -186,6 +186,9 @@ def draw_y_board(board: Sequence[int], n: int, marks: Sequence[str], bottom_name
     for c, name in enumerate(bottom_names):
         x, y = centre(0, c)
         draw.text((x, y + radius + MARGIN // 2 - 2), name, fill=(0, 0, 0), anchor="mm")
+    return np.asarray(image)
+
+
 # Sudoku Moyo: boxes in their owner's colour, placed digits on counters of the
 # placer's colour (grey in the neutral centre), givens printed on the board, dead cells marked.
 SUDOKU_BOX_COLOURS: tuple[RGB, ...] = ((245, 230, 190), (165, 120, 80), (200, 200, 200))  # light, dark, centre

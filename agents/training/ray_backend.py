@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -293,6 +294,8 @@ def _start(ray, config: RayConfig) -> None:
     import agents
     import envs
 
+    # ray.init installs its own SIGTERM handler; the run's (checkpoint, then stop) stays in charge
+    handler = signal.getsignal(signal.SIGTERM)
     env_vars = {"OMP_NUM_THREADS": "1"}
     if config.address is None:
         env_vars["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(agents.__file__).parents[1]), os.environ.get("PYTHONPATH")]))
@@ -300,6 +303,7 @@ def _start(ray, config: RayConfig) -> None:
     else:
         packages = [str(Path(agents.__file__).parent), str(Path(envs.__file__).parent)]
         ray.init(address=config.address, runtime_env={"py_modules": packages, "env_vars": env_vars}, logging_level="WARNING")
+    signal.signal(signal.SIGTERM, handler)
 
 
 def _check_resources(config: RayConfig, actors: int, inference: int, server_gpus: float, resources: dict) -> None:
