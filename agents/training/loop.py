@@ -467,23 +467,24 @@ def _summary(iteration: int, iterations: int, step: int, scalars: dict[str, floa
 
 def _sample_game(game: Game, batch: SelfPlayBatch) -> str:
     actions = batch.games[0]
-    state = game.initial_state()
-    for action in actions:
-        game.apply(state, action)
     lines = format_game(game, actions)
-    return _code_block("\n".join([*lines, "", game.render_text(state)]))
+    return _code_block("\n".join([*lines, "", game.render_text(_position_after(game, actions))]))
 
 
 def _sample_picture(game: Game, batch: SelfPlayBatch) -> np.ndarray | None:
     """The middle position of the batch's first game, drawn (None for a game without pictures)."""
     actions = batch.games[0]
-    state = game.initial_state()
-    for action in actions[: len(actions) // 2]:
-        game.apply(state, action)
     try:
-        return game.render_rgb(state)
+        return game.render_rgb(_position_after(game, actions[: len(actions) // 2]))
     except NotImplementedError:
         return None
+
+
+def _position_after(game: Game, actions) -> object:
+    state = game.initial_state()
+    for action in actions:
+        game.apply(state, action)
+    return state
 
 
 def _warm_up(game: Game, mcts: MCTS, evaluator: NetEvaluator) -> None:
