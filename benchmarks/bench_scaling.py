@@ -14,6 +14,10 @@ modes:
 * ``overlap``: the workers play the next iteration's games while the learner
   steps (policy lag = steps per iteration).
 
+Games and learner steps per iteration are per worker: a row with W workers
+plays W times the games of the game's overrides per iteration (each worker
+the same share, with the same games in flight) and takes W times the learner
+steps, so the ratio to one worker is what more cores add.
 Each row is the steady state: each backend and worker count starts one feed
 (the training loop's own, :func:`make_feed`) and plays one warm-up iteration
 (process start, numba compilation, weights shipped); each mode then plays
@@ -65,7 +69,13 @@ def settings(overrides, backend: str, workers: int):
         extra.append(f"agent.selfplay.workers={workers}")
     with initialize_config_dir(config_dir=str(CONFIGS), version_base="1.3"):
         s = build_settings(compose("train", overrides=[*overrides, *extra]))
-    return dataclasses.replace(s, learner=dataclasses.replace(s.learner, min_replay=1))
+    # Each worker gets the games (and the iteration the learner steps) of one: split over
+    # more workers, a fixed number of games would shrink every worker's batch of games in
+    # flight, and the ratio would measure smaller network batches, not a second core.
+    scale = max(workers, 1)
+    selfplay = dataclasses.replace(s.selfplay, games_per_iteration=s.selfplay.games_per_iteration * scale)
+    learner = dataclasses.replace(s.learner, min_replay=1, steps_per_iteration=s.learner.steps_per_iteration * scale)
+    return dataclasses.replace(s, selfplay=selfplay, learner=learner)
 
 
 def measure(s, modes, iterations: int) -> dict[str, tuple[float, float]]:
@@ -197,8 +207,8 @@ def main() -> None:
     for name in args.games:
         overrides = [*GAMES[name], *args.overrides]
         base = settings(overrides, "local", 0)
-        print(f"== {name}: {' '.join(overrides)}  (games/iteration {base.selfplay.games_per_iteration}, "
-              f"learner steps/iteration {base.learner.steps_per_iteration}, simulations {base.search.num_simulations})")
+        print(f"== {name}: {' '.join(overrides)}  (games/iteration per worker {base.selfplay.games_per_iteration}, "
+              f"learner steps/iteration per worker {base.learner.steps_per_iteration}, simulations {base.search.num_simulations})")
         if args.costs:
             print_costs(base)
             continue
