@@ -15,9 +15,10 @@ from __future__ import annotations
 from typing import Sequence
 
 from envs.board import check_size
-from envs.kernels import GOAL_LINE, LINE, line_through, placement_playout
+from envs.gomoku_kernels import LINE, line_through
+from envs.kernels import GOAL_LINE
 from envs.stones import Rules, StoneGame
-
+from envs.stones_kernels import placement_playout
 
 
 class GomokuRules(Rules):

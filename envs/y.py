@@ -31,8 +31,10 @@ import numpy as np
 from envs.board import COLUMNS, cell_symmetry, check_size, neighbour_table
 from envs.core import NotationError, Symmetry
 from envs.hex import HEX_STEPS
-from envs.kernels import ALL_SIDES, EMPTY, GOAL_SIDES, chain_sides, placement_playout
+from envs.kernels import EMPTY, GOAL_SIDES, chain_sides
+from envs.stones_kernels import placement_playout
 from envs.stones import OFF_BOARD, Rules, StoneGame
+from envs.y_kernels import ALL_SIDES
 
 MAX_SIZE = (len(COLUMNS) + 1) // 2  # the top corner's letter is number 2n - 2
 _CELL = re.compile(r"^([a-z])([0-9]{1,2})$")
