@@ -21,7 +21,6 @@ import numpy as np
 from envs.board import check_size, hex_diagram, neighbour_table
 from envs.hex_kernels import link, link_joins
 from envs.kernels import GOAL_CHAIN, chain_sides
-from envs.stones_kernels import placement_playout
 from envs.stones import Rules, StoneGame, cells_with
 
 HEX_STEPS = ((-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0))
@@ -73,8 +72,6 @@ class HexRules(Rules):
     def link(self, chains: np.ndarray, board: bytearray, cell: int) -> bool:
         return link_joins(board, self.n, chains, self.neighbour_array, cell)
 
-    def playout(self, board: bytearray, colour: int, turns: int, pie_turn: int, seed: int):
-        return placement_playout(board, self.n, colour, turns, pie_turn, GOAL_CHAIN, self.neighbour_array, self.side_array, seed)
 
     def final_outcome(self, board: Sequence[int], counts: Sequence[int]) -> int:
         cells = range(self.n * self.n)

@@ -31,7 +31,8 @@ from envs.core import (
     Symmetry,
     turn_text,
 )
-from envs.kernels import EMPTY, FIRST, NEUTRAL, OFF_BOARD, SECOND, draw, playout_seed
+from envs.kernels import EMPTY, FIRST, GOAL_CHAIN, GOAL_LINE, GOAL_SIDES, NEUTRAL, OFF_BOARD, SECOND, draw, playout_seed
+from envs.stones_kernels import placement_playout
 
 PIE_HORIZON = 4  # no rule looks at more than the first 4 turns (the pie rule's turn count)
 
@@ -63,7 +64,7 @@ class Rules(abc.ABC):
     symmetry_names = tuple(DIHEDRAL)
     transposition_swaps_colours = False  # True for Hex: a transposed board swaps the goals
     goal_stones = 1  # fewer stones than this cannot reach the goal (a cheap filter before ``wins``); NO_GOAL: never
-    kernel_goal: int | None = None  # the goal's code in envs.kernels (GOAL_CHAIN, GOAL_LINE, GOAL_COUNT)
+    kernel_goal: int | None = None  # the goal's code in envs.kernels (GOAL_CHAIN, GOAL_LINE, GOAL_COUNT, GOAL_SIDES)
     neighbour_array = np.zeros((0, 6), np.int64)  # Hex's and Y's neighbours, for the kernels
     side_array = np.zeros(0, np.uint8)  # Y's sides per cell as bits, for the kernels
     off_board: np.ndarray | None = None
@@ -115,12 +116,15 @@ class Rules(abc.ABC):
         return 0
 
     def playout(self, board: bytearray, colour: int, turns: int, pie_turn: int, seed: int):
-        """Uniformly random plain play from a turn start to the end in one kernel (``envs.kernels``),
-        drawing from the ``envs.kernels.draw`` stream at ``seed``: (outcome colour or 0,
-        decisions, turns, sides swapped), or None without a kernel. ``pie_turn`` is -1
-        without the pie rule.
-        """
-        return None
+        """Uniformly random plain play from a turn start to the end in one kernel, drawing from
+        the ``envs.kernels.draw`` stream at ``seed``: (outcome colour or 0, decisions, turns,
+        sides swapped), or None without a kernel. ``pie_turn`` is -1 without the pie rule.
+        A placement game's goal (Hex, Y, Gomoku) is played by ``stones_kernels``."""
+        if self.kernel_goal not in (GOAL_CHAIN, GOAL_LINE, GOAL_SIDES):
+            return None
+        return placement_playout(
+            board, self.n, colour, turns, pie_turn, self.kernel_goal, self.neighbour_array, self.side_array, seed
+        )
 
     def cell_name(self, cell: int) -> str:
         """The cell's name in records, ``e3``."""
