@@ -1,5 +1,10 @@
 """What train.py and evaluate.py share about their Hydra configs, and the one value check.
 
+The ``game`` config group is made here from the games' constructors (``envs.game_defaults``):
+``game=nex`` selects ``{name: nex, size: 11, pie_rule: false}``, and every constructor argument
+is a key (``game.size=5``), with its default stated once, in the constructor. Importing this
+module registers the group (``train.py`` and ``evaluate.py`` do).
+
 :func:`check` is how every config dataclass (``SearchConfig``, ``SelfPlayConfig``,
 ``LearnerConfig``, ``NetConfig``) and the training loop's settings validate a
 value: the error names the key, the rule and the value, e.g.
@@ -14,7 +19,9 @@ import math
 from typing import Any, Mapping, Sequence
 
 import numpy as np
+from hydra.core.config_store import ConfigStore
 
+from envs import GAMES, game_defaults
 from envs.core import Game, make_game
 
 
@@ -127,3 +134,7 @@ class LogLines(io.TextIOBase):
         if self.pending:
             self.logger.info(self.pending)
             self.pending = ""
+
+
+for _name in GAMES:
+    ConfigStore.instance().store(group="game", name=_name, node=game_defaults(_name))

@@ -4,6 +4,7 @@ Importing ``envs`` registers every game with the engine registry and every
 environment id with Gymnasium, e.g. ``gymnasium.make("Odoku-v0")``.
 """
 
+import inspect
 from importlib import import_module
 
 import gymnasium
@@ -50,6 +51,16 @@ def _factory(target: str, fixed: dict):
     return build
 
 
+def game_defaults(name: str) -> dict:
+    """Game ``name``'s config entry: its name and every constructor argument with its default,
+    ``game_defaults("nex") == {"name": "nex", "size": 11, "pie_rule": False}``. The constructors
+    hold the defaults; the ``game`` config group is made of these entries."""
+    _, target, fixed = GAMES[name]
+    module, cls = target.split(":")
+    parameters = inspect.signature(getattr(import_module(module), cls)).parameters.values()
+    return {"name": name} | {p.name: p.default for p in parameters if p.name not in fixed}
+
+
 def make_vec(env_id: str, num_envs: int = 1, **kwargs):
     """N games of one game stepped together by one compiled call, as a Gymnasium ``VectorEnv``:
     ``make_vec("Hex-v0", num_envs=1024, size=11)``. ``env_id`` is a Gymnasium id or a
@@ -81,6 +92,7 @@ __all__ = [
     "NO_SEAT",
     "NotationError",
     "Symmetry",
+    "game_defaults",
     "game_names",
     "make_game",
     "make_vec",

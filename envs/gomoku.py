@@ -15,9 +15,9 @@ from __future__ import annotations
 from typing import Sequence
 
 from envs.board import check_size
-from envs.kernels import GOAL_LINE, LINE, line_through, placement_playout
+from envs.gomoku_kernels import LINE, line_through
+from envs.kernels import GOAL_LINE
 from envs.stones import Rules, StoneGame
-
 
 
 class GomokuRules(Rules):
@@ -39,8 +39,6 @@ class GomokuRules(Rules):
                 return True
         return False
 
-    def playout(self, board: bytearray, colour: int, turns: int, pie_turn: int, seed: int):
-        return placement_playout(board, self.n, colour, turns, pie_turn, GOAL_LINE, self.neighbour_array, self.side_array, seed)
 
 
 class Gomoku(StoneGame):

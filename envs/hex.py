@@ -19,7 +19,8 @@ from typing import Sequence
 import numpy as np
 
 from envs.board import check_size, hex_diagram, neighbour_table
-from envs.kernels import GOAL_CHAIN, chain_sides, placement_playout
+from envs.hex_kernels import link, link_joins
+from envs.kernels import GOAL_CHAIN, chain_sides
 from envs.stones import Rules, StoneGame, cells_with
 
 HEX_STEPS = ((-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0))
@@ -49,7 +50,6 @@ class HexRules(Rules):
         r, c = np.divmod(np.arange(n * n), n)
         # per colour and cell, the colour's edges it lies on as bits (1: the first edge, 2: the second)
         self.edge_arrays = {1: ((r == 0) + 2 * (r == n - 1)).astype(np.uint8), 2: ((c == 0) + 2 * (c == n - 1)).astype(np.uint8)}
-        self.edge_bits = {colour: bits.tolist() for colour, bits in self.edge_arrays.items()}  # for ``link``
 
     def wins(self, board: bytearray, colour: int, cells: Sequence[int]) -> bool:
         """Whether a chain of ``colour`` through one of ``cells`` joins that colour's two edges."""
@@ -60,43 +60,18 @@ class HexRules(Rules):
         edges = self.edge_arrays[colour]
         return any(chain_sides(board, colour, cell, self.neighbour_array, edges, 3) == 3 for cell in cells)
 
-    def chains(self, board: bytearray) -> list[int]:
-        """Both colours' chains as one union-find over the cells, kept up to date by ``link``.
-
-        A stone holds the cell of another stone of its chain, and a chain's root holds
-        ``~edges`` (a negative number; ``edges``: bit 0 the colour's first edge touched, bit 1
-        its second); other cells hold -1. Stones are only ever added: neutral games, where a
-        stone can be given back, judge by ``wins`` instead.
-        """
-        chains = [-1] * len(board)
+    def chains(self, board: bytearray) -> np.ndarray:
+        """Both colours' chains as ``envs.hex_kernels``' union-find (cells, then each colour's
+        two edges as nodes), kept up to date by ``link``. Stones are only ever added: neutral
+        games, where a stone can be given back, judge by ``wins`` instead."""
+        parent = np.arange(len(board) + 4)
         for cell in cells_with(board, 1, 2):
-            self.link(chains, board, cell, board[cell])
-        return chains
+            link(board, self.n, parent, self.neighbour_array, cell)
+        return parent
 
-    def link(self, chains: list[int], board: bytearray, cell: int, colour: int) -> bool:
-        """Add the ``colour`` stone on ``cell`` to ``chains``: whether its chain joins the colour's edges."""
-        root, edges = -1, self.edge_bits[colour][cell]
-        for other in self.neighbours[cell]:
-            if board[other] == colour:
-                top = other
-                while chains[top] >= 0:
-                    top = chains[top]
-                if top != root:
-                    edges |= ~chains[top]
-                    if root < 0:
-                        root = top  # the stone joins the first chain it touches
-                    else:
-                        chains[top] = root  # and merges the others into it
-                if other != root:
-                    chains[other] = root  # a shortcut for the next search
-        if root < 0:
-            chains[cell] = ~edges
-        else:
-            chains[cell], chains[root] = root, ~edges
-        return edges == 3
+    def link(self, chains: np.ndarray, board: bytearray, cell: int) -> bool:
+        return link_joins(board, self.n, chains, self.neighbour_array, cell)
 
-    def playout(self, board: bytearray, colour: int, turns: int, pie_turn: int, seed: int):
-        return placement_playout(board, self.n, colour, turns, pie_turn, GOAL_CHAIN, self.neighbour_array, self.side_array, seed)
 
     def final_outcome(self, board: Sequence[int], counts: Sequence[int]) -> int:
         cells = range(self.n * self.n)

@@ -36,11 +36,19 @@ import re
 import numpy as np
 
 from envs.core import IllegalActionError, NotationError, turn_text
-from envs.kernels import empty_cells_touching, neutral_playout
+from envs.mutator_kernels import (
+    DROP_NEUTRAL,
+    START,
+    SWAP_GIVE,
+    SWAP_SECOND,
+    empty_cells_touching,
+    neutral_playout,
+    turn_starts,
+)
 from envs.stones import EMPTY, NEUTRAL, OFF_BOARD, Rules, StoneGame, StoneState, cells_with
 
-START, DROP_NEUTRAL, SWAP_SECOND, SWAP_GIVE = 0, 1, 2, 3
 _SWAP_WORD = re.compile(r"^([a-z][0-9]{1,2})([a-z][0-9]{1,2})$")
+_turn_starts = turn_starts.py_func  # the kernel's rule, called from Python without numba's dispatch
 
 
 class NeutralGame(StoneGame):
@@ -60,6 +68,7 @@ class NeutralGame(StoneGame):
     ===================  ================================================================
     """
 
+    keeps_chains = False  # a swap gives stones back, which a union-find cannot undo: ``rules.wins`` judges
     PLANES = (
         "mover's stones",
         "opponent's stones",
@@ -71,12 +80,8 @@ class NeutralGame(StoneGame):
     )
 
     def __init__(self, rules: Rules, name: str, pie_rule: bool = False, adjacent_neutrals: bool = False):
-        self.name = name
         self.adjacent_neutrals = adjacent_neutrals
-        super().__init__(rules, pie_rule)
-
-    def registry_name(self) -> str:
-        return self.name
+        super().__init__(rules, pie_rule, name)
 
     def turn_kind(self, state: StoneState, actions) -> str:
         kind = super().turn_kind(state, actions)
@@ -114,10 +119,7 @@ class NeutralGame(StoneGame):
             # a swap needs a second neutral that captures after the first one has; its
             # third step always has a choice (the stone that closed the first capture)
             return sorted(drops + rules.swap_starts(board, colour))
-        empty, neutral = counts[EMPTY], counts[NEUTRAL]
-        drop, swap = empty >= 2, neutral >= 2 and counts[colour] >= 1
-        want_empty = drop or (not swap and empty > 0)  # a drop, or the fill rule
-        want_neutral = swap or (not drop and empty == 0)  # a swap, or the convert rule
+        _, _, want_empty, want_neutral = _turn_starts(counts[EMPTY], counts[NEUTRAL], counts[colour])
         if not want_empty:
             return state.neutral_cells[:]
         if want_neutral:
@@ -129,9 +131,6 @@ class NeutralGame(StoneGame):
             return state.empty_cells[:]
         return empty_cells_touching(state.board, self.n).tolist()
 
-    def _new_state(self, board) -> StoneState:
-        return StoneState(board)  # no ``rules.chains``: a swap gives stones back, ``rules.wins`` judges
-
     def _kernel_playout(self, state: StoneState, pie_turn: int, seed: int):
         rules = self.rules
         if rules.kernel_goal is None:
@@ -141,23 +140,15 @@ class NeutralGame(StoneGame):
             self.adjacent_neutrals, rules.neighbour_array, rules.side_array, seed,
         )
 
-    def _can_move(self, state: StoneState, colour: int) -> bool:
-        if self.rules.captures:
-            return bool(self._moves(state, colour))
-        return state.counts[EMPTY] + state.counts[NEUTRAL] > 0  # the end-game rules always give a turn
-
     # --- one micro-step ----------------------------------------------------------------------------
     def _play(self, state: StoneState, cell: int) -> None:
         phase, colour, counts = state.phase, state.colour, state.counts
         state.legal = None
         if phase == START:
             was_empty = state.board[cell] == EMPTY
-            captures = self.rules.captures
-            if was_empty:
-                drop = captures or counts[EMPTY] >= 2
-            else:
-                drop = False
-                swap = captures or (counts[NEUTRAL] >= 2 and counts[colour] >= 1)
+            drop, swap, _, _ = _turn_starts(counts[EMPTY], counts[NEUTRAL], counts[colour])
+            if self.rules.captures:  # every stone placed captures: a drop or a swap, never the end-game rules
+                drop = swap = True
             self._place(state, cell, colour)
             state.chosen = (cell,)
             if was_empty and drop:

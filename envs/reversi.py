@@ -19,7 +19,8 @@ from typing import Sequence
 import numpy as np
 
 from envs.board import check_size
-from envs.kernels import GOAL_COUNT, captures, capturing_cells, placements_after, reversi_playout, swap_starts
+from envs.kernels import GOAL_COUNT
+from envs.reversi_kernels import captures, capturing_cells, placements_after, reversi_playout, swap_starts
 from envs.stones import EMPTY, FIRST, NO_GOAL, SECOND, Rules, StoneGame
 
 

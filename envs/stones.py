@@ -31,9 +31,9 @@ from envs.core import (
     Symmetry,
     turn_text,
 )
-from envs.kernels import draw, playout_seed
+from envs.kernels import EMPTY, FIRST, GOAL_CHAIN, GOAL_LINE, GOAL_SIDES, NEUTRAL, OFF_BOARD, SECOND, draw, playout_seed
+from envs.stones_kernels import placement_playout
 
-EMPTY, FIRST, SECOND, NEUTRAL, OFF_BOARD = 0, 1, 2, 3, 4
 PIE_HORIZON = 4  # no rule looks at more than the first 4 turns (the pie rule's turn count)
 
 
@@ -64,7 +64,7 @@ class Rules(abc.ABC):
     symmetry_names = tuple(DIHEDRAL)
     transposition_swaps_colours = False  # True for Hex: a transposed board swaps the goals
     goal_stones = 1  # fewer stones than this cannot reach the goal (a cheap filter before ``wins``); NO_GOAL: never
-    kernel_goal: int | None = None  # the goal's code in envs.kernels (GOAL_CHAIN, GOAL_LINE, GOAL_COUNT)
+    kernel_goal: int | None = None  # the goal's code in envs.kernels (GOAL_CHAIN, GOAL_LINE, GOAL_COUNT, GOAL_SIDES)
     neighbour_array = np.zeros((0, 6), np.int64)  # Hex's and Y's neighbours, for the kernels
     side_array = np.zeros(0, np.uint8)  # Y's sides per cell as bits, for the kernels
     off_board: np.ndarray | None = None
@@ -101,14 +101,14 @@ class Rules(abc.ABC):
     def wins(self, board: Sequence[int], colour: int, cells: Sequence[int]) -> bool:
         """Whether ``colour`` has reached the goal after a turn that made ``cells`` its own."""
 
-    def chains(self, board: bytearray) -> list[int] | None:
+    def chains(self, board: bytearray) -> np.ndarray | None:
         """A structure that ``link`` keeps up to date as stones are added, to judge the goal
-        without a search (Hex's chains), or None: ``wins`` judges every turn."""
+        without a search (Hex's union-find), or None: ``wins`` judges every turn."""
         return None
 
-    def link(self, chains: list[int], board: bytearray, cell: int, colour: int) -> bool:
-        """Add the ``colour`` stone just placed on ``cell`` to ``chains``: whether ``colour`` has
-        now reached the goal (the same answer as ``wins`` for that turn)."""
+    def link(self, chains: np.ndarray, board: bytearray, cell: int) -> bool:
+        """Add the stone just placed on ``cell`` to ``chains``: whether its colour has now
+        reached the goal (the same answer as ``wins`` for that turn)."""
         raise NotImplementedError
 
     def final_outcome(self, board: Sequence[int], counts: Sequence[int]) -> int:
@@ -116,12 +116,15 @@ class Rules(abc.ABC):
         return 0
 
     def playout(self, board: bytearray, colour: int, turns: int, pie_turn: int, seed: int):
-        """Uniformly random plain play from a turn start to the end in one kernel (``envs.kernels``),
-        drawing from the ``envs.kernels.draw`` stream at ``seed``: (outcome colour or 0,
-        decisions, turns, sides swapped), or None without a kernel. ``pie_turn`` is -1
-        without the pie rule.
-        """
-        return None
+        """Uniformly random plain play from a turn start to the end in one kernel, drawing from
+        the ``envs.kernels.draw`` stream at ``seed``: (outcome colour or 0, decisions, turns,
+        sides swapped), or None without a kernel. ``pie_turn`` is -1 without the pie rule.
+        A placement game's goal (Hex, Y, Gomoku) is played by ``stones_kernels``."""
+        if self.kernel_goal not in (GOAL_CHAIN, GOAL_LINE, GOAL_SIDES):
+            return None
+        return placement_playout(
+            board, self.n, colour, turns, pie_turn, self.kernel_goal, self.neighbour_array, self.side_array, seed
+        )
 
     def cell_name(self, cell: int) -> str:
         """The cell's name in records, ``e3``."""
@@ -179,10 +182,9 @@ class StoneState:
 
     ``counts`` = [empty, colour 1, colour 2, neutral]; ``empty_cells`` and ``neutral_cells``
     list those cells in order (no stone ever leaves the board, so the first only shrinks);
-    ``phase`` and ``chosen``
-    belong to the neutral games' micro-steps (0 and () otherwise); ``legal`` is a
-    cache of the legal actions (None until asked for, reset by every action); ``chains``
-    is ``Rules.chains`` for the plain games that keep one (None otherwise).
+    ``phase`` and ``chosen`` belong to the neutral games' micro-steps (0 and () otherwise);
+    ``legal`` is a cache of the legal actions (None until asked for, reset by every action);
+    ``chains`` is ``Rules.chains`` for the games that keep one (None otherwise).
     """
 
     __slots__ = (
@@ -203,7 +205,7 @@ class StoneState:
         self.player = 0
         self.outcome = -1  # at the end: winning colour, or 0 for a draw
         self.legal: list[int] | None = None
-        self.chains: list[int] | None = None
+        self.chains: np.ndarray | None = None
 
     def copy(self) -> "StoneState":
         other = StoneState.__new__(StoneState)
@@ -219,7 +221,7 @@ class StoneState:
         other.player = self.player
         other.outcome = self.outcome
         other.legal = self.legal
-        other.chains = None if self.chains is None else self.chains[:]
+        other.chains = None if self.chains is None else self.chains.copy()
         return other
 
     def key(self) -> tuple:
@@ -253,8 +255,10 @@ class StoneGame(Game):
     """
 
     PLANES = ("mover's stones", "opponent's stones")
+    keeps_chains = True  # judge a placement by ``rules.link`` where the rules keep ``chains``
 
-    def __init__(self, rules: Rules, pie_rule: bool = False):
+    def __init__(self, rules: Rules, pie_rule: bool = False, name: str | None = None):
+        """``name``: the registry name, when it is not the base game's (``rules.name``)."""
         if not isinstance(pie_rule, (bool, np.bool_)):
             raise ValueError(f"pie_rule must be true or false, got {pie_rule!r}")
         if pie_rule and rules.pie_turn is None:
@@ -267,16 +271,13 @@ class StoneGame(Game):
         self.pie_turn = rules.pie_turn if pie_rule else None
         params = {"size": n} | ({"pie_rule": bool(pie_rule)} if rules.pie_turn is not None else {})
         self.info = GameInfo(
-            name=self.registry_name(),
+            name=name or rules.name,
             seat_names=rules.seat_names,
             num_actions=n * n + 2,
             obs_shape=(len(self.PLANES) + (rules.off_board is not None) + 2, n, n),
             max_decisions=self.max_decisions(),
             params=params,
         )
-
-    def registry_name(self) -> str:
-        return self.rules.name
 
     def turn_kind(self, state: StoneState, actions) -> str:
         first = actions[0]
@@ -298,7 +299,8 @@ class StoneGame(Game):
 
     def _new_state(self, board: Sequence[int]) -> StoneState:
         state = StoneState(board)
-        state.chains = self.rules.chains(state.board)
+        if self.keeps_chains:
+            state.chains = self.rules.chains(state.board)
         return state
 
     def to_play(self, state: StoneState) -> int:
@@ -404,12 +406,11 @@ class StoneGame(Game):
         return self.rules.placements(state.board, colour, EMPTY)
 
     def _play(self, state: StoneState, cell: int) -> None:
-        colour = state.colour
-        self._place(state, cell, colour)
+        self._place(state, cell, state.colour)
         if state.chains is None:
             self._end_turn(state, (cell,))
         else:
-            self._end_turn(state, (cell,), self.rules.link(state.chains, state.board, cell, colour))
+            self._end_turn(state, (cell,), self.rules.link(state.chains, state.board, cell))
 
     def _why_illegal(self, state: StoneState, action: int) -> str:
         if action == self.SWAP_SIDES:
@@ -460,8 +461,8 @@ class StoneGame(Game):
         state.legal = None
 
     def _can_move(self, state: StoneState, colour: int) -> bool:
-        if not self.rules.captures:
-            return state.counts[EMPTY] > 0
+        if not self.rules.captures:  # a stone may go on any empty cell (the neutral games: or neutral)
+            return state.counts[EMPTY] + state.counts[NEUTRAL] > 0
         return bool(self._moves(state, colour))
 
     def _end_turn(self, state: StoneState, cells: Sequence[int], won: bool | None = None) -> None:

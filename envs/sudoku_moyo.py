@@ -152,7 +152,7 @@ class SudokuMoyo(Game):
     ==============  ==============================================================
     """
 
-    def __init__(self, givens: int | None = None, puzzle: str | int | None = None, moves: str | None = None,
+    def __init__(self, givens: int | None = None, puzzle: str | int | None = "", moves: str | None = "",
                  size: int = SIZE):
         # ``size`` is accepted so that ``game.size`` exists for every game; the grid is fixed.
         if size != SIZE:

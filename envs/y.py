@@ -31,8 +31,9 @@ import numpy as np
 from envs.board import COLUMNS, cell_symmetry, check_size, neighbour_table
 from envs.core import NotationError, Symmetry
 from envs.hex import HEX_STEPS
-from envs.kernels import ALL_SIDES, EMPTY, GOAL_SIDES, chain_sides, placement_playout
+from envs.kernels import EMPTY, GOAL_SIDES, chain_sides
 from envs.stones import OFF_BOARD, Rules, StoneGame
+from envs.y_kernels import ALL_SIDES
 
 MAX_SIZE = (len(COLUMNS) + 1) // 2  # the top corner's letter is number 2n - 2
 _CELL = re.compile(r"^([a-z])([0-9]{1,2})$")
@@ -88,8 +89,6 @@ class YRules(Rules):
         cells = np.flatnonzero(self.on_board).tolist()
         return next((colour for colour in (1, 2) if self.wins(board, colour, cells)), 0)
 
-    def playout(self, board: bytearray, colour: int, turns: int, pie_turn: int, seed: int):
-        return placement_playout(board, self.n, colour, turns, pie_turn, GOAL_SIDES, self.neighbour_array, self.side_array, seed)
 
     # --- names, text, pictures, symmetries ------------------------------------------------------
     def cell_name(self, cell: int) -> str:

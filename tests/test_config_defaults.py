@@ -1,6 +1,7 @@
 """Every default of the training config is stated exactly once.
 
 The ``agent`` group's defaults live in the dataclasses (``agents.training.config_store``
+registers them), the ``game`` group's in the games' constructors (``agents.config``
 registers them); ``net`` options, ``train.*``, ``eval.*`` and the run keys live in
 YAML, and the dataclasses that receive them (``NetConfig``, ``Settings``) have no
 defaults. Recipes (``configs/experiment/``) override on purpose and are not defaults.
@@ -16,6 +17,7 @@ from omegaconf import OmegaConf
 from agents.net.network import NetConfig
 from agents.training.config_store import AGENT_SECTIONS
 from agents.training.loop import Settings
+from envs import GAMES, game_defaults
 
 CONFIGS = Path(__file__).parents[1] / "configs"
 
@@ -47,10 +49,29 @@ def statements() -> dict[str, list[str]]:
         if not isinstance(entry, dict) or "experiment" in " ".join(entry):
             continue
         (group, option), = entry.items()
+        if group == "game":
+            for key, places in game_statements(option).items():
+                where.setdefault(f"game.{key}", []).extend(places)
+            continue
         path = CONFIGS / group / f"{option}.yaml"
         if path.is_file():
             for key in leaves(yaml.safe_load(path.read_text()), f"{group}."):
                 where.setdefault(key, []).append(f"{group}/{option}.yaml")
+    return where
+
+
+def game_statements(name: str) -> dict[str, list[str]]:
+    """Where each key of game ``name``'s config gets its default: the constructor (``name``
+    itself: the registry), and a ``configs/game/NAME.yaml`` or a ``game:`` section of the
+    top-level configs if one states it again."""
+    where = {key: ["registry" if key == "name" else "constructor"] for key in game_defaults(name)}
+    path = CONFIGS / "game" / f"{name}.yaml"
+    if path.is_file():
+        for key in leaves(yaml.safe_load(path.read_text()) or {}):
+            where.setdefault(key, []).append(f"game/{name}.yaml")
+    for top in ("train.yaml", "evaluate.yaml"):
+        for key in leaves(yaml.safe_load((CONFIGS / top).read_text()).get("game") or {}):
+            where.setdefault(key, []).append(top)
     return where
 
 
@@ -76,3 +97,22 @@ def test_the_check_sees_a_default_stated_twice(tmp_path, monkeypatch):
 
     monkeypatch.setattr(f"{__name__}.NetConfig", Restated)
     assert statements()["net.channels"] == ["NetConfig", "net/small.yaml"]
+
+
+def test_every_game_default_is_stated_exactly_once():
+    twice = {
+        f"{name}.{key}": places for name in GAMES for key, places in game_statements(name).items() if len(places) > 1
+    }
+    assert twice == {}
+    with initialize_config_dir(config_dir=str(CONFIGS), version_base="1.3"):
+        for name in GAMES:  # the group's entries are the constructors' defaults, every one a key
+            assert OmegaConf.to_container(compose("train", overrides=[f"game={name}", "experiment=none"]).game) == game_defaults(name)
+
+
+def test_the_check_sees_a_game_default_stated_twice(tmp_path, monkeypatch):
+    (tmp_path / "game").mkdir()
+    (tmp_path / "game" / "nex.yaml").write_text("name: nex\nsize: 11\n")
+    for top in ("train.yaml", "evaluate.yaml"):
+        (tmp_path / top).write_text((CONFIGS / top).read_text())
+    monkeypatch.setattr(f"{__name__}.CONFIGS", tmp_path)
+    assert game_statements("nex") == {"name": ["registry", "game/nex.yaml"], "size": ["constructor", "game/nex.yaml"], "pie_rule": ["constructor"]}

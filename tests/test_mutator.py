@@ -340,12 +340,10 @@ def test_renderings(name):
 
 
 @pytest.mark.parametrize("name", ALL)
-def test_constructor_defaults_equal_the_game_configs(name):
-    from pathlib import Path
+def test_the_game_config_keys_are_the_game_parameters(name):
+    from envs import game_defaults
 
-    from omegaconf import OmegaConf
-
-    config = OmegaConf.to_container(OmegaConf.load(Path(__file__).resolve().parents[1] / "configs" / "game" / f"{name}.yaml"))
+    config = game_defaults(name)
     assert config.pop("name") == name
     assert make_game(name).info.params == config
     assert make_game(name, **config).info.params == config

@@ -1,11 +1,8 @@
 """The network family: shapes for every game and size, head layout, evaluator, augmentation."""
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 import torch
-import yaml
 
 import envs
 from agents.config import game_from_config
@@ -14,10 +11,7 @@ from agents.net.network import NetConfig, PolicyValueNet, head_layout, resolve_d
 from agents.training.replay import ReplayBuffer, augment
 from envs.odoku import optimal_actions
 
-GAME_CONFIGS = {
-    path.stem: yaml.safe_load(path.read_text())
-    for path in sorted((Path(__file__).parents[1] / "configs" / "game").glob("*.yaml"))
-}
+GAME_CONFIGS = {name: envs.game_defaults(name) for name in sorted(envs.GAMES)}
 SMALL_SIZES = {"hex": 3, "nex": 3, "gomoku": 5, "neumoku": 5, "reversi": 4, "neuversi": 4, "adneuversi": 4}
 TINY = NetConfig(channels=8, blocks=1, value_hidden=8)
 

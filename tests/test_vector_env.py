@@ -193,10 +193,10 @@ def test_spaces_and_render():
 
 @pytest.mark.parametrize("size", [4, 6, 8])
 def test_bitboard_moves_equal_the_walk_from_every_cell(size):
-    """Reversi's bitboard move generator against ``envs.kernels``' per-cell walk, for both
+    """Reversi's bitboard move generator against ``envs.reversi_kernels``' per-cell walk, for both
     colours in every position of 200 random games."""
     from envs.batched.bitboards import capturing_moves
-    from envs.kernels import _capturing_into
+    from envs.reversi_kernels import capturing_into
 
     game, rng = make_game("reversi", size=size), np.random.default_rng(size)
     ours, theirs, positions = np.empty(64, np.int64), np.empty(64, np.int64), 0
@@ -206,7 +206,7 @@ def test_bitboard_moves_equal_the_walk_from_every_cell(size):
             board = np.frombuffer(state.board, np.uint8)
             for colour in (1, 2):
                 count = capturing_moves(board, size, colour, ours)
-                assert ours[:count].tolist() == theirs[: _capturing_into(board, size, colour, 0, theirs)].tolist()
+                assert ours[:count].tolist() == theirs[: capturing_into(board, size, colour, 0, theirs)].tolist()
             legal = game.legal_actions(state)
             game.apply(state, legal[rng.integers(len(legal))])
             positions += 1

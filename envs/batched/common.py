@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from envs.kernels import draw
+from envs.kernels import draw, nth
 
 TERMINAL = -2
 PLAYER, SEAT, DONE, LEGAL = range(4)  # meta columns: seat to play, agent's seat, over, legal actions
@@ -16,13 +16,8 @@ RANDOM_SEAT = -1  # seat option: drawn per game
 
 @njit(cache=True)
 def nth_legal(mask, index):
-    """The ``index``-th legal action (from 0) of a mask row, in increasing order."""
-    for action in range(len(mask)):
-        if mask[action]:
-            if index == 0:
-                return action
-            index -= 1
-    return -1
+    """The ``index``-th legal action (from 0) of a mask row (0 or 1 per action), in increasing order."""
+    return nth(mask, 0, len(mask), 1, 1, index, -1, -1)
 
 
 @njit(cache=True)

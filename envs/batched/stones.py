@@ -32,23 +32,11 @@ from envs.batched.common import (
     new_game,
     nth_legal,
 )
-from envs.kernels import (
-    GOAL_CHAIN,
-    GOAL_COUNT,
-    GOAL_LINE,
-    _capture_starts,
-    _capturing_into,
-    _find,
-    _link,
-    _touching_into,
-    captures,
-    chain_sides,
-    draw,
-    line_through,
-)
-
-EMPTY, FIRST, SECOND, NEUTRAL = 0, 1, 2, 3
-START, DROP_NEUTRAL, SWAP_SECOND, SWAP_GIVE = 0, 1, 2, 3
+from envs.gomoku_kernels import LINE, line_through
+from envs.hex_kernels import link
+from envs.kernels import EMPTY, FIRST, GOAL_CHAIN, GOAL_COUNT, GOAL_LINE, NEUTRAL, SECOND, chain_sides, draw, find
+from envs.mutator_kernels import DROP_NEUTRAL, START, SWAP_GIVE, SWAP_SECOND, touching_into, turn_starts
+from envs.reversi_kernels import capture_starts, captures, capturing_into
 
 # meta columns: one game's scalars
 # (STARTS: how many turn starts ``_end_turn`` left in the scratch ``out``, -1 for none, so that
@@ -80,7 +68,7 @@ def make_params(game, single_agent: bool, seat_option: int) -> np.ndarray:
 
 def edge_table(game) -> np.ndarray:
     """uint8 ``[3, cells]``: per colour the bits of its two edges on each cell (Hex: 1 the
-    first edge, 2 the second; ``kernels.chain_sides``), zeros otherwise."""
+    first edge, 2 the second; ``envs.kernels.chain_sides``), zeros otherwise."""
     n = game.n
     edges = np.zeros((3, n * n), np.uint8)
     if game.rules.kernel_goal == GOAL_CHAIN:
@@ -111,16 +99,13 @@ def _starts(board, counts, meta, params, colour, out, work):
     n, cells = params[N], len(board)
     if params[CAPTURES]:
         if params[NEUTRALS] and counts[NEUTRAL]:
-            return _capture_starts(board, n, colour, out, work)
+            return capture_starts(board, n, colour, out, work)
         if n <= MAX_SIZE and counts[NEUTRAL] == 0:
             return capturing_moves(board, n, colour, out)
-        return _capturing_into(board, n, colour, EMPTY, out)
+        return capturing_into(board, n, colour, EMPTY, out)
     want_empty, want_neutral = True, False
     if params[NEUTRALS]:  # the drop, the swap, or Taylor's fill and convert rules
-        empty, neutral = counts[EMPTY], counts[NEUTRAL]
-        drop, swap = empty >= 2, neutral >= 2 and counts[colour] >= 1
-        want_empty = drop or (not swap and empty > 0)
-        want_neutral = swap or (not drop and empty == 0)
+        _, _, want_empty, want_neutral = turn_starts(counts[EMPTY], counts[NEUTRAL], counts[colour])
     count = 0
     for cell in range(cells):
         v = board[cell]
@@ -153,14 +138,14 @@ def _legal_into(board, counts, meta, params, mask, out, work):
         return count
     if phase == DROP_NEUTRAL:
         if params[ADJACENT]:
-            count = _touching_into(board, n, out)
+            count = touching_into(board, n, out)
             for i in range(count):
                 mask[out[i]] = 1
             return count
         return _mask_holding(board, EMPTY, mask)
     if phase == SWAP_SECOND:
         if params[CAPTURES]:
-            count = _capturing_into(board, n, colour, NEUTRAL, out)
+            count = capturing_into(board, n, colour, NEUTRAL, out)
             for i in range(count):
                 mask[out[i]] = 1
             return count
@@ -209,12 +194,12 @@ def _wins(board, params, edges, neighbours, parent, colour, first, second):
         return False
     if goal == GOAL_CHAIN and not params[NEUTRALS]:
         base = n * n + 2 * (colour - 1)
-        return _find(parent, base) == _find(parent, base + 1)
+        return find(parent, base) == find(parent, base + 1)
     for cell in (first, second):
         if cell < 0:
             continue
         if goal == GOAL_LINE:
-            if line_through(board, n, cell, colour, 5):
+            if line_through(board, n, cell, colour, LINE):
                 return True
         elif chain_sides(board, colour, cell, neighbours, edges[colour], 3) == 3:
             return True
@@ -283,22 +268,21 @@ def _apply(board, counts, meta, params, edges, neighbours, parent, action, out, 
     if not params[NEUTRALS]:
         _place(board, counts, params, cell, colour, flipped)
         if params[GOAL] == GOAL_CHAIN:
-            _link(board, params[N], parent, neighbours, cell)
+            link(board, params[N], parent, neighbours, cell)
         _end_turn(board, counts, meta, params, edges, neighbours, parent, cell, -1, out, work)
         return
     phase = meta[PHASE]
     if phase == START:
         was_empty = board[cell] == EMPTY
-        drop = swap = False
-        if was_empty:
-            drop = params[CAPTURES] or counts[EMPTY] >= 2
-        else:
-            swap = params[CAPTURES] or (counts[NEUTRAL] >= 2 and counts[colour] >= 1)
+        drop, swap, _, _ = turn_starts(counts[EMPTY], counts[NEUTRAL], counts[colour])
+        if params[CAPTURES]:  # every stone placed captures: a drop or a swap, never the end-game rules
+            drop = swap = True
+        drop, swap = drop and was_empty, swap and not was_empty
         _place(board, counts, params, cell, colour, flipped)
         meta[CHOSEN] = cell
         if drop:
             if params[ADJACENT] or counts[EMPTY] == 0:
-                spots = _touching_into(board, params[N], out) if params[ADJACENT] else counts[EMPTY]
+                spots = touching_into(board, params[N], out) if params[ADJACENT] else counts[EMPTY]
                 if spots == 0:  # the neutral is left out
                     _end_turn(board, counts, meta, params, edges, neighbours, parent, cell, -1, out, work)
                     return

@@ -1,0 +1,68 @@
+"""Hex's compiled kernels (``envs.hex``): chains as a union-find with the edges as nodes.
+
+Where stones are only ever added (plain Hex: the engine's ``HexRules.chains``, the playouts
+in ``stones_kernels``, the batched env ``envs.batched.stones``) Hex keeps its chains in this
+union-find, so that a join is one comparison; the neutral playout (``mutator_kernels``) keeps
+one per colour that a give-back leaves stale. Where a stone can be given back the goal is
+judged by the chain search ``envs.kernels.chain_sides`` (``HexRules.wins``). In a union-find
+over ``n * n + 4`` nodes cell ``c`` is node ``c``, and colour ``k``'s two edges are nodes
+``n * n + 2 * (k - 1)`` and the next one.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from envs.kernels import find
+
+UNTRACKED, EXACT, STALE = 0, 1, 2  # a colour's union-find in a neutral playout (``joined``)
+
+
+@njit(cache=True)
+def link(board, n, parent, neighbours, cell):
+    """Union a Hex stone with its same-coloured neighbours and its colour's edge nodes."""
+    colour, cells = board[cell], n * n
+    along = cell // n if colour == 1 else cell % n
+    base = cells + 2 * (colour - 1)  # colour 1: nodes cells, cells+1; colour 2: cells+2, cells+3
+    if along == 0:
+        parent[find(parent, cell)] = find(parent, base)
+    if along == n - 1:
+        parent[find(parent, cell)] = find(parent, base + 1)
+    for k in range(neighbours.shape[1]):
+        other = neighbours[cell, k]
+        if other >= 0 and board[other] == colour:
+            parent[find(parent, cell)] = find(parent, other)
+
+
+@njit(cache=True)
+def link_joins(board, n, parent, neighbours, cell):
+    """``link`` the stone on ``cell``; whether its colour's edges are now joined."""
+    link(board, n, parent, neighbours, cell)
+    base = n * n + 2 * (board[cell] - 1)
+    return find(parent, base) == find(parent, base + 1)
+
+
+@njit(cache=True)
+def joined(board, n, parent, neighbours, sets, colour):
+    """Whether ``colour`` joins its edges: untracked sets are built, stale ones that claim a join rebuilt."""
+    base = n * n + 2 * (colour - 1)
+    if sets[colour] == UNTRACKED:
+        relink(board, n, parent, neighbours, colour)
+        sets[colour] = EXACT
+    if find(parent, base) != find(parent, base + 1):
+        return False
+    if sets[colour] == STALE:
+        relink(board, n, parent, neighbours, colour)
+        sets[colour] = EXACT
+        return find(parent, base) == find(parent, base + 1)
+    return True
+
+
+@njit(cache=True)
+def relink(board, n, parent, neighbours, colour):
+    """Build ``colour``'s union-find ``parent`` afresh from its stones on ``board``."""
+    for i in range(len(parent)):
+        parent[i] = i
+    for cell in range(n * n):
+        if board[cell] == colour:
+            link(board, n, parent, neighbours, cell)

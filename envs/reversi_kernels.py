@@ -1,0 +1,203 @@
+"""Reversi's compiled kernels (``envs.reversi``): captures, the cells where a stone captures, the
+starts of a NeuVersi swap, and the random playout of plain Reversi.
+
+A capture flanks one or more stones that are neither empty nor the mover's (enemy, or neutral
+in the neutral games), closed by a stone of the mover's, in any of the 8 directions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from envs.kernels import EMPTY, NEUTRAL, draw
+
+
+@njit(cache=True)
+def captures(board, n, cell, colour, out):
+    """Write into ``out`` the stones a ``colour`` stone on ``cell`` flanks; return their count.
+
+    A line is one or more stones that are neither empty nor ``colour`` (enemy or
+    neutral), closed by a ``colour`` stone, in any of the 8 directions.
+    """
+    r0, c0 = cell // n, cell % n
+    count = 0
+    for dr in range(-1, 2):
+        for dc in range(-1, 2):
+            if dr == 0 and dc == 0:
+                continue
+            r, c, start, closed = r0 + dr, c0 + dc, count, False
+            while 0 <= r < n and 0 <= c < n:
+                v = board[r * n + c]
+                if v == EMPTY:
+                    break
+                if v == colour:
+                    closed = True
+                    break
+                out[count] = r * n + c
+                count += 1
+                r += dr
+                c += dc
+            if not closed:
+                count = start
+    return count
+
+
+@njit(cache=True)
+def captures_any(board, n, cell, colour):
+    """Whether a ``colour`` stone on ``cell`` flanks at least one line."""
+    r0, c0 = cell // n, cell % n
+    for dr in range(-1, 2):
+        for dc in range(-1, 2):
+            if dr == 0 and dc == 0:
+                continue
+            r, c, length = r0 + dr, c0 + dc, 0
+            while 0 <= r < n and 0 <= c < n:
+                v = board[r * n + c]
+                if v == EMPTY:
+                    break
+                if v == colour:
+                    if length:
+                        return True
+                    break
+                length += 1
+                r += dr
+                c += dc
+    return False
+
+
+@njit(cache=True)
+def capturing_cells(board, n, colour, value):
+    """The cells holding ``value`` (empty, or neutral) where a ``colour`` stone captures."""
+    out = np.empty(len(board), np.int64)
+    return out[: capturing_into(board, n, colour, value, out)]
+
+
+@njit(cache=True)
+def capturing_into(board, n, colour, value, out):
+    """``capturing_cells`` written into ``out``; returns their count."""
+    count = 0
+    for cell in range(len(board)):
+        if board[cell] == value and captures_any(board, n, cell, colour):
+            out[count] = cell
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def _any_capture(board, n, colour, value):
+    """Whether a ``colour`` stone captures on some cell holding ``value``."""
+    for cell in range(len(board)):
+        if board[cell] == value and captures_any(board, n, cell, colour):
+            return True
+    return False
+
+
+@njit(cache=True)
+def placements_after(board, n, cell, colour, value):
+    """``capturing_cells`` for ``value`` once a ``colour`` stone has gone on ``cell`` and captured."""
+    after = np.empty(len(board), np.uint8)
+    for i in range(len(board)):
+        after[i] = board[i]
+    flipped = np.empty(4 * n, np.int64)
+    for i in range(captures(board, n, cell, colour, flipped)):
+        after[flipped[i]] = colour
+    after[cell] = colour
+    return capturing_cells(after, n, colour, value)
+
+
+@njit(cache=True)
+def swap_starts(board, n, colour):
+    """The neutral cells where a ``colour`` stone captures and leaves a neutral that captures next."""
+    cells = len(board)
+    likely = np.empty(cells, np.int64)
+    count = 0
+    for cell in range(cells):
+        if board[cell] == NEUTRAL and captures_any(board, n, cell, colour):
+            likely[count] = cell
+            count += 1
+    scratch, flipped = np.empty(cells, np.uint8), np.empty(4 * n, np.int64)
+    out = np.empty(count, np.int64)
+    kept = 0
+    for i in range(count):
+        if _swap_completes(board, n, likely[i], colour, likely[:count], scratch, flipped):
+            out[kept] = likely[i]
+            kept += 1
+    return out[:kept]
+
+
+@njit(cache=True)
+def capture_starts(board, n, colour, out, work):
+    """Write the cells that start a NeuVersi turn (capturing drops and completable swaps),
+    in order, into ``out``; return their count. ``work`` holds scratch space: (cells, board, flipped)."""
+    neutrals, scratch, flipped = work
+    count = candidates = 0
+    for cell in range(len(board)):
+        v = board[cell]
+        if (v == EMPTY or v == NEUTRAL) and captures_any(board, n, cell, colour):
+            out[count] = cell
+            count += 1
+            if v == NEUTRAL:
+                neutrals[candidates] = cell
+                candidates += 1
+    if candidates == 0:
+        return count
+    kept = 0  # keep the drops and the swaps that a second neutral can complete
+    for i in range(count):
+        cell = out[i]
+        if board[cell] == EMPTY or _swap_completes(board, n, cell, colour, neutrals[:candidates], scratch, flipped):
+            out[kept] = cell
+            kept += 1
+    return kept
+
+
+@njit(cache=True)
+def _swap_completes(board, n, cell, colour, likely, scratch, flipped):
+    """Whether, once a ``colour`` stone on the neutral ``cell`` has captured, another neutral
+    captures too (``placements_after(...)`` is not empty, without building it). The
+    ``likely`` cells (neutrals that capture now) are tried first: most still do."""
+    for i in range(len(board)):
+        scratch[i] = board[i]
+    for i in range(captures(board, n, cell, colour, flipped)):
+        scratch[flipped[i]] = colour
+    scratch[cell] = colour
+    for other in likely:
+        if scratch[other] == NEUTRAL and captures_any(scratch, n, other, colour):
+            return True
+    return _any_capture(scratch, n, colour, NEUTRAL)
+
+
+@njit(cache=True)
+def reversi_playout(board, n, colour, seed):
+    """Plain Reversi: a capturing stone a turn, a forced pass, the count at the end."""
+    cells = n * n
+    after = np.empty(cells, np.uint8)
+    for i in range(cells):
+        after[i] = board[i]
+    flipped = np.empty(4 * n, np.int64)
+    moves = np.empty(cells, np.int64)
+    decisions = 0
+    while True:
+        count = capturing_into(after, n, colour, EMPTY, moves)
+        if count == 0:
+            if not _any_capture(after, n, 3 - colour, EMPTY):
+                break
+            _, seed = draw(seed, 1)  # the forced pass is a decision with one choice
+        else:
+            index, seed = draw(seed, count)
+            cell = moves[index]
+            for i in range(captures(after, n, cell, colour, flipped)):
+                after[flipped[i]] = colour
+            after[cell] = colour
+        decisions += 1
+        colour = 3 - colour
+    return count_winner(after), decisions, decisions, False
+
+
+@njit(cache=True)
+def count_winner(board):
+    first = second = 0
+    for v in board:
+        first += v == 1
+        second += v == 2
+    return 1 if first > second else 2 if second > first else 0

@@ -1,0 +1,69 @@
+"""The random playout of the plain placement games (``envs.stones``): Hex, Y and Gomoku.
+
+A playout plays uniformly random legal actions from a turn start to the end of the game,
+drawing ``index, seed = draw(seed, len(legal))`` exactly as the engine loop over
+``StoneGame.random_playout`` would (legal actions in increasing order, SWAP_SIDES last, one draw
+per decision, forced passes included), so for the same seed both play the same game; the tests
+check it. ``pie_turn`` is the turn count at which seat 1 may swap sides (-1: no pie rule). A
+playout returns (outcome colour or 0, decisions, turns, whether the sides swapped). Reversi's
+playout is in ``reversi_kernels``, the neutral games' in ``mutator_kernels``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from envs.gomoku_kernels import LINE, line_through
+from envs.hex_kernels import link, link_joins
+from envs.kernels import EMPTY, GOAL_CHAIN, GOAL_SIDES, draw
+from envs.y_kernels import ALL_SIDES, join_sides
+
+
+@njit(cache=True)
+def placement_playout(board, n, colour, turns, pie_turn, goal, neighbours, sides, seed):
+    """Plain Hex (``GOAL_CHAIN``, by union-find), Y (``GOAL_SIDES``: a union-find whose roots
+    hold the sides their chains touch, ``sides`` as in ``chain_sides``) or Gomoku
+    (``GOAL_LINE``): one stone a turn."""
+    cells = n * n
+    after = np.empty(cells, np.uint8)
+    empty = np.empty(cells, np.int64)
+    count = 0
+    for i in range(cells):
+        after[i] = board[i]
+        if board[i] == EMPTY:
+            empty[count] = i
+            count += 1
+    parent = np.arange(cells + 4)
+    touched = sides.copy()  # GOAL_SIDES: valid at the roots
+    if goal == GOAL_CHAIN or goal == GOAL_SIDES:
+        for i in range(cells):
+            if after[i] == 1 or after[i] == 2:
+                if goal == GOAL_CHAIN:
+                    link(after, n, parent, neighbours, i)
+                else:
+                    join_sides(after, parent, touched, neighbours, i)
+    decisions, start, swapped = 0, turns, False
+    while count:
+        pie = 1 if turns == pie_turn and not swapped else 0
+        index, seed = draw(seed, count + pie)
+        decisions += 1
+        turns += 1
+        if index == count:  # swap-sides: the same colour moves next, now seat 0's
+            swapped = True
+            continue
+        cell = empty[index]
+        for i in range(index, count - 1):
+            empty[i] = empty[i + 1]
+        count -= 1
+        after[cell] = colour
+        if goal == GOAL_CHAIN:
+            if link_joins(after, n, parent, neighbours, cell):
+                return colour, decisions, turns - start, swapped
+        elif goal == GOAL_SIDES:
+            if join_sides(after, parent, touched, neighbours, cell) == ALL_SIDES:
+                return colour, decisions, turns - start, swapped
+        elif line_through(after, n, cell, colour, LINE):
+            return colour, decisions, turns - start, swapped
+        colour = 3 - colour
+    return 0, decisions, turns - start, swapped
