@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import sys
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, Callable, Iterable
 
@@ -77,7 +78,13 @@ class WorkerPool:
 
 
 def _start(setup: Callable[..., Any], setup_args: tuple) -> None:
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    threads = os.environ.setdefault("OMP_NUM_THREADS", "1")
+    # Unpickling the setup and its arguments ran before this and may have imported torch,
+    # which then read its thread count already: set it as well (batch-1 convolutions in
+    # W processes with a thread per core each run several times slower).
+    torch = sys.modules.get("torch")
+    if torch is not None and threads.isdigit():
+        torch.set_num_threads(int(threads))
     _STATE[:] = [setup(*setup_args)]
 
 

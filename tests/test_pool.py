@@ -3,6 +3,7 @@
 import os
 
 import pytest
+import torch  # noqa: F401  (a worker unpickling this module's functions imports torch first)
 
 from agents.pool import WorkerPool
 
@@ -26,6 +27,23 @@ def test_map_and_submit_keep_order_and_state(workers):
         per_worker = {pid: max(n for _, p, n in results if p == pid) for pid in pids}
         assert sum(per_worker.values()) == 20  # each worker counted its own jobs from one setup
         assert pool.submit(count, 5).result()[0] == 105
+
+
+def torch_setup() -> None:
+    import torch  # noqa: F401  (imported before the pool's own start-up code, as a network's module would)
+
+
+def torch_threads(state, job) -> int:
+    import torch
+
+    return torch.get_num_threads()
+
+
+def test_workers_run_torch_on_one_thread(monkeypatch):
+    """Even when unpickling the setup imported torch before the worker's start-up code ran."""
+    monkeypatch.delenv("OMP_NUM_THREADS", raising=False)
+    with WorkerPool(2, torch_setup) as pool:
+        assert pool.map(torch_threads, range(4)) == [1] * 4
 
 
 def test_bad_worker_count():

@@ -249,18 +249,6 @@ def test_same_seed_same_losses_and_exact_resume(runs):
     assert a["numpy_rng"] == b["numpy_rng"]
 
 
-def test_evaluation_with_the_raw_network():
-    from agents.net.net_evaluator import NetEvaluator
-    from agents.net.network import PolicyValueNet
-
-    s = build_settings(compose_train(["experiment=smoke", "eval.simulations=0", "eval.games=4", "eval.oracle_games=3"]))
-    net = PolicyValueNet.for_game(s.game.info, s.net)
-    results = training.evaluate(s.game, NetEvaluator(s.game, net), s, np.random.default_rng(0))
-    assert set(results) == {k for k in SCALARS if k.startswith("eval/")}
-    assert 0 <= results["eval/win_rate_vs_random"] <= 1
-    assert 0 <= results["eval/score_vs_oracle_as_B"] <= results["eval/score_vs_oracle_as_A"] <= 15
-
-
 def test_ctrl_c_writes_a_checkpoint_that_resumes(tmp_path, monkeypatch):
     calls = []
     real = feeds.self_play_sizes  # the main process's feed (experiment=smoke: workers=0)

@@ -32,8 +32,10 @@ iteration. Every override reaches the restored state (``agent.learner.lr`` and
 ``weight_decay`` the optimiser, ``replay_capacity`` the buffer, keeping the
 newest positions); what the checkpoint fixes (the game, the network's shape,
 the seed) is refused, naming the key. The configuration saved is what ran.
-Evaluation draws from its own generator, seeded by ``(seed, iteration)``, so
-evaluating never changes the training games.
+Evaluation (:mod:`agents.training.baseline_eval`) plays its games on
+``agent.selfplay.workers`` processes of its own, each game with a generator
+seeded by ``(seed, iteration, match, game)``, so evaluating never changes the
+training games and its figures do not depend on the number of workers.
 """
 
 from __future__ import annotations
@@ -52,14 +54,11 @@ from omegaconf import DictConfig, OmegaConf
 from tqdm import tqdm
 
 from agents.config import ConfigError, check, game_from_config
-from agents.evaluation.runner import play_match
 from agents.net.checkpoint import CheckpointError, build_network, check_game, load_checkpoint
 from agents.net.net_evaluator import NetEvaluator
 from agents.net.network import NetConfig, PolicyValueNet, head_layout, resolve_device
-from agents.players.az_player import NetworkPlayer
-from agents.players.mcts_player import SearchPlayer
-from agents.players.registry import make_player
 from agents.search.mcts import MCTS, SearchConfig
+from agents.training.baseline_eval import BaselineConfig, BaselineEval, SizedBaselines
 from agents.training.config_store import AGENT_SECTIONS
 from agents.training.interrupts import exit_status, stop_on_signals
 from agents.training.learner import Learner, LearnerConfig
@@ -354,6 +353,7 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
     if checkpoint is not None and (run_dir / ".hydra").is_dir():
         (run_dir / ".hydra" / "config.yaml").write_text(config_yaml)  # what runs now, overrides applied
     feed = make_feed(s, evaluators)
+    baselines = make_baseline_eval(s)
 
     from torch.utils.tensorboard import SummaryWriter  # slow import, only for real runs
 
@@ -438,7 +438,7 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
                 for size in s.sizes.sizes:
                     scalars[f"selfplay/{size}/games"] = float(len(batches[size].game_lengths) if size in batches else 0)
             if s.eval_every and (iteration % s.eval_every == 0 or iteration == s.iterations):
-                evaluation = evaluate_sizes(s, evaluators, np.random.default_rng([s.seed, iteration]))
+                evaluation = baselines.evaluate(net, iteration)
                 result.evaluations.append(evaluation)
                 scalars.update(evaluation)
                 size, batch = next(iter(batches.items()))  # the sample: a game of the first size played
@@ -468,6 +468,8 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
             _hparams(writer, config_yaml, result, iteration)
             writer.close()
         feed.close()
+        if baselines is not None:
+            baselines.close()
     result.step, result.iteration = step, iteration
     _announce("finished; run directory", run_dir, checkpoint=result.checkpoint)
     return result
@@ -483,45 +485,15 @@ def by_size(chunks: list[Chunk]) -> dict[object, SelfPlayBatch]:
 
 
 # --- evaluation --------------------------------------------------------------------------------
-def evaluate_sizes(s: Settings, evaluators: dict[object, NetEvaluator], rng: np.random.Generator) -> dict[str, float]:
-    """:func:`evaluate` at every board size of the run: ``eval/<size>/...`` when there are
-    several, the plain ``eval/...`` tags for one."""
-    if not s.sizes.mixed:
-        (evaluator,) = evaluators.values()
-        return evaluate(evaluator.game, evaluator, s, rng)
-    results = {}
-    for size, evaluator in evaluators.items():
-        for tag, value in evaluate(evaluator.game, evaluator, s, rng).items():
-            results[tag.replace("eval/", f"eval/{size}/", 1)] = value
-    return results
-
-
-def evaluate(game: Game, evaluator: NetEvaluator, s: Settings, rng: np.random.Generator) -> dict[str, float]:
-    """The current network against the baselines; tags as logged (``eval/...``)."""
-    if s.eval_simulations:
-        candidate = SearchPlayer(game, evaluator, _eval_search(s))
-    else:
-        candidate = NetworkPlayer(evaluator)
-    results = {}
-    if s.eval_games:
-        results["eval/win_rate_vs_random"] = play_match(
-            game, candidate, make_player("random", game), s.eval_games, rng
-        ).score
-        if s.eval_mcts_simulations:
-            results["eval/win_rate_vs_mcts"] = play_match(
-                game, candidate, make_player(f"mcts:{s.eval_mcts_simulations}", game), s.eval_games, rng
-            ).score
-    if s.eval_oracle_games and game.reference_player:
-        reference, fact = game.reference_player, game.score_fact
-        opponent = make_player(reference, game)
-        for seat, seat_name in enumerate(game.info.seat_names):
-            match = play_match(game, candidate, opponent, s.eval_oracle_games, rng, seats=[seat])
-            results[f"eval/{fact}_vs_{reference}_as_{seat_name}"] = match.info_mean(fact)
-    return results
-
-
-def _eval_search(s: Settings) -> SearchConfig:
-    return dataclasses.replace(s.search, num_simulations=s.eval_simulations)
+def make_baseline_eval(s: Settings) -> SizedBaselines | None:
+    """The run's evaluation against the baselines at each board size (None when ``eval.every=0``)."""
+    if not s.eval_every:
+        return None
+    search = dataclasses.replace(s.search, num_simulations=s.eval_simulations) if s.eval_simulations else None
+    config = BaselineConfig(s.eval_games, s.eval_mcts_simulations, s.eval_oracle_games)
+    return SizedBaselines(
+        {size: BaselineEval(s.workers, game, s.net, search, config, s.seed, s.device) for size, game in s.games.items()}
+    )
 
 
 # --- small helpers -----------------------------------------------------------------------------
@@ -605,4 +577,4 @@ def _announce(what: str, run_dir: Path, **extra) -> None:
     log.info("\n".join(lines))
 
 
-__all__ = ["Settings", "TrainResult", "build_settings", "by_size", "evaluate", "evaluate_sizes", "make_feed", "train"]
+__all__ = ["Settings", "TrainResult", "build_settings", "by_size", "make_baseline_eval", "make_feed", "train"]
