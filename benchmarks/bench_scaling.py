@@ -48,7 +48,7 @@ from agents.net.net_evaluator import NetEvaluator
 from agents.net.network import PolicyValueNet
 from agents.training.learner import Learner
 from agents.training.loop import build_settings, make_feed
-from agents.training.replay import ReplayBuffer
+from agents.training.replay import SizedReplay
 
 CONFIGS = Path(__file__).resolve().parents[1] / "configs"
 GAMES = {  # the Hydra overrides of each game's rows
@@ -85,20 +85,21 @@ def measure(s, modes, iterations: int) -> dict[str, tuple[float, float]]:
     rng = np.random.default_rng(s.seed)
     net = PolicyValueNet.for_game(s.game.info, s.net)
     learner = Learner(net, s.learner, s.device)
-    replay = ReplayBuffer(s.learner.replay_capacity, s.game.info.obs_shape, s.game.info.num_actions)
-    symmetries = s.game.symmetries()
-    feed = make_feed(s, NetEvaluator(s.game, net))
+    replay = SizedReplay(s.learner.replay_capacity, {size: (g.info.obs_shape, g.info.num_actions) for size, g in s.games.items()})
+    symmetries = {size: g.symmetries() for size, g in s.games.items()}
+    feed = make_feed(s, {size: NetEvaluator(g, net) for size, g in s.games.items()})
     step = 0
 
     def iteration(steps: int) -> int:
         nonlocal step
-        chunks = feed.collect(net, step, rng, True)
+        chunks = feed.collect(net, step, rng, 1, True)
         for chunk in chunks:
-            replay.add(chunk.batch.obs, chunk.batch.policy, chunk.batch.value)
+            for size, batch in chunk.batches.items():
+                replay.add(size, batch.obs, batch.policy, batch.value)
         for _ in range(steps):
             learner.step(*replay.sample(s.learner.batch_size, rng, symmetries))
             step += 1
-        return sum(chunk.batch.num_positions for chunk in chunks)
+        return sum(chunk.num_positions for chunk in chunks)
 
     results = {}
     try:

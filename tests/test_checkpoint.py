@@ -7,7 +7,7 @@ import torch
 
 import envs
 from agents.evaluation.runner import play_game
-from agents.net.checkpoint import CheckpointError, build_network, load_checkpoint
+from agents.net.checkpoint import CheckpointError, build_network, check_game, load_checkpoint
 from agents.net.network import NetConfig, PolicyValueNet
 from agents.players.registry import make_player
 from agents.training.learner import Learner, LearnerConfig
@@ -103,13 +103,24 @@ def test_missing_corrupt_and_foreign_files(tmp_path, odoku):
         latest_checkpoint(tmp_path / "empty")
 
 
-def test_checkpoint_of_another_game_or_size(tmp_path, odoku):
+def test_checkpoint_plays_any_size_of_its_game_only(tmp_path, odoku):
+    """The weights fit every board size: a Nex 5 checkpoint plays Nex 7 (its network's
+    priors cover the 7x7 board); another game or other parameters are refused, and so
+    is another size where the size must match (resuming a run)."""
     path = tmp_path / "nex.pt"
     write_checkpoint(path, envs.make_game("nex", size=5))
-    with pytest.raises(CheckpointError, match=r"nex\.pt is for nex\(pie_rule=False, size=5\), not nex\(pie_rule=False, size=7\)"):
-        make_player(f"az:{path}", envs.make_game("nex", size=7))
+    nex7 = envs.make_game("nex", size=7)
+    player = make_player(f"az:{path}:0", nex7)
+    state = nex7.initial_state()
+    priors, _ = player.evaluator.evaluate([state])
+    assert priors.shape == (1, nex7.info.num_actions) and priors[0, : 7 * 7].min() > 0
+    assert player.act(state, np.random.default_rng(0)) in nex7.legal_actions(state)
+    with pytest.raises(CheckpointError, match=r"nex\.pt is for nex\(pie_rule=False, size=5\), not nex\(pie_rule=True, size=7\)"):
+        make_player(f"az:{path}", envs.make_game("nex", size=7, pie_rule=True))
     with pytest.raises(CheckpointError, match=r"is for nex\(.*\), not odoku"):
         make_player(f"az:{path}", odoku)
+    with pytest.raises(CheckpointError, match=r"is for nex\(pie_rule=False, size=5\), not nex\(pie_rule=False, size=7\)"):
+        check_game(load_checkpoint(path), nex7, path)
 
 
 def test_nex_checkpoint_is_an_env_opponent(tmp_path):

@@ -98,14 +98,23 @@ def test_head_layout():
 
 
 def test_one_network_serves_every_board_size():
-    net = PolicyValueNet(3, 7 * 7 + 2, (7, 7), TINY).eval()
-    state = net.state_dict()
-    bigger = PolicyValueNet(3, 9 * 9 + 2, (9, 9), TINY)
-    bigger.load_state_dict(state)  # fully convolutional: the same weights fit
-    logits, value = bigger.eval()(torch.zeros(2, 3, 9, 9))
-    assert logits.shape == (2, 83) and value.shape == (2,)
-    with pytest.raises(ValueError, match=r"expected observations of shape \[batch, 3, 7, 7\]"):
-        net(torch.zeros(1, 3, 9, 9))
+    """The weights do not depend on the board: a network built for Nex 5 is the one for
+    Nex 9 (same state dict), plays 9x9 observations, and refuses another game's planes."""
+    small, large = envs.make_game("nex", size=5), envs.make_game("nex", size=9)
+    torch.manual_seed(0)
+    net = PolicyValueNet.for_game(small.info, TINY).eval()
+    torch.manual_seed(0)
+    other = PolicyValueNet.for_game(large.info, TINY)
+    assert all(torch.equal(a, b) for a, b in zip(net.state_dict().values(), other.state_dict().values()))
+    logits, value = net(torch.zeros(2, small.info.obs_shape[0], 9, 9))
+    assert logits.shape == (2, large.info.num_actions) and value.shape == (2,)
+    states = random_states(large, np.random.default_rng(0), 4)
+    priors, _ = NetEvaluator(large, net).evaluate(states)
+    assert priors.shape == (4, 83) and np.allclose(priors.sum(axis=1), 1)
+    with pytest.raises(ValueError, match=r"expected observations of shape \[batch, 9, rows, cols\]"):
+        net(torch.zeros(1, 4, 9, 9))
+    with pytest.raises(ValueError, match="does not fit odoku"):
+        NetEvaluator(envs.make_game("odoku"), net)
 
 
 @pytest.mark.parametrize(

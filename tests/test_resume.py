@@ -79,16 +79,16 @@ def test_unknown_keys_are_refused(tmp_path, first):
 
 def interrupt_second_self_play(monkeypatch, stop):
     """Self-play that, in the second iteration, draws from the run's generator and then stops."""
-    real, calls = feeds.self_play, []
+    real, calls = feeds.self_play_sizes, []
 
-    def play(game, mcts, evaluator, games, config, rng):
+    def play(boards, mix, games, config, rng):
         calls.append(1)
         if len(calls) == 2:
             rng.random(100)  # part of the iteration's randomness is used
             stop()
-        return real(game, mcts, evaluator, games, config, rng)
+        return real(boards, mix, games, config, rng)
 
-    monkeypatch.setattr(feeds, "self_play", play)
+    monkeypatch.setattr(feeds, "self_play_sizes", play)
 
 
 def raise_keyboard_interrupt():
@@ -124,7 +124,7 @@ def test_a_second_interruption_at_the_same_step_gets_its_own_name(tmp_path, monk
         args[-1].random(7)
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(feeds, "self_play", stop_at_once)
+    monkeypatch.setattr(feeds, "self_play_sizes", stop_at_once)
     again = run(tmp_path, f"resume={stopped.checkpoint}")
     assert again.interrupted and again.checkpoint != stopped.checkpoint
     assert stopped.checkpoint.exists() and is_interrupted(again.checkpoint)

@@ -251,7 +251,7 @@ def test_same_seed_same_losses_and_exact_resume(runs):
 
 def test_ctrl_c_writes_a_checkpoint_that_resumes(tmp_path, monkeypatch):
     calls = []
-    real = feeds.self_play  # the main process's feed (experiment=smoke: workers=0)
+    real = feeds.self_play_sizes  # the main process's feed (experiment=smoke: workers=0)
 
     def interrupted_second_time(*args, **kwargs):
         calls.append(1)
@@ -259,11 +259,11 @@ def test_ctrl_c_writes_a_checkpoint_that_resumes(tmp_path, monkeypatch):
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(feeds, "self_play", interrupted_second_time)
+    monkeypatch.setattr(feeds, "self_play_sizes", interrupted_second_time)
     stopped = run(tmp_path / "stopped", "train.iterations=3", "eval.every=0")
     assert stopped.interrupted and stopped.iteration == 1 and stopped.step == 3
     assert load_checkpoint(stopped.checkpoint)["iteration"] == 1
-    monkeypatch.setattr(feeds, "self_play", real)
+    monkeypatch.setattr(feeds, "self_play_sizes", real)
     finished = run(tmp_path / "finished", f"resume={stopped.checkpoint.parent.parent}")
     assert not finished.interrupted and finished.iteration == 3 and finished.step == 9
 

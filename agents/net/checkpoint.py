@@ -42,7 +42,8 @@ class CheckpointError(ValueError):
 
 
 def load_checkpoint(path: str | Path, game: Game | None = None) -> dict[str, Any]:
-    """Read and validate a checkpoint; with ``game``, also check it is for that game and size."""
+    """Read and validate a checkpoint; with ``game``, also check it is for that game (at any
+    board size: the network's weights do not depend on it)."""
     path = Path(path)
     if path.is_dir():
         raise CheckpointError(f"checkpoint {path}: is a directory, not a checkpoint file")
@@ -62,22 +63,27 @@ def load_checkpoint(path: str | Path, game: Game | None = None) -> dict[str, Any
         if problem:
             raise CheckpointError(f"checkpoint {path}: field {key!r} {problem}")
     if game is not None:
-        check_game(checkpoint, game, path)
+        check_game(checkpoint, game, path, any_size=True)
     return checkpoint
 
 
-def check_game(checkpoint: dict, game: Game, path: str | Path) -> None:
-    """Raise CheckpointError unless the checkpoint was trained on ``game`` with the same parameters."""
+def check_game(checkpoint: dict, game: Game, path: str | Path, any_size: bool = False) -> None:
+    """Raise CheckpointError unless the checkpoint was trained on ``game`` with the same
+    parameters; with ``any_size``, its ``size`` may differ."""
     trained = checkpoint["game"]
     wanted = {"name": game.info.name, "params": dict(game.info.params)}
-    if trained["name"] != wanted["name"] or trained["params"] != wanted["params"]:
-        raise CheckpointError(
-            f"checkpoint {path} is for {_describe(trained)}, not {_describe(wanted)}"
-        )
+    ignored = {"size"} if any_size else set()
+
+    def compared(params: dict) -> dict:
+        return {key: value for key, value in params.items() if key not in ignored}
+
+    if trained["name"] != wanted["name"] or compared(trained["params"]) != compared(wanted["params"]):
+        raise CheckpointError(f"checkpoint {path} is for {_describe(trained)}, not {_describe(wanted)}")
 
 
 def build_network(checkpoint: dict, path: str | Path, game: Game) -> PolicyValueNet:
-    """The checkpoint's network, weights loaded, on the CPU."""
+    """The checkpoint's network, weights loaded, on the CPU, for ``game`` at its board size
+    (the weights fit every size of the game they were trained on)."""
     net = PolicyValueNet.for_game(game.info, NetConfig(**checkpoint["net_config"]))
     try:
         net.load_state_dict(checkpoint["model"])

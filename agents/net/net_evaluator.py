@@ -20,11 +20,7 @@ class NetEvaluator:
     """
 
     def __init__(self, game: Game, net: PolicyValueNet, device: torch.device | str = "cpu"):
-        if net.num_actions != game.info.num_actions or net.board_shape != game.info.board_shape:
-            raise ValueError(
-                f"network for {net.num_actions} actions on a {net.board_shape} board does not fit "
-                f"{game.info.name} ({game.info.num_actions} actions, board {game.info.board_shape})"
-            )
+        net.check_fits(game.info)  # any board size of the game
         self.game = game
         self.net = net
         self.device = torch.device(device)

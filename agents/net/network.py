@@ -1,6 +1,8 @@
 """One residual policy/value network family for every game (PyTorch).
 
-The network is fully convolutional, so one configuration serves any board size:
+The network is fully convolutional and its weights do not depend on the board
+size: one network plays every size of a game (it checks only that the game has
+its input planes and head layout, :meth:`PolicyValueNet.check_fits`):
 
 ===============  ==================================================================
 Input            ``game.info.obs_shape`` planes ``(C, rows, cols)``
@@ -75,15 +77,14 @@ class ResidualBlock(nn.Module):
 
 
 class PolicyValueNet(nn.Module):
-    """``forward(obs[B, C, H, W]) -> (policy logits [B, num_actions], value [B])``."""
+    """``forward(obs[B, C, H, W]) -> (policy logits [B, H * W * per_cell + extra], value [B])``
+    for any board ``H x W``."""
 
-    def __init__(self, in_planes: int, num_actions: int, board_shape: tuple[int, int], config: NetConfig):
+    def __init__(self, in_planes: int, per_cell: int, extra: int, config: NetConfig):
         super().__init__()
         self.in_planes = in_planes
-        self.num_actions = num_actions
-        self.board_shape = tuple(board_shape)
         self.config = config
-        self.per_cell, self.extra = head_layout(num_actions, board_shape)
+        self.per_cell, self.extra = per_cell, extra
         c = config.channels
         self.stem = nn.Sequential(nn.Conv2d(in_planes, c, 3, padding=1, bias=False), nn.BatchNorm2d(c), nn.ReLU())
         self.blocks = nn.Sequential(*(ResidualBlock(c) for _ in range(config.blocks)))
@@ -94,14 +95,22 @@ class PolicyValueNet(nn.Module):
 
     @classmethod
     def for_game(cls, info: GameInfo, config: NetConfig) -> "PolicyValueNet":
-        return cls(info.obs_shape[0], info.num_actions, info.board_shape, config)
+        return cls(info.obs_shape[0], *head_layout(info.num_actions, info.board_shape), config)
+
+    def check_fits(self, info: GameInfo) -> None:
+        """Raise ValueError unless this network plays ``info``'s game (any board size):
+        the same input planes and the same logits per cell and global logits."""
+        wanted = (info.obs_shape[0], *head_layout(info.num_actions, info.board_shape))
+        if wanted != (self.in_planes, self.per_cell, self.extra):
+            raise ValueError(
+                f"a network for {self.in_planes} input planes, {self.per_cell} logits per cell and "
+                f"{self.extra} global logits does not fit {info.name} {info.params} ({wanted[0]} planes, "
+                f"{wanted[1]} per cell, {wanted[2]} global)"
+            )
 
     def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        if obs.dim() != 4 or obs.shape[1] != self.in_planes or tuple(obs.shape[2:]) != self.board_shape:
-            raise ValueError(
-                f"expected observations of shape [batch, {self.in_planes}, {self.board_shape[0]}, "
-                f"{self.board_shape[1]}], got {list(obs.shape)}"
-            )
+        if obs.dim() != 4 or obs.shape[1] != self.in_planes:
+            raise ValueError(f"expected observations of shape [batch, {self.in_planes}, rows, cols], got {list(obs.shape)}")
         x = self.blocks(self.stem(obs))
         cell_logits = self.policy_conv(x).permute(0, 2, 3, 1).reshape(obs.shape[0], -1)
         if self.policy_global is not None:

@@ -3,8 +3,10 @@
 ``az:PATH`` searches with the checkpoint's network and the simulation budget
 and search settings the checkpoint was trained with; ``az:PATH:SIMS`` sets the
 budget; ``az:PATH:0`` plays the raw network (the most likely legal action).
-The checkpoint must be for the same game and parameters as the game it plays,
-e.g. ``gymnasium.make("Nex-v0", size=5, opponent="az:runs/nex/.../ckpt_step0000400.pt")``.
+The checkpoint must be for the same game and parameters as the game it plays, at
+any board size (the network's weights do not depend on it), e.g.
+``gymnasium.make("Nex-v0", size=7, opponent="az:runs/nex/.../ckpt_step0000400.pt")``
+with a checkpoint trained on Nex 5x5.
 """
 
 from __future__ import annotations

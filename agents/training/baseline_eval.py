@@ -94,6 +94,27 @@ class BaselineEval:
         self._pool.close()
 
 
+class SizedBaselines:
+    """One :class:`BaselineEval` per board size of a run: the tags ``eval/<size>/...``
+    when there are several sizes, the plain ``eval/...`` tags for one."""
+
+    def __init__(self, evals: dict):
+        self.evals = evals  # board size -> its BaselineEval
+
+    def evaluate(self, net: PolicyValueNet, iteration: int) -> dict[str, float]:
+        if len(self.evals) == 1:
+            return next(iter(self.evals.values())).evaluate(net, iteration)
+        results = {}
+        for size, baselines in self.evals.items():
+            for tag, value in baselines.evaluate(net, iteration).items():
+                results[tag.replace("eval/", f"eval/{size}/", 1)] = value
+        return results
+
+    def close(self) -> None:
+        for baselines in self.evals.values():
+            baselines.close()
+
+
 class _Candidate:
     """A worker's state: its network copy, the candidate player and the opponents it has built."""
 

@@ -2,10 +2,13 @@
 
 The training loop asks a feed for ``agent.selfplay.games_per_iteration`` games
 once per iteration (:meth:`collect`), handing it the current network, the
-learner step and the run's generator, and gets back :class:`Chunk` s (games,
-the version of the weights that played them, the seconds it took). Every
-feed plays with :func:`agents.training.selfplay.self_play`; they differ only
-in where it runs:
+learner step, the run's generator and the iteration the games are for, and
+gets back :class:`Chunk` s (games per board size, the version of the weights
+that played them, the seconds it took). A feed knows the run's board sizes
+(:class:`~agents.training.sizes.SizeSchedule`) and hands each share of games
+the iteration's size mix. Every feed plays with
+:func:`agents.training.selfplay.self_play_sizes`; they differ only in where it
+runs:
 
 * :class:`InlineFeed` (``agent.selfplay.workers=0``) plays in the calling
   process with the run's generator, between learning phases: policy lag 0.
@@ -16,7 +19,7 @@ in where it runs:
   iteration's games (with the weights as they are before this iteration's
   learning) before it returns, so the workers play while the learner steps:
   the policy lag is then exactly ``steps_per_iteration``. Chunks come back in
-  worker order and the seeds and weights are fixed when the games are
+  worker order and the seeds, sizes and weights are fixed when the games are
   handed out, so a fixed seed and worker count give identical runs either way.
 
 The Ray backend (:mod:`agents.training.ray_backend`) is a third feed with the
@@ -26,14 +29,15 @@ same interface.
 from __future__ import annotations
 
 import time
-from typing import Protocol
+from typing import Any, Mapping, Protocol
 
 import numpy as np
 
 from agents.net.network import NetConfig, PolicyValueNet
 from agents.search.mcts import MCTS, SearchConfig
 from agents.pool import WorkerPool
-from agents.training.selfplay import SelfPlayConfig, self_play
+from agents.training.selfplay import Board, SelfPlayConfig, self_play_sizes
+from agents.training.sizes import SizeSchedule
 from agents.training.workers import Chunk, SelfPlayWorker, cpu_weights
 from envs.core import Game
 
@@ -43,8 +47,9 @@ class Feed(Protocol):
     overlap: bool  # whether workers play while the learner steps
     stale_games: int  # games played but dropped for exceeding the policy lag bound (Ray only)
 
-    def collect(self, net: PolicyValueNet, step: int, rng: np.random.Generator, more: bool) -> list[Chunk]:
-        """One iteration's games; ``more`` is False at the last iteration (nothing to prefetch)."""
+    def collect(self, net: PolicyValueNet, step: int, rng: np.random.Generator, iteration: int, more: bool) -> list[Chunk]:
+        """The games of ``iteration`` (1-based); ``more`` is False at the last iteration
+        (nothing to prefetch)."""
 
     def close(self) -> None: ...
 
@@ -62,14 +67,16 @@ class InlineFeed:
     overlap = False
     stale_games = 0
 
-    def __init__(self, game: Game, search: SearchConfig, config: SelfPlayConfig, evaluator):
-        self.game, self.config, self.evaluator = game, config, evaluator
-        self.mcts = MCTS(game, search)
+    def __init__(self, sizes: SizeSchedule, evaluators: Mapping[Any, Any], search: SearchConfig, config: SelfPlayConfig):
+        """``evaluators``: board size -> the run network's evaluator for that size's game."""
+        self.sizes, self.config = sizes, config
+        self.boards = {size: Board(e.game, MCTS(e.game, search), e) for size, e in evaluators.items()}
 
-    def collect(self, net, step, rng, more=True) -> list[Chunk]:
+    def collect(self, net, step, rng, iteration, more=True) -> list[Chunk]:
         started = time.perf_counter()
-        batch = self_play(self.game, self.mcts, self.evaluator, self.config.games_per_iteration, self.config, rng)
-        return [Chunk(batch, step, time.perf_counter() - started, 0)]
+        mix = self.sizes.at(iteration)
+        batches = self_play_sizes(self.boards, mix, self.config.games_per_iteration, self.config, rng)
+        return [Chunk(batches, step, time.perf_counter() - started, 0)]
 
     def close(self) -> None:
         pass
@@ -81,25 +88,34 @@ class ProcessFeed:
     stale_games = 0  # every chunk is played with the weights of the iteration before
 
     def __init__(
-        self, workers: int, game: Game, net: NetConfig, search: SearchConfig, config: SelfPlayConfig, overlap: bool
+        self,
+        workers: int,
+        sizes: SizeSchedule,
+        games: Mapping[Any, Game],
+        net: NetConfig,
+        search: SearchConfig,
+        config: SelfPlayConfig,
+        overlap: bool,
     ):
-        self.workers, self.overlap, self.config = workers, overlap, config
-        self._pool = WorkerPool(workers, SelfPlayWorker, game, net, search, config)
+        """``games``: board size -> game, every size of the run."""
+        self.workers, self.overlap, self.config, self.sizes = workers, overlap, config, sizes
+        self._pool = WorkerPool(workers, SelfPlayWorker, dict(games), net, search, config)
         self._pending = None
 
-    def collect(self, net, step, rng, more=True) -> list[Chunk]:
+    def collect(self, net, step, rng, iteration, more=True) -> list[Chunk]:
         if self._pending is None:
-            self._pending = self._submit(net, step, rng)
+            self._pending = self._submit(net, step, rng, iteration)
         chunks = [future.result() for future in self._pending]
-        self._pending = self._submit(net, step, rng) if self.overlap and more else None
+        self._pending = self._submit(net, step, rng, iteration + 1) if self.overlap and more else None
         return chunks
 
-    def _submit(self, net: PolicyValueNet, step: int, rng: np.random.Generator):
+    def _submit(self, net: PolicyValueNet, step: int, rng: np.random.Generator, iteration: int):
         weights = cpu_weights(net)
         shares = split_games(self.config.games_per_iteration, self.workers)
         seeds = rng.integers(2**63, size=len(shares))
+        mix = self.sizes.at(iteration)
         return [
-            self._pool.submit(_play_share, (weights, step, n, int(seed), index))
+            self._pool.submit(_play_share, (weights, step, n, int(seed), index, mix))
             for index, (n, seed) in enumerate(zip(shares, seeds))
         ]
 
@@ -108,6 +124,6 @@ class ProcessFeed:
 
 
 def _play_share(worker: SelfPlayWorker, job: tuple) -> Chunk:
-    weights, version, num_games, seed, index = job
+    weights, version, num_games, seed, index, mix = job
     worker.worker = index  # the pool hands any job to any process: the index names the share
-    return worker.play(weights, version, num_games, seed)
+    return worker.play(weights, version, num_games, seed, mix)

@@ -9,6 +9,12 @@ current network (searching with ``eval.simulations``) plays ``random``,
 ``mcts:N`` and, where the game names one (``game.reference_player``: Odoku's
 exact oracle), its reference player from each seat.
 
+``game.size`` may name several board sizes (a list, weights, or a schedule over
+the iterations: :mod:`agents.training.sizes`). One network plays them all: each
+self-play game draws its size, the replay buffer keeps a ring per size under
+one capacity and each learner batch is of one size, and every evaluation
+plays each size, tagged ``eval/<size>/...``.
+
 Outputs in the run directory: TensorBoard events (``loss/*``, ``selfplay/*``,
 ``perf/*``, ``eval/*``, the hyperparameters and a sample game as text) and
 ``checkpoints/ckpt_stepNNNNNNN_iterNNNN.pt`` with its replay buffer beside it.
@@ -50,13 +56,13 @@ from tqdm import tqdm
 from agents.config import ConfigError, check, game_from_config
 from agents.net.checkpoint import CheckpointError, build_network, check_game, load_checkpoint
 from agents.net.net_evaluator import NetEvaluator
-from agents.net.network import NetConfig, PolicyValueNet, resolve_device
+from agents.net.network import NetConfig, PolicyValueNet, head_layout, resolve_device
 from agents.search.mcts import MCTS, SearchConfig
-from agents.training.baseline_eval import BaselineConfig, BaselineEval
+from agents.training.baseline_eval import BaselineConfig, BaselineEval, SizedBaselines
 from agents.training.config_store import AGENT_SECTIONS
 from agents.training.interrupts import exit_status, stop_on_signals
 from agents.training.learner import Learner, LearnerConfig
-from agents.training.replay import ReplayBuffer
+from agents.training.replay import SizedReplay
 from agents.training.saving import (
     checkpoint_path,
     latest_checkpoint,
@@ -67,7 +73,9 @@ from agents.training.saving import (
     save_checkpoint,
 )
 from agents.training.feeds import Feed, InlineFeed, ProcessFeed
-from agents.training.selfplay import SelfPlayBatch, SelfPlayConfig
+from agents.training.workers import Chunk
+from agents.training.selfplay import SelfPlayBatch, SelfPlayConfig, first_seat_win_rate
+from agents.training.sizes import SizeSchedule, describe, parse_sizes
 from agents.training.workers import resolve_workers
 from envs.core import Game
 from envs.records import format_game
@@ -94,7 +102,9 @@ log = logging.getLogger(__name__)
 class Settings:
     """The validated run configuration, as the objects the loop uses."""
 
-    game: Game
+    game: Game  # at the run's largest board size: what its checkpoints record
+    games: dict  # board size -> game, every size the run plays (one entry for a plain game.size)
+    sizes: SizeSchedule  # game.size: the sizes each iteration's games draw from
     net: NetConfig
     search: SearchConfig
     selfplay: SelfPlayConfig
@@ -133,7 +143,7 @@ def build_settings(cfg: DictConfig) -> Settings:
     """Validate every value before anything is trained; errors name the key."""
     _refuse_unknown_keys(cfg)
     seed = _integer(cfg, "seed", 0)
-    game = game_from_config(_section(cfg, "game"))
+    sizes, games = _games(_section(cfg, "game"))
     sections = {}
     kinds = {"net": NetConfig, **{f"agent.{section}": kind for section, kind in AGENT_SECTIONS.items()}}
     for key, kind in kinds.items():
@@ -152,7 +162,9 @@ def build_settings(cfg: DictConfig) -> Settings:
         message = str(error)
         raise ConfigError(message if message.startswith("agent.") else f"device: {message}") from None
     return Settings(
-        game=game,
+        game=games[max(games)] if sizes.mixed else next(iter(games.values())),
+        games=games,
+        sizes=sizes,
         net=sections["net"],
         search=sections["agent.search"],
         selfplay=sections["agent.selfplay"],
@@ -171,6 +183,29 @@ def build_settings(cfg: DictConfig) -> Settings:
         workers=workers,
         distributed=_distributed(cfg),
     )
+
+
+def _games(game_cfg: dict) -> tuple[SizeSchedule, dict]:
+    """``game.size``'s schedule and a game per size; a size the game refuses, or sizes
+    one network cannot serve, are ConfigErrors naming ``game.size``."""
+    value = game_cfg.get("size")
+    sizes = parse_sizes(value)
+    games = {}
+    for size in sizes.sizes:
+        if size == value:  # a plain game.size
+            games[size] = game_from_config(game_cfg)
+            continue
+        try:
+            games[size] = game_from_config({**game_cfg, "size": size})
+        except ConfigError as error:
+            raise ConfigError(f"game.size={value!r}: size {size} is refused: {error}") from None
+    layouts = {size: (g.info.obs_shape[0], *head_layout(g.info.num_actions, g.info.board_shape)) for size, g in games.items()}
+    if len(set(layouts.values())) > 1:
+        raise ConfigError(
+            f"game.size={value!r}: one network cannot play these sizes (input planes, logits per cell, "
+            f"global logits by size: {layouts})"
+        )
+    return sizes, games
 
 
 def _refuse_unknown_keys(cfg: DictConfig) -> None:
@@ -210,8 +245,9 @@ def _distributed(cfg: DictConfig):
         raise ConfigError(str(error)) from None
 
 
-def make_feed(s: Settings, evaluator: NetEvaluator) -> Feed:
-    """Where the run's self-play games come from (see :mod:`agents.training.feeds`).
+def make_feed(s: Settings, evaluators: dict[object, NetEvaluator]) -> Feed:
+    """Where the run's self-play games come from (see :mod:`agents.training.feeds`);
+    ``evaluators``: board size -> the run network's evaluator (for games in this process).
     Workers overlap learning when the lag that gives (one iteration's learner steps)
     is within ``agent.selfplay.max_policy_lag``."""
     overlap = s.learner.steps_per_iteration <= s.selfplay.max_policy_lag
@@ -219,12 +255,14 @@ def make_feed(s: Settings, evaluator: NetEvaluator) -> Feed:
         from agents.training.ray_backend import RayFeed  # Ray is an optional extra
 
         try:
-            return RayFeed(s.distributed, s.game, s.net, s.search, s.selfplay, s.device, overlap, s.selfplay.max_policy_lag)
+            return RayFeed(
+                s.distributed, s.sizes, s.games, s.net, s.search, s.selfplay, s.device, overlap, s.selfplay.max_policy_lag
+            )
         except (ImportError, ValueError) as error:
             raise ConfigError(str(error)) from None
     if s.workers == 0:
-        return InlineFeed(s.game, s.search, s.selfplay, evaluator)
-    return ProcessFeed(s.workers, s.game, s.net, s.search, s.selfplay, overlap)
+        return InlineFeed(s.sizes, evaluators, s.search, s.selfplay)
+    return ProcessFeed(s.workers, s.sizes, s.games, s.net, s.search, s.selfplay, overlap)
 
 
 def _section(cfg: DictConfig, key: str) -> dict:
@@ -289,13 +327,14 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
     torch.manual_seed(s.seed)
     rng = np.random.default_rng(s.seed)
     net = PolicyValueNet.for_game(info, s.net)
-    replay = ReplayBuffer(s.learner.replay_capacity, info.obs_shape, info.num_actions)
+    shapes = {size: (g.info.obs_shape, g.info.num_actions) for size, g in s.games.items()}
+    replay = SizedReplay(s.learner.replay_capacity, shapes)
     step = iteration = 0
     if checkpoint is not None:
         path = Path(cfg.resume)
         check_game(checkpoint, game, path)  # a command-line override may have changed it
         net = build_network(checkpoint, path, game)
-        replay = load_replay(path, s.learner.replay_capacity)
+        replay = load_replay(path, s.learner.replay_capacity, shapes)
         step, iteration = checkpoint["step"], checkpoint["iteration"]
     net.to(s.device)
     learner = Learner(net, s.learner, s.device)
@@ -305,15 +344,15 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
         except (KeyError, TypeError, ValueError, RuntimeError) as error:
             raise CheckpointError(f"checkpoint {path}: field 'optimizer' does not fit the network ({error})") from None
         rng = restore_rngs(checkpoint)
-    evaluator = NetEvaluator(game, net, s.device)
-    symmetries = game.symmetries()
+    evaluators = {size: NetEvaluator(g, net, s.device) for size, g in s.games.items()}
+    symmetries = {size: g.symmetries() for size, g in s.games.items()}
     config_yaml = OmegaConf.to_yaml(cfg, resolve=True)
     checkpoint_dir = run_dir / "checkpoints"
     for stale in remove_stale_files(checkpoint_dir):
         log.info("removed %s, left by a run that was killed while saving", stale)
     if checkpoint is not None and (run_dir / ".hydra").is_dir():
         (run_dir / ".hydra" / "config.yaml").write_text(config_yaml)  # what runs now, overrides applied
-    feed = make_feed(s, evaluator)
+    feed = make_feed(s, evaluators)
     baselines = make_baseline_eval(s)
 
     from torch.utils.tensorboard import SummaryWriter  # slow import, only for real runs
@@ -349,20 +388,25 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
         _announce("run directory", run_dir, resumed_from=cfg.get("resume"))
         log.info(
             "training %s %s on %s, seed %d: iterations %d..%d, %d games and %d learner steps each, "
-            "%d simulations per move, net %d blocks x %d channels",
+            "%d simulations per move, net %d blocks x %d channels%s",
             info.name, info.params, s.device, s.seed, iteration + 1, s.iterations, s.selfplay.games_per_iteration,
             s.learner.steps_per_iteration, s.search.num_simulations, s.net.blocks, s.net.channels,
+            f", board {describe(s.sizes)}" if s.sizes.mixed else "",
         )
         show_bar = bool(cfg.get("progress", True)) and sys.stderr.isatty()  # no bar in redirected output
-        _warm_up(game, MCTS(game, s.search), evaluator)  # compile the kernels before the first iteration is timed
+        for size, g in s.games.items():  # compile the kernels before the first iteration is timed
+            _warm_up(g, MCTS(g, s.search), evaluators[size])
         bar = tqdm(total=s.iterations, initial=iteration, desc=info.name, unit="it", dynamic_ncols=True, disable=not show_bar)
         while iteration < s.iterations:
             # 1. self-play: this iteration's games (the feed may have played them while the learner stepped)
             started = time.perf_counter()
-            chunks = feed.collect(net, step, rng, more=iteration + 1 < s.iterations)
+            chunks = feed.collect(net, step, rng, iteration + 1, more=iteration + 1 < s.iterations)
             selfplay_seconds = time.perf_counter() - started
-            batch = SelfPlayBatch.concatenate([chunk.batch for chunk in chunks])
-            replay.add(batch.obs, batch.policy, batch.value)
+            batches = by_size(chunks)
+            for size, batch in batches.items():
+                replay.add(size, batch.obs, batch.policy, batch.value)
+            played = [g for batch in batches.values() for g in zip(batch.game_lengths, batch.returns)]
+            num_positions = sum(batch.num_positions for batch in batches.values())
             policy_lag = float(np.mean([step - chunk.version for chunk in chunks]))
 
             # 2. learning
@@ -379,23 +423,27 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
             # 3. logging
             scalars = {
                 **mean_losses,
-                "selfplay/game_length": float(np.mean(batch.game_lengths)),
-                "selfplay/first_seat_win_rate": batch.first_seat_win_rate,
+                "selfplay/game_length": float(np.mean([length for length, _ in played])),
+                "selfplay/first_seat_win_rate": first_seat_win_rate([returns for _, returns in played]),
                 "selfplay/replay_size": float(len(replay)),
                 "selfplay/stale_games": float(feed.stale_games),
-                "perf/positions_per_s": batch.num_positions / loop_seconds,
-                "perf/actor_positions_per_s": float(np.mean([c.batch.num_positions / c.seconds for c in chunks])),
+                "perf/positions_per_s": num_positions / loop_seconds,
+                "perf/actor_positions_per_s": float(np.mean([c.num_positions / c.seconds for c in chunks])),
                 "perf/policy_lag": policy_lag,
-                "perf/replay_ratio": len(losses) * s.learner.batch_size / max(batch.num_positions, 1),
+                "perf/replay_ratio": len(losses) * s.learner.batch_size / max(num_positions, 1),
                 "perf/selfplay_seconds": selfplay_seconds,
                 "perf/learner_steps": float(step),
             }
+            if s.sizes.mixed:  # the games each board size got this iteration
+                for size in s.sizes.sizes:
+                    scalars[f"selfplay/{size}/games"] = float(len(batches[size].game_lengths) if size in batches else 0)
             if s.eval_every and (iteration % s.eval_every == 0 or iteration == s.iterations):
                 evaluation = baselines.evaluate(net, iteration)
                 result.evaluations.append(evaluation)
                 scalars.update(evaluation)
-                writer.add_text("selfplay/sample_game", _sample_game(game, batch), iteration)
-                picture = _sample_picture(game, batch)
+                size, batch = next(iter(batches.items()))  # the sample: a game of the first size played
+                writer.add_text("selfplay/sample_game", _sample_game(s.games[size], batch), iteration)
+                picture = _sample_picture(s.games[size], batch)
                 if picture is not None:
                     writer.add_image("selfplay/sample_position", picture, iteration, dataformats="HWC")
             for tag, value in scalars.items():
@@ -427,14 +475,25 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
     return result
 
 
+def by_size(chunks: list[Chunk]) -> dict[object, SelfPlayBatch]:
+    """The chunks' games joined per board size (sizes in the order first played, games in chunk order)."""
+    sizes = dict.fromkeys(size for chunk in chunks for size in chunk.batches)
+    return {
+        size: SelfPlayBatch.concatenate([chunk.batches[size] for chunk in chunks if size in chunk.batches])
+        for size in sizes
+    }
+
+
 # --- evaluation --------------------------------------------------------------------------------
-def make_baseline_eval(s: Settings) -> BaselineEval | None:
-    """The run's evaluation against the baselines (None when ``eval.every=0``)."""
+def make_baseline_eval(s: Settings) -> SizedBaselines | None:
+    """The run's evaluation against the baselines at each board size (None when ``eval.every=0``)."""
     if not s.eval_every:
         return None
     search = dataclasses.replace(s.search, num_simulations=s.eval_simulations) if s.eval_simulations else None
     config = BaselineConfig(s.eval_games, s.eval_mcts_simulations, s.eval_oracle_games)
-    return BaselineEval(s.workers, s.game, s.net, search, config, s.seed, s.device)
+    return SizedBaselines(
+        {size: BaselineEval(s.workers, game, s.net, search, config, s.seed, s.device) for size, game in s.games.items()}
+    )
 
 
 # --- small helpers -----------------------------------------------------------------------------
@@ -518,4 +577,4 @@ def _announce(what: str, run_dir: Path, **extra) -> None:
     log.info("\n".join(lines))
 
 
-__all__ = ["Settings", "TrainResult", "build_settings", "evaluate", "make_feed", "train"]
+__all__ = ["Settings", "TrainResult", "build_settings", "by_size", "make_baseline_eval", "make_feed", "train"]

@@ -18,6 +18,12 @@
   buffer as they arrive, the learner steps, checkpoints are the in-process
   ones (a Ray run resumes in-process and vice versa).
 
+Board sizes: every actor holds a search per board size of the run, and each
+chunk it is handed carries the size mix of the iteration it is handed out for
+(in the asynchronous schedule: the iteration being gathered, or the next one
+once it has its games); an inference actor runs the requests of each board
+size as one forward pass.
+
 Two schedules. With ``agent.selfplay.max_policy_lag`` below
 ``agent.learner.steps_per_iteration`` the actors play in rounds: every actor
 gets its share of the iteration's games with the current weights and a seed
@@ -54,6 +60,7 @@ from agents.net.net_evaluator import NetEvaluator
 from agents.net.network import NetConfig, PolicyValueNet
 from agents.search.mcts import SearchConfig
 from agents.training.selfplay import SelfPlayConfig
+from agents.training.sizes import SizeSchedule
 from agents.training.workers import Chunk, SelfPlayWorker, cpu_weights
 from envs.core import Game
 
@@ -107,7 +114,8 @@ class RayFeed:
     def __init__(
         self,
         config: RayConfig,
-        game: Game,
+        sizes: SizeSchedule,
+        games: dict,
         net: NetConfig,
         search: SearchConfig,
         selfplay: SelfPlayConfig,
@@ -115,8 +123,11 @@ class RayFeed:
         overlap: bool,
         max_policy_lag: int,
     ):
+        """``games``: board size -> game, every size of the run."""
         ray = self._ray = import_ray()
         self.config, self.selfplay, self.overlap, self.max_policy_lag = config, selfplay, overlap, max_policy_lag
+        self.sizes = sizes
+        game = next(iter(games.values()))
         self._owns_runtime = not ray.is_initialized()
         if self._owns_runtime:
             _start(ray, config)
@@ -144,7 +155,7 @@ class RayFeed:
                 ray.remote(SelfPlayActor).options(
                     num_cpus=config.cpus_per_actor, num_gpus=config.gpus_per_actor,
                     max_restarts=config.max_restarts, max_task_retries=-1,
-                ).remote(game, net, search, selfplay, index, actor_device, self.servers[index % len(self.servers)] if self.servers else None)
+                ).remote(games, net, search, selfplay, index, actor_device, self.servers[index % len(self.servers)] if self.servers else None)
                 for index in range(self.workers)
             ]
         except BaseException:  # a refused placement or a failed start leaves no runtime behind
@@ -157,29 +168,32 @@ class RayFeed:
         self.stale_games = 0
 
     # --- the feed interface ---------------------------------------------------------------
-    def collect(self, net: PolicyValueNet, step: int, rng: np.random.Generator, more: bool = True) -> list[Chunk]:
+    def collect(
+        self, net: PolicyValueNet, step: int, rng: np.random.Generator, iteration: int, more: bool = True
+    ) -> list[Chunk]:
         ray = self._ray
         self._publish(net, step)
         if not self.overlap:  # rounds: every actor one share, results in actor order
             shares = split_games(self.selfplay.games_per_iteration, self.workers)
-            refs = [self._play(index, n, rng) for index, n in enumerate(shares)]
+            refs = [self._play(index, n, rng, iteration) for index, n in enumerate(shares)]
             return ray.get(refs)
         share = -(-self.selfplay.games_per_iteration // self.workers)
         for index in set(range(self.workers)) - set(self._pending.values()):
-            self._pending[self._play(index, share, rng)] = index
+            self._pending[self._play(index, share, rng, iteration)] = index
         chunks, games = [], 0
         while games < self.selfplay.games_per_iteration:
             (ref,), _ = ray.wait(list(self._pending), num_returns=1)
             index = self._pending.pop(ref)
             chunk = ray.get(ref)
-            played = len(chunk.batch.game_lengths)
+            played = chunk.num_games
             if step - chunk.version > self.max_policy_lag:
                 self.stale_games += played
             else:
                 chunks.append(chunk)
                 games += played
-            if more or games < self.selfplay.games_per_iteration:
-                self._pending[self._play(index, share, rng)] = index
+            gathering = games < self.selfplay.games_per_iteration
+            if more or gathering:
+                self._pending[self._play(index, share, rng, iteration if gathering else iteration + 1)] = index
         return chunks
 
     def close(self) -> None:
@@ -206,21 +220,22 @@ class RayFeed:
         self._version = step
         self._ray.get([server.load.remote(self._box, step) for server in self.servers])
 
-    def _play(self, index: int, num_games: int, rng: np.random.Generator):
-        return self.actors[index].play.remote(self._box, self._version, num_games, int(rng.integers(2**63)))
+    def _play(self, index: int, num_games: int, rng: np.random.Generator, iteration: int):
+        seed, mix = int(rng.integers(2**63)), self.sizes.at(iteration)
+        return self.actors[index].play.remote(self._box, self._version, num_games, seed, mix)
 
 
 class SelfPlayActor:
     """A Ray actor around one :class:`SelfPlayWorker`."""
 
-    def __init__(self, game, net, search, selfplay, index, device, server=None):
-        evaluator = RemoteEvaluator(game, server) if server is not None else None
-        self.worker = SelfPlayWorker(game, net, search, selfplay, index, device, evaluator)
+    def __init__(self, games, net, search, selfplay, index, device, server=None):
+        evaluator_for = (lambda game: RemoteEvaluator(game, server)) if server is not None else None
+        self.worker = SelfPlayWorker(games, net, search, selfplay, index, device, evaluator_for)
 
-    def play(self, box: list, version: int, num_games: int, seed: int) -> Chunk:
+    def play(self, box: list, version: int, num_games: int, seed: int, mix) -> Chunk:
         import ray
 
-        return self.worker.play(lambda: ray.get(box[0]), version, num_games, seed)
+        return self.worker.play(lambda: ray.get(box[0]), version, num_games, seed, mix)
 
     def pid(self) -> int:
         return os.getpid()
@@ -230,8 +245,8 @@ class InferenceActor:
     """One network on one device serving forward passes to many self-play actors.
 
     An asynchronous actor: requests that arrive while a forward pass runs wait,
-    and the first of them to be served takes all the waiting ones along as
-    one batch."""
+    and the first of them to be served takes all the waiting ones along: one
+    forward pass per board size among them."""
 
     def __init__(self, game: Game, net: NetConfig, device: str):
         torch.set_num_threads(1)
@@ -250,18 +265,23 @@ class InferenceActor:
         self._queue.append((obs, future))
         if len(self._queue) == 1:
             await asyncio.sleep(0)  # let the requests already delivered join this batch
-            batch, self._queue = self._queue, []
-            try:
-                logits, values = self.evaluator.forward(np.concatenate([o for o, _ in batch]))
-            except Exception as error:  # every waiting request hears of it
-                for _, waiting in batch:
-                    waiting.set_exception(error)
-            else:
-                offset = 0
-                for o, waiting in batch:
-                    waiting.set_result((logits[offset : offset + len(o)], values[offset : offset + len(o)]))
-                    offset += len(o)
+            waiting, self._queue = self._queue, []
+            for shape in dict.fromkeys(o.shape[1:] for o, _ in waiting):
+                self._serve([(o, f) for o, f in waiting if o.shape[1:] == shape])
         return await future
+
+    def _serve(self, batch: list) -> None:
+        """One forward pass for requests of one observation shape."""
+        try:
+            logits, values = self.evaluator.forward(np.concatenate([o for o, _ in batch]))
+        except Exception as error:  # every waiting request hears of it
+            for _, waiting in batch:
+                waiting.set_exception(error)
+        else:
+            offset = 0
+            for o, waiting in batch:
+                waiting.set_result((logits[offset : offset + len(o)], values[offset : offset + len(o)]))
+                offset += len(o)
 
     def stats(self) -> tuple[int, int]:
         return self.evaluator.calls, self.evaluator.positions

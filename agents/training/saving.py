@@ -24,14 +24,14 @@ import os
 import re
 import tempfile
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Mapping
 
 import numpy as np
 import torch
 
 from agents.net.checkpoint import FORMAT, CheckpointError
 from agents.net.network import PolicyValueNet
-from agents.training.replay import ReplayBuffer, pack_state, unpack_state
+from agents.training.replay import ReplayBuffer, SizedReplay, pack_state, unpack_state
 from envs.core import GameInfo
 
 _NAME = re.compile(r"ckpt_step(\d+)(?:_iter(\d+))?(?:_interrupted(\d*))?\.pt")  # no _iter: older runs
@@ -76,7 +76,7 @@ def save_checkpoint(
     iteration: int,
     rng: np.random.Generator,
     config_yaml: str,
-    replay: ReplayBuffer | None = None,
+    replay: ReplayBuffer | SizedReplay | None = None,
     same_replay_as: Path | None = None,
 ) -> Path:
     """Write ``path`` (and ``replay_path(path)`` when a buffer is given) atomically.
@@ -117,15 +117,16 @@ def replay_path(path: str | Path) -> Path:
     return path.with_name(path.stem + ".replay.npz")
 
 
-def load_replay(path: str | Path, capacity: int | None = None) -> ReplayBuffer:
+def load_replay(path: str | Path, capacity: int | None = None, shapes: Mapping | None = None) -> SizedReplay:
     """The replay buffer saved beside checkpoint ``path`` (resized to ``capacity``:
-    a smaller one keeps the newest positions)."""
+    a smaller one keeps the newest positions), with a ring for every board size in
+    ``shapes`` (size -> observation shape, actions; see :class:`SizedReplay`)."""
     file = replay_path(path)
     if not file.is_file():
         raise CheckpointError(f"replay buffer {file} of checkpoint {path}: no such file")
     try:
         with np.load(file, allow_pickle=False) as data:
-            return ReplayBuffer.from_state_dict(unpack_state({key: data[key] for key in data.files}), capacity)
+            return SizedReplay.from_state_dict(unpack_state({key: data[key] for key in data.files}), capacity, shapes)
     except Exception as error:  # zip, key and shape errors of a damaged file
         raise CheckpointError(f"replay buffer {file} of checkpoint {path}: not readable ({type(error).__name__}: {error})") from None
 

@@ -24,19 +24,26 @@ with chance): the root's mean value, or after a Gumbel search the value of the
 action it selected. Positions with a single legal action are played without
 search and are not recorded.
 
+A run over several board sizes (``game.size`` a list or a schedule,
+:mod:`agents.training.sizes`) plays through :func:`self_play_sizes`: each game
+draws its size from the iteration's mix, and the games of each size are played
+together by :func:`self_play`, one batch of targets per size.
+
 Where the games are played (the main process, worker processes, Ray actors)
 is the business of :mod:`agents.training.feeds`; every place runs
-:func:`self_play`.
+:func:`self_play_sizes`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, Mapping, NamedTuple
 
 import numpy as np
 
 from agents.config import check
 from agents.search.mcts import MCTS, select_action, temperature_schedule
+from agents.training.sizes import SizeMix
 from envs.core import CHANCE, Game
 
 
@@ -83,7 +90,7 @@ class SelfPlayBatch:
     @property
     def first_seat_win_rate(self) -> float:
         """Fraction of games that seat 0 won outright (draws count as not won)."""
-        return float(np.mean([r[0] > max(r[1:]) for r in self.returns])) if self.returns else float("nan")
+        return first_seat_win_rate(self.returns)
 
     @classmethod
     def concatenate(cls, batches: list["SelfPlayBatch"]) -> "SelfPlayBatch":
@@ -95,6 +102,28 @@ class SelfPlayBatch:
             returns=[r for b in batches for r in b.returns],
             games=[g for b in batches for g in b.games],
         )
+
+
+def first_seat_win_rate(returns: list[tuple[float, ...]]) -> float:
+    """Fraction of games (per-seat returns) that seat 0 won outright (draws count as not won)."""
+    return float(np.mean([r[0] > max(r[1:]) for r in returns])) if returns else float("nan")
+
+
+class Board(NamedTuple):
+    """What plays one board size: its game, its search, and an evaluator over the run's network."""
+
+    game: Game
+    mcts: MCTS
+    evaluator: Any
+
+
+def self_play_sizes(
+    boards: Mapping[Any, Board], mix: SizeMix, num_games: int, config: SelfPlayConfig, rng: np.random.Generator
+) -> dict[Any, SelfPlayBatch]:
+    """``num_games`` games, each at a size drawn from ``mix`` (one size: no draw, so the
+    games are exactly :func:`self_play`'s); the batch of each size played, in ``mix`` order."""
+    counts = mix.counts(num_games, rng)
+    return {size: self_play(*boards[size], n, config, rng) for size, n in counts.items() if n}
 
 
 class _Game:

@@ -4,8 +4,9 @@ A :class:`SelfPlayWorker` is the unit every backend runs: the in-process
 worker processes (:mod:`agents.training.feeds`) and the Ray actors
 (:mod:`agents.training.ray_backend`) each hold one. :meth:`SelfPlayWorker.play`
 loads the weights it is handed (only when their version differs from the
-ones it holds), plays ``num_games`` games with a generator seeded from
-``seed`` and returns a :class:`Chunk`: the games' targets, the learner step of
+ones it holds), plays ``num_games`` games, each at a board size drawn from
+the mix it is handed, with a generator seeded from ``seed`` and returns a
+:class:`Chunk`: the games' targets per size, the learner step of
 the weights that played them (its ``version``, from which the loop computes
 the policy lag) and the seconds it spent playing.
 """
@@ -15,7 +16,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable, Mapping
 
 import numpy as np
 import torch
@@ -23,7 +24,8 @@ import torch
 from agents.net.net_evaluator import NetEvaluator
 from agents.net.network import NetConfig, PolicyValueNet
 from agents.search.mcts import MCTS, SearchConfig
-from agents.training.selfplay import SelfPlayBatch, SelfPlayConfig, self_play
+from agents.training.selfplay import Board, SelfPlayBatch, SelfPlayConfig, self_play_sizes
+from agents.training.sizes import SizeMix
 from envs.core import Game
 
 
@@ -48,32 +50,43 @@ def resolve_workers(value, key: str = "agent.selfplay.workers") -> int:
 class Chunk:
     """Games one worker played with one version of the weights."""
 
-    batch: SelfPlayBatch
+    batches: dict[Any, SelfPlayBatch]  # board size -> its games
     version: int  # the learner step of the weights that played it
     seconds: float  # the worker's time playing them
     worker: int
 
+    @property
+    def num_positions(self) -> int:
+        return sum(batch.num_positions for batch in self.batches.values())
+
+    @property
+    def num_games(self) -> int:
+        return sum(len(batch.game_lengths) for batch in self.batches.values())
+
 
 class SelfPlayWorker:
-    """Plays self-play games with a private network copy (or a shared evaluator)."""
+    """Plays self-play games at the run's board sizes with a private network copy (or a
+    shared evaluator)."""
 
     def __init__(
         self,
-        game: Game,
+        games: Mapping[Any, Game],
         net: NetConfig,
         search: SearchConfig,
         config: SelfPlayConfig,
         worker: int = 0,
         device: str = "cpu",
-        evaluator=None,
+        evaluator_for: Callable[[Game], Any] | None = None,
     ):
-        """With ``evaluator`` (a shared inference service) the worker holds no network:
-        whoever serves the evaluator loads the weights."""
+        """``games``: board size -> game. With ``evaluator_for`` (a game -> an evaluator of a
+        shared inference service) the worker holds no network: whoever serves the
+        evaluators loads the weights."""
         torch.set_num_threads(1)  # the workers are the parallelism
-        self.game, self.config, self.worker = game, config, worker
-        self.net = None if evaluator else PolicyValueNet.for_game(game.info, net).to(torch.device(device))
-        self.evaluator = evaluator or NetEvaluator(game, self.net, device)
-        self.mcts = MCTS(game, search)
+        self.config, self.worker = config, worker
+        first = next(iter(games.values()))
+        self.net = None if evaluator_for else PolicyValueNet.for_game(first.info, net).to(torch.device(device))
+        evaluator_for = evaluator_for or (lambda game: NetEvaluator(game, self.net, device))
+        self.boards = {size: Board(game, MCTS(game, search), evaluator_for(game)) for size, game in games.items()}
         self.version: int | None = None  # learner step of the loaded weights
 
     def load(self, weights: dict | Callable[[], dict] | None, version: int) -> None:
@@ -83,11 +96,11 @@ class SelfPlayWorker:
         self.net.load_state_dict(weights() if callable(weights) else weights)
         self.version = version
 
-    def play(self, weights, version: int, num_games: int, seed: int) -> Chunk:
+    def play(self, weights, version: int, num_games: int, seed: int, mix: SizeMix) -> Chunk:
         self.load(weights, version)
         started = time.perf_counter()
-        batch = self_play(self.game, self.mcts, self.evaluator, num_games, self.config, np.random.default_rng(seed))
-        return Chunk(batch, version, time.perf_counter() - started, self.worker)
+        batches = self_play_sizes(self.boards, mix, num_games, self.config, np.random.default_rng(seed))
+        return Chunk(batches, version, time.perf_counter() - started, self.worker)
 
 
 def cpu_weights(net: PolicyValueNet) -> dict[str, torch.Tensor]:
