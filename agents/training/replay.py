@@ -45,9 +45,10 @@ class ReplayBuffer:
         n = len(obs)
         if not len(policy) == len(value) == n:
             raise ValueError(f"batch sizes differ: obs {n}, policy {len(policy)}, value {len(value)}")
-        if n > self.capacity:  # only the newest fit
+        if n > self.capacity:  # only the newest fit, in the slots they would have reached
             obs, policy, value = obs[-self.capacity :], policy[-self.capacity :], value[-self.capacity :]
             self.total_added += n - self.capacity
+            self.next = int((self.next + n - self.capacity) % self.capacity)
             n = self.capacity
         slots = (self.next + np.arange(n)) % self.capacity
         self.obs[slots] = obs
@@ -98,6 +99,12 @@ class ReplayBuffer:
         buffer = cls(int(state["capacity"]) if capacity is None else capacity, obs.shape[1:], policy.shape[1])
         buffer.add(obs, policy, value)
         buffer.total_added = int(state["total_added"])
+        if buffer.size == buffer.capacity:
+            # A full buffer samples by slot: put every position back in the slot it held
+            # (position k of the run in slot k mod capacity), so a resumed run draws the same batches.
+            buffer.next = buffer.total_added % buffer.capacity
+            for name in ("obs", "policy", "value"):
+                setattr(buffer, name, np.roll(getattr(buffer, name), buffer.next, axis=0))
         return buffer
 
 
