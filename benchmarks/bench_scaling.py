@@ -196,10 +196,8 @@ def main() -> None:
     backends = ["local"]
     if not args.no_ray and not args.costs:
         try:
-            import ray
+            import ray  # noqa: F401
 
-            ray.init(num_cpus=max(args.workers), include_dashboard=False, logging_level="WARNING",
-                     runtime_env={"env_vars": {"OMP_NUM_THREADS": "1", "PYTHONPATH": str(CONFIGS.parent)}})
             backends.append("ray")
         except ImportError:
             print("ray is not installed: no Ray rows (pip install -e '.[ray]')")
@@ -217,7 +215,15 @@ def main() -> None:
         rows = [("in-process", 0, ("turns",))] if args.main_process else []
         rows += [(b, w, args.modes) for b in backends for w in args.workers]
         for backend, workers, modes in rows:
-            measured = measure(settings(overrides, "local" if backend == "in-process" else backend, workers), modes, args.iterations)
+            if backend == "ray":  # a runtime per row: one row's killed actors must not slow the next
+                ray.init(num_cpus=max(args.workers), include_dashboard=False, logging_level="WARNING",
+                         runtime_env={"env_vars": {"OMP_NUM_THREADS": "1", "PYTHONPATH": str(CONFIGS.parent)}})
+            try:
+                measured = measure(settings(overrides, "local" if backend == "in-process" else backend, workers),
+                                   modes, args.iterations)
+            finally:
+                if backend == "ray":
+                    ray.shutdown()
             for mode, (rate, cpu) in measured.items():
                 results[backend, workers, mode] = rate
                 one = results.get((backend, min(args.workers), mode))
