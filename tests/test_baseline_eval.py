@@ -71,7 +71,7 @@ def test_worker_processes_give_the_same_figures_and_load_each_iterations_weights
     search = dataclasses.replace(s.search, num_simulations=s.eval_simulations)
     figures = {}
     for workers in (0, 2):
-        baselines = BaselineEval(workers, s.game, s.net, search, config, s.seed)
+        baselines = BaselineEval(workers, s.games, s.net, search, config, s.seed)
         try:
             figures[workers] = [baselines.evaluate(first, 1), baselines.evaluate(second, 2)]
         finally:

@@ -44,34 +44,37 @@ class BaselineConfig:
 @dataclass(frozen=True)
 class Match:
     tag: str  # as logged
+    size: int  # the board size it plays on
     opponent: str  # a player spec
     seats: tuple[int, ...]  # the candidate's seat in each game
     fact: str | None  # the outcome fact averaged (the reference player's matches); None: the score
 
 
 class BaselineEval:
-    """Plays the evaluation games of a run on ``workers`` processes (0: this process)."""
+    """Plays the evaluation games of a run, at each of its board sizes, on ``workers``
+    processes (0: this process). With several sizes the tags are ``eval/<size>/...``."""
 
-    def __init__(self, workers: int, game: Game, net: NetConfig, search: SearchConfig | None, config: BaselineConfig,
-                 seed: int, device: str | torch.device = "cpu"):
-        """``search``: the candidate's search (None: the raw network plays)."""
-        self.game, self.config, self.seed = game, config, seed
-        self._pool = WorkerPool(workers, _Candidate, game, net, search, str(device) if workers == 0 else "cpu")
+    def __init__(self, workers: int, games: dict[int, Game], net: NetConfig, search: SearchConfig | None,
+                 config: BaselineConfig, seed: int, device: str | torch.device = "cpu"):
+        """``games``: board size -> game; ``search``: the candidate's search (None: the raw network plays)."""
+        self.games, self.config, self.seed = games, config, seed
+        self._pool = WorkerPool(workers, _Candidate, games, net, search, str(device) if workers == 0 else "cpu")
 
     def matches(self) -> list[Match]:
         """Every match of an evaluation, in order."""
-        c, info = self.config, self.game.info
-        alternating = tuple(g % info.num_seats for g in range(c.games))
-        found = []
-        if c.games:
-            found.append(Match("eval/win_rate_vs_random", "random", alternating, None))
-            if c.mcts_simulations:
-                found.append(Match("eval/win_rate_vs_mcts", f"mcts:{c.mcts_simulations}", alternating, None))
-        reference, fact = self.game.reference_player, self.game.score_fact
-        if c.reference_games and reference:
-            for seat, seat_name in enumerate(info.seat_names):
-                found.append(Match(f"eval/{fact}_vs_{reference}_as_{seat_name}", reference,
-                                   (seat,) * c.reference_games, fact))
+        c, found = self.config, []
+        for size, game in self.games.items():
+            prefix = f"eval/{size}/" if len(self.games) > 1 else "eval/"
+            alternating = tuple(g % game.info.num_seats for g in range(c.games))
+            if c.games:
+                found.append(Match(f"{prefix}win_rate_vs_random", size, "random", alternating, None))
+                if c.mcts_simulations:
+                    found.append(Match(f"{prefix}win_rate_vs_mcts", size, f"mcts:{c.mcts_simulations}", alternating, None))
+            reference, fact = game.reference_player, game.score_fact
+            if c.reference_games and reference:
+                for seat, seat_name in enumerate(game.info.seat_names):
+                    found.append(Match(f"{prefix}{fact}_vs_{reference}_as_{seat_name}", size, reference,
+                                       (seat,) * c.reference_games, fact))
         return found
 
     def evaluate(self, net: PolicyValueNet, iteration: int) -> dict[str, float]:
@@ -80,7 +83,8 @@ class BaselineEval:
         weights = cpu_weights(net)
         matches = self.matches()
         futures = [  # every game of every match handed out before any result is awaited
-            [self._pool.submit(_play, (weights, iteration, match.opponent, seat, (self.seed, iteration, m, g)))
+            [self._pool.submit(_play, (weights, iteration, match.size, match.opponent, seat,
+                                       (self.seed, iteration, m, g)))
              for g, seat in enumerate(match.seats)]
             for m, match in enumerate(matches)
         ]
@@ -94,36 +98,19 @@ class BaselineEval:
         self._pool.close()
 
 
-class SizedBaselines:
-    """One :class:`BaselineEval` per board size of a run: the tags ``eval/<size>/...``
-    when there are several sizes, the plain ``eval/...`` tags for one."""
-
-    def __init__(self, evals: dict):
-        self.evals = evals  # board size -> its BaselineEval
-
-    def evaluate(self, net: PolicyValueNet, iteration: int) -> dict[str, float]:
-        if len(self.evals) == 1:
-            return next(iter(self.evals.values())).evaluate(net, iteration)
-        results = {}
-        for size, baselines in self.evals.items():
-            for tag, value in baselines.evaluate(net, iteration).items():
-                results[tag.replace("eval/", f"eval/{size}/", 1)] = value
-        return results
-
-    def close(self) -> None:
-        for baselines in self.evals.values():
-            baselines.close()
-
-
 class _Candidate:
-    """A worker's state: its network copy, the candidate player and the opponents it has built."""
+    """A worker's state: one network copy (it plays every size), the candidate player
+    of each size and the opponents it has built."""
 
-    def __init__(self, game: Game, net: NetConfig, search: SearchConfig | None, device: str):
-        self.game = game
-        self.net = PolicyValueNet.for_game(game.info, net).to(torch.device(device)).eval()
-        evaluator = NetEvaluator(game, self.net, device)
-        self.player = SearchPlayer(game, evaluator, search) if search else NetworkPlayer(evaluator)
-        self.opponents: dict[str, object] = {}
+    def __init__(self, games: dict[int, Game], net: NetConfig, search: SearchConfig | None, device: str):
+        self.games = games
+        largest = games[max(games)]
+        self.net = PolicyValueNet.for_game(largest.info, net).to(torch.device(device)).eval()
+        self.players = {}
+        for size, game in games.items():
+            evaluator = NetEvaluator(game, self.net, device)
+            self.players[size] = SearchPlayer(game, evaluator, search) if search else NetworkPlayer(evaluator)
+        self.opponents: dict[tuple[int, str], object] = {}
         self.iteration: int | None = None  # whose weights are loaded
 
     def load(self, weights: dict, iteration: int) -> None:
@@ -131,15 +118,16 @@ class _Candidate:
             self.net.load_state_dict(weights)
             self.iteration = iteration
 
-    def opponent(self, spec: str):
-        if spec not in self.opponents:
-            self.opponents[spec] = make_player(spec, self.game)
-        return self.opponents[spec]
+    def opponent(self, size: int, spec: str):
+        if (size, spec) not in self.opponents:
+            self.opponents[size, spec] = make_player(spec, self.games[size])
+        return self.opponents[size, spec]
 
 
 def _play(candidate: _Candidate, job: tuple) -> GameResult:
-    weights, iteration, spec, seat, seed = job
+    weights, iteration, size, spec, seat, seed = job
     candidate.load(weights, iteration)
-    lineup = [candidate.opponent(spec)] * candidate.game.info.num_seats
-    lineup[seat] = candidate.player
-    return play_game(candidate.game, lineup, np.random.default_rng(seed))
+    game = candidate.games[size]
+    lineup = [candidate.opponent(size, spec)] * game.info.num_seats
+    lineup[seat] = candidate.players[size]
+    return play_game(game, lineup, np.random.default_rng(seed))

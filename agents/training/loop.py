@@ -58,7 +58,7 @@ from agents.net.checkpoint import CheckpointError, build_network, check_game, lo
 from agents.net.net_evaluator import NetEvaluator
 from agents.net.network import NetConfig, PolicyValueNet, head_layout, resolve_device
 from agents.search.mcts import MCTS, SearchConfig
-from agents.training.baseline_eval import BaselineConfig, BaselineEval, SizedBaselines
+from agents.training.baseline_eval import BaselineConfig, BaselineEval
 from agents.training.config_store import AGENT_SECTIONS
 from agents.training.interrupts import exit_status, stop_on_signals
 from agents.training.learner import Learner, LearnerConfig
@@ -485,15 +485,13 @@ def by_size(chunks: list[Chunk]) -> dict[object, SelfPlayBatch]:
 
 
 # --- evaluation --------------------------------------------------------------------------------
-def make_baseline_eval(s: Settings) -> SizedBaselines | None:
+def make_baseline_eval(s: Settings) -> BaselineEval | None:
     """The run's evaluation against the baselines at each board size (None when ``eval.every=0``)."""
     if not s.eval_every:
         return None
     search = dataclasses.replace(s.search, num_simulations=s.eval_simulations) if s.eval_simulations else None
     config = BaselineConfig(s.eval_games, s.eval_mcts_simulations, s.eval_oracle_games)
-    return SizedBaselines(
-        {size: BaselineEval(s.workers, game, s.net, search, config, s.seed, s.device) for size, game in s.games.items()}
-    )
+    return BaselineEval(s.workers, s.games, s.net, search, config, s.seed, s.device)
 
 
 # --- small helpers -----------------------------------------------------------------------------
