@@ -29,13 +29,18 @@ Columns: positions/s over the timed wall time, its ratio to the same mode's
 same count, and the CPU the run's processes used (driver + workers, from
 ``/proc``; 100% = one core). A second table gives the network's forward-pass
 time by batch size on this machine's CPU (the inference batch costs of
-docs/scaling.md's projection). Nothing here is a test.
+docs/scaling.md's projection), and the machine's own ceiling: forward passes
+alone (at the rows' batch, the games in flight of one worker), in one process
+and in two processes at once. Two processes that share nothing but the
+hardware can go no faster than that ratio, so a row's 1-to-2 ratio below it is
+the machine, and below it by more is the code. Nothing here is a test.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import multiprocessing
 import os
 import time
 from pathlib import Path
@@ -170,6 +175,37 @@ def learner_step_ms(s, repeats=10) -> float:
     return (time.perf_counter() - started) / repeats * 1000
 
 
+def _forward_loop(info, net_config, batch: int, seconds: float, start, counts, index: int) -> None:
+    """Forward passes of batch ``batch`` for ``seconds`` after ``start`` opens; the count into ``counts[index]``."""
+    torch.set_num_threads(1)
+    net = PolicyValueNet.for_game(info, net_config).eval()
+    obs = torch.zeros((batch, *info.obs_shape))
+    with torch.inference_mode():
+        net(obs)
+        start.wait()
+        done, stop = 0, time.perf_counter() + seconds
+        while time.perf_counter() < stop:
+            net(obs)
+            done += 1
+    counts[index] = done
+
+
+def parallel_ceiling(s, processes: int, seconds: float = 10.0) -> float:
+    """Forward passes per second of ``processes`` processes running them at once."""
+    context = multiprocessing.get_context("spawn")
+    start, counts = context.Event(), context.Array("l", processes)
+    batch = s.selfplay.concurrent_games
+    jobs = [context.Process(target=_forward_loop, args=(s.game.info, s.net, batch, seconds, start, counts, i))
+            for i in range(processes)]
+    for job in jobs:
+        job.start()
+    time.sleep(5.0)  # every process imported torch and built its network
+    start.set()
+    for job in jobs:
+        job.join()
+    return sum(counts) / seconds
+
+
 def print_costs(s) -> None:
     """What docs/scaling.md's projection takes from this machine besides the rates."""
     info = s.game.info
@@ -178,7 +214,10 @@ def print_costs(s) -> None:
     print("  forward pass (ms) by batch size, CPU, 1 thread: "
           + ", ".join(f"{size}: {ms:.2f}" for size, ms in forward_costs(s)))
     print(f"  learner step, batch {s.learner.batch_size}, CPU, 1 thread: {learner_step_ms(s):.1f} ms; "
-          f"weights {weights / 1e3:.0f} kB; one position's targets {position} B\n", flush=True)
+          f"weights {weights / 1e3:.0f} kB; one position's targets {position} B", flush=True)
+    one, two = parallel_ceiling(s, 1), parallel_ceiling(s, 2)
+    print(f"  machine ceiling, forward passes alone (batch {s.selfplay.concurrent_games}): 1 process {one:.0f}/s, "
+          f"2 processes at once {two:.0f}/s, x{two / one:.2f}\n", flush=True)
 
 
 def main() -> None:

@@ -94,6 +94,27 @@ def test_a_killed_actor_is_restarted_and_the_run_goes_on(tmp_path, monkeypatch):
     assert len(load_replay(result.checkpoint)) == sizes[-1]
 
 
+def test_a_run_joins_a_cluster_of_two_nodes(tmp_path):
+    """``distributed.address=HOST:PORT`` joins a running cluster: two nodes of one CPU each
+    (two raylets on this machine, Ray's own test cluster), so the two actors, one CPU
+    each, must run on different nodes; the driver ships the ``agents`` and ``envs``
+    packages to them, and the run ends with its checkpoint."""
+    from ray.cluster_utils import Cluster
+
+    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1})
+    try:
+        cluster.add_node(num_cpus=1)
+        cluster.wait_for_nodes()
+        args = ["distributed=ray", "experiment=smoke", f"distributed.address={cluster.address}", "distributed.actors=2",
+                "distributed.inference_actors=0", "train.iterations=2", "eval.every=0", f"hydra.run.dir={tmp_path}"]
+        done = subprocess.run([sys.executable, "train.py", *args], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    finally:
+        cluster.shutdown()
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "Ray: 2 self-play actors on 2 node(s), 0 inference actors" in (tmp_path / "train.log").read_text()
+    assert "backend: ray" in load_checkpoint(sorted((tmp_path / "checkpoints").glob("*.pt"))[-1])["config"]
+
+
 def test_a_placement_the_cluster_cannot_hold_is_refused():
     s = build_settings(compose_train(["experiment=smoke", "distributed=ray", "distributed.gpus_per_actor=1"]))
     with pytest.raises(ConfigError, match="GPUs; the Ray cluster has 0"):

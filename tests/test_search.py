@@ -355,6 +355,8 @@ def test_temperature_schedule():
         ("dirichlet_fraction", 1.5),
         ("chance", "average"),
         ("fpu_reduction", float("nan")),
+        ("playout_mix", -0.1),
+        ("playout_mix", 1.5),
     ],
 )
 def test_config_validation_names_the_field(field, value):
@@ -397,6 +399,33 @@ def test_rollout_evaluator_is_seeded_and_unbiased_on_odoku():
     expected = (np.mean(finals) - 7.5) / 7.5
     assert abs(first[:, 0].mean() - expected) < 0.05
     np.testing.assert_allclose(first[:, 0], -first[:, 1])
+
+
+@pytest.mark.parametrize("name,size", [("nex", 5), ("sudoku_moyo", None), ("odoku", None)])
+def test_full_playout_mix_is_a_rollout_search(name, size):
+    """playout_mix=1 over uniform priors is the rollout evaluator's search, draw for draw."""
+    game = make_game(name, **({"size": size} if size else {}))
+    state = game.initial_state()
+    rng = np.random.default_rng(3)
+    while game.to_play(state) == CHANCE:
+        game.apply(state, game.sample_chance(state, rng))
+    config = SearchConfig(num_simulations=40)
+    mixed = MCTS(game, dataclasses.replace(config, playout_mix=1.0)).search(state, UniformEvaluator(game), np.random.default_rng(5))
+    rollout_rng = np.random.default_rng(5)
+    rollouts = MCTS(game, config).search(state, RolloutEvaluator(game, rollout_rng), rollout_rng)
+    np.testing.assert_array_equal(mixed.visit_counts, rollouts.visit_counts)
+    np.testing.assert_array_equal(mixed.root_values, rollouts.root_values)
+
+
+def test_playout_mix_weighs_the_evaluator_and_one_playout():
+    """One simulation: the root's value is (1 - mix) * the evaluator's + mix * the playout's."""
+    game = make_game("nex", size=5)
+    state = game.initial_state()
+    constant = FunctionEvaluator(game, lambda s: (np.ones(game.info.num_actions), np.array([0.5, -0.5])))
+    playout = np.array(game.random_playout(state, np.random.default_rng(11))[0])
+    result = MCTS(game, SearchConfig(num_simulations=1, playout_mix=0.25)).search(state, constant, np.random.default_rng(11))
+    np.testing.assert_allclose(result.root_values, 0.75 * np.array([0.5, -0.5]) + 0.25 * playout)
+    assert abs(playout[0]) == 1  # a decided game, so the mix moved the value
 
 
 @pytest.mark.parametrize("name,turns", [("hex", ["b2", "a1", "c3"]), ("nex", ["b2 a1", "c3 a2", "a3 c2"])])

@@ -49,6 +49,15 @@ independent searches in lockstep and evaluates the leaves of one simulation
 wave, one per search, in a single ``evaluate`` call (how self-play batches a
 network).
 
+Leaf values mixed with playouts
+-------------------------------
+With ``playout_mix = m > 0`` a new leaf's value is ``(1 - m) * v + m * z``:
+``v`` the evaluator's value, ``z`` the returns of one random playout from the
+leaf (``game.random_playout`` with the search's rng), as AlphaGo mixed its
+value network with rollouts. Where a random playout already says much about a
+position (the end of a normal-play game, Odoku), a young network's value
+gains from it at the cost of one playout per leaf.
+
 Root noise
 ----------
 With ``add_noise=True`` a decision root's priors become
@@ -103,6 +112,7 @@ class SearchConfig:
     dirichlet_fraction: float = 0.25  # weight of the noise in the root priors
     chance: str = "expectation"  # at chance nodes: "expectation" or "sample"
     fpu_reduction: float = 0.0  # an unvisited child's value: its node's value minus this
+    playout_mix: float = 0.0  # a leaf's value: (1 - mix) * the evaluator's + mix * one random playout's returns
     gumbel: bool = False  # Gumbel root search (sequential halving); self-play then learns its improved policy
     gumbel_actions: int = 16  # root actions sampled for sequential halving
     gumbel_c_visit: float = 50.0  # sigma(q) = (c_visit + max N) * c_scale * q,
@@ -115,6 +125,7 @@ class SearchConfig:
             check("dirichlet_alpha", self.dirichlet_alpha, "number", low=0.0, strict=True)
         check("dirichlet_fraction", self.dirichlet_fraction, "number", low=0.0, high=1.0)
         check("fpu_reduction", self.fpu_reduction, "number")
+        check("playout_mix", self.playout_mix, "number", low=0.0, high=1.0)
         check("chance", self.chance, "choice", choices=CHANCE_MODES)
         check("gumbel", self.gumbel, "bool")
         check("gumbel_actions", self.gumbel_actions, "integer", low=1)
@@ -282,6 +293,7 @@ class MCTS:
         self._expect = config.chance == "expectation"
         self._c_puct = float(config.c_puct)
         self._fpu_reduction = float(config.fpu_reduction)
+        self._playout_mix = float(config.playout_mix)
         self._path_length = 2 * game.info.max_decisions + 4  # grows if a game goes deeper
 
     def search(self, state, evaluator: Evaluator, rng: np.random.Generator, add_noise: bool = False) -> SearchResult:
@@ -312,7 +324,7 @@ class MCTS:
                 lengths.append(length)
                 pending += new
             if pending:
-                self._evaluate(tree, pending, evaluator)
+                self._evaluate(tree, pending, evaluator, rng)
             for path, length in zip(paths, lengths):
                 _backup(tree.nodes, tree.values, tree.edge_child, tree.edge_prior, path, length, self._expect)
             if simulation == 0:  # the first simulation expanded the roots
@@ -325,8 +337,9 @@ class MCTS:
                         self._add_noise(tree, root, rng)
         return [self._result(tree, root, halving.get(index)) for index, root in enumerate(roots)]
 
-    def _evaluate(self, tree: _Tree, nodes: list, evaluator: Evaluator) -> None:
-        priors, values = evaluator.evaluate([tree.states[node] for node in nodes])
+    def _evaluate(self, tree: _Tree, nodes: list, evaluator: Evaluator, rng) -> None:
+        states = [tree.states[node] for node in nodes]
+        priors, values = evaluator.evaluate(states)
         priors = np.asarray(priors)
         values = np.asarray(values, dtype=np.float64)
         count = len(nodes)
@@ -335,6 +348,9 @@ class MCTS:
                 f"evaluator returned priors {priors.shape} and values {values.shape} for {count} states; "
                 f"expected {(count, self._num_actions)} and {(count, self._num_seats)}"
             )
+        if self._playout_mix:
+            playout, mix = self.game.random_playout, self._playout_mix
+            values = (1.0 - mix) * values + mix * np.array([playout(state, rng)[0] for state in states])
         for node, prior_row, value in zip(nodes, priors, values):
             self._expand_decision(tree, node, prior_row, value)
 

@@ -47,6 +47,7 @@ followed its last checkpoint, and ``resume=`` continues from there.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import signal
 from dataclasses import dataclass
@@ -63,6 +64,8 @@ from agents.training.selfplay import SelfPlayConfig
 from agents.training.sizes import SizeSchedule
 from agents.training.workers import Chunk, SelfPlayWorker, cpu_weights
 from envs.core import Game
+
+log = logging.getLogger(__name__)
 
 INSTALL_HINT = 'distributed=ray needs Ray: pip install -e ".[ray]"'
 
@@ -158,6 +161,8 @@ class RayFeed:
                 ).remote(games, net, search, selfplay, index, actor_device, self.servers[index % len(self.servers)] if self.servers else None)
                 for index in range(self.workers)
             ]
+            nodes = set(ray.get([actor.node.remote() for actor in self.actors]))
+            log.info("Ray: %d self-play actors on %d node(s), %d inference actors", self.workers, len(nodes), inference)
         except BaseException:  # a refused placement or a failed start leaves no runtime behind
             if self._owns_runtime:
                 ray.shutdown()
@@ -239,6 +244,11 @@ class SelfPlayActor:
 
     def pid(self) -> int:
         return os.getpid()
+
+    def node(self) -> str:
+        import ray
+
+        return ray.get_runtime_context().get_node_id()
 
 
 class InferenceActor:
