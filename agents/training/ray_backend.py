@@ -203,6 +203,8 @@ class RayFeed:
 
     def close(self) -> None:
         ray = self._ray
+        for ref in self._pending:  # a cancelled task is not retried when its actor is killed next
+            ray.cancel(ref)
         for actor in self.actors + self.servers:
             ray.kill(actor)
         if self._reservation is not None:
