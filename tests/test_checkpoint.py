@@ -178,3 +178,30 @@ def test_az_players_play_full_games(tmp_path, odoku):
 def test_az_spec_errors(spec, message, odoku):
     with pytest.raises(ValueError, match=message):
         make_player(spec, odoku)
+
+
+@pytest.mark.parametrize(
+    "array",
+    [
+        np.zeros(0, dtype=np.float32),
+        (np.arange(3000) % 2).astype(np.float32),  # a 0/1 plane
+        np.concatenate([np.zeros(2500), [-0.0, 0.25, 7.0], np.ones(500)]).astype(np.float32),  # values only near the end
+        np.arange(256, dtype=np.float32)[::-1].repeat(7),  # exactly 256 values
+        np.arange(257, dtype=np.float32),  # one too many
+        np.random.default_rng(0).random(5000, dtype=np.float32),
+    ],
+)
+def test_replay_packing_finds_the_distinct_values_as_a_sort_does(array):
+    """Packing keeps at most 256 distinct bit patterns (-0.0 apart from 0.0) and uint8
+    indices; small chunks make the values first seen past the first chunk count."""
+    from agents.training.replay import _few_distinct
+
+    bits = array.view(np.uint32)
+    values, inverse = np.unique(bits, return_inverse=True)
+    found = _few_distinct(bits, 256, chunk=1000)
+    if len(values) > 256:
+        assert found is None
+    else:
+        np.testing.assert_array_equal(found[0], values)
+        np.testing.assert_array_equal(found[1], inverse)
+        assert found[1].dtype == np.uint8

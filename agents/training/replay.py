@@ -242,10 +242,33 @@ def unpack_state(packed: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
 
 def _pack(name: str, array: np.ndarray) -> dict[str, np.ndarray]:
     # distinct bit patterns, so -0.0 and 0.0 both come back as they were
-    bits, index = np.unique(np.ascontiguousarray(array, dtype=np.float32).view(np.uint32), return_inverse=True)
-    if len(bits) > 256:
+    bits = np.ascontiguousarray(array, dtype=np.float32).view(np.uint32).ravel()
+    found = _few_distinct(bits, 256)
+    if found is None:
         return {name: array}
-    return {f"{name}_values": bits.view(np.float32), f"{name}_index": index.reshape(array.shape).astype(np.uint8)}
+    values, index = found
+    return {f"{name}_values": values.view(np.float32), f"{name}_index": index.reshape(array.shape)}
+
+
+def _few_distinct(bits: np.ndarray, most: int, chunk: int = 1 << 22) -> tuple[np.ndarray, np.ndarray] | None:
+    """``np.unique(bits, return_inverse=True)`` with uint8 indices, or None past ``most``
+    (<= 256) distinct values. A replay holds tens of millions of entries, which a sort
+    takes seconds over at every checkpoint; a binary search per entry among the few
+    distinct values gives the same arrays, one chunk at a time."""
+    values = np.unique(bits[:most + 1])  # more than ``most`` here: done, without sorting them all
+    for start in range(most + 1, len(bits), chunk):  # the values the first entries lack
+        if len(values) > most:
+            return None
+        part = bits[start:start + chunk]
+        missing = values[np.minimum(np.searchsorted(values, part), len(values) - 1)] != part
+        if missing.any():
+            values = np.union1d(values, part[missing])
+    if len(values) > most:
+        return None
+    index = np.empty(len(bits), dtype=np.uint8)
+    for start in range(0, len(bits), chunk):
+        index[start:start + chunk] = np.searchsorted(values, bits[start:start + chunk])
+    return values, index
 
 
 def _unpack(name: str, state: dict[str, np.ndarray]) -> np.ndarray:
