@@ -84,7 +84,7 @@ def test_bad_settings_name_the_key(tmp_path, overrides, message):
 
 
 def test_modes_are_a_table():
-    assert set(MODES) == {"match", "solve", "accuracy", "stats", "odoku", "play"}
+    assert set(MODES) == {"match", "solve", "accuracy", "stats", "odoku", "play", "curve"}
     assert issubclass(ConfigError, ValueError)
 
 

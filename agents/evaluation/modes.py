@@ -16,6 +16,8 @@ directory and returns a JSON-ready summary, which :func:`evaluate` saves as
                seats alternating)
 ``odoku``      each player's mean score against the oracle from both seats and its regret
 ``play``       a game with a person (``human``) at the terminal
+``curve``      a run's learning curve: each checkpoint (milestones and the newest) against
+               each of ``players``, ``games`` each: ``curve.csv``, ``curve.png``
 =============  ==============================================================================
 """
 
@@ -33,6 +35,7 @@ import numpy as np
 from omegaconf import DictConfig, ListConfig, OmegaConf
 
 from agents.config import ConfigError, game_from_config
+from agents.evaluation.curve import candidate_spec, curve_checkpoints, learning_curve, plot_curve
 from agents.evaluation.game_stats import game_statistics
 from agents.evaluation.intervals import score_interval
 from agents.evaluation.odoku_measures import ORACLE, measure_against_oracle
@@ -81,10 +84,7 @@ def run_match(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
     anchor_note = "" if ratings.anchor == "random" else " (no random player: the first player is the anchor)"
     print(f"ratings: Bradley-Terry, Elo scale, {ratings.anchor} = 0{anchor_note}", file=out)
 
-    with open(run_dir / "results.csv", "w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
+    _write_csv(run_dir / "results.csv", rows)
     _plot_ratings(ratings, run_dir / "ratings.png", game.info.name)
     _tensorboard(run_dir, rows, ratings)
     return {
@@ -197,6 +197,33 @@ def run_play(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
     return {"players": specs, "finished": played.finished, "actions": played.actions}
 
 
+def run_curve(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
+    source = cfg.get("checkpoints")
+    if source is None or isinstance(source, bool) or not isinstance(source, (str, ListConfig)):
+        raise ConfigError(f"checkpoints: mode=curve needs a run directory or a list of checkpoint files, got {source!r}")
+    simulations = cfg.get("simulations")
+    if simulations is not None and (not isinstance(simulations, int) or isinstance(simulations, bool) or simulations < 0):
+        raise ConfigError(f"simulations: must be null (each checkpoint's own search) or an integer >= 0, got {simulations!r}")
+    checkpoints = curve_checkpoints(source if isinstance(source, str) else list(source))
+    opponents = _players(cfg, at_least=1)
+    game = _game(cfg)
+    for path in checkpoints:
+        make_player(candidate_spec(path, simulations), game)  # a foreign or damaged checkpoint fails before any game
+    names = dict(zip(opponents, display_names(opponents)))
+    points = learning_curve(_game_cfg(cfg), checkpoints, opponents, cfg.games, cfg.seed, cfg.workers, cfg.progress,
+                            simulations)
+    points = [dataclasses.replace(p, opponent=names[p.opponent]) for p in points]
+    rows = [p.as_row() for p in points]
+    _write_csv(run_dir / "curve.csv", rows)
+    axis = plot_curve(points, run_dir / "curve.png", game.info.name)
+    _print_curve(rows, out)
+    if axis != "wall_minutes":
+        untimed = sorted({Path(r["checkpoint"]).name for r in rows if r["wall_minutes"] == ""})
+        print(f"curve.png is drawn against iterations: {', '.join(untimed)} record no wall-clock time "
+              "(written before checkpoints recorded it)", file=out)
+    return {"checkpoints": [str(p) for p in checkpoints], "opponents": opponents, "x_axis": axis, "table": rows}
+
+
 MODES: dict[str, Callable[[DictConfig, Path, TextIO], dict]] = {
     "match": run_match,
     "solve": run_solve,
@@ -204,11 +231,13 @@ MODES: dict[str, Callable[[DictConfig, Path, TextIO], dict]] = {
     "stats": run_stats,
     "odoku": run_odoku,
     "play": run_play,
+    "curve": run_curve,
 }
 
 
 # --- helpers ---------------------------------------------------------------------------------
-KNOWN_KEYS = ("mode", "players", "games", "seed", "workers", "progress", "prior_draws", "max_nodes", "game")
+KNOWN_KEYS = ("mode", "players", "games", "seed", "workers", "progress", "prior_draws", "max_nodes", "checkpoints",
+              "simulations", "game")
 
 
 def _check_common(cfg: DictConfig) -> None:
@@ -267,6 +296,25 @@ def _print_table(rows: list[dict], out: TextIO) -> None:
         rating = "" if r["rating"] == "" else f"{r['rating']:8.1f}{r['rating_ci']:7.1f}"
         print(f"{r['player']:{width}s}{r['opponent']:{owidth}s}{r['games']:6d}{r['wins']:6d}{r['draws']:6d}"
               f"{r['losses']:6d}{r['score']:8.3f}  {r['ci_low']:.3f}..{r['ci_high']:.3f} {rating}", file=out)
+
+
+def _print_curve(rows: list[dict], out: TextIO) -> None:
+    width = max(len(Path(r["checkpoint"]).stem) for r in rows) + 2
+    owidth = max(len(r["opponent"]) for r in rows) + 2
+    print(f"{'checkpoint':{width}s}{'iter':>5s}{'step':>8s}{'minutes':>9s}  {'opponent':{owidth}s}{'games':>6s}"
+          f"{'W':>6s}{'D':>6s}{'L':>6s}{'win rate':>10s}  95% CI", file=out)
+    for r in rows:
+        minutes = "?" if r["wall_minutes"] == "" else f"{r['wall_minutes']:.1f}"
+        print(f"{Path(r['checkpoint']).stem:{width}s}{r['iteration']:5d}{r['step']:8d}{minutes:>9s}  "
+              f"{r['opponent']:{owidth}s}{r['games']:6d}{r['wins']:6d}{r['draws']:6d}{r['losses']:6d}"
+              f"{r['win_rate']:10.3f}  {r['ci_low']:.3f}..{r['ci_high']:.3f}", file=out)
+
+
+def _write_csv(path: Path, rows: list[dict]) -> None:
+    with open(path, "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
 
 
 def _named(spec: str, name: str) -> str:

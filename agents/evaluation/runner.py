@@ -1,5 +1,6 @@
 """The game runner: one game (:func:`play_game`), a match (:func:`play_match`), seeded
-parallel batches of games between player specs (:func:`play_games`), and game records.
+parallel batches of games between player specs (:func:`play_games`, several at once
+:func:`play_batches`), and game records.
 
 Every evaluation (training's periodic checks, ``evaluate.py``) goes through
 these functions, so chance nodes, resets and results are handled once; a game
@@ -139,13 +140,30 @@ def play_games(
     progress: bool = False,
 ) -> list[GameResult]:
     """Play one game per lineup (the spec of each seat); results in lineup order."""
+    return play_batches(game_cfg, [lineups], seed, workers, progress)[0]
+
+
+def play_batches(
+    game_cfg: dict,
+    batches: Sequence[Sequence[Sequence[str]]],
+    seed: int,
+    workers: int = 1,
+    progress: bool = False,
+) -> list[list[GameResult]]:
+    """Play several batches of lineups on one pool of workers; each batch's games are
+    those :func:`play_games` plays for it with the same ``seed`` (game ``k`` of every
+    batch draws from child ``k`` of ``SeedSequence(seed)``)."""
     if workers < 1:
         raise ValueError(f"workers must be >= 1, got {workers}")
-    seeds = np.random.SeedSequence(seed).spawn(len(lineups))
-    jobs = [(tuple(lineup), child) for lineup, child in zip(lineups, seeds)]
+    jobs = []
+    for lineups in batches:
+        seeds = np.random.SeedSequence(seed).spawn(len(lineups))
+        jobs += [(tuple(lineup), child) for lineup, child in zip(lineups, seeds)]
     processes = workers if workers > 1 and len(jobs) > 1 else 0
     with WorkerPool(processes, _seating, dict(game_cfg)) as pool:
-        return pool.map(_play, jobs, progress="game" if progress else "")
+        results = pool.map(_play, jobs, progress="game" if progress else "")
+    ends = np.cumsum([len(lineups) for lineups in batches]).tolist()
+    return [results[end - len(lineups) : end] for lineups, end in zip(batches, ends)]
 
 
 def _seating(game_cfg: dict) -> dict:

@@ -13,16 +13,24 @@ only, loaded with ``torch.load(weights_only=True)`` (no arbitrary pickles):
 ``numpy_rng``        the run generator's ``bit_generator.state``
 ``torch_rng``        ``torch.get_rng_state()``
 ``config``           the run's full configuration as YAML text
+``wall_seconds``     the run's wall-clock seconds of training when it was written,
+                     summed over its resumes (optional: older checkpoints lack it)
 ===================  =============================================================
 
 The replay buffer is saved beside it as ``NAME.replay.npz`` (plain arrays,
 loaded with ``allow_pickle=False``); :mod:`agents.training.saving` writes both
 files and reads the replay back. Every problem raises :class:`CheckpointError`
 naming the file and, for a file that loads but holds something else, the field.
+
+A run keeps its checkpoints in ``RUN/checkpoints/``, named
+``ckpt_stepSSSSSSS_iterIIII[_interrupted[N]].pt`` (:func:`checkpoint_files` lists
+them in order), and its milestones, which are never pruned, as links to the same
+files in ``RUN/checkpoints/milestones/`` (:data:`MILESTONES`; no replay buffer).
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +43,8 @@ from envs.core import Game
 
 FORMAT = "neuzero-checkpoint/1"
 _KEYS = ("format", "game", "net_config", "model", "optimizer", "step", "iteration", "numpy_rng", "torch_rng", "config")
+_NAME = re.compile(r"ckpt_step(\d+)(?:_iter(\d+))?(?:_interrupted(\d*))?\.pt")  # no _iter: older runs
+MILESTONES = "milestones"  # RUN/checkpoints/milestones/: the checkpoints train.milestone_every keeps
 
 
 class CheckpointError(ValueError):
@@ -59,12 +69,25 @@ def load_checkpoint(path: str | Path, game: Game | None = None) -> dict[str, Any
     if missing:
         raise CheckpointError(f"checkpoint {path}: incomplete, missing {', '.join(missing)}")
     for key, check in _FIELD_CHECKS.items():
-        problem = check(checkpoint[key])
+        problem = check(checkpoint[key]) if key in checkpoint else None  # only wall_seconds may be missing
         if problem:
             raise CheckpointError(f"checkpoint {path}: field {key!r} {problem}")
     if game is not None:
         check_game(checkpoint, game, path, any_size=True)
     return checkpoint
+
+
+def checkpoint_files(directory: str | Path) -> list[Path]:
+    """The checkpoints in ``directory``, oldest first (:func:`checkpoint_order`)."""
+    directory = Path(directory)
+    found = [p for p in directory.glob("ckpt_step*.pt") if _NAME.fullmatch(p.name)] if directory.is_dir() else []
+    return sorted(found, key=checkpoint_order)
+
+
+def checkpoint_order(path: Path) -> tuple[int, int, int]:
+    """Sort key of a checkpoint name: its steps, iterations, then stops."""
+    step, iteration, stop = _NAME.fullmatch(Path(path).name).groups()
+    return int(step), int(iteration or -1), -1 if stop is None else int(stop or 1)
 
 
 def check_game(checkpoint: dict, game: Game, path: str | Path, any_size: bool = False) -> None:
@@ -138,6 +161,12 @@ def _count(value) -> str | None:
     return f"must be an integer >= 0, got {_short(value)}"
 
 
+def _seconds(value) -> str | None:
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and np.isfinite(value) and value >= 0:
+        return None
+    return f"must be a number of seconds >= 0, got {_short(value)}"
+
+
 def _numpy_rng(value) -> str | None:
     try:
         np.random.PCG64().state = value
@@ -178,6 +207,7 @@ _FIELD_CHECKS = {
     "numpy_rng": _numpy_rng,
     "torch_rng": _torch_rng,
     "config": _config,
+    "wall_seconds": _seconds,
 }
 
 

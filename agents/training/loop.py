@@ -21,7 +21,12 @@ Outputs in the run directory: TensorBoard events (``loss/*``, ``selfplay/*``,
 A checkpoint is written every ``train.checkpoint_every`` learner steps (at the
 end of the iteration that reaches it), at the end, and when the run is stopped
 by Ctrl-C (SIGINT) or SIGTERM (``..._interrupted.pt``: a name of its own, so the
-end-of-iteration checkpoints stay as they were).
+end-of-iteration checkpoints stay as they were). The newest
+``train.keep_checkpoints`` are kept, and with ``train.milestone_every=N`` the
+checkpoint of every N-th iteration also stays in ``checkpoints/milestones/``
+(the points of ``evaluate.py mode=curve``). Each checkpoint records the run's
+wall-clock seconds so far (``wall_seconds``), counted from the start of
+:func:`train` and continued from the checkpoint's figure by a resumed run.
 
 Resuming (``resume=PATH``) takes the checkpoint's configuration, applies the
 command line's ``key=value`` overrides (e.g. ``train.iterations=40``) and
@@ -65,6 +70,7 @@ from agents.training.learner import Learner, LearnerConfig
 from agents.training.replay import SizedReplay
 from agents.training.saving import (
     checkpoint_path,
+    keep_milestone,
     latest_checkpoint,
     load_replay,
     prune,
@@ -91,7 +97,7 @@ KNOWN_KEYS = {
     "resume": None,
     "progress": None,
     "distributed": None,  # its keys are checked by _distributed
-    "train": ("iterations", "checkpoint_every", "keep_checkpoints", "torch_threads"),
+    "train": ("iterations", "checkpoint_every", "keep_checkpoints", "milestone_every", "torch_threads"),
     "eval": ("every", "games", "simulations", "mcts_simulations", "oracle_games"),
 }
 FIXED_ON_RESUME = ("game", "net", "seed")  # the checkpoint's game, network shape and generators
@@ -114,6 +120,7 @@ class Settings:
     iterations: int
     checkpoint_every: int
     keep_checkpoints: int
+    milestone_every: int  # iterations between milestone checkpoints, which are never pruned; 0: none
     torch_threads: int
     eval_every: int
     eval_games: int
@@ -174,6 +181,7 @@ def build_settings(cfg: DictConfig) -> Settings:
         iterations=_integer(cfg, "train.iterations", 0),
         checkpoint_every=_integer(cfg, "train.checkpoint_every", 1),
         keep_checkpoints=_integer(cfg, "train.keep_checkpoints", 1),
+        milestone_every=_milestone_every(cfg),
         torch_threads=_integer(cfg, "train.torch_threads", 0),
         eval_every=_integer(cfg, "eval.every", 0),
         eval_games=_integer(cfg, "eval.games", 0),
@@ -225,6 +233,13 @@ def _refuse_unknown_keys(cfg: DictConfig) -> None:
         for sub in agent:
             if sub not in AGENT_SECTIONS:
                 raise ConfigError(f"agent.{sub}: unknown key (agent has {', '.join(AGENT_SECTIONS)})")
+
+
+def _milestone_every(cfg: DictConfig) -> int:
+    """``train.milestone_every``; a configuration saved before the key existed ran without milestones."""
+    if OmegaConf.select(cfg, "train") is not None and "milestone_every" not in cfg.train:
+        return 0
+    return _integer(cfg, "train.milestone_every", 0)
 
 
 def _distributed(cfg: DictConfig):
@@ -312,6 +327,7 @@ def resume_config(cfg: DictConfig, checkpoint: dict, path: Path, overrides: Sequ
 # --- the run -----------------------------------------------------------------------------------
 def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -> TrainResult:
     """Run (or resume) training as ``cfg`` says; outputs go to ``run_dir``."""
+    started_at = time.perf_counter()
     run_dir = Path(run_dir)
     checkpoint = None
     if cfg.get("resume"):
@@ -336,6 +352,11 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
         net = build_network(checkpoint, path, game)
         replay = load_replay(path, s.learner.replay_capacity, shapes)
         step, iteration = checkpoint["step"], checkpoint["iteration"]
+        if "wall_seconds" in checkpoint:  # the run's clock continues from the checkpoint's
+            started_at -= checkpoint["wall_seconds"]
+        else:
+            started_at = None
+            log.warning("checkpoint %s records no wall-clock time: this run's checkpoints will not either", path)
     net.to(s.device)
     learner = Learner(net, s.learner, s.device)
     if checkpoint is not None:
@@ -372,6 +393,7 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
                 checkpoint_path(checkpoint_dir, step, iteration, interrupted),
                 game_info=info, net=net, optimizer=learner.optimizer, step=step, iteration=iteration,
                 rng=rng, config_yaml=config_yaml, replay=replay, same_replay_as=same_replay,
+                wall_seconds=None if started_at is None else time.perf_counter() - started_at,
             )
             prune(checkpoint_dir, s.keep_checkpoints)
             saved = (holds, path)
@@ -452,10 +474,13 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
             bar.update(1)
             log.info(_summary(iteration, s.iterations, step, scalars))
 
-            # 4. checkpoint
-            if step - last_checkpoint_step >= s.checkpoint_every or iteration == s.iterations:
+            # 4. checkpoint, and a milestone every train.milestone_every iterations
+            milestone = s.milestone_every and iteration % s.milestone_every == 0
+            if step - last_checkpoint_step >= s.checkpoint_every or iteration == s.iterations or milestone:
                 result.checkpoint = checkpoint_now()
                 last_checkpoint_step = step
+            if milestone:
+                log.info("milestone: %s", keep_milestone(result.checkpoint))
     except KeyboardInterrupt as stop:
         result.interrupted, result.exit_status = True, exit_status(stop)
         result.checkpoint = checkpoint_now(interrupted=True)

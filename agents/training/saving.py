@@ -15,13 +15,16 @@ Names: ``ckpt_stepSSSSSSS_iterIIII.pt`` at the end of an iteration (``SSSSSSS``
 learner steps and ``IIII`` iterations done) and
 ``ckpt_stepSSSSSSS_iterIIII_interrupted[N].pt`` for a run stopped within an
 iteration, so a stop never replaces the end-of-iteration checkpoint that
-resumes exactly. Every problem raises :class:`CheckpointError` naming the file.
+resumes exactly. A milestone (:func:`keep_milestone`) is a second name for a
+checkpoint in ``milestones/`` beside it (a hard link, or a copy where links
+fail), so pruning the checkpoint folder leaves it; it has no replay buffer.
+Every problem raises :class:`CheckpointError` naming the file.
 """
 
 from __future__ import annotations
 
 import os
-import re
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Callable, Mapping
@@ -29,12 +32,11 @@ from typing import Callable, Mapping
 import numpy as np
 import torch
 
-from agents.net.checkpoint import FORMAT, CheckpointError
+from agents.net.checkpoint import FORMAT, MILESTONES, CheckpointError, checkpoint_files
 from agents.net.network import PolicyValueNet
 from agents.training.replay import ReplayBuffer, SizedReplay, pack_state, unpack_state
 from envs.core import GameInfo
 
-_NAME = re.compile(r"ckpt_step(\d+)(?:_iter(\d+))?(?:_interrupted(\d*))?\.pt")  # no _iter: older runs
 _STALE = ".ckpt_step*.tmp"
 
 
@@ -54,18 +56,6 @@ def is_interrupted(path: str | Path) -> bool:
     return "_interrupted" in Path(path).name
 
 
-def checkpoint_files(directory: str | Path) -> list[Path]:
-    """The checkpoints in ``directory``, oldest first (by steps, iterations, then stops)."""
-
-    def order(path: Path):
-        step, iteration, stop = _NAME.fullmatch(path.name).groups()
-        return int(step), int(iteration or -1), -1 if stop is None else int(stop or 1)
-
-    directory = Path(directory)
-    found = [p for p in directory.glob("ckpt_step*.pt") if _NAME.fullmatch(p.name)] if directory.is_dir() else []
-    return sorted(found, key=order)
-
-
 def save_checkpoint(
     path: str | Path,
     *,
@@ -78,11 +68,13 @@ def save_checkpoint(
     config_yaml: str,
     replay: ReplayBuffer | SizedReplay | None = None,
     same_replay_as: Path | None = None,
+    wall_seconds: float | None = None,
 ) -> Path:
     """Write ``path`` (and ``replay_path(path)`` when a buffer is given) atomically.
 
     ``same_replay_as``: a checkpoint whose replay file holds exactly ``replay``;
-    the new checkpoint links to it rather than writing it again.
+    the new checkpoint links to it rather than writing it again. ``wall_seconds``:
+    the run's training time so far (None: unknown, the field is left out).
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -107,6 +99,8 @@ def save_checkpoint(
         "torch_rng": torch.get_rng_state(),
         "config": config_yaml,
     }
+    if wall_seconds is not None:
+        payload["wall_seconds"] = float(wall_seconds)
     _atomic_write(path, lambda f: torch.save(payload, f))
     return path
 
@@ -156,9 +150,28 @@ def prune(directory: str | Path, keep: int) -> None:
         old.unlink()
 
 
+def keep_milestone(path: str | Path) -> Path:
+    """Keep checkpoint ``path`` as a milestone, ``milestones/NAME.pt`` beside it, out of
+    :func:`prune`'s reach (the weights, optimiser and generators; not the replay buffer)."""
+    path = Path(path)
+    target = path.parent / MILESTONES / path.name
+    target.parent.mkdir(exist_ok=True)
+    def copy(f) -> None:
+        with path.open("rb") as source:
+            shutil.copyfileobj(source, f)
+
+    try:
+        _atomic_write(target, link_from=path)
+    except OSError:  # a file system without hard links
+        _atomic_write(target, copy)
+    return target
+
+
 def remove_stale_files(directory: str | Path) -> list[Path]:
-    """Delete the temporary files a killed run left in checkpoint folder ``directory``."""
-    stale = sorted(Path(directory).glob(_STALE))
+    """Delete the temporary files a killed run left in checkpoint folder ``directory``
+    and its milestones."""
+    directory = Path(directory)
+    stale = sorted([*directory.glob(_STALE), *(directory / MILESTONES).glob(_STALE)])
     for file in stale:
         file.unlink(missing_ok=True)
     return stale
