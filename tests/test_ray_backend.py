@@ -101,6 +101,7 @@ def test_a_run_joins_a_cluster_of_two_nodes(tmp_path):
     packages to them, and the run ends with its checkpoint."""
     from ray.cluster_utils import Cluster
 
+    handlers = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
     cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1})
     try:
         cluster.add_node(num_cpus=1)
@@ -110,6 +111,8 @@ def test_a_run_joins_a_cluster_of_two_nodes(tmp_path):
         done = subprocess.run([sys.executable, "train.py", *args], cwd=ROOT, capture_output=True, text=True, timeout=600)
     finally:
         cluster.shutdown()
+        for sig, handler in handlers.items():  # the test cluster's nodes install shutdown handlers in this process
+            signal.signal(sig, handler)
     assert done.returncode == 0, done.stderr[-3000:]
     assert "Ray: 2 self-play actors on 2 node(s), 0 inference actors" in (tmp_path / "train.log").read_text()
     assert "backend: ray" in load_checkpoint(sorted((tmp_path / "checkpoints").glob("*.pt"))[-1])["config"]
