@@ -9,7 +9,10 @@ and lie in [-1, 1]); a chance node's value is the expectation over its outcomes.
 A complete turn is optimal exactly when the value after it equals the value
 before it: within a turn the mover picks every micro-step, so the position's
 value is the best over the turn's completions. :meth:`Solver.optimal_turns`
-lists them by following only value-preserving micro-steps.
+lists them by following only value-preserving micro-steps, and
+:meth:`Solver.principal_positions` lists every position the game's principal
+lines pass through (both seats playing every optimal turn), where agents are
+judged for exactness.
 
 The transposition table stores, per position, a lower and an upper bound on its
 value and the best action found (tried first on the next visit). The search
@@ -19,6 +22,7 @@ the solver is meant for boards such as Hex and Nex up to 4x4 or NeuVersi 4x4.
 
 from __future__ import annotations
 
+from collections import deque
 from typing import Iterable, Sequence
 
 import numpy as np
@@ -86,6 +90,35 @@ class Solver:
             self.game.apply(end, action)
         return abs(self.value(end) - self.value(state)) <= TOLERANCE
 
+    def principal_positions(self, start=None) -> list[tuple[list[int], object]]:
+        """Every decision position on the principal lines from ``start`` (default: the
+        game's start): those reached when both seats play every optimal turn and chance
+        plays every outcome. Each comes once (by ``state.key()``), as ``(actions from
+        start, state)`` with the fewest turns, in order of that distance; chance nodes
+        are passed through, not listed. Raises :class:`SolverLimitError` past the budget.
+        """
+        start = self.game.initial_state() if start is None else start
+        seen, positions = {start.key()}, []
+        queue = deque([([], start)])
+        while queue:
+            path, state = queue.popleft()
+            mover = self.game.to_play(state)
+            if mover == TERMINAL:
+                continue
+            if mover == CHANCE:
+                moves = [[o] for o, p in self.game.chance_outcomes(state) if p > 0]
+            else:
+                positions.append((path, state))
+                moves = self.optimal_turns(state)
+            for move in moves:
+                child = state.copy()
+                for action in move:
+                    self.game.apply(child, action)
+                if child.key() not in seen:
+                    seen.add(child.key())
+                    queue.append(([*path, *move], child))
+        return positions
+
     # --- search --------------------------------------------------------------------
     def _search(self, state, alpha: float, beta: float) -> float:
         game = self.game
@@ -103,7 +136,8 @@ class Solver:
         if self.nodes > self.max_nodes:
             raise SolverLimitError(
                 f"the exact solver gave up after {self.max_nodes} positions: this "
-                f"{game.info.name} position is too large (the solver is for tiny boards)"
+                f"{game.info.name} position is too large (the solver is for tiny boards; "
+                f"max_nodes sets the budget)"
             )
         if player == CHANCE:
             value = sum(p * self._search(game.step(state, o), LOW, HIGH) for o, p in game.chance_outcomes(state))
