@@ -11,7 +11,9 @@ directory and returns a JSON-ready summary, which :func:`evaluate` saves as
                ``ratings.png``, TensorBoard scalars under ``tb/``
 ``solve``      the exact game-theoretic value of the start and its optimal first turns
 ``accuracy``   share of ``players[0]``'s turns that are optimal, in ``games`` games against
-               each other player (``random`` if none), seats alternating
+               each other player (``random`` if none), seats alternating; with
+               ``positions=lines``: each player's turn at every position of the solver's
+               principal lines, with the first positions where it is not optimal
 ``stats``      game-design statistics over ``games`` games (one player: self-play; two:
                seats alternating)
 ``odoku``      each player's mean score against the oracle from both seats and its regret
@@ -36,6 +38,7 @@ from omegaconf import DictConfig, ListConfig, OmegaConf
 
 from agents.config import ConfigError, game_from_config
 from agents.evaluation.curve import candidate_spec, curve_checkpoints, learning_curve, plot_curve
+from agents.evaluation.exactness import judge_lines, lost_for_mover
 from agents.evaluation.game_stats import game_statistics
 from agents.evaluation.intervals import score_interval
 from agents.evaluation.odoku_measures import ORACLE, measure_against_oracle
@@ -117,6 +120,8 @@ def run_solve(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
 
 
 def run_accuracy(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
+    if cfg.positions == "lines":
+        return _accuracy_on_lines(cfg, out)
     specs = _players(cfg, at_least=1)
     agent, opponents = specs[0], specs[1:] or ["random"]
     game = _game(cfg)
@@ -134,6 +139,40 @@ def run_accuracy(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
           f"in {len(results)} games against {', '.join(opponents)}", file=out)
     return {"agent": agent, "opponents": opponents, "optimal": optimal, "turns": total, "share": share,
             "ci_low": low, "ci_high": high}
+
+
+SHOWN_MISSES = 5  # positions printed per player where its turn is not optimal (results.json has all)
+
+
+def _accuracy_on_lines(cfg: DictConfig, out: TextIO) -> dict:
+    specs = _players(cfg, at_least=1)
+    game = _game(cfg)
+    if game.turn_judge() is not None:  # Odoku: exact values from its rules, a board far beyond the solver
+        raise ConfigError(f"positions: positions=lines walks the exact solver's lines, which do not reach "
+                          f"{game.info.name}; its turns are judged exactly in games (positions=games)")
+    solver = Solver(game, cfg.max_nodes)
+    positions = solver.principal_positions()
+    lost = sum(lost_for_mover(solver, state) for _, state in positions)
+    print(f"{game.info.name} {game.info.params}: {len(positions)} positions on the principal lines "
+          f"({lost} lost for the mover: every turn optimal there), solver value {solver.value(game.initial_state()):+g}",
+          file=out)
+    judged = {}
+    for spec, name in zip(specs, display_names(specs)):
+        result = judge_lines(solver, positions, make_player(spec, game), cfg.seed, progress=cfg.progress)
+        judged[name] = result
+        low, high = result.interval
+        won, contested = result.contested
+        seats = ", ".join(f"{game.info.seat_names[s]} {o}/{n}" for s, (o, n) in sorted(result.seats.items()))
+        print(f"{name}: {result.optimal} of {result.positions} turns optimal = {result.share:.1%} "
+              f"(95% CI {low:.1%}..{high:.1%}); not lost for the mover {won} of {contested}; by seat {seats}",
+              file=out)
+        for miss in result.misses[:SHOWN_MISSES]:
+            line = " ".join(f"{n}. {t}" for n, t in enumerate(miss["line"], start=1)) or "the start"
+            print(f"  after {line}: played {miss['played']}; optimal {' | '.join(miss['optimal'])}", file=out)
+        if len(result.misses) > SHOWN_MISSES:
+            print(f"  ... {len(result.misses) - SHOWN_MISSES} more in results.json", file=out)
+    return {"positions": "lines", "players": specs, "line_positions": len(positions), "lost_for_mover": lost,
+            "solver_nodes": solver.nodes, "judged": {name: r.as_dict() for name, r in judged.items()}}
 
 
 def run_stats(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
@@ -236,8 +275,9 @@ MODES: dict[str, Callable[[DictConfig, Path, TextIO], dict]] = {
 
 
 # --- helpers ---------------------------------------------------------------------------------
-KNOWN_KEYS = ("mode", "players", "games", "seed", "workers", "progress", "prior_draws", "max_nodes", "checkpoints",
-              "simulations", "game")
+KNOWN_KEYS = ("mode", "players", "games", "seed", "workers", "progress", "prior_draws", "max_nodes", "positions",
+              "checkpoints", "simulations", "game")
+ACCURACY_POSITIONS = ("games", "lines")
 
 
 def _check_common(cfg: DictConfig) -> None:
@@ -250,6 +290,8 @@ def _check_common(cfg: DictConfig) -> None:
             raise ConfigError(f"{key}: must be an integer >= {low}, got {value!r}")
     if not isinstance(cfg.get("prior_draws"), (int, float)) or cfg.prior_draws < 0:
         raise ConfigError(f"prior_draws: must be a number >= 0, got {cfg.get('prior_draws')!r}")
+    if cfg.get("positions") not in ACCURACY_POSITIONS:
+        raise ConfigError(f"positions: must be one of {', '.join(ACCURACY_POSITIONS)}, got {cfg.get('positions')!r}")
 
 
 def _players(cfg: DictConfig, at_least: int) -> list[str]:

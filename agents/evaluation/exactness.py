@@ -1,0 +1,114 @@
+"""Exactness on tiny boards: a player judged at every position of the principal lines.
+
+The exact solver lists the decision positions reached from the start when both
+seats play every optimal turn (:meth:`Solver.principal_positions`); at each, the
+player chooses a complete turn the way it does in a game (``act`` until another
+seat, chance or the end is to move, after ``reset()``) and the solver judges it.
+In a position lost for the mover every turn is optimal; those count as optimal
+without asking the player, and the share is also given over the other
+positions, where a turn can give value away.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+from tqdm import tqdm
+
+from agents.evaluation.intervals import score_interval
+from agents.players.player import Player
+from agents.search.solver import LOW, TOLERANCE, Solver
+from envs.core import Game
+from envs.records import format_game
+
+
+@dataclass
+class LinesJudgement:
+    """One player's turns at the principal lines' positions.
+
+    ``seats[s]`` is ``[optimal, positions]`` with seat ``s`` to play; ``lost`` the
+    positions lost for the mover (every turn optimal there); ``misses`` every
+    position where the player's turn is not optimal, as the line to it, the turn
+    played and the optimal turns, in the game's notation.
+    """
+
+    positions: int = 0
+    optimal: int = 0
+    lost: int = 0
+    seats: dict[int, list[int]] = field(default_factory=dict)
+    misses: list[dict] = field(default_factory=list)
+
+    @property
+    def share(self) -> float:
+        return self.optimal / self.positions if self.positions else float("nan")
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return score_interval(self.optimal, self.positions)
+
+    @property
+    def contested(self) -> tuple[int, int]:
+        """(optimal, positions) over the positions not lost for the mover."""
+        return self.optimal - self.lost, self.positions - self.lost
+
+    def as_dict(self) -> dict:
+        low, high = self.interval
+        won, contested = self.contested
+        return {**asdict(self), "share": self.share, "ci_low": low, "ci_high": high,
+                "contested_optimal": won, "contested_positions": contested}
+
+
+def player_turn(game: Game, player: Player, state, rng: np.random.Generator) -> list[int]:
+    """The player's complete turn from the decision ``state`` (not modified)."""
+    state = state.copy()
+    mover = game.to_play(state)
+    actions = []
+    while game.to_play(state) == mover:
+        action = int(player.act(state, rng))
+        game.apply(state, action)
+        actions.append(action)
+    return actions
+
+
+def lost_for_mover(solver: Solver, state) -> bool:
+    """Whether the seat to play loses whatever it does (so every turn is optimal)."""
+    return solver.mover_value(state) <= LOW + TOLERANCE
+
+
+def judge_lines(solver: Solver, positions, player: Player, seed: int, start=None, progress: bool = False
+                ) -> LinesJudgement:
+    """Judge ``player``'s turn at each of ``positions`` (``Solver.principal_positions(start)``;
+    default: from the game's start).
+
+    Position ``k`` draws the player's random choices from child ``k`` of
+    ``numpy.random.SeedSequence(seed)``, and the player is reset before each, so a
+    position's verdict does not depend on the others. ``progress``: a progress bar.
+    """
+    game = solver.game
+    judged = LinesJudgement()
+    seeds = np.random.SeedSequence(seed).spawn(len(positions))
+    bar = dict(total=len(positions), disable=not progress, desc=player.name, unit="position")
+    for (path, state), seq in tqdm(zip(positions, seeds), **bar):
+        mover = game.to_play(state)
+        counts = judged.seats.setdefault(mover, [0, 0])
+        judged.positions += 1
+        counts[1] += 1
+        if lost_for_mover(solver, state):
+            judged.lost += 1
+            judged.optimal += 1
+            counts[0] += 1
+            continue
+        player.reset()
+        turn = player_turn(game, player, state, np.random.default_rng(seq))
+        if solver.turn_is_optimal(state, turn):
+            judged.optimal += 1
+            counts[0] += 1
+        else:
+            judged.misses.append({
+                "line": format_game(game, path, start),
+                "seat": mover,
+                "played": game.format_turn(state, turn),
+                "optimal": [game.format_turn(state, t) for t in solver.optimal_turns(state)],
+            })
+    return judged
