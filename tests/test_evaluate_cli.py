@@ -59,6 +59,20 @@ def test_solve_accuracy_stats_and_odoku_modes(tmp_path):
     assert "reference (docs/rules.md)" in text
 
 
+def test_accuracy_on_the_principal_lines(tmp_path):
+    judged, text = run(tmp_path, "mode=accuracy", "positions=lines", "game=hex", "game.size=2", "players=[solver,random]")
+    assert judged["line_positions"] == 9 and judged["lost_for_mover"] == 2
+    assert judged["judged"]["solver"]["optimal"] == 9 and judged["judged"]["solver"]["misses"] == []
+    randomly = judged["judged"]["random"]
+    assert randomly["optimal"] < 9 and len(randomly["misses"]) == 9 - randomly["optimal"]
+    assert "9 positions on the principal lines (2 lost for the mover" in text
+    assert "solver: 9 of 9 turns optimal = 100.0%" in text
+    miss = randomly["misses"][0]
+    line = " ".join(f"{n}. {t}" for n, t in enumerate(miss["line"], start=1)) or "the start"
+    assert f"  after {line}: played {miss['played']}; optimal {' | '.join(miss['optimal'])}" in text
+    assert json.loads((tmp_path / "results.json").read_text())["judged"]["random"] == randomly
+
+
 @pytest.mark.parametrize(
     "overrides, message",
     [
@@ -76,6 +90,10 @@ def test_solve_accuracy_stats_and_odoku_modes(tmp_path):
         (["mode=odoku", "game=hex", "game.size=3"], "mode=odoku needs game=odoku"),
         (["mode=play", "players=[random,oracle]"], "one of them human"),
         (["mode=stats", "players=[random,oracle,random]"], "one player"),
+        (["mode=accuracy", "positions=all"], "positions: must be one of games, lines, got 'all'"),
+        (["mode=accuracy", "positions=lines", "players=[oracle]"], "positions: positions=lines walks the exact solver"),
+        (["mode=accuracy", "positions=lines", "game=nex", "game.size=3", "players=[solver]", "max_nodes=100"],
+         "gave up after 100 positions.*max_nodes sets the budget"),
     ],
 )
 def test_bad_settings_name_the_key(tmp_path, overrides, message):
@@ -98,6 +116,7 @@ def cli(args, tmp_path, stdin=""):
 def test_help_and_a_human_game_through_stdin(tmp_path):
     shown = cli(["--help"], tmp_path)
     assert shown.returncode == 0 and "mode: match" in shown.stdout and "play      play against" in shown.stdout
+    assert "positions: games" in shown.stdout and "positions=lines: each player's turn" in shown.stdout
     # Hex 2x2: b1 wins whatever the reply (an occupied cell is rejected, the next line is read)
     script = "b1 b2\nb1\nundo\nb1\na2\nb2\n"
     played = cli(["mode=play", "game=hex", "game.size=2", "players=[human,random]"], tmp_path, script)

@@ -11,13 +11,16 @@ from envs.odoku import optimal_actions, value
 
 
 def exhaustive(game, state, memo):
-    """Minimax over every action with no pruning (memoised by position)."""
+    """Minimax over every action with no pruning, chance as its expectation (memoised by position)."""
     if game.is_terminal(state):
         return game.returns(state)[0]
     key = state.key()
     if key not in memo:
-        values = [exhaustive(game, game.step(state, a), memo) for a in game.legal_actions(state)]
-        memo[key] = max(values) if game.to_play(state) == 0 else min(values)
+        if game.is_chance(state):
+            memo[key] = sum(p * exhaustive(game, game.step(state, o), memo) for o, p in game.chance_outcomes(state))
+        else:
+            values = [exhaustive(game, game.step(state, a), memo) for a in game.legal_actions(state)]
+            memo[key] = max(values) if game.to_play(state) == 0 else min(values)
     return memo[key]
 
 
