@@ -55,7 +55,8 @@ class LinesJudgement:
     def as_dict(self) -> dict:
         low, high = self.interval
         won, contested = self.contested
-        return {**asdict(self), "share": self.share, "ci_low": low, "ci_high": high,
+        seats = {str(seat): counts for seat, counts in self.seats.items()}  # as JSON writes them
+        return {**asdict(self), "seats": seats, "share": self.share, "ci_low": low, "ci_high": high,
                 "contested_optimal": won, "contested_positions": contested}
 
 
