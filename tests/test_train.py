@@ -205,6 +205,37 @@ def test_gumbel_selfplay_learns_the_improved_policy_and_the_selected_value():
     assert len(positions) == batch.num_positions > 40
 
 
+def test_playout_cap_records_only_the_full_searches(monkeypatch):
+    """With ``full_search_share = 0.25`` about a quarter of the moves get the full
+    search with root noise and become targets; the others get the fast search,
+    without noise, and are played but not recorded."""
+
+    game = make_game("odoku")
+    searched = []  # (simulations, add_noise, states) per search_many call
+    search_many = MCTS.search_many
+
+    def spy(self, states, evaluator, rng, add_noise=False):
+        searched.append((self.config.num_simulations, add_noise, len(states)))
+        return search_many(self, states, evaluator, rng, add_noise)
+
+    monkeypatch.setattr(MCTS, "search_many", spy)
+    config = SelfPlayConfig(concurrent_games=4, full_search_share=0.25, fast_simulations=2)
+    mcts = MCTS(game, SearchConfig(num_simulations=8))
+    batch = self_play(game, mcts, UniformEvaluator(game), 8, config, np.random.default_rng(0))
+    full = sum(n for sims, noise, n in searched if sims == 8 and noise)
+    fast = sum(n for sims, noise, n in searched if sims == 2 and not noise)
+    assert full + fast == sum(n for _, _, n in searched) == sum(batch.game_lengths) == 200
+    assert batch.num_positions == full and 30 <= full <= 70  # 200 draws of 0.25: 50 +- 6
+    recorded = [game.observe(state) for state, _ in _searched_positions(game, batch.games)]
+    at = 0  # the targets are the full searches' positions, in the order played
+    for obs in batch.obs:
+        while not np.array_equal(recorded[at], obs):
+            at += 1
+        at += 1
+    again = self_play(game, mcts, UniformEvaluator(game), 8, config, np.random.default_rng(0))
+    assert again.games == batch.games and np.array_equal(again.value, batch.value)
+
+
 def test_smoke_run_writes_events_and_checkpoints(runs):
     whole, _, _ = runs
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
@@ -281,6 +312,9 @@ def test_a_worker_process_plays_the_games(tmp_path):
         (["agent.search.num_simulations=-1"], "num_simulations"),
         (["agent.selfplay.concurrent_games=0"], "agent.selfplay.concurrent_games"),
         (["agent.selfplay.policy_rollouts=-8"], "agent.selfplay.policy_rollouts"),
+        (["agent.selfplay.full_search_share=0"], "agent.selfplay.full_search_share"),
+        (["agent.selfplay.full_search_share=0.25"], "agent.selfplay.fast_simulations must be >= 1"),
+        (["agent.selfplay.full_search_share=0.25", "agent.selfplay.fast_simulations=64"], "must be below"),
         (["agent.learner.lr=0"], "agent.learner.lr"),
         (["+agent.search.depth=3"], "agent.search"),
         (["game.name=chess"], "unknown game 'chess'"),

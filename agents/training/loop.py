@@ -162,6 +162,8 @@ def build_settings(cfg: DictConfig) -> Settings:
         except ValueError as error:
             message = str(error)
             raise ConfigError(message if message.startswith(key) else f"{key}.{message}") from None
+    if sections["agent.selfplay"].full_search_share < 1:
+        sections["agent.selfplay"].fast_search(sections["agent.search"])  # fast below full, or a ConfigError
     try:
         device = resolve_device(str(cfg.device))
         workers = resolve_workers(sections["agent.selfplay"].workers)

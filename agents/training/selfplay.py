@@ -24,6 +24,12 @@ with chance): the root's mean value, or after a Gumbel search the value of the
 action it selected. Positions with a single legal action are played without
 search and are not recorded.
 
+Playout-cap randomisation (KataGo): with ``full_search_share = p < 1`` each
+move is searched in full, with root noise, and recorded with probability p;
+the other moves get a fast search of ``fast_simulations`` without noise, which
+only plays the move and is not recorded. The games then cost far less per
+position while every recorded target still comes from a full search.
+
 A run over several board sizes (``game.size`` a list or a schedule,
 :mod:`agents.training.sizes`) plays through :func:`self_play_sizes`: each game
 draws its size from the iteration's mix, and the games of each size are played
@@ -36,13 +42,14 @@ is the business of :mod:`agents.training.feeds`; every place runs
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Mapping, NamedTuple
 
 import numpy as np
 
-from agents.config import check
-from agents.search.mcts import MCTS, select_action, temperature_schedule
+from agents.config import ConfigError, check
+from agents.search.mcts import MCTS, SearchConfig, select_action, temperature_schedule
 from agents.training.sizes import SizeMix
 from envs.core import CHANCE, Game
 
@@ -57,6 +64,8 @@ class SelfPlayConfig:
     value_mix: float = 0.0  # value target: (1 - mix) * outcome + mix * search value
     outcome_rollouts: int = 0  # outcome: 0 = the game's final return; K > 0 = mean of K random playouts
     policy_rollouts: int = 0  # policy target: 0 = the search's visits; K > 0 = the best action by K playouts after each
+    full_search_share: float = 1.0  # share of moves searched in full and recorded; the rest: a fast search
+    fast_simulations: int = 0  # simulations of a fast search (needed when full_search_share < 1)
     workers: int | str = "auto"  # self-play worker processes; auto: one per usable core; 0: the main process
     # learner steps between the weights that play a game and those that learn from it; workers play
     # while the learner steps when steps_per_iteration is within it (0: they take turns)
@@ -65,11 +74,26 @@ class SelfPlayConfig:
     def __post_init__(self):
         integers = (
             ("games_per_iteration", 1), ("concurrent_games", 1), ("temperature_moves", 0),
-            ("outcome_rollouts", 0), ("policy_rollouts", 0), ("max_policy_lag", 0),
+            ("outcome_rollouts", 0), ("policy_rollouts", 0), ("max_policy_lag", 0), ("fast_simulations", 0),
         )
         for key, low in integers:
             check(f"agent.selfplay.{key}", getattr(self, key), "integer", low=low)
         check("agent.selfplay.value_mix", self.value_mix, "number", low=0.0, high=1.0)
+        check("agent.selfplay.full_search_share", self.full_search_share, "number", low=0.0, high=1.0, strict=True)
+        if self.full_search_share < 1 and self.fast_simulations < 1:
+            raise ConfigError(
+                f"agent.selfplay.fast_simulations must be >= 1 when full_search_share < 1 "
+                f"(got {self.fast_simulations} with full_search_share={self.full_search_share})"
+            )
+
+    def fast_search(self, search: SearchConfig) -> SearchConfig:
+        """The fast search's config beside the full ``search``."""
+        if self.fast_simulations >= search.num_simulations:
+            raise ConfigError(
+                f"agent.selfplay.fast_simulations ({self.fast_simulations}) must be below "
+                f"agent.search.num_simulations ({search.num_simulations})"
+            )
+        return dataclasses.replace(search, num_simulations=self.fast_simulations)
 
 
 @dataclass
@@ -146,6 +170,7 @@ def self_play(
     game: Game, mcts: MCTS, evaluator, num_games: int, config: SelfPlayConfig, rng: np.random.Generator
 ) -> SelfPlayBatch:
     """Play ``num_games`` self-play games, ``config.concurrent_games`` at a time."""
+    fast = None if config.full_search_share == 1 else MCTS(game, config.fast_search(mcts.config))
     in_flight: list[_Game] = []
     finished: list[_Game] = []
     started = 0
@@ -163,25 +188,43 @@ def self_play(
         in_flight = searching
         if not searching:
             continue
-        results = mcts.search_many([g.state for g in searching], evaluator, rng, add_noise=True)
-        for g, result in zip(searching, results):
-            mover = game.to_play(g.state)
-            g.obs.append(game.observe(g.state))
-            if config.policy_rollouts:
-                g.policy.append(playout_policy(game, g.state, mover, config.policy_rollouts, rng))
-            else:
-                g.policy.append(_policy_target(result))
-            g.movers.append(mover)
-            g.search_values.append(_search_value(result, mover))
-            if config.outcome_rollouts:
-                g.rollout_values.append(rollout_value(game, g.state, mover, config.outcome_rollouts, rng))
-            if result.selected is not None:  # Gumbel: its noise already explored
-                action = result.selected
-            else:
-                action = select_action(result, temperature_schedule(g.decisions, config.temperature_moves), rng)
-            _apply(game, g, action)
-            g.decisions += 1
+        full, quick = searching, []
+        if fast is not None:
+            in_full = rng.random(len(searching)) < config.full_search_share
+            full = [g for g, drawn in zip(searching, in_full) if drawn]
+            quick = [g for g, drawn in zip(searching, in_full) if not drawn]
+        if full:
+            for g, result in zip(full, mcts.search_many([g.state for g in full], evaluator, rng, add_noise=True)):
+                _record(game, g, result, config, rng)
+                _play(game, g, result, config, rng)
+        if quick:
+            for g, result in zip(quick, fast.search_many([g.state for g in quick], evaluator, rng)):
+                _play(game, g, result, config, rng)
     return _targets(game, finished, config)
+
+
+def _record(game: Game, g: _Game, result, config: SelfPlayConfig, rng: np.random.Generator) -> None:
+    """Keep the searched position of ``g`` as a training target."""
+    mover = game.to_play(g.state)
+    g.obs.append(game.observe(g.state))
+    if config.policy_rollouts:
+        g.policy.append(playout_policy(game, g.state, mover, config.policy_rollouts, rng))
+    else:
+        g.policy.append(_policy_target(result))
+    g.movers.append(mover)
+    g.search_values.append(_search_value(result, mover))
+    if config.outcome_rollouts:
+        g.rollout_values.append(rollout_value(game, g.state, mover, config.outcome_rollouts, rng))
+
+
+def _play(game: Game, g: _Game, result, config: SelfPlayConfig, rng: np.random.Generator) -> None:
+    """Play the move the search chose."""
+    if result.selected is not None:  # Gumbel: its noise already explored
+        action = result.selected
+    else:
+        action = select_action(result, temperature_schedule(g.decisions, config.temperature_moves), rng)
+    _apply(game, g, action)
+    g.decisions += 1
 
 
 def _policy_target(result) -> np.ndarray:
