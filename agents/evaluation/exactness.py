@@ -33,11 +33,17 @@ class LinesJudgement:
     played and the optimal turns, in the game's notation.
     """
 
-    positions: int = 0
-    optimal: int = 0
     lost: int = 0
     seats: dict[int, list[int]] = field(default_factory=dict)
     misses: list[dict] = field(default_factory=list)
+
+    @property
+    def positions(self) -> int:
+        return sum(n for _, n in self.seats.values())
+
+    @property
+    def optimal(self) -> int:
+        return sum(o for o, _ in self.seats.values())
 
     @property
     def share(self) -> float:
@@ -56,7 +62,7 @@ class LinesJudgement:
         low, high = self.interval
         won, contested = self.contested
         seats = {str(seat): counts for seat, counts in self.seats.items()}  # as JSON writes them
-        return {**asdict(self), "seats": seats, "share": self.share, "ci_low": low, "ci_high": high,
+        return {"positions": self.positions, "optimal": self.optimal, **asdict(self), "seats": seats, "share": self.share, "ci_low": low, "ci_high": high,
                 "contested_optimal": won, "contested_positions": contested}
 
 
@@ -92,18 +98,15 @@ def judge_lines(solver: Solver, positions, player: Player, seed: int, start=None
     bar = dict(total=len(positions), disable=not progress, desc=player.name, unit="position")
     for (path, state), seq in tqdm(zip(positions, seeds), **bar):
         mover = game.to_play(state)
-        counts = judged.seats.setdefault(mover, [0, 0])
-        judged.positions += 1
+        counts = judged.seats.setdefault(mover, [0, 0])  # [optimal, positions] of the mover's seat
         counts[1] += 1
         if lost_for_mover(solver, state):
             judged.lost += 1
-            judged.optimal += 1
             counts[0] += 1
             continue
         player.reset()
         turn = player_turn(game, player, state, np.random.default_rng(seq))
         if solver.turn_is_optimal(state, turn):
-            judged.optimal += 1
             counts[0] += 1
         else:
             judged.misses.append({
