@@ -56,15 +56,28 @@ class WorkerPool:
         future.set_result(task(self._state, job))
         return future
 
-    def map(self, task: Callable[[Any, Any], Any], jobs: Iterable[Any], progress: str = "") -> list:
+    def map(
+        self,
+        task: Callable[[Any, Any], Any],
+        jobs: Iterable[Any],
+        progress: str = "",
+        count: Callable[[Any], int] | None = None,
+    ) -> list:
         """``[task(state, job) for job in jobs]`` over the workers, in order; ``progress="game"``
-        shows a progress bar counting games."""
+        shows a progress bar counting games: one per job, or ``count(job)`` per job."""
         jobs = list(jobs)
-        bar = dict(total=len(jobs), disable=not progress, desc=f"{progress}s", unit=progress)
+        sizes = [count(job) if count else 1 for job in jobs]
         if self._executor is None:
-            return [task(self._state, job) for job in tqdm(jobs, **bar)]
-        chunk = max(1, len(jobs) // (8 * self.workers))
-        return list(tqdm(self._executor.map(_run, [task] * len(jobs), jobs, chunksize=chunk), **bar))
+            results = (task(self._state, job) for job in jobs)
+        else:
+            chunk = max(1, len(jobs) // (8 * self.workers))
+            results = self._executor.map(_run, [task] * len(jobs), jobs, chunksize=chunk)
+        out = []
+        with tqdm(total=sum(sizes), disable=not progress, desc=f"{progress}s", unit=progress) as bar:
+            for result, size in zip(results, sizes):
+                out.append(result)
+                bar.update(size)
+        return out
 
     def close(self) -> None:
         if self._executor is not None:

@@ -17,6 +17,18 @@ so a batch's results do not depend on the number of worker processes
 (:class:`agents.pool.WorkerPool`). Each worker builds the game and one player
 per (seat, spec) once, from the game config (``{"name": ..., **params}``) and
 the spec strings.
+
+``batch_games=B`` cuts the games into fixed groups of ``B`` consecutive games
+and plays each group in lockstep (:func:`play_lockstep`): one ``act_many`` per
+player per wave, so an ``az`` player's network sees one batch of positions per
+simulation for all the games of its group instead of one position at a time.
+A game still draws only from its own generator and the groups do not depend on
+the workers, so results stay independent of ``workers``. They equal the games
+of ``batch_games=1`` exactly for every player but ``az``: the network's outputs
+for a position differ in the last float bits (about 1e-8) with the batch it is
+evaluated in (CPU, measured), so an ``az`` game may take another turn where two
+choices are that close, and the games differ from ``batch_games=1`` (each
+``batch_games`` is reproducible in itself, on the same machine).
 """
 
 from __future__ import annotations
@@ -59,14 +71,71 @@ def play_game(game: Game, players: Sequence[Player], rng: np.random.Generator, s
     Every player is ``reset()`` first. An illegal action from a player raises the
     engine's ``IllegalActionError`` (naming the action); it is never skipped.
     """
-    if len(players) != game.info.num_seats:
-        raise ValueError(f"{game.info.name} needs {game.info.num_seats} players, got {len(players)}")
+    _check_lineup(game, players)
     for player in players:
         player.reset()
     start = game.initial_state() if state is None else state.copy()
     state = start.copy()
     actions: list[int] = []
     decisions = play_out(game, state, rng, dict(enumerate(players)), actions)
+    return _result(game, start, state, actions, decisions)
+
+
+def play_lockstep(
+    game: Game, lineups: Sequence[Sequence[Player]], rngs: Sequence[np.random.Generator]
+) -> list[GameResult]:
+    """Play one game per lineup together: game ``k`` as ``play_game(game, lineups[k],
+    rngs[k])`` plays it, but in waves: every unfinished game advances through chance
+    (drawn from its own generator) to its next decision, then each player object
+    decides for all the games waiting on it with one ``act_many``.
+
+    With players whose ``act_many`` draws for position ``i`` exactly what ``act``
+    draws (every player here), each game equals its ``play_game`` as long as
+    the players' evaluations do not depend on which positions share a call.
+    Games with a player that keeps state between moves (``Player.keeps_state``)
+    are played alone, one after another.
+    """
+    if len(rngs) != len(lineups):
+        raise ValueError(f"play_lockstep needs one generator per game: {len(lineups)} games, {len(rngs)} generators")
+    results: dict[int, GameResult] = {}
+    for k, players in enumerate(lineups):
+        _check_lineup(game, players)
+        if any(player.keeps_state for player in players):
+            results[k] = play_game(game, players, rngs[k])
+    together = [k for k in range(len(lineups)) if k not in results]
+    for player in {id(p): p for k in together for p in lineups[k]}.values():
+        player.reset()
+    start = game.initial_state()
+    states = {k: start.copy() for k in together}
+    actions: dict[int, list[int]] = {k: [] for k in together}
+    decisions = dict.fromkeys(together, 0)
+    while together:
+        waiting: dict[int, tuple[Player, list[int]]] = {}  # id(player) -> (player, its games)
+        for k in together:
+            play_out(game, states[k], rngs[k], {}, actions[k])  # chance, up to a decision or the end
+            if not game.is_terminal(states[k]):
+                player = lineups[k][game.to_play(states[k])]
+                waiting.setdefault(id(player), (player, []))[1].append(k)
+        for player, games in waiting.values():
+            chosen = player.act_many([states[k] for k in games], [rngs[k] for k in games])
+            for k, action in zip(games, chosen, strict=True):
+                game.apply(states[k], action)
+                actions[k].append(int(action))
+                decisions[k] += 1
+        finished = [k for k in together if game.is_terminal(states[k])]
+        for k in finished:
+            results[k] = _result(game, start, states[k], actions[k], decisions[k])
+        together = [k for k in together if k not in results]
+    return [results[k] for k in range(len(lineups))]
+
+
+def _check_lineup(game: Game, players: Sequence[Player]) -> None:
+    if len(players) != game.info.num_seats:
+        raise ValueError(f"{game.info.name} needs {game.info.num_seats} players, got {len(players)}")
+
+
+def _result(game: Game, start, state, actions: list[int], decisions: int) -> GameResult:
+    """The result of the game played from ``start`` to the final ``state`` by ``actions``."""
     return GameResult(
         returns=tuple(float(r) for r in game.returns(state)),
         winner=game.winner(state),
@@ -138,9 +207,10 @@ def play_games(
     seed: int,
     workers: int = 1,
     progress: bool = False,
+    batch_games: int = 1,
 ) -> list[GameResult]:
     """Play one game per lineup (the spec of each seat); results in lineup order."""
-    return play_batches(game_cfg, [lineups], seed, workers, progress)[0]
+    return play_batches(game_cfg, [lineups], seed, workers, progress, batch_games)[0]
 
 
 def play_batches(
@@ -149,19 +219,28 @@ def play_batches(
     seed: int,
     workers: int = 1,
     progress: bool = False,
+    batch_games: int = 1,
 ) -> list[list[GameResult]]:
     """Play several batches of lineups on one pool of workers; each batch's games are
     those :func:`play_games` plays for it with the same ``seed`` (game ``k`` of every
-    batch draws from child ``k`` of ``SeedSequence(seed)``)."""
+    batch draws from child ``k`` of ``SeedSequence(seed)``).
+
+    The games of all batches, in order, are cut into groups of ``batch_games``
+    consecutive games (the same groups for any number of workers); a worker plays
+    a group's games in lockstep (:func:`play_lockstep`)."""
     if workers < 1:
         raise ValueError(f"workers must be >= 1, got {workers}")
+    if not isinstance(batch_games, int) or isinstance(batch_games, bool) or batch_games < 1:
+        raise ValueError(f"batch_games must be an integer >= 1, got {batch_games!r}")
     jobs = []
     for lineups in batches:
         seeds = np.random.SeedSequence(seed).spawn(len(lineups))
         jobs += [(tuple(lineup), child) for lineup, child in zip(lineups, seeds)]
-    processes = workers if workers > 1 and len(jobs) > 1 else 0
+    groups = [jobs[start : start + batch_games] for start in range(0, len(jobs), batch_games)]
+    processes = workers if workers > 1 and len(groups) > 1 else 0
     with WorkerPool(processes, _seating, dict(game_cfg)) as pool:
-        results = pool.map(_play, jobs, progress="game" if progress else "")
+        played = pool.map(_play_group, groups, progress="game" if progress else "", count=len)
+    results = [result for group in played for result in group]
     ends = np.cumsum([len(lineups) for lineups in batches]).tolist()
     return [results[end - len(lineups) : end] for lineups, end in zip(batches, ends)]
 
@@ -171,16 +250,16 @@ def _seating(game_cfg: dict) -> dict:
     return {"game": game_from_config(game_cfg), "players": {}}
 
 
-def _play(seating: dict, job) -> GameResult:
-    lineup, seed_seq = job
+def _play_group(seating: dict, group) -> list[GameResult]:
     game: Game = seating["game"]
     players: dict[tuple[int, str], Player] = seating["players"]
-    seated = []
-    for seat, spec in enumerate(lineup):
-        if (seat, spec) not in players:
-            players[seat, spec] = make_player(spec, game)
-        seated.append(players[seat, spec])
-    return play_game(game, seated, np.random.default_rng(seed_seq))
+    lineups = []
+    for lineup, _ in group:
+        for seat, spec in enumerate(lineup):
+            if (seat, spec) not in players:
+                players[seat, spec] = make_player(spec, game)
+        lineups.append([players[seat, spec] for seat, spec in enumerate(lineup)])
+    return play_lockstep(game, lineups, [np.random.default_rng(seed_seq) for _, seed_seq in group])
 
 
 # --- records -----------------------------------------------------------------------------

@@ -33,8 +33,12 @@ class NetworkPlayer(Player):
         self.evaluator = evaluator
 
     def act(self, state, rng: np.random.Generator) -> int:
-        priors, _ = self.evaluator.evaluate([state])
-        return int(np.argmax(priors[0]))
+        return self.act_many([state], [rng])[0]
+
+    def act_many(self, states, rngs) -> list[int]:
+        """One network call for all the positions (``rngs`` are not drawn from)."""
+        priors, _ = self.evaluator.evaluate(states)
+        return [int(action) for action in np.argmax(priors, axis=1)]
 
 
 def load_az_player(path: str | Path, game: Game, simulations: int | None = None) -> Player:

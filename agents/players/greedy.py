@@ -27,6 +27,7 @@ class GreedyPlayer(Player):
     """
 
     name = "greedy"
+    keeps_state = True  # the rest of a planned turn
 
     def __init__(self, game: Game):
         self.game = game

@@ -53,6 +53,7 @@ class HumanPlayer(Player):
     and shows its evaluation of the position."""
 
     name = "human"
+    keeps_state = True  # the rest of a typed turn
 
     def __init__(self, game: Game, stdin: TextIO | None = None, stdout: TextIO | None = None):
         self.game = game

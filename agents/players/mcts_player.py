@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Sequence
+
 import numpy as np
 
 from agents.players.player import Player
@@ -24,6 +26,13 @@ class SearchPlayer(Player):
     def act(self, state, rng: np.random.Generator) -> int:
         return select_action(self.mcts.search(state, self.evaluator, rng), 0.0, rng)
 
+    def act_many(self, states: Sequence, rngs: Sequence[np.random.Generator]) -> list[int]:
+        """One lockstep search of every position (one evaluator call per simulation
+        wave), each drawing from its own generator: ``act_many([s], [r]) == act(s, r)``."""
+        rngs = list(rngs)
+        results = self.mcts.search_many(states, self.evaluator, rngs)
+        return [select_action(result, 0.0, rng) for result, rng in zip(results, rngs, strict=True)]
+
 
 class RolloutPlayer(SearchPlayer):
     """Plain MCTS: uniform priors, one random rollout per simulation, drawn
@@ -35,6 +44,9 @@ class RolloutPlayer(SearchPlayer):
     def act(self, state, rng: np.random.Generator) -> int:
         self.evaluator.rng = rng
         return super().act(state, rng)
+
+    # The rollout evaluator draws from one generator, set per call: one position at a time.
+    act_many = Player.act_many
 
 
 def make_mcts_player(game: Game, args: list[str]) -> Player:

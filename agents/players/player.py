@@ -1,15 +1,17 @@
 """The player interface every agent shares, and the simplest players.
 
-A player is bound to one game and picks one action at a time::
+A player is bound to one game and picks one action at a time, or one for each
+of several positions at once (games played in lockstep)::
 
     player = make_player("oracle", game)   # agents.players.registry
     action = player.act(state, rng)        # rng: numpy Generator, passed in
+    actions = player.act_many(states, rngs)   # act(states[i], rngs[i]) for each i
 """
 
 from __future__ import annotations
 
 import abc
-from typing import Callable
+from typing import Callable, Sequence
 
 import numpy as np
 
@@ -20,10 +22,19 @@ class Player(abc.ABC):
     """Chooses actions for whichever seat is to play in a decision state."""
 
     name: str = "player"
+    # True for a player that remembers something between its moves (a plan, typed
+    # input): one object must then play one game at a time, never several in lockstep.
+    keeps_state: bool = False
 
     @abc.abstractmethod
     def act(self, state, rng: np.random.Generator) -> int:
         """A legal action for the seat to play in ``state`` (never a chance node)."""
+
+    def act_many(self, states: Sequence, rngs: Sequence[np.random.Generator]) -> list[int]:
+        """``act(states[i], rngs[i])`` for each position, in order; players with a
+        network evaluate all the positions together, drawing from ``rngs[i]`` for
+        position ``i`` exactly what ``act`` would."""
+        return [self.act(state, rng) for state, rng in zip(states, rngs, strict=True)]
 
     def reset(self) -> None:
         """Forget anything kept between moves (called at the start of every game)."""

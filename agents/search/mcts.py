@@ -46,8 +46,9 @@ expands the root, so a decision root's children share
 children at once for an expanded chance node in expectation mode) and calls
 the evaluator for the new decision states. :meth:`MCTS.search_many` runs
 independent searches in lockstep and evaluates the leaves of one simulation
-wave, one per search, in a single ``evaluate`` call (how self-play batches a
-network).
+wave, one per search, in a single ``evaluate`` call (how self-play and
+evaluation games batch a network); each search may draw from a generator of its
+own, so that its result does not depend on which searches share its waves.
 
 Leaf values mixed with playouts
 -------------------------------
@@ -301,11 +302,22 @@ class MCTS:
         return self.search_many([state], evaluator, rng, add_noise)[0]
 
     def search_many(
-        self, states: Sequence, evaluator: Evaluator, rng: np.random.Generator, add_noise: bool = False
+        self,
+        states: Sequence,
+        evaluator: Evaluator,
+        rng: np.random.Generator | Sequence[np.random.Generator],
+        add_noise: bool = False,
     ) -> list[SearchResult]:
         """Independent searches from each state, run in lockstep so that every
-        simulation wave makes one ``evaluator.evaluate`` call for all of them."""
+        simulation wave makes one ``evaluator.evaluate`` call for all of them.
+
+        ``rng``: one generator that every search draws from in turn (self-play),
+        or one per state: then everything search ``i`` draws (sampled chance
+        outcomes, root noise, Gumbel draws, playouts) comes from ``rng[i]``, and
+        its result does not depend on the other states in the call (given an
+        evaluator whose output for a state does not depend on its batch)."""
         game, simulations = self.game, self.config.num_simulations
+        rngs = _per_state(rng, len(states))
         nodes = len(states) * (simulations + 1) + _NODE_SLACK
         tree = _Tree(self._num_seats, nodes, len(states) * simulations * _EDGES_PER_SIMULATION + _EDGE_SLACK)
         roots = []
@@ -317,14 +329,15 @@ class MCTS:
         paths = [np.empty((self._path_length, 2), dtype=np.int64) for _ in roots]
         halving: dict[int, _SequentialHalving] = {}
         for simulation in range(simulations):
-            lengths, pending = [], []
+            lengths, pending, owners = [], [], []
             for index, root in enumerate(roots):
                 first = halving[index].choose(tree, root) if index in halving else -1
-                length, new = self._descend(tree, paths, index, root, rng, first)
+                length, new = self._descend(tree, paths, index, root, rngs[index], first)
                 lengths.append(length)
                 pending += new
+                owners += [rngs[index]] * len(new)
             if pending:
-                self._evaluate(tree, pending, evaluator, rng)
+                self._evaluate(tree, pending, evaluator, owners)
             for path, length in zip(paths, lengths):
                 _backup(tree.nodes, tree.values, tree.edge_child, tree.edge_prior, path, length, self._expect)
             if simulation == 0:  # the first simulation expanded the roots
@@ -332,12 +345,13 @@ class MCTS:
                     if tree.nodes[root, PLAYER] < 0:
                         continue
                     if self.config.gumbel:
-                        halving[index] = _SequentialHalving(tree, root, self.config, rng, add_noise)
+                        halving[index] = _SequentialHalving(tree, root, self.config, rngs[index], add_noise)
                     elif add_noise:
-                        self._add_noise(tree, root, rng)
+                        self._add_noise(tree, root, rngs[index])
         return [self._result(tree, root, halving.get(index)) for index, root in enumerate(roots)]
 
-    def _evaluate(self, tree: _Tree, nodes: list, evaluator: Evaluator, rng) -> None:
+    def _evaluate(self, tree: _Tree, nodes: list, evaluator: Evaluator, rngs: list) -> None:
+        """Evaluate new decision nodes; ``rngs[i]`` draws node ``i``'s playout (playout_mix)."""
         states = [tree.states[node] for node in nodes]
         priors, values = evaluator.evaluate(states)
         priors = np.asarray(priors)
@@ -350,7 +364,7 @@ class MCTS:
             )
         if self._playout_mix:
             playout, mix = self.game.random_playout, self._playout_mix
-            values = (1.0 - mix) * values + mix * np.array([playout(state, rng)[0] for state in states])
+            values = (1.0 - mix) * values + mix * np.array([playout(s, r)[0] for s, r in zip(states, rngs)])
         for node, prior_row, value in zip(nodes, priors, values):
             self._expand_decision(tree, node, prior_row, value)
 
@@ -475,6 +489,16 @@ class MCTS:
             result.improved_policy = np.zeros(num_actions)
             result.improved_policy[actions] = halving.improved_policy(tree, root)
         return result
+
+
+def _per_state(rng, count: int) -> list:
+    """One generator per state: ``rng`` itself for each when it is one generator."""
+    if isinstance(rng, np.random.Generator):
+        return [rng] * count
+    rngs = list(rng)
+    if len(rngs) != count or not all(isinstance(r, np.random.Generator) for r in rngs):
+        raise ValueError(f"rng must be a numpy Generator or one per state ({count}), got {len(rngs)} items")
+    return rngs
 
 
 def considered_visits(num_considered: int, num_simulations: int) -> list[int]:
