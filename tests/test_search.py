@@ -666,3 +666,69 @@ def test_mcts_player_beats_weaker_players(name, size, spec, opponent):
     game = make_game(name, size=size)
     match = play_match(game, make_player(spec, game), make_player(opponent, game), 6, np.random.default_rng(0))
     assert match.score >= 5 / 6
+
+
+class HashEvaluator:
+    """Deterministic priors and values from a fixed projection of each observation,
+    computed state by state: the same output for a state in any batch."""
+
+    def __init__(self, game):
+        self.game = game
+        info = game.info
+        size = int(np.prod(info.obs_shape))
+        rng = np.random.default_rng(123)
+        self.weights, self.value_weights = rng.normal(size=(info.num_actions, size)), rng.normal(size=size)
+
+    def evaluate(self, states):
+        priors, values = [], []
+        for state in states:
+            obs = self.game.observe(state).ravel().astype(np.float64)
+            logits = np.array([row @ obs for row in self.weights]) / 4.0
+            priors.append(np.exp(logits - logits.max()))
+            v, mover = np.tanh(float(self.value_weights @ obs) / 8.0), self.game.to_play(state)
+            values.append([v if seat == mover else -v for seat in range(self.game.info.num_seats)])
+        return np.array(priors), np.array(values)
+
+
+def search_fields(result):
+    return (result.visit_counts, result.q_values, result.priors, result.root_values, result.to_play,
+            result.selected, result.improved_policy)
+
+
+@pytest.mark.parametrize(
+    "name, params, config, noise",
+    [
+        ("odoku", {}, SearchConfig(num_simulations=24, chance="sample", playout_mix=0.5), True),
+        ("nex", {"size": 4}, SearchConfig(num_simulations=24, gumbel=True, gumbel_actions=8), True),
+        ("nex", {"size": 4}, SearchConfig(num_simulations=24, gumbel=True, gumbel_actions=8), False),
+        ("neuversi", {"size": 4}, SearchConfig(num_simulations=24, playout_mix=0.3), True),
+    ],
+)
+def test_search_many_with_a_generator_per_state_equals_each_search_alone(name, params, config, noise):
+    """Root noise, Gumbel draws, sampled chance outcomes and playouts of search i come
+    from generator i only: each result, and what each generator drew, is the lone search's."""
+    game = make_game(name, **params)
+    rng = np.random.default_rng(9)
+    states = []
+    for plies in (0, 1, 3, 5, 2):
+        state = game.initial_state()
+        for _ in range(plies):
+            actions = game.legal_actions(state) if game.to_play(state) >= 0 else [game.sample_chance(state, rng)]
+            game.apply(state, actions[int(rng.integers(len(actions)))])
+        states.append(state)
+    mcts, evaluator = MCTS(game, config), HashEvaluator(game)
+    together_rngs = [np.random.default_rng(100 + i) for i in range(len(states))]
+    together = mcts.search_many(states, evaluator, together_rngs, add_noise=noise)
+    for i, state in enumerate(states):
+        alone_rng = np.random.default_rng(100 + i)
+        alone = mcts.search(state, evaluator, alone_rng, add_noise=noise)
+        for mine, theirs in zip(search_fields(together[i]), search_fields(alone)):
+            np.testing.assert_array_equal(mine, theirs)
+        assert together_rngs[i].random() == alone_rng.random()
+
+
+def test_search_many_takes_one_generator_or_one_per_state():
+    game = make_game("odoku")
+    mcts, states = MCTS(game, SearchConfig(num_simulations=4)), [game.initial_state()] * 2
+    with pytest.raises(ValueError, match=r"one per state \(2\), got 1 items"):
+        mcts.search_many(states, UniformEvaluator(game), [np.random.default_rng(0)])

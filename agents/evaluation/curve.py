@@ -87,13 +87,14 @@ def learning_curve(
     workers: int = 1,
     progress: bool = False,
     simulations: int | None = None,
+    batch_games: int = 1,
 ) -> list[CurvePoint]:
     """Every checkpoint (:func:`candidate_spec`) against every opponent spec, ``games``
     games each, seats alternating; points in checkpoint order, then opponent order."""
     schedule = tuple(round_robin_schedule(2, games))  # (0, 1), (1, 0), ...: the candidate takes seat 0 first
     pairs = [(path, candidate_spec(path, simulations), opponent) for path in checkpoints for opponent in opponents]
     batches = [[tuple((candidate, opponent)[p] for p in seats) for seats in schedule] for _, candidate, opponent in pairs]
-    played = play_batches(game_cfg, batches, seed, workers, progress)
+    played = play_batches(game_cfg, batches, seed, workers, progress, batch_games)
     saved = {path: load_checkpoint(path) for path in checkpoints}
     points = []
     for (path, candidate, opponent), results in zip(pairs, played):

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Callable, TextIO
 
 import numpy as np
+import torch
 from omegaconf import DictConfig, ListConfig, OmegaConf
 
 from agents.config import ConfigError, game_from_config
@@ -54,6 +55,8 @@ def evaluate(cfg: DictConfig, run_dir: str | Path, out: TextIO = sys.stdout) -> 
     if cfg.mode not in MODES:
         raise ConfigError(f"mode: unknown mode {cfg.mode!r}; the modes are {', '.join(MODES)}")
     _check_common(cfg)
+    if cfg.torch_threads:  # this process plays the games when workers=1; worker processes use one thread each
+        torch.set_num_threads(cfg.torch_threads)
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     summary = MODES[cfg.mode](cfg, run_dir, out)
@@ -68,7 +71,7 @@ def run_match(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
     specs = _players(cfg, at_least=2)
     names = display_names(specs)
     game = _game(cfg)
-    tournament = round_robin(_game_cfg(cfg), specs, cfg.games, cfg.seed, cfg.workers, cfg.progress)
+    tournament = round_robin(_game_cfg(cfg), specs, cfg.games, cfg.seed, cfg.workers, cfg.progress, cfg.batch_games)
     tournament = dataclasses.replace(tournament, players=tuple(names))  # tables, plots, ratings by name
     games_dir = run_dir / "games"
     games_dir.mkdir(exist_ok=True)
@@ -131,7 +134,7 @@ def run_accuracy(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
         for g in range(cfg.games):
             lineups.append((agent, opponent) if g % 2 == 0 else (opponent, agent))
             agent_seats.append(g % 2)
-    results = play_games(_game_cfg(cfg), lineups, cfg.seed, cfg.workers, cfg.progress)
+    results = play_games(_game_cfg(cfg), lineups, cfg.seed, cfg.workers, cfg.progress, cfg.batch_games)
     optimal, total = optimal_share(game, [(r.actions, s) for r, s in zip(results, agent_seats)], judge)
     low, high = score_interval(optimal, total)
     share = optimal / total if total else float("nan")
@@ -181,7 +184,7 @@ def run_stats(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
         raise ConfigError(f"players: mode=stats takes one player (self-play) or two, got {len(specs)}")
     orders = [(specs[0], specs[-1]), (specs[-1], specs[0])]
     lineups = [orders[g % 2] for g in range(cfg.games)]
-    results = play_games(_game_cfg(cfg), lineups, cfg.seed, cfg.workers, cfg.progress)
+    results = play_games(_game_cfg(cfg), lineups, cfg.seed, cfg.workers, cfg.progress, cfg.batch_games)
     stats = game_statistics(_game(cfg), results)
     first, turns, pie = stats["first_seat"], stats["turns"], stats["pie"]
     names = display_names(list(dict.fromkeys(specs)))
@@ -214,7 +217,9 @@ def run_odoku(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
     width = max(len(name) for name in names + ["player"]) + 2
     print(f"{'player':{width}s}{'seat':4s} {'mean score':>17s} {'regret/move':>11s} {'regret/game':>11s}", file=out)
     for spec, name in zip(specs, names):
-        seats = measure_against_oracle(_game_cfg(cfg), spec, cfg.games, cfg.seed, cfg.workers, cfg.progress)
+        seats = measure_against_oracle(
+            _game_cfg(cfg), spec, cfg.games, cfg.seed, cfg.workers, cfg.progress, cfg.batch_games
+        )
         measures[name] = [m.as_dict() for m in seats]
         for m in seats:
             print(f"{name:{width}s}{'BA'[m.seat]:4s} {m.mean_score:8.3f} +- {m.score_ci:5.3f} "
@@ -250,7 +255,7 @@ def run_curve(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
         make_player(candidate_spec(path, simulations), game)  # a foreign or damaged checkpoint fails before any game
     names = dict(zip(opponents, display_names(opponents)))
     points = learning_curve(_game_cfg(cfg), checkpoints, opponents, cfg.games, cfg.seed, cfg.workers, cfg.progress,
-                            simulations)
+                            simulations, cfg.batch_games)
     points = [dataclasses.replace(p, opponent=names[p.opponent]) for p in points]
     rows = [p.as_row() for p in points]
     _write_csv(run_dir / "curve.csv", rows)
@@ -275,8 +280,8 @@ MODES: dict[str, Callable[[DictConfig, Path, TextIO], dict]] = {
 
 
 # --- helpers ---------------------------------------------------------------------------------
-KNOWN_KEYS = ("mode", "players", "games", "seed", "workers", "progress", "prior_draws", "max_nodes", "positions",
-              "checkpoints", "simulations", "game")
+KNOWN_KEYS = ("mode", "players", "games", "seed", "workers", "batch_games", "torch_threads", "progress", "prior_draws",
+              "max_nodes", "positions", "checkpoints", "simulations", "game")
 ACCURACY_POSITIONS = ("games", "lines")
 
 
@@ -284,7 +289,8 @@ def _check_common(cfg: DictConfig) -> None:
     for key in cfg:
         if key not in KNOWN_KEYS:
             raise ConfigError(f"{key}: unknown key (the keys are {', '.join(KNOWN_KEYS)})")
-    for key, low in (("games", 1), ("workers", 1), ("max_nodes", 1), ("seed", 0)):
+    for key, low in (("games", 1), ("workers", 1), ("batch_games", 1), ("torch_threads", 0), ("max_nodes", 1),
+                     ("seed", 0)):
         value = cfg.get(key)
         if not isinstance(value, int) or isinstance(value, bool) or value < low:
             raise ConfigError(f"{key}: must be an integer >= {low}, got {value!r}")

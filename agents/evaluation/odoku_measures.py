@@ -85,12 +85,12 @@ def measure_seat(game: Odoku, results: Sequence[GameResult], seat: int) -> SeatM
 
 
 def measure_against_oracle(
-    game_cfg: dict, spec: str, games: int, seed: int, workers: int = 1, progress: bool = False
+    game_cfg: dict, spec: str, games: int, seed: int, workers: int = 1, progress: bool = False, batch_games: int = 1
 ) -> tuple[SeatMeasure, SeatMeasure]:
     """``games`` games as B against the oracle, then ``games`` as A; one measure per seat."""
     if games < 2:
         raise ValueError(f"games must be >= 2 for an interval, got {games}")
     lineups = [(spec, ORACLE)] * games + [(ORACLE, spec)] * games
-    results = play_games(game_cfg, lineups, seed, workers, progress)
+    results = play_games(game_cfg, lineups, seed, workers, progress, batch_games)
     game = game_from_config(game_cfg)
     return measure_seat(game, results[:games], 0), measure_seat(game, results[games:], 1)

@@ -102,12 +102,14 @@ def round_robin(
     seed: int,
     workers: int = 1,
     progress: bool = False,
+    batch_games: int = 1,
 ) -> Tournament:
-    """Play a seat-swapped round robin between the player specs."""
+    """Play a seat-swapped round robin between the player specs (``batch_games``: see
+    :func:`agents.evaluation.runner.play_batches`)."""
     specs = tuple(specs)
     if len(set(specs)) != len(specs):
         raise ValueError(f"players must be distinct specs, got {list(specs)}")
     schedule = round_robin_schedule(len(specs), games_per_pair)
     lineups = [tuple(specs[p] for p in seats) for seats in schedule]
-    results = play_games(game_cfg, lineups, seed, workers, progress)
+    results = play_games(game_cfg, lineups, seed, workers, progress, batch_games)
     return Tournament(players=specs, schedule=tuple(schedule), results=tuple(results))
