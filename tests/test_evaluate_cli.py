@@ -81,6 +81,9 @@ def test_accuracy_on_the_principal_lines(tmp_path):
         (["workers=-1"], "workers:"),
         (["prior_draws=-1"], "prior_draws:"),
         (["seed=-1"], "seed: must be an integer >= 0, got -1"),
+        (["batch_games=0"], "batch_games: must be an integer >= 1, got 0"),
+        (["batch_games=many"], "batch_games: must be an integer >= 1, got 'many'"),
+        (["torch_threads=-1"], "torch_threads: must be an integer >= 0, got -1"),
         (["+nosuchkey=1"], "nosuchkey: unknown key"),
         (["players=[random]"], "players: mode=match needs at least 2"),
         (["players=[human,random]"], "players: 'human' plays in mode=play only"),
@@ -99,6 +102,26 @@ def test_accuracy_on_the_principal_lines(tmp_path):
 def test_bad_settings_name_the_key(tmp_path, overrides, message):
     with pytest.raises(ValueError, match=message):
         run(tmp_path, *overrides)
+
+
+def test_batch_games_reaches_the_runner_and_torch_threads_this_process(tmp_path, monkeypatch):
+    import torch
+
+    import agents.evaluation.runner as runner
+
+    groups, play_lockstep = [], runner.play_lockstep
+    monkeypatch.setattr(runner, "play_lockstep", lambda game, lineups, rngs: groups.append(len(lineups))
+                        or play_lockstep(game, lineups, rngs))
+    threads = torch.get_num_threads()
+    try:
+        batched, _ = run(tmp_path / "b", "mode=odoku", "players=[random]", "games=5", "batch_games=4",
+                         "torch_threads=2")
+        assert torch.get_num_threads() == 2 and groups == [4, 4, 2]
+        single, _ = run(tmp_path / "s", "mode=odoku", "players=[random]", "games=5", "torch_threads=0")
+        assert torch.get_num_threads() == 2 and groups[3:] == [1] * 10  # 0: left as it was
+    finally:
+        torch.set_num_threads(threads)
+    assert batched["measures"] == single["measures"]
 
 
 def test_modes_are_a_table():
