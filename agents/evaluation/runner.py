@@ -86,8 +86,9 @@ def play_lockstep(
 ) -> list[GameResult]:
     """Play one game per lineup together: game ``k`` as ``play_game(game, lineups[k],
     rngs[k])`` plays it, but in waves: every unfinished game advances through chance
-    (drawn from its own generator) to its next decision, then each player object
-    decides for all the games waiting on it with one ``act_many``.
+    (drawn from its own generator) to its next decision, then the player object
+    that most games wait on decides for all of them with one ``act_many`` (the
+    other games wait, so that each call gets as many positions as it can).
 
     With players whose ``act_many`` draws for position ``i`` exactly what ``act``
     draws (every player here), each game equals its ``play_game`` as long as
@@ -116,7 +117,8 @@ def play_lockstep(
             if not game.is_terminal(states[k]):
                 player = lineups[k][game.to_play(states[k])]
                 waiting.setdefault(id(player), (player, []))[1].append(k)
-        for player, games in waiting.values():
+        if waiting:  # the player most games wait on decides; the others' games wait for a larger batch
+            player, games = max(waiting.values(), key=lambda entry: len(entry[1]))
             chosen = player.act_many([states[k] for k in games], [rngs[k] for k in games])
             for k, action in zip(games, chosen, strict=True):
                 game.apply(states[k], action)

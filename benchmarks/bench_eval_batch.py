@@ -1,0 +1,87 @@
+"""Evaluation games per second with ``batch_games=1`` and ``batch_games=B`` in the same run.
+
+    PYTHONPATH=. python benchmarks/bench_eval_batch.py [--games 16] [--batch 16] [--sizes 11 5]
+
+Builds an untrained network of the default architecture (``net=small``) for
+Nex and saves it as a checkpoint with the default search (32 simulations) in a
+temporary directory, then plays ``--games`` games (seats alternating) of each
+lineup on each board size through ``agents.evaluation.runner.play_games`` in
+this process (``workers=1``, one torch thread), once one game at a time and
+once ``--batch`` games in lockstep, and prints games/s of both, their ratio,
+and how many of the games came out identical (the network's batched outputs
+differ from its one-by-one outputs in the last float bits). Speed, not
+strength: an untrained network plays as fast as a trained one. Nothing here is
+a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+from hydra import compose, initialize_config_dir
+from omegaconf import OmegaConf
+
+from agents.evaluation.runner import play_games
+from agents.net.network import PolicyValueNet
+from agents.training.learner import Learner
+from agents.training.loop import build_settings
+from agents.training.saving import save_checkpoint
+
+CONFIGS = Path(__file__).resolve().parents[1] / "configs"
+
+
+def untrained_checkpoint(directory: Path, size: int) -> Path:
+    """A checkpoint of a fresh default network for Nex, with the default search settings."""
+    with initialize_config_dir(config_dir=str(CONFIGS), version_base="1.3"):
+        cfg = compose("train", overrides=["game=nex", f"game.size={size}", "experiment=none"])
+    s = build_settings(cfg)
+    torch.manual_seed(0)
+    net = PolicyValueNet.for_game(s.game.info, s.net)
+    learner = Learner(net, s.learner, torch.device("cpu"))
+    path = directory / "ckpt_step0000000.pt"
+    save_checkpoint(path, game_info=s.game.info, net=net, optimizer=learner.optimizer, step=0, iteration=0,
+                    rng=np.random.default_rng(0), config_yaml=OmegaConf.to_yaml(cfg))
+    return path
+
+
+def timed_games(game_cfg: dict, pair: tuple[str, str], games: int, batch_games: int):
+    """(games/s, results) of ``games`` games of ``pair``, seats alternating."""
+    lineups = [pair if k % 2 == 0 else pair[::-1] for k in range(games)]
+    start = time.perf_counter()
+    results = play_games(game_cfg, lineups, seed=0, batch_games=batch_games)
+    return games / (time.perf_counter() - start), results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=16, help="games per lineup and board size")
+    parser.add_argument("--batch", type=int, default=16, help="batch_games of the batched rows")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[11, 5], help="Nex board sizes")
+    args = parser.parse_args()
+    torch.set_num_threads(1)  # evaluate.py's default torch_threads
+    with tempfile.TemporaryDirectory() as directory:
+        checkpoint = untrained_checkpoint(Path(directory), args.sizes[0])
+        az = f"az:{checkpoint}"
+        lineups = {"az vs az": (az, az), "az vs mcts:400": (az, "mcts:400")}
+        print(f"Nex, {args.games} games per row, untrained net=small with 32 simulations, workers=1, one torch thread")
+        header = f"{'board':6} {'lineup':16} {'games/s B=1':>12} {f'games/s B={args.batch}':>13} {'ratio':>7} {'same games':>11}"
+        print(header)
+        print("-" * len(header))
+        for size in args.sizes:
+            game_cfg = {"name": "nex", "size": size}
+            play_games(game_cfg, [(az, "mcts:4")], seed=0)  # warm-up: numba kernels, imports
+            for label, pair in lineups.items():
+                one_rate, one = timed_games(game_cfg, pair, args.games, 1)
+                many_rate, many = timed_games(game_cfg, pair, args.games, args.batch)
+                same = sum(a == b for a, b in zip(one, many))
+                print(f"{size}x{size:<4} {label:16} {one_rate:12.3f} {many_rate:13.3f} {many_rate / one_rate:6.2f}x"
+                      f" {same:>6}/{args.games}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
