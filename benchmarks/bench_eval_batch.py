@@ -1,6 +1,6 @@
 """Evaluation games per second with ``batch_games=1`` and ``batch_games=B`` in the same run.
 
-    PYTHONPATH=. python benchmarks/bench_eval_batch.py [--games 16] [--batch 16] [--sizes 11 5]
+    PYTHONPATH=. python benchmarks/bench_eval_batch.py [--games 16] [--batch 16] [--sizes 11 5] [--parts games outputs]
 
 Builds an untrained network of the default architecture (``net=small``) for
 Nex and saves it as a checkpoint with the default search (32 simulations) in a
@@ -10,8 +10,10 @@ this process (``workers=1``, one torch thread), once one game at a time and
 once ``--batch`` games in lockstep, and prints games/s of both, their ratio,
 and how many of the games came out identical (the network's batched outputs
 differ from its one-by-one outputs in the last float bits). Speed, not
-strength: an untrained network plays as fast as a trained one. Nothing here is
-a test.
+strength: an untrained network plays as fast as a trained one. The ``outputs``
+part evaluates ``--batch`` positions of random games one by one and in one
+batch and prints how many positions' priors or values differ, and by how much
+at most. Nothing here is a test.
 """
 
 from __future__ import annotations
@@ -27,10 +29,13 @@ from hydra import compose, initialize_config_dir
 from omegaconf import OmegaConf
 
 from agents.evaluation.runner import play_games
+from agents.net.checkpoint import build_network, load_checkpoint
+from agents.net.net_evaluator import NetEvaluator
 from agents.net.network import PolicyValueNet
 from agents.training.learner import Learner
 from agents.training.loop import build_settings
 from agents.training.saving import save_checkpoint
+from envs import make_game
 
 CONFIGS = Path(__file__).resolve().parents[1] / "configs"
 
@@ -57,15 +62,46 @@ def timed_games(game_cfg: dict, pair: tuple[str, str], games: int, batch_games: 
     return games / (time.perf_counter() - start), results
 
 
+def output_differences(checkpoint: Path, size: int, positions: int) -> tuple[int, float, float]:
+    """(positions whose outputs differ, max |prior difference|, max |value difference|)
+    between one-by-one and batched evaluation of positions from random games."""
+    game = make_game("nex", size=size)
+    evaluator = NetEvaluator(game, build_network(load_checkpoint(checkpoint, game), checkpoint, game))
+    rng, states = np.random.default_rng(0), []
+    while len(states) < positions:
+        state = game.initial_state()
+        for _ in range(int(rng.integers(0, 3 * size))):
+            actions = game.legal_actions(state)
+            game.apply(state, actions[int(rng.integers(len(actions)))])
+            if game.to_play(state) < 0:
+                break
+        if game.to_play(state) >= 0:
+            states.append(state)
+    alone = [evaluator.evaluate([state]) for state in states]
+    priors, values = evaluator.evaluate(states)
+    prior_gap = np.array([np.abs(priors[i] - p[0]).max() for i, (p, _) in enumerate(alone)])
+    value_gap = np.array([np.abs(values[i] - v[0]).max() for i, (_, v) in enumerate(alone)])
+    return int(((prior_gap > 0) | (value_gap > 0)).sum()), float(prior_gap.max()), float(value_gap.max())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=16, help="games per lineup and board size")
     parser.add_argument("--batch", type=int, default=16, help="batch_games of the batched rows")
     parser.add_argument("--sizes", type=int, nargs="+", default=[11, 5], help="Nex board sizes")
+    parser.add_argument("--parts", nargs="+", default=["games", "outputs"], choices=["games", "outputs"])
     args = parser.parse_args()
     torch.set_num_threads(1)  # evaluate.py's default torch_threads
     with tempfile.TemporaryDirectory() as directory:
         checkpoint = untrained_checkpoint(Path(directory), args.sizes[0])
+        if "outputs" in args.parts:
+            print(f"network outputs, {args.batch} positions evaluated one by one and in one batch")
+            for size in args.sizes:
+                differ, prior_gap, value_gap = output_differences(checkpoint, size, args.batch)
+                print(f"{size}x{size:<4} {differ}/{args.batch} positions differ; max |prior diff| {prior_gap:.1e},"
+                      f" max |value diff| {value_gap:.1e}")
+        if "games" not in args.parts:
+            return
         az = f"az:{checkpoint}"
         lineups = {"az vs az": (az, az), "az vs mcts:400": (az, "mcts:400")}
         print(f"Nex, {args.games} games per row, untrained net=small with 32 simulations, workers=1, one torch thread")
