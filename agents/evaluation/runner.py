@@ -124,9 +124,9 @@ def play_lockstep(
                 game.apply(states[k], action)
                 actions[k].append(int(action))
                 decisions[k] += 1
-        finished = [k for k in together if game.is_terminal(states[k])]
-        for k in finished:
-            results[k] = _result(game, start, states[k], actions[k], decisions[k])
+        for k in together:
+            if game.is_terminal(states[k]):
+                results[k] = _result(game, start, states[k], actions[k], decisions[k])
         together = [k for k in together if k not in results]
     return [results[k] for k in range(len(lineups))]
 
