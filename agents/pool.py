@@ -19,8 +19,10 @@ setup runs once in the calling process and jobs run there, one after another.
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.connection
 import os
 import sys
+import threading
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, Callable, Iterable
 
@@ -91,6 +93,7 @@ class WorkerPool:
 
 
 def _start(setup: Callable[..., Any], setup_args: tuple) -> None:
+    threading.Thread(target=_exit_with_parent, daemon=True).start()
     threads = os.environ.setdefault("OMP_NUM_THREADS", "1")
     # Unpickling the setup and its arguments ran before this and may have imported torch,
     # which then read its thread count already: set it as well (batch-1 convolutions in
@@ -99,6 +102,16 @@ def _start(setup: Callable[..., Any], setup_args: tuple) -> None:
     if torch is not None and threads.isdigit():
         torch.set_num_threads(int(threads))
     _STATE[:] = [setup(*setup_args)]
+
+
+def _exit_with_parent() -> None:
+    """End this worker when the process that started it ends. A parent killed outright
+    (SIGKILL, the OOM killer) cannot shut its pool down, and its workers would go on
+    playing, or wait for jobs, unseen."""
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        multiprocessing.connection.wait([parent.sentinel])
+        os._exit(1)
 
 
 def _run(task: Callable[[Any, Any], Any], job: Any) -> Any:

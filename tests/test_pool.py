@@ -1,6 +1,9 @@
 """agents.pool.WorkerPool: one setup per worker, jobs in order, the same results in-process and in processes."""
 
 import os
+import subprocess
+import sys
+import time
 
 import pytest
 import torch  # noqa: F401  (a worker unpickling this module's functions imports torch first)
@@ -49,3 +52,62 @@ def test_workers_run_torch_on_one_thread(monkeypatch):
 def test_bad_worker_count():
     with pytest.raises(ValueError, match="workers must be an integer >= 0, got -1"):
         WorkerPool(-1, counter_setup, 0)
+
+
+
+ORPHAN_SCRIPT = """
+import time
+from agents.pool import WorkerPool
+from test_pool import counter_setup, spin
+
+if __name__ == "__main__":
+    pool = WorkerPool(2, counter_setup, 0)
+    pids = set()
+    while len(pids) < 2:
+        pids.update(pool.map(spin, [0.2, 0.2]))
+    pool.submit(spin, 600)  # one worker busy, the other waiting for a job
+    print(*pids, flush=True)
+    time.sleep(600)
+"""
+
+
+def spin(state: dict, seconds: float) -> int:
+    """Busy for ``seconds``; the worker's pid."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        pass
+    return state["pid"]
+
+
+def running(pid: int) -> bool:
+    """Whether ``pid`` is a live process (a zombie nobody reaped counts as ended)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")
+def test_workers_end_when_their_parent_is_killed(tmp_path):
+    """SIGKILL to the parent: its workers, one mid-job and one waiting, exit within seconds."""
+    script = tmp_path / "parent.py"
+    script.write_text(ORPHAN_SCRIPT)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([root, os.path.join(root, "tests")]))
+    parent = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True, env=env, cwd=root)
+    workers: list[int] = []
+    try:
+        workers = [int(pid) for pid in parent.stdout.readline().split()]
+        assert len(workers) == 2 and all(map(running, workers))
+        parent.kill()
+        parent.wait()
+        deadline = time.monotonic() + 20
+        while any(map(running, workers)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(map(running, workers)), f"workers outlived their parent: {workers}"
+    finally:
+        parent.kill()
+        for pid in workers:
+            if running(pid):
+                os.kill(pid, 9)
