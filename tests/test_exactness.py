@@ -106,3 +106,33 @@ def test_the_node_budget_names_max_nodes():
     game = make_game("hex", size=3)
     with pytest.raises(SolverLimitError, match="max_nodes"):
         Solver(game, max_nodes=200).principal_positions()
+
+
+class BatchCounter(CallablePlayer):
+    """The first legal action, recording how many positions each ``act_many`` call got."""
+
+    def __init__(self, game, keeps_state=False):
+        super().__init__(lambda state, rng: game.legal_actions(state)[0], "first legal")
+        self.keeps_state, self.calls = keeps_state, []
+
+    def act_many(self, states, rngs):
+        self.calls.append(len(states))
+        return super().act_many(states, rngs)
+
+
+def test_batched_positions_get_the_same_verdicts():
+    """``batch`` positions choose their turns together; players that draw per position
+    (random, plain MCTS) judge identically, and a player that keeps state plays alone."""
+    game = make_game("nex", size=3)
+    solver = Solver(game)
+    start = play_turns(game, np.random.default_rng(3), 2)
+    positions = solver.principal_positions(start)
+    for spec in ("random", "mcts:8"):
+        single = judge_lines(solver, positions, make_player(spec, game), 5, start)
+        assert judge_lines(solver, positions, make_player(spec, game), 5, start, batch=7) == single
+    counter = BatchCounter(game)
+    batched = judge_lines(solver, positions, counter, 0, start, batch=4)
+    contested = batched.positions - batched.lost
+    assert max(counter.calls) == 4 and sum(counter.calls) >= contested  # drops take two calls
+    alone = BatchCounter(game, keeps_state=True)
+    assert judge_lines(solver, positions, alone, 0, start, batch=4) == batched and set(alone.calls) == {1}

@@ -3,7 +3,8 @@
 The exact solver lists the decision positions reached from the start when both
 seats play every optimal turn (:meth:`Solver.principal_positions`); at each, the
 player chooses a complete turn the way it does in a game (``act`` until another
-seat, chance or the end is to move, after ``reset()``) and the solver judges it.
+seat, chance or the end is to move, after ``reset()``; ``batch`` positions at a
+time through ``act_many``) and the solver judges it.
 In a position lost for the mover every turn is optimal; those count as optimal
 without asking the player, and the share is also given over the other
 positions, where a turn can give value away.
@@ -66,16 +67,20 @@ class LinesJudgement:
                 "contested_optimal": won, "contested_positions": contested}
 
 
-def player_turn(game: Game, player: Player, state, rng: np.random.Generator) -> list[int]:
-    """The player's complete turn from the decision ``state`` (not modified)."""
-    state = state.copy()
-    mover = game.to_play(state)
-    actions = []
-    while game.to_play(state) == mover:
-        action = int(player.act(state, rng))
-        game.apply(state, action)
-        actions.append(action)
-    return actions
+def player_turns(game: Game, player: Player, states, rngs) -> list[list[int]]:
+    """The player's complete turn from each decision state (not modified), the
+    positions played in lockstep (``act_many``: one network call for all)."""
+    states = [state.copy() for state in states]
+    movers = [game.to_play(state) for state in states]
+    turns: list[list[int]] = [[] for _ in states]
+    playing = list(range(len(states)))
+    while playing:
+        actions = player.act_many([states[i] for i in playing], [rngs[i] for i in playing])
+        for i, action in zip(playing, actions):
+            game.apply(states[i], int(action))
+            turns[i].append(int(action))
+        playing = [i for i in playing if game.to_play(states[i]) == movers[i]]
+    return turns
 
 
 def lost_for_mover(solver: Solver, state) -> bool:
@@ -83,36 +88,52 @@ def lost_for_mover(solver: Solver, state) -> bool:
     return solver.mover_value(state) <= LOW + TOLERANCE
 
 
-def judge_lines(solver: Solver, positions, player: Player, seed: int, start=None, progress: bool = False
-                ) -> LinesJudgement:
+def judge_lines(solver: Solver, positions, player: Player, seed: int, start=None, progress: bool = False,
+                batch: int = 1) -> LinesJudgement:
     """Judge ``player``'s turn at each of ``positions`` (``Solver.principal_positions(start)``;
     default: from the game's start).
 
     Position ``k`` draws the player's random choices from child ``k`` of
-    ``numpy.random.SeedSequence(seed)``, and the player is reset before each, so a
-    position's verdict does not depend on the others. ``progress``: a progress bar.
+    ``numpy.random.SeedSequence(seed)``, so a position's verdict does not depend on
+    the others. ``batch``: positions whose turns are chosen together, the player
+    reset before each group (a player that keeps state plays one at a time); as
+    with ``batch_games``, a batched network's outputs differ from single ones in
+    the last digits, so near-ties may go the other way. ``progress``: a progress bar.
     """
     game = solver.game
     judged = LinesJudgement()
     seeds = np.random.SeedSequence(seed).spawn(len(positions))
-    bar = dict(total=len(positions), disable=not progress, desc=player.name, unit="position")
-    for (path, state), seq in tqdm(zip(positions, seeds), **bar):
-        mover = game.to_play(state)
-        counts = judged.seats.setdefault(mover, [0, 0])  # [optimal, positions] of the mover's seat
+    contested = []  # (path, state, seed) where a turn can give value away
+    for (path, state), seq in zip(positions, seeds):
+        counts = judged.seats.setdefault(game.to_play(state), [0, 0])  # [optimal, positions] of the mover's seat
         counts[1] += 1
         if lost_for_mover(solver, state):
             judged.lost += 1
             counts[0] += 1
-            continue
-        player.reset()
-        turn = player_turn(game, player, state, np.random.default_rng(seq))
-        if solver.turn_is_optimal(state, turn):
-            counts[0] += 1
         else:
-            judged.misses.append({
-                "line": format_game(game, path, start),
-                "seat": mover,
-                "played": game.format_turn(state, turn),
-                "optimal": [game.format_turn(state, t) for t in solver.optimal_turns(state)],
-            })
+            contested.append((path, state, seq))
+    size = 1 if player.keeps_state else batch
+    groups = [contested[i : i + size] for i in range(0, len(contested), size)]
+    with tqdm(total=len(positions), initial=judged.lost, disable=not progress, desc=player.name,
+              unit="position") as bar:
+        for group in groups:
+            player.reset()
+            turns = player_turns(game, player, [state for _, state, _ in group],
+                                 [np.random.default_rng(seq) for _, _, seq in group])
+            for (path, state, _), turn in zip(group, turns):
+                _judge_turn(solver, judged, path, state, turn, start)
+            bar.update(len(group))
     return judged
+
+
+def _judge_turn(solver: Solver, judged: LinesJudgement, path, state, turn: list[int], start) -> None:
+    game = solver.game
+    if solver.turn_is_optimal(state, turn):
+        judged.seats[game.to_play(state)][0] += 1
+    else:
+        judged.misses.append({
+            "line": format_game(game, path, start),
+            "seat": game.to_play(state),
+            "played": game.format_turn(state, turn),
+            "optimal": [game.format_turn(state, t) for t in solver.optimal_turns(state)],
+        })

@@ -161,7 +161,8 @@ def _accuracy_on_lines(cfg: DictConfig, out: TextIO) -> dict:
           file=out)
     judged = {}
     for spec, name in zip(specs, display_names(specs)):
-        result = judge_lines(solver, positions, make_player(spec, game), cfg.seed, progress=cfg.progress)
+        result = judge_lines(solver, positions, make_player(spec, game), cfg.seed, progress=cfg.progress,
+                             batch=cfg.batch_games)
         judged[name] = result
         low, high = result.interval
         won, contested = result.contested
