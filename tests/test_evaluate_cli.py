@@ -84,6 +84,7 @@ def test_accuracy_on_the_principal_lines(tmp_path):
         (["batch_games=0"], "batch_games: must be an integer >= 1, got 0"),
         (["batch_games=many"], "batch_games: must be an integer >= 1, got 'many'"),
         (["torch_threads=-1"], "torch_threads: must be an integer >= 0, got -1"),
+        (["opening=-1"], "opening: must be an integer >= 0, got -1"),
         (["+nosuchkey=1"], "nosuchkey: unknown key"),
         (["players=[random]"], "players: mode=match needs at least 2"),
         (["players=[human,random]"], "players: 'human' plays in mode=play only"),
@@ -110,8 +111,8 @@ def test_batch_games_reaches_the_runner_and_torch_threads_this_process(tmp_path,
     import agents.evaluation.runner as runner
 
     groups, play_lockstep = [], runner.play_lockstep
-    monkeypatch.setattr(runner, "play_lockstep", lambda game, lineups, rngs: groups.append(len(lineups))
-                        or play_lockstep(game, lineups, rngs))
+    monkeypatch.setattr(runner, "play_lockstep", lambda game, lineups, rngs, opening=0: groups.append(len(lineups))
+                        or play_lockstep(game, lineups, rngs, opening))
     threads = torch.get_num_threads()
     try:
         batched, _ = run(tmp_path / "b", "mode=odoku", "players=[random]", "games=5", "batch_games=4",

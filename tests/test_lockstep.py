@@ -21,6 +21,7 @@ from agents.players.player import CallablePlayer, Player
 from agents.players.registry import make_player
 from agents.search.mcts import SearchConfig
 from envs import make_game
+from envs.records import split_turns
 
 torch.set_num_threads(1)  # as evaluate.py's default torch_threads
 
@@ -93,6 +94,27 @@ def test_a_searcher_decides_many_positions_as_it_decides_each():
     assert player.act_many(states, rngs) == [player.act(s, np.random.default_rng(k)) for k, s in enumerate(states)]
 
 
+def test_a_random_opening_varies_the_games_of_deterministic_players():
+    game = make_game("neumoku", size=9)  # the pie rule is offered after three turns
+    first = CallablePlayer(lambda state, rng: game.legal_actions(state)[0], "first legal")
+    lineups = [[first, first]] * 6
+    plain = play_lockstep(game, lineups, [np.random.default_rng(k) for k in range(6)])
+    assert len({result.actions for result in plain}) == 1
+    opened = play_lockstep(game, lineups, [np.random.default_rng(k) for k in range(6)], opening=2)
+    assert len({result.actions for result in opened}) == 6
+    assert opened == [play_game(game, lineup, np.random.default_rng(k), opening=2) for k, lineup in enumerate(lineups)]
+    for result in opened:  # two whole random turns, then only the players' choices
+        turns = split_turns(game, result.actions)
+        state = game.initial_state()
+        for action in [a for turn in turns[:2] for a in turn]:
+            game.apply(state, action)
+        assert len(turns[0]) == len(turns[1]) == 2  # drops: a stone and a neutral each
+        for action in [a for turn in turns[2:] for a in turn]:
+            assert action == game.legal_actions(state)[0]
+            game.apply(state, action)
+        assert result.num_decisions == len(result.actions)
+
+
 def test_players_that_keep_state_play_their_games_alone():
     game = make_game("nex", size=4)
 
@@ -128,6 +150,8 @@ def test_batch_games_changes_nothing_but_speed_for_players_without_a_network():
     lineups = [(a, b) for a in SPECS for b in SPECS] * 2
     config = {"name": "nex", "size": 4, "pie_rule": True}
     one = play_games(config, lineups, seed=3)
+    opened = play_games(config, lineups, seed=3, opening=1)
+    assert opened != one and play_games(config, lineups, seed=3, batch_games=5, workers=2, opening=1) == opened
     assert play_games(config, lineups, seed=3, batch_games=5) == one
     assert play_games(config, lineups, seed=3, batch_games=len(lineups) + 3) == one
     assert play_games(config, lineups, seed=4, batch_games=5) != one

@@ -71,7 +71,8 @@ def run_match(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
     specs = _players(cfg, at_least=2)
     names = display_names(specs)
     game = _game(cfg)
-    tournament = round_robin(_game_cfg(cfg), specs, cfg.games, cfg.seed, cfg.workers, cfg.progress, cfg.batch_games)
+    tournament = round_robin(_game_cfg(cfg), specs, cfg.games, cfg.seed, cfg.workers, cfg.progress, cfg.batch_games,
+                             cfg.opening)
     tournament = dataclasses.replace(tournament, players=tuple(names))  # tables, plots, ratings by name
     games_dir = run_dir / "games"
     games_dir.mkdir(exist_ok=True)
@@ -185,12 +186,13 @@ def run_stats(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
         raise ConfigError(f"players: mode=stats takes one player (self-play) or two, got {len(specs)}")
     orders = [(specs[0], specs[-1]), (specs[-1], specs[0])]
     lineups = [orders[g % 2] for g in range(cfg.games)]
-    results = play_games(_game_cfg(cfg), lineups, cfg.seed, cfg.workers, cfg.progress, cfg.batch_games)
+    results = play_games(_game_cfg(cfg), lineups, cfg.seed, cfg.workers, cfg.progress, cfg.batch_games, cfg.opening)
     stats = game_statistics(_game(cfg), results)
     first, turns, pie = stats["first_seat"], stats["turns"], stats["pie"]
     names = display_names(list(dict.fromkeys(specs)))
     who = " vs ".join(names) if len(specs) == 2 else f"{names[0]} self-play"
-    print(f"{stats['games']} games, {who}", file=out)
+    opening = f", each from {cfg.opening} random turns" if cfg.opening else ""
+    print(f"{stats['games']} games, {who}{opening}", file=out)
     for outcome, e in first.items():
         print(f"  first seat {outcome:4s} {e['rate']:6.1%}  (95% CI {e['ci_low']:.1%}..{e['ci_high']:.1%})", file=out)
     print(f"  turns: mean {turns['mean']:.1f}, 10/50/90% {turns['p10']:g}/{turns['p50']:g}/{turns['p90']:g}, "
@@ -281,8 +283,8 @@ MODES: dict[str, Callable[[DictConfig, Path, TextIO], dict]] = {
 
 
 # --- helpers ---------------------------------------------------------------------------------
-KNOWN_KEYS = ("mode", "players", "games", "seed", "workers", "batch_games", "torch_threads", "progress", "prior_draws",
-              "max_nodes", "positions", "checkpoints", "simulations", "game")
+KNOWN_KEYS = ("mode", "players", "games", "seed", "workers", "batch_games", "opening", "torch_threads", "progress",
+              "prior_draws", "max_nodes", "positions", "checkpoints", "simulations", "game")
 ACCURACY_POSITIONS = ("games", "lines")
 
 
@@ -290,8 +292,8 @@ def _check_common(cfg: DictConfig) -> None:
     for key in cfg:
         if key not in KNOWN_KEYS:
             raise ConfigError(f"{key}: unknown key (the keys are {', '.join(KNOWN_KEYS)})")
-    for key, low in (("games", 1), ("workers", 1), ("batch_games", 1), ("torch_threads", 0), ("max_nodes", 1),
-                     ("seed", 0)):
+    for key, low in (("games", 1), ("workers", 1), ("batch_games", 1), ("opening", 0), ("torch_threads", 0),
+                     ("max_nodes", 1), ("seed", 0)):
         value = cfg.get(key)
         if not isinstance(value, int) or isinstance(value, bool) or value < low:
             raise ConfigError(f"{key}: must be an integer >= {low}, got {value!r}")

@@ -29,6 +29,10 @@ for a position differ in the last float bits (about 1e-8) with the batch it is
 evaluated in (CPU, measured), so an ``az`` game may take another turn where two
 choices are that close, and the games differ from ``batch_games=1`` (each
 ``batch_games`` is reproducible in itself, on the same machine).
+
+``opening=K`` starts every game with K whole turns played at random from the
+game's own generator (:func:`random_turns`), so that deterministic players play
+varied games; the turns are part of the game's actions and record.
 """
 
 from __future__ import annotations
@@ -65,11 +69,13 @@ class GameResult:
     info: dict[str, Any] = field(default_factory=dict)
 
 
-def play_game(game: Game, players: Sequence[Player], rng: np.random.Generator, state=None) -> GameResult:
+def play_game(game: Game, players: Sequence[Player], rng: np.random.Generator, state=None,
+              opening: int = 0) -> GameResult:
     """Play one game: ``players[seat]`` acts for ``seat``; chance outcomes drawn from ``rng``.
 
     Every player is ``reset()`` first. An illegal action from a player raises the
     engine's ``IllegalActionError`` (naming the action); it is never skipped.
+    ``opening=K``: the first K turns are random (:func:`random_turns`), then the players play.
     """
     _check_lineup(game, players)
     for player in players:
@@ -77,12 +83,32 @@ def play_game(game: Game, players: Sequence[Player], rng: np.random.Generator, s
     start = game.initial_state() if state is None else state.copy()
     state = start.copy()
     actions: list[int] = []
-    decisions = play_out(game, state, rng, dict(enumerate(players)), actions)
+    decisions = random_turns(game, state, rng, opening, actions)
+    decisions += play_out(game, state, rng, dict(enumerate(players)), actions)
     return _result(game, start, state, actions, decisions)
 
 
+def random_turns(game: Game, state, rng: np.random.Generator, turns: int, actions: list[int]) -> int:
+    """Play ``turns`` whole turns in place, each decision uniform among the legal actions
+    and chance drawn from ``rng`` (fewer if the game ends); returns the decisions made.
+    A random opening gives deterministic players varied games (``evaluate.py opening=K``)."""
+    decisions = 0
+    for _ in range(turns):
+        play_out(game, state, rng, {}, actions)  # chance, up to a decision or the end
+        if game.is_terminal(state):
+            break
+        mover = game.to_play(state)
+        while game.to_play(state) == mover:
+            legal = game.legal_actions(state)
+            action = int(legal[rng.integers(len(legal))])
+            game.apply(state, action)
+            actions.append(action)
+            decisions += 1
+    return decisions
+
+
 def play_lockstep(
-    game: Game, lineups: Sequence[Sequence[Player]], rngs: Sequence[np.random.Generator]
+    game: Game, lineups: Sequence[Sequence[Player]], rngs: Sequence[np.random.Generator], opening: int = 0
 ) -> list[GameResult]:
     """Play one game per lineup together: game ``k`` as ``play_game(game, lineups[k],
     rngs[k])`` plays it, but in waves: every unfinished game advances through chance
@@ -94,7 +120,7 @@ def play_lockstep(
     draws (every player here), each game equals its ``play_game`` as long as
     the players' evaluations do not depend on which positions share a call.
     Games with a player that keeps state between moves (``Player.keeps_state``)
-    are played alone, one after another.
+    are played alone, one after another. ``opening`` as in :func:`play_game`.
     """
     if len(rngs) != len(lineups):
         raise ValueError(f"play_lockstep needs one generator per game: {len(lineups)} games, {len(rngs)} generators")
@@ -102,14 +128,14 @@ def play_lockstep(
     for k, players in enumerate(lineups):
         _check_lineup(game, players)
         if any(player.keeps_state for player in players):
-            results[k] = play_game(game, players, rngs[k])
+            results[k] = play_game(game, players, rngs[k], opening=opening)
     together = [k for k in range(len(lineups)) if k not in results]
     for player in {id(p): p for k in together for p in lineups[k]}.values():
         player.reset()
     start = game.initial_state()
     states = {k: start.copy() for k in together}
     actions: dict[int, list[int]] = {k: [] for k in together}
-    decisions = dict.fromkeys(together, 0)
+    decisions = {k: random_turns(game, states[k], rngs[k], opening, actions[k]) for k in together}
     while together:
         waiting: dict[int, tuple[Player, list[int]]] = {}  # id(player) -> (player, its games)
         for k in together:
@@ -210,9 +236,11 @@ def play_games(
     workers: int = 1,
     progress: bool = False,
     batch_games: int = 1,
+    opening: int = 0,
 ) -> list[GameResult]:
-    """Play one game per lineup (the spec of each seat); results in lineup order."""
-    return play_batches(game_cfg, [lineups], seed, workers, progress, batch_games)[0]
+    """Play one game per lineup (the spec of each seat); results in lineup order.
+    ``opening=K``: every game starts with K random turns (:func:`random_turns`)."""
+    return play_batches(game_cfg, [lineups], seed, workers, progress, batch_games, opening)[0]
 
 
 def play_batches(
@@ -222,6 +250,7 @@ def play_batches(
     workers: int = 1,
     progress: bool = False,
     batch_games: int = 1,
+    opening: int = 0,
 ) -> list[list[GameResult]]:
     """Play several batches of lineups on one pool of workers; each batch's games are
     those :func:`play_games` plays for it with the same ``seed`` (game ``k`` of every
@@ -234,22 +263,24 @@ def play_batches(
         raise ValueError(f"workers must be >= 1, got {workers}")
     if not isinstance(batch_games, int) or isinstance(batch_games, bool) or batch_games < 1:
         raise ValueError(f"batch_games must be an integer >= 1, got {batch_games!r}")
+    if not isinstance(opening, int) or isinstance(opening, bool) or opening < 0:
+        raise ValueError(f"opening must be an integer >= 0, got {opening!r}")
     jobs = []
     for lineups in batches:
         seeds = np.random.SeedSequence(seed).spawn(len(lineups))
         jobs += [(tuple(lineup), child) for lineup, child in zip(lineups, seeds)]
     groups = [jobs[start : start + batch_games] for start in range(0, len(jobs), batch_games)]
     processes = workers if workers > 1 and len(groups) > 1 else 0
-    with WorkerPool(processes, _seating, dict(game_cfg)) as pool:
+    with WorkerPool(processes, _seating, dict(game_cfg), opening) as pool:
         played = pool.map(_play_group, groups, progress="game" if progress else "", count=len)
     results = [result for group in played for result in group]
     ends = np.cumsum([len(lineups) for lineups in batches]).tolist()
     return [results[end - len(lineups) : end] for lineups, end in zip(batches, ends)]
 
 
-def _seating(game_cfg: dict) -> dict:
+def _seating(game_cfg: dict, opening: int) -> dict:
     """A worker's game and its players, built once per (seat, spec) and reused."""
-    return {"game": game_from_config(game_cfg), "players": {}}
+    return {"game": game_from_config(game_cfg), "players": {}, "opening": opening}
 
 
 def _play_group(seating: dict, group) -> list[GameResult]:
@@ -261,7 +292,8 @@ def _play_group(seating: dict, group) -> list[GameResult]:
             if (seat, spec) not in players:
                 players[seat, spec] = make_player(spec, game)
         lineups.append([players[seat, spec] for seat, spec in enumerate(lineup)])
-    return play_lockstep(game, lineups, [np.random.default_rng(seed_seq) for _, seed_seq in group])
+    rngs = [np.random.default_rng(seed_seq) for _, seed_seq in group]
+    return play_lockstep(game, lineups, rngs, seating["opening"])
 
 
 # --- records -----------------------------------------------------------------------------

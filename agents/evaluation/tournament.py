@@ -103,13 +103,14 @@ def round_robin(
     workers: int = 1,
     progress: bool = False,
     batch_games: int = 1,
+    opening: int = 0,
 ) -> Tournament:
-    """Play a seat-swapped round robin between the player specs (``batch_games``: see
-    :func:`agents.evaluation.runner.play_batches`)."""
+    """Play a seat-swapped round robin between the player specs (``batch_games``, ``opening``:
+    see :func:`agents.evaluation.runner.play_batches`)."""
     specs = tuple(specs)
     if len(set(specs)) != len(specs):
         raise ValueError(f"players must be distinct specs, got {list(specs)}")
     schedule = round_robin_schedule(len(specs), games_per_pair)
     lineups = [tuple(specs[p] for p in seats) for seats in schedule]
-    results = play_games(game_cfg, lineups, seed, workers, progress, batch_games)
+    results = play_games(game_cfg, lineups, seed, workers, progress, batch_games, opening)
     return Tournament(players=specs, schedule=tuple(schedule), results=tuple(results))
