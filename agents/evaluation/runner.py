@@ -44,7 +44,7 @@ import numpy as np
 
 from agents.config import game_from_config
 from agents.pool import WorkerPool
-from agents.players.player import Player
+from agents.players.player import Player, RandomPlayer
 from agents.players.registry import make_player
 from envs.core import Game, make_game, play_out
 from envs.records import format_game, parse_header, read_record, replay, split_turns, write_record
@@ -92,15 +92,14 @@ def random_turns(game: Game, state, rng: np.random.Generator, turns: int, action
     """Play ``turns`` whole turns in place, each decision uniform among the legal actions
     and chance drawn from ``rng`` (fewer if the game ends); returns the decisions made.
     A random opening gives deterministic players varied games (``evaluate.py opening=K``)."""
-    decisions = 0
+    decisions, random = 0, RandomPlayer(game)
     for _ in range(turns):
         play_out(game, state, rng, {}, actions)  # chance, up to a decision or the end
         if game.is_terminal(state):
             break
         mover = game.to_play(state)
         while game.to_play(state) == mover:
-            legal = game.legal_actions(state)
-            action = int(legal[rng.integers(len(legal))])
+            action = int(random.act(state, rng))
             game.apply(state, action)
             actions.append(action)
             decisions += 1
