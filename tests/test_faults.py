@@ -36,6 +36,15 @@ def wait_for_training(run_dir, process, limit=120.0):
     return time.monotonic()
 
 
+def wait_for_checkpoints(run_dir, process, count, limit=300.0):
+    """Block until the run has written ``count`` end-of-iteration checkpoints."""
+    began = time.monotonic()
+    while len([p for p in checkpoint_files(Path(run_dir) / "checkpoints") if not is_interrupted(p)]) < count:
+        if process.poll() is not None or time.monotonic() - began > limit:
+            raise AssertionError(f"the run did not reach checkpoint {count} (exit {process.poll()})")
+        time.sleep(0.02)
+
+
 def assert_same_state(a: Path, b: Path):
     first, second = load_checkpoint(a), load_checkpoint(b)
     assert first["step"] == second["step"] and first["iteration"] == second["iteration"]
@@ -64,7 +73,11 @@ def test_killed_runs_leave_loadable_checkpoints_and_resume_exactly(tmp_path):
         run_dir, log = tmp_path / f"run{number}", tmp_path / f"run{number}.log"
         process = start(log, f"hydra.run.dir={run_dir}", *RUN)
         wait_for_training(run_dir, process)
-        time.sleep(rng.uniform(0.0, 1.1) * training_seconds)
+        if number < 3:  # any moment, start-up and the end included
+            time.sleep(rng.uniform(0.0, 1.1) * training_seconds)
+        else:  # within iteration 2, 3 or 4, so that these runs have something to resume
+            wait_for_checkpoints(run_dir, process, number - 2)
+            time.sleep(rng.uniform(0.0, 0.5) * training_seconds / len(reference))
         process.send_signal(sent)
         code = process.wait(timeout=300)
         output = log.read_text()
@@ -85,4 +98,4 @@ def test_killed_runs_leave_loadable_checkpoints_and_resume_exactly(tmp_path):
         resumed += 1
         assert_same_state(checkpoint_files(run_dir / "checkpoints")[-1], reference[-1])
         assert not list((run_dir / "checkpoints").glob(".*.tmp"))  # the resumed start removed stale files
-    assert resumed >= 2
+    assert resumed >= 3
