@@ -17,6 +17,7 @@ import agents.training.feeds as feeds  # the main process's feed plays smoke run
 import agents.training.loop as loop
 from agents.config import ConfigError
 from agents.net.checkpoint import load_checkpoint
+from agents.training.learner import LearnerConfig
 from agents.training.saving import checkpoint_files, is_interrupted, load_replay, replay_path
 
 ROOT = Path(__file__).parents[1]
@@ -50,6 +51,28 @@ def test_learning_rate_and_weight_decay_reach_the_optimiser(tmp_path, first):
     assert learner["lr"] == 0.5 and learner["weight_decay"] == 0.25
     before = load_checkpoint(first.checkpoint)["optimizer"]["param_groups"]
     assert {g["lr"] for g in before} == {0.002}
+
+
+def test_the_cosine_schedule_falls_from_lr_to_its_final_fraction():
+    config = LearnerConfig(lr=0.01, lr_schedule="cosine", lr_final=0.1)
+    rates = [config.lr_at(step, 101) for step in range(101)]
+    assert rates[0] == pytest.approx(0.01) and rates[50] == pytest.approx(0.0055) and rates[100] == pytest.approx(0.001)
+    assert all(a > b for a, b in zip(rates, rates[1:]))
+    assert LearnerConfig(lr=0.01).lr_at(100, 101) == 0.01
+    with pytest.raises(ConfigError, match="agent.learner.lr_schedule"):
+        LearnerConfig(lr_schedule="linear")
+
+
+def test_a_resumed_cosine_run_takes_the_unbroken_runs_steps(tmp_path):
+    cosine = ["train.iterations=3", "train.checkpoint_every=1", "agent.learner.lr_schedule=cosine"]
+    unbroken = run(tmp_path / "unbroken", *cosine)
+    first = checkpoint_files(tmp_path / "unbroken" / "checkpoints")[0]
+    resumed = run(tmp_path / "resumed", f"resume={first}")
+    ends = [load_checkpoint(path) for path in (unbroken.checkpoint, resumed.checkpoint)]
+    assert ends[0]["iteration"] == ends[1]["iteration"] == 3 and ends[0]["step"] == 9
+    for key, tensor in ends[0]["model"].items():
+        assert torch.equal(tensor, ends[1]["model"][key]), key
+    assert [g["lr"] for g in ends[0]["optimizer"]["param_groups"]] == pytest.approx([0.0002])  # 0.002 * 0.1
 
 
 def test_a_smaller_replay_capacity_keeps_the_newest_positions(tmp_path, first):

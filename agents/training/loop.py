@@ -360,7 +360,7 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
             started_at = None
             log.warning("checkpoint %s records no wall-clock time: this run's checkpoints will not either", path)
     net.to(s.device)
-    learner = Learner(net, s.learner, s.device)
+    learner = Learner(net, s.learner, s.device, s.iterations * s.learner.steps_per_iteration, step)
     if checkpoint is not None:
         try:
             learner.load_optimizer_state(checkpoint["optimizer"])
@@ -457,6 +457,7 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
                 "perf/replay_ratio": len(losses) * s.learner.batch_size / max(num_positions, 1),
                 "perf/selfplay_seconds": selfplay_seconds,
                 "perf/learner_steps": float(step),
+                "learner/lr": s.learner.lr_at(max(step - 1, 0), learner.total_steps),  # this iteration's last step's
             }
             if s.sizes.mixed:  # the games each board size got this iteration
                 for size in s.sizes.sizes:
