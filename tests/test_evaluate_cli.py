@@ -36,7 +36,7 @@ def test_match_writes_table_ratings_records_plot_and_tensorboard(tmp_path):
     pair = next(r for r in rows if r["opponent"] == "random")
     assert int(pair["wins"]) + int(pair["draws"]) + int(pair["losses"]) == int(pair["games"]) == 6
     assert {r["player"] for r in rows if r["opponent"] == "all"} == {"greedy", "random"}
-    assert len(saved["games"]) == 6
+    assert len(saved["games"]) == 6 and saved["distinct_games"] == 6
     for entry in saved["games"]:
         game, state = replay_record((tmp_path / entry["file"]).read_text())
         assert list(game.returns(state)) == entry["returns"]
@@ -54,6 +54,7 @@ def test_solve_accuracy_stats_and_odoku_modes(tmp_path):
     assert odoku_accuracy["share"] == 1.0 and odoku_accuracy["turns"] > 20
     stats, text = run(tmp_path / "t", "mode=stats", "game=nex", "game.size=3", "players=[random]", "games=10")
     assert stats["statistics"]["games"] == 10 and "random self-play" in text
+    assert stats["statistics"]["distinct_games"] == 10 and "warning" not in text
     measures, text = run(tmp_path / "m", "mode=odoku", "players=[oracle]", "games=20")
     assert [m["regret_total"] for m in measures["measures"]["oracle"]] == [0.0, 0.0]
     assert "reference (docs/rules.md)" in text

@@ -1,9 +1,11 @@
 """Game-design statistics: turn kinds against the rules, fairness, pie rule, lengths."""
 
+import numpy as np
 import pytest
 
-from agents.evaluation.game_stats import game_facts, game_statistics
-from agents.evaluation.runner import play_games
+from agents.evaluation.game_stats import game_facts, game_statistics, repeats_warning
+from agents.evaluation.runner import play_games, play_lockstep
+from agents.players.player import CallablePlayer
 from envs import make_game
 from envs.records import split_turns
 from envs.stones import EMPTY, NEUTRAL
@@ -66,3 +68,14 @@ def test_statistics_of_a_decided_game_and_of_odoku():
     assert odoku["legal_actions"]["per_decision"] == pytest.approx(26.0)  # mean of 50, 48, ..., 2
     with pytest.raises(ValueError, match="at least one game"):
         game_statistics(make_game("odoku"), [])
+
+
+def test_repeated_games_of_deterministic_players_are_counted_and_warned_of():
+    game = make_game("nex", size=5)
+    first = CallablePlayer(lambda state, rng: game.legal_actions(state)[0], "first legal")
+    rngs = lambda: [np.random.default_rng(k) for k in range(8)]
+    repeated = play_lockstep(game, [[first, first]] * 8, rngs())
+    assert game_statistics(game, repeated)["distinct_games"] == 1
+    assert "only 1 distinct games among 8" in repeats_warning(repeated)
+    opened = play_lockstep(game, [[first, first]] * 8, rngs(), opening=2)
+    assert game_statistics(game, opened)["distinct_games"] == 8 and repeats_warning(opened) is None

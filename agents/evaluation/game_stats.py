@@ -11,6 +11,8 @@ engine alone. Per batch of games (:func:`game_statistics`):
                          in which it was taken
 ``legal_actions``        mean number of legal actions per decision (every micro-step) and
                          per turn start (the first step of a turn)
+``distinct_games``       how many different games (action lists) were played: two players
+                         that choose deterministically repeat one game per seating
 =======================  ====================================================================
 
 Turn kinds (docs/rules.md section 2; each game names its own, ``game.turn_kind``):
@@ -66,6 +68,21 @@ def game_facts(game: Game, actions: Sequence[int]) -> dict:
     }
 
 
+def distinct_games(results: Sequence[GameResult]) -> int:
+    """The number of different action lists among ``results``."""
+    return len({r.actions for r in results})
+
+
+def repeats_warning(results: Sequence[GameResult]) -> str | None:
+    """A warning when games repeat: their rates then count far fewer independent games
+    than they seem to (deterministic players; ``opening=K`` varies the starts)."""
+    distinct = distinct_games(results)
+    if distinct > len(results) // 2:
+        return None
+    return (f"warning: only {distinct} distinct games among {len(results)}: the players choose deterministically, "
+            "so the intervals overstate what was measured; opening=K starts each game from K random turns")
+
+
 def game_statistics(game: Game, results: Sequence[GameResult]) -> dict:
     """The table in the module docstring, as a JSON-ready dict."""
     if not results:
@@ -93,6 +110,7 @@ def game_statistics(game: Game, results: Sequence[GameResult]) -> dict:
         },
         "turn_kinds": {kind: kinds[kind] / total_turns for kind in KINDS if kinds[kind]},
         "pie": {"offered": offered, "taken": taken, "taken_share": taken / offered if offered else None},
+        "distinct_games": distinct_games(results),
         "legal_actions": {
             "per_decision": float(np.mean([x for f in facts for x in f["per_decision"]])),
             "per_turn_start": float(np.mean([x for f in facts for x in f["per_turn"]])),

@@ -40,7 +40,7 @@ from omegaconf import DictConfig, ListConfig, OmegaConf
 from agents.config import ConfigError, game_from_config
 from agents.evaluation.curve import candidate_spec, curve_checkpoints, learning_curve, plot_curve
 from agents.evaluation.exactness import judge_lines, lost_for_mover
-from agents.evaluation.game_stats import game_statistics
+from agents.evaluation.game_stats import distinct_games, game_statistics, repeats_warning
 from agents.evaluation.intervals import score_interval
 from agents.evaluation.odoku_measures import ORACLE, measure_against_oracle
 from agents.evaluation.runner import game_record, play_games
@@ -90,6 +90,7 @@ def run_match(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
     _print_table(rows, out)
     anchor_note = "" if ratings.anchor == "random" else " (no random player: the first player is the anchor)"
     print(f"ratings: Bradley-Terry, Elo scale, {ratings.anchor} = 0{anchor_note}", file=out)
+    _warn_of_repeats(tournament.results, out)
 
     _write_csv(run_dir / "results.csv", rows)
     _plot_ratings(ratings, run_dir / "ratings.png", game.info.name)
@@ -100,6 +101,7 @@ def run_match(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
         "anchor": ratings.anchor,
         "ratings": ratings.as_dict(),
         "table": rows,
+        "distinct_games": distinct_games(tournament.results),
         "games": records,
     }
 
@@ -205,6 +207,8 @@ def run_stats(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
         f"  legal actions: {legal['per_decision']:.1f} per decision, {legal['per_turn_start']:.1f} per turn start",
         file=out,
     )
+    print(f"  distinct games: {stats['distinct_games']}", file=out)
+    _warn_of_repeats(results, out)
     return {"players": specs, "statistics": stats}
 
 
@@ -283,6 +287,10 @@ MODES: dict[str, Callable[[DictConfig, Path, TextIO], dict]] = {
 
 
 # --- helpers ---------------------------------------------------------------------------------
+def _warn_of_repeats(results, out: TextIO) -> None:
+    warning = repeats_warning(results)
+    if warning:
+        print(warning, file=out)
 KNOWN_KEYS = ("mode", "players", "games", "seed", "workers", "batch_games", "opening", "torch_threads", "progress",
               "prior_draws", "max_nodes", "positions", "checkpoints", "simulations", "game")
 ACCURACY_POSITIONS = ("games", "lines")
