@@ -287,10 +287,6 @@ MODES: dict[str, Callable[[DictConfig, Path, TextIO], dict]] = {
 
 
 # --- helpers ---------------------------------------------------------------------------------
-def _warn_of_repeats(results, out: TextIO) -> None:
-    warning = repeats_warning(results)
-    if warning:
-        print(warning, file=out)
 KNOWN_KEYS = ("mode", "players", "games", "seed", "workers", "batch_games", "opening", "torch_threads", "progress",
               "prior_draws", "max_nodes", "positions", "checkpoints", "simulations", "game")
 ACCURACY_POSITIONS = ("games", "lines")
@@ -309,6 +305,12 @@ def _check_common(cfg: DictConfig) -> None:
         raise ConfigError(f"prior_draws: must be a number >= 0, got {cfg.get('prior_draws')!r}")
     if cfg.get("positions") not in ACCURACY_POSITIONS:
         raise ConfigError(f"positions: must be one of {', '.join(ACCURACY_POSITIONS)}, got {cfg.get('positions')!r}")
+
+
+def _warn_of_repeats(results, out: TextIO) -> None:
+    warning = repeats_warning(results)
+    if warning:
+        print(warning, file=out)
 
 
 def _players(cfg: DictConfig, at_least: int) -> list[str]:

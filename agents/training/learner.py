@@ -15,9 +15,8 @@ the same steps as an unbroken one.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
-
 import math
+from dataclasses import asdict, dataclass
 
 import numpy as np
 import torch

@@ -457,7 +457,7 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
                 "perf/replay_ratio": len(losses) * s.learner.batch_size / max(num_positions, 1),
                 "perf/selfplay_seconds": selfplay_seconds,
                 "perf/learner_steps": float(step),
-                "learner/lr": s.learner.lr_at(max(step - 1, 0), learner.total_steps),  # this iteration's last step's
+                "learner/lr": s.learner.lr_at(max(step - 1, 0), learner.total_steps),  # the rate of the last step
             }
             if s.sizes.mixed:  # the games each board size got this iteration
                 for size in s.sizes.sizes:
