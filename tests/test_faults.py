@@ -26,23 +26,25 @@ def start(log: Path, *args):
     )
 
 
-def wait_for_training(run_dir, process, limit=120.0):
-    """Seconds until the run's TensorBoard file appears (training has begun)."""
+def wait_until(done, process, what, limit):
+    """Poll ``done()`` until it holds; fail naming ``what`` if the run exits or ``limit`` seconds pass."""
     began = time.monotonic()
-    while not list(Path(run_dir).glob("events.out.tfevents.*")):
+    while not done():
         if process.poll() is not None or time.monotonic() - began > limit:
-            raise AssertionError(f"the run did not start (exit {process.poll()})")
-        time.sleep(0.05)
+            raise AssertionError(f"{what} (exit {process.poll()})")
+        time.sleep(0.02)
     return time.monotonic()
+
+
+def wait_for_training(run_dir, process, limit=120.0):
+    """The moment the run's TensorBoard file appears (training has begun)."""
+    return wait_until(lambda: list(Path(run_dir).glob("events.out.tfevents.*")), process, "the run did not start", limit)
 
 
 def wait_for_checkpoints(run_dir, process, count, limit=300.0):
     """Block until the run has written ``count`` end-of-iteration checkpoints."""
-    began = time.monotonic()
-    while len([p for p in checkpoint_files(Path(run_dir) / "checkpoints") if not is_interrupted(p)]) < count:
-        if process.poll() is not None or time.monotonic() - began > limit:
-            raise AssertionError(f"the run did not reach checkpoint {count} (exit {process.poll()})")
-        time.sleep(0.02)
+    ends = lambda: [p for p in checkpoint_files(Path(run_dir) / "checkpoints") if not is_interrupted(p)]
+    wait_until(lambda: len(ends()) >= count, process, f"the run did not reach checkpoint {count}", limit)
 
 
 def assert_same_state(a: Path, b: Path):
