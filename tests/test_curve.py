@@ -136,10 +136,11 @@ def test_batches_play_the_games_of_separate_calls():
     assert len({r.actions for r in together[0]}) > 1  # the games differ: each has its own generator
 
 
-def test_curve_replays_the_matches_of_mode_match(run, tmp_path):
+@pytest.mark.parametrize("opening", [0, 2])
+def test_curve_replays_the_matches_of_mode_match(run, tmp_path, opening):
     directory, _ = run
     summary, text = evaluate_run(tmp_path / "curve", "mode=curve", *GAME, f"checkpoints={directory}",
-                                 "players=[random,greedy]", "games=6", "seed=5")
+                                 "players=[random,greedy]", "games=6", "seed=5", f"opening={opening}")
     rows = list(csv.DictReader(open(tmp_path / "curve" / "curve.csv")))
     milestones = checkpoint_files(directory / "checkpoints" / MILESTONES)
     newest = checkpoint_files(directory / "checkpoints")[-1]
@@ -150,7 +151,7 @@ def test_curve_replays_the_matches_of_mode_match(run, tmp_path):
         seconds = load_checkpoint(row["checkpoint"])["wall_seconds"]
         assert float(row["wall_minutes"]) == round(seconds / 60, 3)
         match, _ = evaluate_run(tmp_path / "match", "mode=match", *GAME, f"players=[az:{row['checkpoint']},{row['opponent']}]",
-                                "games=6", "seed=5")
+                                "games=6", "seed=5", f"opening={opening}")
         pair = match["table"][0]
         assert (int(row["wins"]), int(row["draws"]), int(row["losses"])) == (pair["wins"], pair["draws"], pair["losses"])
         assert (float(row["win_rate"]), float(row["ci_low"]), float(row["ci_high"])) == (

@@ -6,7 +6,8 @@ plays every checkpoint against every opponent, ``games`` games a pair with the
 seats alternating, all on one pool of workers; :func:`plot_curve` draws the win
 rate with its 95% interval against the run's wall-clock minutes, one line per
 opponent. Each (checkpoint, opponent) pair plays exactly the games ``evaluate.py
-mode=match players=[az:CHECKPOINT,OPPONENT]`` plays with the same ``seed``.
+mode=match players=[az:CHECKPOINT,OPPONENT]`` plays with the same ``seed`` and
+``opening``.
 """
 
 from __future__ import annotations
@@ -88,13 +89,15 @@ def learning_curve(
     progress: bool = False,
     simulations: int | None = None,
     batch_games: int = 1,
+    opening: int = 0,
 ) -> list[CurvePoint]:
     """Every checkpoint (:func:`candidate_spec`) against every opponent spec, ``games``
-    games each, seats alternating; points in checkpoint order, then opponent order."""
+    games each, seats alternating, each game from ``opening`` random turns; points in
+    checkpoint order, then opponent order."""
     schedule = tuple(round_robin_schedule(2, games))  # (0, 1), (1, 0), ...: the candidate takes seat 0 first
     pairs = [(path, candidate_spec(path, simulations), opponent) for path in checkpoints for opponent in opponents]
     batches = [[tuple((candidate, opponent)[p] for p in seats) for seats in schedule] for _, candidate, opponent in pairs]
-    played = play_batches(game_cfg, batches, seed, workers, progress, batch_games)
+    played = play_batches(game_cfg, batches, seed, workers, progress, batch_games, opening)
     saved = {path: load_checkpoint(path) for path in checkpoints}
     points = []
     for (path, candidate, opponent), results in zip(pairs, played):

@@ -262,7 +262,7 @@ def run_curve(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
         make_player(candidate_spec(path, simulations), game)  # a foreign or damaged checkpoint fails before any game
     names = dict(zip(opponents, display_names(opponents)))
     points = learning_curve(_game_cfg(cfg), checkpoints, opponents, cfg.games, cfg.seed, cfg.workers, cfg.progress,
-                            simulations, cfg.batch_games)
+                            simulations, cfg.batch_games, cfg.opening)
     points = [dataclasses.replace(p, opponent=names[p.opponent]) for p in points]
     rows = [p.as_row() for p in points]
     _write_csv(run_dir / "curve.csv", rows)
