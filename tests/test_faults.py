@@ -43,8 +43,11 @@ def wait_for_training(run_dir, process, limit=120.0):
 
 def wait_for_checkpoints(run_dir, process, count, limit=300.0):
     """Block until the run has written ``count`` end-of-iteration checkpoints."""
-    ends = lambda: [p for p in checkpoint_files(Path(run_dir) / "checkpoints") if not is_interrupted(p)]
-    wait_until(lambda: len(ends()) >= count, process, f"the run did not reach checkpoint {count}", limit)
+    def reached() -> bool:
+        ends = [p for p in checkpoint_files(Path(run_dir) / "checkpoints") if not is_interrupted(p)]
+        return len(ends) >= count
+
+    wait_until(reached, process, f"the run did not reach checkpoint {count}", limit)
 
 
 def assert_same_state(a: Path, b: Path):
