@@ -60,6 +60,15 @@ def test_solve_accuracy_stats_and_odoku_modes(tmp_path):
     assert "reference (docs/rules.md)" in text
 
 
+def test_stats_of_two_players_gives_each_seating(tmp_path):
+    # Hex 2x2 is a first-player win: the solver wins every game it starts
+    stats, text = run(tmp_path, "mode=stats", "game=hex", "game.size=2", "players=[solver,random]", "games=10")
+    by_first = stats["statistics"]["first_seat_by_first_player"]
+    assert by_first["solver"]["win"]["games"] == 5 and by_first["solver"]["win"]["rate"] == 1.0
+    assert stats["statistics"]["first_seat"]["win"]["games"] == 5 + by_first["random"]["win"]["games"]
+    assert "with solver first: first seat wins 5 of 5, 100.0%" in text
+
+
 def test_accuracy_on_the_principal_lines(tmp_path):
     judged, text = run(tmp_path, "mode=accuracy", "positions=lines", "game=hex", "game.size=2", "players=[solver,random]")
     assert judged["line_positions"] == 9 and judged["lost_for_mover"] == 2

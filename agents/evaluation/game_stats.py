@@ -68,6 +68,17 @@ def game_facts(game: Game, actions: Sequence[int]) -> dict:
     }
 
 
+def first_seat_rates(results: Sequence[GameResult]) -> dict:
+    """Seat 0's win / draw / loss rates over ``results``, each with its 95% Wilson interval."""
+    n = len(results)
+    outcomes = Counter("draw" if r.winner is None else ("win" if r.winner == 0 else "loss") for r in results)
+    rates = {}
+    for outcome in ("win", "draw", "loss"):
+        low, high = score_interval(outcomes[outcome], n)
+        rates[outcome] = {"rate": outcomes[outcome] / n, "ci_low": low, "ci_high": high, "games": outcomes[outcome]}
+    return rates
+
+
 def distinct_games(results: Sequence[GameResult]) -> int:
     """The number of different action lists among ``results``."""
     return len({r.actions for r in results})
@@ -89,11 +100,6 @@ def game_statistics(game: Game, results: Sequence[GameResult]) -> dict:
         raise ValueError("game statistics need at least one game")
     facts = [game_facts(game, r.actions) for r in results]
     n = len(results)
-    outcomes = Counter("draw" if r.winner is None else ("win" if r.winner == 0 else "loss") for r in results)
-    first_seat = {}
-    for outcome in ("win", "draw", "loss"):
-        low, high = score_interval(outcomes[outcome], n)
-        first_seat[outcome] = {"rate": outcomes[outcome] / n, "ci_low": low, "ci_high": high}
     lengths = np.array([f["turns"] for f in facts])
     kinds = sum((f["kinds"] for f in facts), Counter())
     total_turns = sum(kinds.values())
@@ -101,7 +107,7 @@ def game_statistics(game: Game, results: Sequence[GameResult]) -> dict:
     taken = sum(f["pie_taken"] for f in facts)
     return {
         "games": n,
-        "first_seat": first_seat,
+        "first_seat": first_seat_rates(results),
         "turns": {
             "mean": float(lengths.mean()),
             "min": int(lengths.min()),

@@ -40,7 +40,7 @@ from omegaconf import DictConfig, ListConfig, OmegaConf
 from agents.config import ConfigError, game_from_config
 from agents.evaluation.curve import candidate_spec, curve_checkpoints, learning_curve, plot_curve
 from agents.evaluation.exactness import judge_lines, lost_for_mover
-from agents.evaluation.game_stats import distinct_games, game_statistics, repeats_warning
+from agents.evaluation.game_stats import distinct_games, first_seat_rates, game_statistics, repeats_warning
 from agents.evaluation.intervals import score_interval
 from agents.evaluation.odoku_measures import ORACLE, measure_against_oracle
 from agents.evaluation.runner import game_record, play_games
@@ -197,6 +197,16 @@ def run_stats(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
     print(f"{stats['games']} games, {who}{opening}", file=out)
     for outcome, e in first.items():
         print(f"  first seat {outcome:4s} {e['rate']:6.1%}  (95% CI {e['ci_low']:.1%}..{e['ci_high']:.1%})", file=out)
+    if len(set(specs)) == 2:  # each seating apart: a stronger player wins from both seats, a seat's edge shows in both
+        stats["first_seat_by_first_player"] = {}
+        for parity, (first_spec, name) in enumerate(zip(specs, display_names(specs))):
+            seated = results[parity::2]
+            if not seated:
+                continue
+            rates = stats["first_seat_by_first_player"][first_spec] = first_seat_rates(seated)
+            win = rates["win"]
+            print(f"    with {name} first: first seat wins {win['games']} of {len(seated)}, {win['rate']:.1%} "
+                  f"(95% CI {win['ci_low']:.1%}..{win['ci_high']:.1%})", file=out)
     print(f"  turns: mean {turns['mean']:.1f}, 10/50/90% {turns['p10']:g}/{turns['p50']:g}/{turns['p90']:g}, "
           f"range {turns['min']}..{turns['max']}", file=out)
     print("  turn kinds: " + ", ".join(f"{k} {v:.1%}" for k, v in stats["turn_kinds"].items()), file=out)
