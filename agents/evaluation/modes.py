@@ -199,7 +199,7 @@ def run_stats(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
         print(f"  first seat {outcome:4s} {e['rate']:6.1%}  (95% CI {e['ci_low']:.1%}..{e['ci_high']:.1%})", file=out)
     if len(set(specs)) == 2:  # each seating apart: a stronger player wins from both seats, a seat's edge shows in both
         stats["first_seat_by_first_player"] = {}
-        for parity, (first_spec, name) in enumerate(zip(specs, display_names(specs))):
+        for parity, (first_spec, name) in enumerate(zip(specs, names)):
             seated = results[parity::2]
             if not seated:
                 continue
