@@ -4,7 +4,7 @@ Every game is replayed from its action list, so the figures come from the
 engine alone. Per batch of games (:func:`game_statistics`):
 
 =======================  ====================================================================
-``first_seat``           seat 0's win / draw / loss rates, each with its 95% Wilson interval
+``first_seat``           seat 0's win / draw / loss counts and rates, each with its 95% Wilson interval
 ``turns``                game length in record turns: mean, min, 10/50/90th percentile, max
 ``turn_kinds``           share of all turns of each kind (below)
 ``pie``                  games in which ``swap-sides`` was offered, and the share of those
@@ -69,7 +69,7 @@ def game_facts(game: Game, actions: Sequence[int]) -> dict:
 
 
 def first_seat_rates(results: Sequence[GameResult]) -> dict:
-    """Seat 0's win / draw / loss rates over ``results``, each with its 95% Wilson interval."""
+    """Seat 0's win / draw / loss counts and rates over ``results``, each with its 95% Wilson interval."""
     n = len(results)
     outcomes = Counter("draw" if r.winner is None else ("win" if r.winner == 0 else "loss") for r in results)
     rates = {}

@@ -197,14 +197,14 @@ def run_stats(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
     print(f"{stats['games']} games, {who}{opening}", file=out)
     for outcome, e in first.items():
         print(f"  first seat {outcome:4s} {e['rate']:6.1%}  (95% CI {e['ci_low']:.1%}..{e['ci_high']:.1%})", file=out)
-    if len(set(specs)) == 2:  # each seating apart: a stronger player wins from both seats, a seat's edge shows in both
-        stats["first_seat_by_first_player"] = {}
+    if len(set(specs)) == 2:  # each seating apart: the stronger player moves them apart, the seat's edge alike
+        by_first = stats["first_seat_by_first_player"] = {}
         for parity, (first_spec, name) in enumerate(zip(specs, names)):
-            seated = results[parity::2]
+            seated = results[parity::2]  # lineups alternate, specs[0] first in the even games
             if not seated:
                 continue
-            rates = stats["first_seat_by_first_player"][first_spec] = first_seat_rates(seated)
-            win = rates["win"]
+            by_first[first_spec] = first_seat_rates(seated)
+            win = by_first[first_spec]["win"]
             print(f"    with {name} first: first seat wins {win['games']} of {len(seated)}, {win['rate']:.1%} "
                   f"(95% CI {win['ci_low']:.1%}..{win['ci_high']:.1%})", file=out)
     print(f"  turns: mean {turns['mean']:.1f}, 10/50/90% {turns['p10']:g}/{turns['p50']:g}/{turns['p90']:g}, "
