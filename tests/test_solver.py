@@ -60,16 +60,14 @@ def test_values_agree_with_exhaustive_search_in_random_positions(name, size, tur
     rng = np.random.default_rng(4)
     for _ in range(4):
         state = random_position(game, rng, turns)
-        memo = {}
+        solver, memo = Solver(game), {}
         truth = exhaustive(game, state, memo)
-        if not game.is_terminal(state):  # a fresh solver: optimal actions from windowed searches alone
-            assert Solver(game).optimal_actions(state) == [
-                a for a in game.legal_actions(state) if exhaustive(game, game.step(state, a), memo) == truth]
-        solver = Solver(game)
         assert solver.value(state) == truth
         if not game.is_terminal(state):
             for action, value in solver.action_values(state).items():
                 assert value == exhaustive(game, game.step(state, action), memo)
+            assert solver.optimal_actions(state) == [
+                a for a in game.legal_actions(state) if exhaustive(game, game.step(state, a), memo) == truth]
 
 
 def test_nex_3x3_optimal_first_turns_are_whole_value_preserving_turns():
