@@ -8,7 +8,7 @@ Every row plays uniformly random legal actions in two-player mode (one step = on
 the seat to play, as a Pgx step) for about ``--seconds`` of wall time after an untimed
 warm-up (numba and XLA compile on first use), with games restarting as they end
 (next-step autoreset here, ``pgx.experimental.auto_reset`` there). Choosing the actions
-is timed too: ``envs.batched.actions.random_legal`` over the returned masks here,
+is timed too: ``envs.vector.actions.random_legal`` over the returned masks here,
 ``pgx.experimental.act_randomly`` inside the jitted step there. ``steps/s`` counts
 single-game steps (N per batch step). The ratio columns compare rows of this run: the
 vector env over the Gymnasium env (``gym.make``, one game, one Python step per action)
@@ -26,7 +26,7 @@ import time
 import gymnasium as gym
 
 import envs
-from envs.batched.actions import random_legal
+from envs.vector.actions import random_legal
 
 GAMES = {  # registry name -> (Gymnasium id, label, Pgx id or None); default sizes
     "hex": ("Hex-v0", "Hex 11", "hex"),

@@ -3,7 +3,7 @@
     python benchmarks/odoku_targets.py --checkpoint runs/odoku/.../ckpt_step0002000.pt
     python benchmarks/odoku_targets.py --fit-exact 30000 --steps 3000 [--rollouts 16] [--policy-rollouts 64]
 
-Odoku's exact value is known (``envs.odoku.value``), so a network can be
+Odoku's exact value is known (``envs.games.odoku.game.value``), so a network can be
 checked position by position instead of only by games. Both modes print one
 table over positions reached by random play (random depth, fresh seed):
 
@@ -36,7 +36,7 @@ from agents.net.network import NetConfig, PolicyValueNet
 from agents.training.replay import augment
 from agents.training.selfplay import playout_policy, rollout_value
 from envs import make_game
-from envs.odoku import action_values, optimal_actions, value
+from envs.games.odoku.game import action_values, optimal_actions, value
 
 
 def random_position(game, rng):

@@ -28,17 +28,17 @@ from envs.env import NO_SEAT
 
 # name -> (Gymnasium id, "module:class", fixed keyword arguments)
 GAMES = {
-    "odoku": ("Odoku-v0", "envs.odoku:Odoku", {}),
-    "nex": ("Nex-v0", "envs.neutral_games:Nex", {}),
-    "neumoku": ("Neumoku-v0", "envs.neutral_games:Neumoku", {}),
-    "neuversi": ("NeuVersi-v0", "envs.neutral_games:NeuVersi", {}),
-    "adneuversi": ("AdNeuVersi-v0", "envs.neutral_games:AdNeuVersi", {}),
-    "neuy": ("NeuY-v0", "envs.neutral_games:NeuY", {}),
-    "hex": ("Hex-v0", "envs.hex:Hex", {}),
-    "gomoku": ("Gomoku-v0", "envs.gomoku:Gomoku", {}),
-    "reversi": ("Reversi-v0", "envs.reversi:Reversi", {}),
-    "y": ("Y-v0", "envs.y:Y", {}),
-    "sudoku_moyo": ("SudokuMoyo-v0", "envs.sudoku_moyo:SudokuMoyo", {}),
+    "odoku": ("Odoku-v0", "envs.games.odoku.game:Odoku", {}),
+    "nex": ("Nex-v0", "envs.neutral.games:Nex", {}),
+    "neumoku": ("Neumoku-v0", "envs.neutral.games:Neumoku", {}),
+    "neuversi": ("NeuVersi-v0", "envs.neutral.games:NeuVersi", {}),
+    "adneuversi": ("AdNeuVersi-v0", "envs.neutral.games:AdNeuVersi", {}),
+    "neuy": ("NeuY-v0", "envs.neutral.games:NeuY", {}),
+    "hex": ("Hex-v0", "envs.games.hex.game:Hex", {}),
+    "gomoku": ("Gomoku-v0", "envs.games.gomoku.game:Gomoku", {}),
+    "reversi": ("Reversi-v0", "envs.games.reversi.game:Reversi", {}),
+    "y": ("Y-v0", "envs.games.y.game:Y", {}),
+    "sudoku_moyo": ("SudokuMoyo-v0", "envs.games.sudoku_moyo.game:SudokuMoyo", {}),
 }
 
 
@@ -64,9 +64,9 @@ def game_defaults(name: str) -> dict:
 def make_vec(env_id: str, num_envs: int = 1, **kwargs):
     """N games of one game stepped together by one compiled call, as a Gymnasium ``VectorEnv``:
     ``make_vec("Hex-v0", num_envs=1024, size=11)``. ``env_id`` is a Gymnasium id or a
-    registry name; ``kwargs`` are those of ``envs.batched.vector_env.BatchedBoardGameEnv``
+    registry name; ``kwargs`` are those of ``envs.vector.vector_env.BatchedBoardGameEnv``
     (``opponent``, ``agent_seat``, ``illegal_action``, ``render_mode``) and the game's."""
-    from envs.batched.vector_env import BatchedBoardGameEnv
+    from envs.vector.vector_env import BatchedBoardGameEnv
 
     names = {env: name for name, (env, _, _) in GAMES.items()}
     name = names.get(env_id, env_id)

@@ -6,7 +6,7 @@ Each game's own kernels sit beside its rules: ``hex_kernels`` (Hex's union-find)
 ``y_kernels`` (Y's), ``gomoku_kernels`` (lines), ``reversi_kernels`` (captures and the Reversi
 playout), ``stones_kernels`` (the playout of the plain placement games), ``mutator_kernels``
 (the neutral games' end-game rule and playouts) and ``sudoku_kernels``. They read the board as
-``envs.stones.StoneState`` stores it (a ``bytearray`` of the values below), so no conversion
+``envs.stones.rules.StoneState`` stores it (a ``bytearray`` of the values below), so no conversion
 happens per call. Compiled on first use and cached on disk.
 
 The Python engines call these kernels where the rule is the same (Hex's and Y's goals, Gomoku's

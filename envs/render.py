@@ -98,7 +98,7 @@ WOOD: RGB = (220, 180, 110)
 
 def draw_stone_square(board: Sequence[int], n: int, marks: Sequence[str]) -> np.ndarray:
     """An n x n board of stones, row 1 at the top (Gomoku, Reversi)."""
-    from envs.board import COLUMNS
+    from envs.stones.board import COLUMNS
 
     rows = range(n)
     return draw_square_board(
@@ -116,7 +116,7 @@ def draw_hex_board(board: Sequence[int], n: int, marks: Sequence[str]) -> np.nda
     The top and bottom edges are drawn in the first colour (Vertical joins
     them), the left and right edges in the second colour.
     """
-    from envs.board import COLUMNS
+    from envs.stones.board import COLUMNS
 
     radius = CELL / 2
     width = radius * 3**0.5  # flat-to-flat width of a pointy-top hexagon

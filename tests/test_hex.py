@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from envs import make_game
-from envs.hex import HexRules
+from envs.games.hex.game import HexRules
 
 
 def play(game, state, *turns):

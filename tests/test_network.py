@@ -9,7 +9,7 @@ from agents.config import game_from_config
 from agents.net.net_evaluator import NetEvaluator
 from agents.net.network import NetConfig, PolicyValueNet, head_layout, resolve_device
 from agents.training.replay import ReplayBuffer, augment
-from envs.odoku import optimal_actions
+from envs.games.odoku.game import optimal_actions
 
 GAME_CONFIGS = {name: envs.game_defaults(name) for name in sorted(envs.GAMES)}
 SMALL_SIZES = {"hex": 3, "nex": 3, "gomoku": 5, "neumoku": 5, "reversi": 4, "neuversi": 4, "adneuversi": 4}

@@ -7,7 +7,7 @@ import pytest
 from envs import NotationError, make_game
 from envs.turns import complete_turns
 from envs.records import format_game, read_record, replay
-from envs.stones import NEUTRAL
+from envs.stones.rules import NEUTRAL
 
 DATA = Path(__file__).parent / "data"
 

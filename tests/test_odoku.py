@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from agents.players.registry import make_player
 from envs import CHANCE, TERMINAL, GameOverError, IllegalActionError, NotationError, make_game
-from envs.odoku import (
+from envs.games.odoku.game import (
     GROUP_NAMES,
     GROUPS,
     action_values,

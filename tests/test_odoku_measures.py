@@ -6,7 +6,7 @@ import pytest
 from agents.evaluation.odoku_measures import game_regrets, measure_against_oracle, move_regret
 from agents.evaluation.runner import play_games
 from envs import make_game
-from envs.odoku import value
+from envs.games.odoku.game import value
 
 ODOKU = {"name": "odoku"}
 

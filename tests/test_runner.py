@@ -7,7 +7,7 @@ from agents.evaluation.runner import play_game, play_match
 from agents.players.player import CallablePlayer
 from agents.players.registry import make_player
 from envs import IllegalActionError, make_game
-from envs.odoku import score
+from envs.games.odoku.game import score
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from agents.search.mcts import (
     temperature_schedule,
 )
 from envs import CHANCE, TERMINAL, Game, GameInfo, IllegalActionError, make_game
-from envs.odoku import action_values, optimal_actions, value
+from envs.games.odoku.game import action_values, optimal_actions, value
 from envs.turns import iter_turns
 
 

@@ -7,7 +7,7 @@ from agents.evaluation.runner import play_games
 from agents.players.registry import make_player
 from agents.search.solver import Solver, SolverLimitError, optimal_share
 from envs import make_game
-from envs.odoku import optimal_actions, value
+from envs.games.odoku.game import optimal_actions, value
 
 
 def exhaustive(game, state, memo):

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from agents.search.solver import Solver
 from envs import CHANCE, TERMINAL, GameError, IllegalActionError, NotationError, make_game
 from envs.kernels import draw
-from envs.sudoku_kernels import random_playout
-from envs.sudoku_moyo import SudokuMoyoState, grid_text, puzzle_text, symmetry
+from envs.games.sudoku_moyo.kernels import random_playout
+from envs.games.sudoku_moyo.game import SudokuMoyoState, grid_text, puzzle_text, symmetry
 
 # A well-known proper puzzle (Wikipedia's "Sudoku" article), row 9 first, and its completion.
 PUZZLE = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"

@@ -21,7 +21,7 @@ from agents.training.loop import build_settings, train
 from agents.training.saving import load_replay
 from agents.training.selfplay import SelfPlayConfig, self_play
 from envs import make_game
-from envs.odoku import value
+from envs.games.odoku.game import value
 
 ROOT = Path(__file__).parents[1]
 SCALARS = {

@@ -7,8 +7,8 @@ import pytest
 
 import envs
 from envs import CHANCE, GAMES, TERMINAL, IllegalActionError, make_game
-from envs.batched.odoku import coin_threshold, flip
-from envs.batched.vector_env import BatchedBoardGameEnv, game_stream_seed
+from envs.games.odoku.batched import coin_threshold, flip
+from envs.vector.vector_env import BatchedBoardGameEnv, game_stream_seed
 from envs.kernels import draw
 from small_games import SMALL
 
@@ -193,10 +193,10 @@ def test_spaces_and_render():
 
 @pytest.mark.parametrize("size", [4, 6, 8])
 def test_bitboard_moves_equal_the_walk_from_every_cell(size):
-    """Reversi's bitboard move generator against ``envs.reversi_kernels``' per-cell walk, for both
+    """Reversi's bitboard move generator against ``envs.games.reversi.kernels``' per-cell walk, for both
     colours in every position of 200 random games."""
-    from envs.batched.bitboards import capturing_moves
-    from envs.reversi_kernels import capturing_into
+    from envs.stones.bitboards import capturing_moves
+    from envs.games.reversi.kernels import capturing_into
 
     game, rng = make_game("reversi", size=size), np.random.default_rng(size)
     ours, theirs, positions = np.empty(64, np.int64), np.empty(64, np.int64), 0

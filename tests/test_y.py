@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from envs import NotationError, make_game
-from envs.stones import OFF_BOARD
+from envs.stones.rules import OFF_BOARD
 
 
 # --- the board ---------------------------------------------------------------------------------

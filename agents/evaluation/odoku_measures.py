@@ -7,7 +7,7 @@
 * **Regret** of one move: the expected final score it gave away, i.e. the value
   of the best move minus the value of the move played, from the mover's side
   (B maximises the value, A minimises it); values are exact by the random-turn
-  theorem (``envs.odoku.action_values``). Reported per move (mean over all its
+  theorem (``envs.games.odoku.game.action_values``). Reported per move (mean over all its
   moves) and per game (the sum over its moves in a game, averaged over games).
   The oracle's regret is exactly 0.
 """
@@ -21,7 +21,7 @@ from agents.config import game_from_config
 from agents.evaluation.intervals import mean_interval
 from agents.evaluation.runner import GameResult
 from agents.evaluation.runner import play_games
-from envs.odoku import Odoku, action_values
+from envs.games.odoku.game import Odoku, action_values
 
 ORACLE = "oracle"
 

@@ -6,7 +6,7 @@ import numpy as np
 
 from agents.players.player import Player, no_args
 from envs.core import Game
-from envs.odoku import Odoku, optimal_actions
+from envs.games.odoku.game import Odoku, optimal_actions
 
 
 class OdokuOracle(Player):

@@ -1,4 +1,4 @@
-"""The neutral mutator's compiled kernels (``envs.mutator``): its micro-steps, Taylor's
+"""The neutral mutator's compiled kernels (``envs.neutral.mutator``): its micro-steps, Taylor's
 end-game rule, the cells a drop's neutral may take in AdNeuVersi, and the random playouts of
 the neutral games (as ``stones_kernels`` describes a playout).
 """
@@ -8,13 +8,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from envs.gomoku_kernels import LINE, line_through
-from envs.hex_kernels import EXACT, STALE, UNTRACKED, joined, link
+from envs.games.gomoku.kernels import LINE, line_through
+from envs.games.hex.kernels import EXACT, STALE, UNTRACKED, joined, link
 from envs.kernels import EMPTY, GOAL_CHAIN, GOAL_COUNT, GOAL_SIDES, NEUTRAL, chain_sides, draw, nth
-from envs.reversi_kernels import capture_starts, captures, capturing_into, count_winner
-from envs.y_kernels import ALL_SIDES
+from envs.games.reversi.kernels import capture_starts, captures, capturing_into, count_winner
+from envs.games.y.kernels import ALL_SIDES
 
-START, DROP_NEUTRAL, SWAP_SECOND, SWAP_GIVE = 0, 1, 2, 3  # a turn's micro-steps (``envs.mutator``)
+START, DROP_NEUTRAL, SWAP_SECOND, SWAP_GIVE = 0, 1, 2, 3  # a turn's micro-steps (``envs.neutral.mutator``)
 
 
 @njit(cache=True)
@@ -82,7 +82,7 @@ def _nth_touching(board, touch, index):
 # --- random playouts ---------------------------------------------------------------------------------
 @njit(cache=True)
 def neutral_playout(board, n, colour, turns, pie_turn, goal, adjacent, neighbours, sides, seed):
-    """A neutral-mutator game, micro-step by micro-step as ``envs.mutator.NeutralGame``.
+    """A neutral-mutator game, micro-step by micro-step as ``envs.neutral.mutator.NeutralGame``.
     ``sides``: Y's sides per cell (``chain_sides``), unused by the other goals."""
     if goal == GOAL_COUNT:
         return _capture_playout(board, n, colour, adjacent, seed)

@@ -1,4 +1,4 @@
-"""Numba kernels that step a batch of Odoku games at once: the rules of ``envs.odoku`` over
+"""Numba kernels that step a batch of Odoku games at once: the rules of ``envs.games.odoku.game`` over
 arrays, with the coin flipped inside.
 
 A batch is ``board`` (uint8 ``[N, 25]``: 0 empty, 1 blue, 2 white), ``counts`` (int64
@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from envs.batched.common import (
+from envs.vector.common import (
     DONE,
     LEGAL,
     PLAYER,
@@ -28,7 +28,7 @@ from envs.batched.common import (
     nth_legal,
 )
 from envs.kernels import draw
-from envs.odoku import CELL_GROUPS, NUM_CELLS, SIZE
+from envs.games.odoku.game import CELL_GROUPS, NUM_CELLS, SIZE
 
 CHANCE = -1
 EMPTY, BLUE, WHITE = 0, 1, 2
@@ -142,7 +142,7 @@ def reset_games(which, board, counts, meta, params, mask, seeds, obs):
 
 @njit(cache=True)
 def step_games(actions, illegal, board, counts, meta, params, mask, seeds, obs, rewards, terminated, returns):
-    """One step of every game, as ``envs.batched.stones.step_games``."""
+    """One step of every game, as ``envs.stones.batched.step_games``."""
     for i in range(len(actions)):
         row = meta[i]
         begin_step(i, rewards, terminated, returns)
@@ -164,7 +164,7 @@ def step_games(actions, illegal, board, counts, meta, params, mask, seeds, obs, 
 
 
 class OdokuBatch(Batch):
-    """The arrays of N Odoku games and the kernels over them (``envs.batched.vector_env``'s backend)."""
+    """The arrays of N Odoku games and the kernels over them (``envs.vector.vector_env``'s backend)."""
 
     def __init__(self, game, num_envs: int, single_agent: bool, seat_option: int):
         super().__init__(game, num_envs, META)
@@ -180,8 +180,8 @@ class OdokuBatch(Batch):
                    self.obs, self.rewards, self.terminated, self.returns)
 
     def engine_state(self, i: int):
-        """Game ``i`` as an engine state (``envs.odoku.OdokuState``)."""
-        from envs.odoku import OdokuState
+        """Game ``i`` as an engine state (``envs.games.odoku.game.OdokuState``)."""
+        from envs.games.odoku.game import OdokuState
 
         state = OdokuState()
         state.board = self.board[i].tolist()

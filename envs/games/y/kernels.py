@@ -1,4 +1,4 @@
-"""Y's compiled kernels (``envs.y``): chains as a union-find whose roots hold the sides they touch.
+"""Y's compiled kernels (``envs.games.y.game``): chains as a union-find whose roots hold the sides they touch.
 
 Y judges its goal by ``envs.kernels.chain_sides`` in the engine and the neutral playout; the
 plain playout (``stones_kernels``) keeps this union-find, since stones are only ever added there.
@@ -10,7 +10,7 @@ from numba import njit
 
 from envs.kernels import find
 
-ALL_SIDES = 7  # a chain touching sides 1, 2 and 4 (``envs.y``: BOTTOM, LEFT, RIGHT)
+ALL_SIDES = 7  # a chain touching sides 1, 2 and 4 (``envs.games.y.game``: BOTTOM, LEFT, RIGHT)
 
 
 @njit(cache=True)

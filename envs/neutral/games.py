@@ -1,16 +1,16 @@
-"""The neutral-mutator games: Hex, Gomoku, Reversi and Y rules wrapped by ``envs.mutator``.
+"""The neutral-mutator games: Hex, Gomoku, Reversi and Y rules wrapped by ``envs.neutral.mutator``.
 
 Each class only chooses a base game, its defaults and the mutator's options;
-``envs.mutator`` documents the micro-steps and ``NeutralGame`` the observation.
+``envs.neutral.mutator`` documents the micro-steps and ``NeutralGame`` the observation.
 """
 
 from __future__ import annotations
 
-from envs.gomoku import GomokuRules
-from envs.hex import HexRules
-from envs.mutator import NeutralGame
-from envs.reversi import ReversiRules
-from envs.y import YRules
+from envs.games.gomoku.game import GomokuRules
+from envs.games.hex.game import HexRules
+from envs.neutral.mutator import NeutralGame
+from envs.games.reversi.game import ReversiRules
+from envs.games.y.game import YRules
 
 
 class Nex(NeutralGame):
@@ -26,7 +26,7 @@ class Nex(NeutralGame):
                          ``pie_rule=True`` (default off): seat 1 may answer the first turn
                          with ``swap-sides`` (it takes Vertical and its stones)
     Actions              ``Discrete(n*n + 2)``: cells, PASS (never legal), SWAP_SIDES;
-                         one action per micro-step (``envs.mutator``)
+                         one action per micro-step (``envs.neutral.mutator``)
     Observation          ``(9, n, n)`` float32, the mover's view in board coordinates:
                          0 mover's stones, 1 opponent's, 2 neutrals, 3 cells chosen
                          earlier this turn, 4/5/6 micro-step (drop's neutral / swap's
@@ -116,7 +116,7 @@ class NeuY(NeutralGame):
 
     ===================  ================================================================
     Board                Y triangle with ``size`` cells a side, 2..13 (default 13), inside
-                         an n x n array (``envs.y``): row 1 (n cells) at the bottom, names
+                         an n x n array (``envs.games.y.game``): row 1 (n cells) at the bottom, names
                          with doubled letters (``a1 c1 e1 .. b2 d2 ..``)
     Seats                0 ``x`` (first), 1 ``o``; neutrals ``?`` join no chain
     Turn                 drop ``e3 g7``, swap ``f6g5 a1``, end-game fill/convert ``e3``;

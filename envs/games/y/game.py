@@ -28,12 +28,12 @@ import re
 from typing import Sequence
 
 import numpy as np
-from envs.board import COLUMNS, cell_symmetry, check_size, neighbour_table
+from envs.stones.board import COLUMNS, cell_symmetry, check_size, neighbour_table
 from envs.core import NotationError, Symmetry
-from envs.hex import HEX_STEPS
+from envs.games.hex.game import HEX_STEPS
 from envs.kernels import EMPTY, GOAL_SIDES, chain_sides
-from envs.stones import OFF_BOARD, Rules, StoneGame
-from envs.y_kernels import ALL_SIDES
+from envs.stones.rules import OFF_BOARD, Rules, StoneGame
+from envs.games.y.kernels import ALL_SIDES
 
 MAX_SIZE = (len(COLUMNS) + 1) // 2  # the top corner's letter is number 2n - 2
 _CELL = re.compile(r"^([a-z])([0-9]{1,2})$")
@@ -52,7 +52,7 @@ TRIANGLE_MAPS = {
 
 
 class YRules(Rules):
-    """Y's geometry and goal for ``envs.stones`` (no captures; win = a chain touching all three sides)."""
+    """Y's geometry and goal for ``envs.stones.rules`` (no captures; win = a chain touching all three sides)."""
 
     name = "y"
     symbols = ".xo?"

@@ -3,7 +3,7 @@
 A base game is a :class:`Rules` object (geometry, where a stone may go, what it
 captures, the goal); :class:`StoneGame` turns one into a :class:`~envs.core.Game`
 with one placement per turn (plain Hex, Gomoku, Reversi), and
-:class:`envs.mutator.NeutralGame` into the neutral-mutator game over it.
+:class:`envs.neutral.mutator.NeutralGame` into the neutral-mutator game over it.
 
 Colours, not seats, are on the board: colour 1 (``x``, Hex's Vertical) moves
 first and belongs to seat 0 until the pie rule (``swap-sides``) hands the
@@ -20,7 +20,7 @@ from typing import Sequence
 
 import numpy as np
 
-from envs.board import DIHEDRAL, board_symmetry, cell_name, parse_cell, square_diagram
+from envs.stones.board import DIHEDRAL, board_symmetry, cell_name, parse_cell, square_diagram
 from envs.core import (
     TERMINAL,
     Game,
@@ -32,7 +32,7 @@ from envs.core import (
     turn_text,
 )
 from envs.kernels import EMPTY, FIRST, GOAL_CHAIN, GOAL_LINE, GOAL_SIDES, NEUTRAL, OFF_BOARD, SECOND, draw, playout_seed
-from envs.stones_kernels import placement_playout
+from envs.stones.playout import placement_playout
 
 PIE_HORIZON = 4  # no rule looks at more than the first 4 turns (the pie rule's turn count)
 
@@ -47,7 +47,7 @@ class Rules(abc.ABC):
     (text for empty, colour 1, colour 2, neutral), ``seat_names``, ``captures``
     (False: a stone may go on any empty cell and changes nothing else), ``pie_turn``
     (number of turns after which seat 1 may swap sides when the pie rule is on;
-    None: no pie rule), ``symmetry_names`` (keys of ``envs.board.DIHEDRAL``),
+    None: no pie rule), ``symmetry_names`` (keys of ``envs.stones.board.DIHEDRAL``),
     ``orientation`` (text for the last observation plane). The defaults describe a
     square board (names, text, picture, the 8 symmetries); Hex and Y override them.
     A board that does not fill its n x n array (Y's triangle) holds ``OFF_BOARD`` on

@@ -18,14 +18,14 @@ from typing import Sequence
 
 import numpy as np
 
-from envs.board import check_size
+from envs.stones.board import check_size
 from envs.kernels import GOAL_COUNT
-from envs.reversi_kernels import captures, capturing_cells, placements_after, reversi_playout, swap_starts
-from envs.stones import EMPTY, FIRST, NO_GOAL, SECOND, Rules, StoneGame
+from envs.games.reversi.kernels import captures, capturing_cells, placements_after, reversi_playout, swap_starts
+from envs.stones.rules import EMPTY, FIRST, NO_GOAL, SECOND, Rules, StoneGame
 
 
 class ReversiRules(Rules):
-    """Reversi's placement and count for ``envs.stones`` (captures; no pie rule)."""
+    """Reversi's placement and count for ``envs.stones.rules`` (captures; no pie rule)."""
 
     name = "reversi"
     captures = True

@@ -1,4 +1,4 @@
-"""The random playout of the plain placement games (``envs.stones``): Hex, Y and Gomoku.
+"""The random playout of the plain placement games (``envs.stones.rules``): Hex, Y and Gomoku.
 
 A playout plays uniformly random legal actions from a turn start to the end of the game,
 drawing ``index, seed = draw(seed, len(legal))`` exactly as the engine loop over
@@ -14,10 +14,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from envs.gomoku_kernels import LINE, line_through
-from envs.hex_kernels import link, link_joins
+from envs.games.gomoku.kernels import LINE, line_through
+from envs.games.hex.kernels import link, link_joins
 from envs.kernels import EMPTY, GOAL_CHAIN, GOAL_SIDES, draw
-from envs.y_kernels import ALL_SIDES, join_sides
+from envs.games.y.kernels import ALL_SIDES, join_sides
 
 
 @njit(cache=True)

@@ -1,4 +1,4 @@
-"""Gomoku's compiled kernels (``envs.gomoku``): the line that wins."""
+"""Gomoku's compiled kernels (``envs.games.gomoku.game``): the line that wins."""
 
 from __future__ import annotations
 

@@ -47,8 +47,8 @@ class BatchedBoardGameEnv(VectorEnv):
     Rendering              ``render_mode="ansi"`` or ``"rgb_array"``: one frame per game
     =====================  ===========================================================
 
-    Every registered game has its compiled kernels (``envs.batched.stones`` for the
-    stone games and their neutral variants, ``envs.batched.odoku``); a ``Game`` object
+    Every registered game has its compiled kernels (``envs.stones.batched`` for the
+    stone games and their neutral variants, ``envs.games.odoku.batched``); a ``Game`` object
     of another kind raises ValueError. ``copy=False`` returns the batch's own arrays,
     which the next step overwrites.
     """
@@ -180,17 +180,17 @@ class BatchedBoardGameEnv(VectorEnv):
 
 
 def _batch_for(game: Game, num_envs: int, single_agent: bool, seat_option: int):
-    from envs.odoku import Odoku
-    from envs.stones import StoneGame
+    from envs.games.odoku.game import Odoku
+    from envs.stones.rules import StoneGame
 
     if isinstance(game, Odoku):
-        from envs.batched.odoku import OdokuBatch
+        from envs.games.odoku.batched import OdokuBatch
 
         return OdokuBatch(game, num_envs, single_agent, seat_option)
     from envs.kernels import GOAL_SIDES
 
     if isinstance(game, StoneGame) and game.rules.kernel_goal not in (None, GOAL_SIDES):
-        from envs.batched.stones import StoneBatch
+        from envs.stones.batched import StoneBatch
 
         return StoneBatch(game, num_envs, single_agent, seat_option)
     raise ValueError(f"game {game.info.name!r} has no batched kernels; use gymnasium.make_vec over BoardGameEnv")

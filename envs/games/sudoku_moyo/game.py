@@ -11,7 +11,7 @@ Cells (index = (row - 1) * 9 + column), row 9 is north; boxes and owners
 
 Action = 9 * cell + (digit - 1). A half turn maps light's boxes onto dark's.
 The setup puzzle is a chance node whose outcome is a puzzle number; the number
-picks a proper puzzle from a seeded generator (:mod:`envs.sudoku_kernels`).
+picks a proper puzzle from a seeded generator (:mod:`envs.games.sudoku_moyo.kernels`).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import numpy as np
 
 from envs.core import CHANCE, TERMINAL, Game, GameInfo, IllegalActionError, NotationError, Symmetry, turn_text
 from envs.kernels import playout_seed
-from envs.sudoku_kernels import (
+from envs.games.sudoku_moyo.kernels import (
     ALL_DIGITS,
     BOX_OF_CELL,
     BOX_OWNER,

@@ -1,7 +1,7 @@
-"""Hex's compiled kernels (``envs.hex``): chains as a union-find with the edges as nodes.
+"""Hex's compiled kernels (``envs.games.hex.game``): chains as a union-find with the edges as nodes.
 
 Where stones are only ever added (plain Hex: the engine's ``HexRules.chains``, the playouts
-in ``stones_kernels``, the batched env ``envs.batched.stones``) Hex keeps its chains in this
+in ``stones_kernels``, the batched env ``envs.stones.batched``) Hex keeps its chains in this
 union-find, so that a join is one comparison; the neutral playout (``mutator_kernels``) keeps
 one per colour that a give-back leaves stale. Where a stone can be given back the goal is
 judged by the chain search ``envs.kernels.chain_sides`` (``HexRules.wins``). In a union-find

@@ -1,4 +1,4 @@
-"""The neutral mutator (docs/rules.md section 2) over any base game's :class:`~envs.stones.Rules`.
+"""The neutral mutator (docs/rules.md section 2) over any base game's :class:`~envs.stones.rules.Rules`.
 
 This module knows everything about neutral stones and nothing about the
 particular base game; the base game only says where a stone may go and what it
@@ -36,7 +36,7 @@ import re
 import numpy as np
 
 from envs.core import IllegalActionError, NotationError, turn_text
-from envs.mutator_kernels import (
+from envs.neutral.kernels import (
     DROP_NEUTRAL,
     START,
     SWAP_GIVE,
@@ -45,7 +45,7 @@ from envs.mutator_kernels import (
     neutral_playout,
     turn_starts,
 )
-from envs.stones import EMPTY, NEUTRAL, OFF_BOARD, Rules, StoneGame, StoneState, cells_with
+from envs.stones.rules import EMPTY, NEUTRAL, OFF_BOARD, Rules, StoneGame, StoneState, cells_with
 
 _SWAP_WORD = re.compile(r"^([a-z][0-9]{1,2})([a-z][0-9]{1,2})$")
 _turn_starts = turn_starts.py_func  # the kernel's rule, called from Python without numba's dispatch

@@ -1,8 +1,8 @@
 """Numba kernels that step a batch of stone games (Hex, Gomoku, Reversi and their neutral
-variants) at once: the rules of ``envs.stones`` and ``envs.mutator`` over arrays.
+variants) at once: the rules of ``envs.stones.rules`` and ``envs.neutral.mutator`` over arrays.
 
 A batch is a struct of arrays, one row per game: ``board`` (uint8 ``[N, cells]``, the
-colours as ``envs.stones.StoneState`` stores them), ``counts`` (``[N, 4]``: empty, colour 1,
+colours as ``envs.stones.rules.StoneState`` stores them), ``counts`` (``[N, 4]``: empty, colour 1,
 colour 2, neutral), ``meta`` (int64 ``[N, META]``, the fields named below), ``mask`` (int8
 ``[N, actions]``, the legal actions of the node, all zeros at the end) and ``seeds`` (int64
 ``[N]``, each game's ``envs.kernels.draw`` stream, which picks the random opponent's
@@ -17,8 +17,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from envs.batched.bitboards import MAX_SIZE, capturing_moves
-from envs.batched.common import (
+from envs.stones.bitboards import MAX_SIZE, capturing_moves
+from envs.vector.common import (
     DONE,
     LEGAL,
     PLAYER,
@@ -32,11 +32,11 @@ from envs.batched.common import (
     new_game,
     nth_legal,
 )
-from envs.gomoku_kernels import LINE, line_through
-from envs.hex_kernels import link
+from envs.games.gomoku.kernels import LINE, line_through
+from envs.games.hex.kernels import link
 from envs.kernels import EMPTY, FIRST, GOAL_CHAIN, GOAL_COUNT, GOAL_LINE, NEUTRAL, SECOND, chain_sides, draw, find
-from envs.mutator_kernels import DROP_NEUTRAL, START, SWAP_GIVE, SWAP_SECOND, touching_into, turn_starts
-from envs.reversi_kernels import capture_starts, captures, capturing_into
+from envs.neutral.kernels import DROP_NEUTRAL, START, SWAP_GIVE, SWAP_SECOND, touching_into, turn_starts
+from envs.games.reversi.kernels import capture_starts, captures, capturing_into
 
 # meta columns: one game's scalars
 # (STARTS: how many turn starts ``_end_turn`` left in the scratch ``out``, -1 for none, so that
@@ -49,7 +49,7 @@ N, CAPTURES, NEUTRALS, ADJACENT, GOAL, PIE_TURN, GOAL_STONES, PLANES, OPPONENT, 
 
 def make_params(game, single_agent: bool, seat_option: int) -> np.ndarray:
     """The ``params`` row of a ``StoneGame`` (plain or neutral)."""
-    from envs.mutator import NeutralGame
+    from envs.neutral.mutator import NeutralGame
 
     rules, neutral = game.rules, isinstance(game, NeutralGame)
     params = np.zeros(10, np.int64)
@@ -392,7 +392,7 @@ def step_games(actions, illegal, initial, board, counts, meta, params, edges, ne
 
 
 class StoneBatch(Batch):
-    """The arrays of N stone games and the kernels over them (``envs.batched.vector_env``'s backend)."""
+    """The arrays of N stone games and the kernels over them (``envs.vector.vector_env``'s backend)."""
 
     def __init__(self, game, num_envs: int, single_agent: bool, seat_option: int):
         super().__init__(game, num_envs, META)
@@ -419,7 +419,7 @@ class StoneBatch(Batch):
                    self.rewards, self.terminated, self.returns, cells, work, flipped)
 
     def engine_state(self, i: int):
-        """Game ``i`` as an engine state (``envs.stones.StoneState``)."""
+        """Game ``i`` as an engine state (``envs.stones.rules.StoneState``)."""
         row = self.meta[i]
         state = self.game._new_state(self.board[i].tolist())
         state.colour, state.swapped, state.turns, state.phase = int(row[COLOUR]), bool(row[SWAPPED]), int(row[TURNS]), int(row[PHASE])

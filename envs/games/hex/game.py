@@ -18,16 +18,16 @@ from typing import Sequence
 
 import numpy as np
 
-from envs.board import check_size, hex_diagram, neighbour_table
-from envs.hex_kernels import link, link_joins
+from envs.stones.board import check_size, hex_diagram, neighbour_table
+from envs.games.hex.kernels import link, link_joins
 from envs.kernels import GOAL_CHAIN, chain_sides
-from envs.stones import Rules, StoneGame, cells_with
+from envs.stones.rules import Rules, StoneGame, cells_with
 
 HEX_STEPS = ((-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0))
 
 
 class HexRules(Rules):
-    """Hex geometry and goal for ``envs.stones`` (no captures; win = a chain joining your edges)."""
+    """Hex geometry and goal for ``envs.stones.rules`` (no captures; win = a chain joining your edges)."""
 
     name = "hex"
     symbols = ".vh?"
@@ -61,7 +61,7 @@ class HexRules(Rules):
         return any(chain_sides(board, colour, cell, self.neighbour_array, edges, 3) == 3 for cell in cells)
 
     def chains(self, board: bytearray) -> np.ndarray:
-        """Both colours' chains as ``envs.hex_kernels``' union-find (cells, then each colour's
+        """Both colours' chains as ``envs.games.hex.kernels``' union-find (cells, then each colour's
         two edges as nodes), kept up to date by ``link``. Stones are only ever added: neutral
         games, where a stone can be given back, judge by ``wins`` instead."""
         parent = np.arange(len(board) + 4)

@@ -14,14 +14,14 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from envs.board import check_size
-from envs.gomoku_kernels import LINE, line_through
+from envs.stones.board import check_size
+from envs.games.gomoku.kernels import LINE, line_through
 from envs.kernels import GOAL_LINE
-from envs.stones import Rules, StoneGame
+from envs.stones.rules import Rules, StoneGame
 
 
 class GomokuRules(Rules):
-    """Gomoku's goal for ``envs.stones``: five or more of a colour in a row (no captures)."""
+    """Gomoku's goal for ``envs.stones.rules``: five or more of a colour in a row (no captures)."""
 
     name = "gomoku"
     pie_turn = 3  # the seed's Neumoku pie: after x, o, x
