@@ -29,11 +29,11 @@ from envs.env import NO_SEAT
 # name -> (Gymnasium id, "module:class", fixed keyword arguments)
 GAMES = {
     "odoku": ("Odoku-v0", "envs.games.odoku.game:Odoku", {}),
-    "nex": ("Nex-v0", "envs.neutral.games:Nex", {}),
-    "neumoku": ("Neumoku-v0", "envs.neutral.games:Neumoku", {}),
-    "neuversi": ("NeuVersi-v0", "envs.neutral.games:NeuVersi", {}),
-    "adneuversi": ("AdNeuVersi-v0", "envs.neutral.games:AdNeuVersi", {}),
-    "neuy": ("NeuY-v0", "envs.neutral.games:NeuY", {}),
+    "nex": ("Nex-v0", "envs.games.hex.game:Nex", {}),
+    "neumoku": ("Neumoku-v0", "envs.games.gomoku.game:Neumoku", {}),
+    "neuversi": ("NeuVersi-v0", "envs.games.reversi.game:NeuVersi", {}),
+    "adneuversi": ("AdNeuVersi-v0", "envs.games.reversi.game:AdNeuVersi", {}),
+    "neuy": ("NeuY-v0", "envs.games.y.game:NeuY", {}),
     "hex": ("Hex-v0", "envs.games.hex.game:Hex", {}),
     "gomoku": ("Gomoku-v0", "envs.games.gomoku.game:Gomoku", {}),
     "reversi": ("Reversi-v0", "envs.games.reversi.game:Reversi", {}),

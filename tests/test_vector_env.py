@@ -193,10 +193,10 @@ def test_spaces_and_render():
 
 @pytest.mark.parametrize("size", [4, 6, 8])
 def test_bitboard_moves_equal_the_walk_from_every_cell(size):
-    """Reversi's bitboard move generator against ``envs.games.reversi.kernels``' per-cell walk, for both
+    """Reversi's bitboard move generator against ``envs.stones.flanking``' per-cell walk, for both
     colours in every position of 200 random games."""
     from envs.stones.bitboards import capturing_moves
-    from envs.games.reversi.kernels import capturing_into
+    from envs.stones.flanking import capturing_into
 
     game, rng = make_game("reversi", size=size), np.random.default_rng(size)
     ours, theirs, positions = np.empty(64, np.int64), np.empty(64, np.int64), 0

@@ -8,11 +8,20 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from envs.games.gomoku.kernels import LINE, line_through
-from envs.games.hex.kernels import EXACT, STALE, UNTRACKED, joined, link
-from envs.kernels import EMPTY, GOAL_CHAIN, GOAL_COUNT, GOAL_SIDES, NEUTRAL, chain_sides, draw, nth
-from envs.games.reversi.kernels import capture_starts, captures, capturing_into, count_winner
-from envs.games.y.kernels import ALL_SIDES
+from envs.kernels import (
+    EMPTY,
+    GOAL_CHAIN,
+    GOAL_COUNT,
+    GOAL_SIDES,
+    NEUTRAL,
+    chain_sides,
+    draw,
+    nth,
+)
+from envs.stones.chains import EXACT, STALE, UNTRACKED, joined, link
+from envs.stones.flanking import capture_starts, captures, capturing_into, count_winner
+from envs.stones.lines import LINE, line_through
+from envs.stones.sides import ALL_SIDES
 
 START, DROP_NEUTRAL, SWAP_SECOND, SWAP_GIVE = 0, 1, 2, 3  # a turn's micro-steps (``envs.neutral.mutator``)
 

@@ -45,7 +45,15 @@ from envs.neutral.kernels import (
     neutral_playout,
     turn_starts,
 )
-from envs.stones.rules import EMPTY, NEUTRAL, OFF_BOARD, Rules, StoneGame, StoneState, cells_with
+from envs.stones.rules import (
+    EMPTY,
+    NEUTRAL,
+    OFF_BOARD,
+    Rules,
+    StoneGame,
+    StoneState,
+    cells_with,
+)
 
 _SWAP_WORD = re.compile(r"^([a-z][0-9]{1,2})([a-z][0-9]{1,2})$")
 _turn_starts = turn_starts.py_func  # the kernel's rule, called from Python without numba's dispatch

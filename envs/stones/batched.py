@@ -17,7 +17,30 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from envs.kernels import (
+    EMPTY,
+    FIRST,
+    GOAL_CHAIN,
+    GOAL_COUNT,
+    GOAL_LINE,
+    NEUTRAL,
+    SECOND,
+    chain_sides,
+    draw,
+    find,
+)
+from envs.neutral.kernels import (
+    DROP_NEUTRAL,
+    START,
+    SWAP_GIVE,
+    SWAP_SECOND,
+    touching_into,
+    turn_starts,
+)
 from envs.stones.bitboards import MAX_SIZE, capturing_moves
+from envs.stones.chains import link
+from envs.stones.flanking import capture_starts, captures, capturing_into
+from envs.stones.lines import LINE, line_through
 from envs.vector.common import (
     DONE,
     LEGAL,
@@ -32,11 +55,6 @@ from envs.vector.common import (
     new_game,
     nth_legal,
 )
-from envs.games.gomoku.kernels import LINE, line_through
-from envs.games.hex.kernels import link
-from envs.kernels import EMPTY, FIRST, GOAL_CHAIN, GOAL_COUNT, GOAL_LINE, NEUTRAL, SECOND, chain_sides, draw, find
-from envs.neutral.kernels import DROP_NEUTRAL, START, SWAP_GIVE, SWAP_SECOND, touching_into, turn_starts
-from envs.games.reversi.kernels import capture_starts, captures, capturing_into
 
 # meta columns: one game's scalars
 # (STARTS: how many turn starts ``_end_turn`` left in the scratch ``out``, -1 for none, so that

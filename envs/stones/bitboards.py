@@ -1,6 +1,6 @@
 """Reversi's capturing placements on boards of up to 8 x 8 as 64-bit bitboards: all cells
 of a colour at once, 8 directions of shifts, instead of a walk from every empty cell
-(``envs.games.reversi.kernels.captures_any``). Bit ``r * n + c`` is cell ``r * n + c``."""
+(``envs.stones.flanking.captures_any``). Bit ``r * n + c`` is cell ``r * n + c``."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ def _shift(bits, n, dr, dc, full, not_first, not_last):
 
 @njit(cache=True)
 def capturing_moves(board, n, colour, out):
-    """``envs.games.reversi.kernels.capturing_into(board, n, colour, EMPTY, out)`` for a board without
+    """``envs.stones.flanking.capturing_into(board, n, colour, EMPTY, out)`` for a board without
     neutrals and n <= 8: the empty cells where a ``colour`` stone flanks a line, in
     order, into ``out``; returns their count."""
     own = opp = empty = _ZERO

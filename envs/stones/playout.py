@@ -14,10 +14,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from envs.games.gomoku.kernels import LINE, line_through
-from envs.games.hex.kernels import link, link_joins
 from envs.kernels import EMPTY, GOAL_CHAIN, GOAL_SIDES, draw
-from envs.games.y.kernels import ALL_SIDES, join_sides
+from envs.stones.chains import link, link_joins
+from envs.stones.lines import LINE, line_through
+from envs.stones.sides import ALL_SIDES, join_sides
 
 
 @njit(cache=True)

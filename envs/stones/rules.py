@@ -20,7 +20,6 @@ from typing import Sequence
 
 import numpy as np
 
-from envs.stones.board import DIHEDRAL, board_symmetry, cell_name, parse_cell, square_diagram
 from envs.core import (
     TERMINAL,
     Game,
@@ -31,7 +30,25 @@ from envs.core import (
     Symmetry,
     turn_text,
 )
-from envs.kernels import EMPTY, FIRST, GOAL_CHAIN, GOAL_LINE, GOAL_SIDES, NEUTRAL, OFF_BOARD, SECOND, draw, playout_seed
+from envs.kernels import (
+    EMPTY,
+    FIRST,
+    GOAL_CHAIN,
+    GOAL_LINE,
+    GOAL_SIDES,
+    NEUTRAL,
+    OFF_BOARD,
+    SECOND,
+    draw,
+    playout_seed,
+)
+from envs.stones.board import (
+    DIHEDRAL,
+    board_symmetry,
+    cell_name,
+    parse_cell,
+    square_diagram,
+)
 from envs.stones.playout import placement_playout
 
 PIE_HORIZON = 4  # no rule looks at more than the first 4 turns (the pie rule's turn count)
@@ -162,7 +179,7 @@ class Rules(abc.ABC):
 
     def picture(self, board: bytearray, marks: Sequence[str]) -> np.ndarray:
         """RGB image of the board; ``marks`` is a short text per cell ('' for none)."""
-        from envs.render import draw_stone_square
+        from envs.stones.picture import draw_stone_square
 
         return draw_stone_square(board, self.n, marks)
 

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from envs.stones.board import check_size
-from envs.games.gomoku.kernels import LINE, line_through
 from envs.kernels import GOAL_LINE
+from envs.neutral.mutator import NeutralGame
+from envs.stones.board import check_size
+from envs.stones.lines import LINE, line_through
 from envs.stones.rules import Rules, StoneGame
 
 
@@ -63,3 +64,28 @@ class Gomoku(StoneGame):
 
     def __init__(self, size: int = 15, pie_rule: bool = False):
         super().__init__(GomokuRules(size), pie_rule)
+
+
+class Neumoku(NeutralGame):
+    """Neumoku = Gomoku + neutral mutator (docs/rules.md section 2b).
+
+    ===================  ================================================================
+    Board                n x n, ``size`` 5..26 (default 15), row 1 at the top
+    Seats                0 ``x`` (first), 1 ``o``; neutrals ``?``
+    Turn                 drop ``e3 g7``, swap ``f6g5 a11``, end-game fill/convert ``e3``;
+                         ``pie_rule=True`` (default on, the seed's rule): after the first
+                         three turns (x, o, x) seat 1 may answer ``swap-sides``, taking
+                         the x stones; seat 0 then plays o and moves next
+    Actions              ``Discrete(n*n + 2)``: cells, PASS (never legal), SWAP_SIDES
+    Observation          ``(9, n, n)`` float32 from the mover's view: 0 mover's stones,
+                         1 opponent's, 2 neutrals, 3 cells chosen earlier this turn,
+                         4/5/6 micro-step (drop's neutral / swap's second neutral / stone
+                         to neutralise), 7 pie swap available, 8 the mover holds x
+    Symmetries           the 8 maps of the square
+    End                  a whole turn that leaves the mover five or more in a row wins
+                         (+1 / -1); a full board without one is a draw (0)
+    ===================  ================================================================
+    """
+
+    def __init__(self, size: int = 15, pie_rule: bool = True):
+        super().__init__(GomokuRules(size), "neumoku", pie_rule)

@@ -18,9 +18,10 @@ from typing import Sequence
 
 import numpy as np
 
-from envs.stones.board import check_size, hex_diagram, neighbour_table
-from envs.games.hex.kernels import link, link_joins
 from envs.kernels import GOAL_CHAIN, chain_sides
+from envs.neutral.mutator import NeutralGame
+from envs.stones.board import check_size, hex_diagram, neighbour_table
+from envs.stones.chains import link, link_joins
 from envs.stones.rules import Rules, StoneGame, cells_with
 
 HEX_STEPS = ((-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0))
@@ -61,7 +62,7 @@ class HexRules(Rules):
         return any(chain_sides(board, colour, cell, self.neighbour_array, edges, 3) == 3 for cell in cells)
 
     def chains(self, board: bytearray) -> np.ndarray:
-        """Both colours' chains as ``envs.games.hex.kernels``' union-find (cells, then each colour's
+        """Both colours' chains as ``envs.stones.chains``' union-find (cells, then each colour's
         two edges as nodes), kept up to date by ``link``. Stones are only ever added: neutral
         games, where a stone can be given back, judge by ``wins`` instead."""
         parent = np.arange(len(board) + 4)
@@ -81,7 +82,7 @@ class HexRules(Rules):
         return hex_diagram(symbols, self.n)
 
     def picture(self, board: Sequence[int], marks: Sequence[str]) -> np.ndarray:
-        from envs.render import draw_hex_board
+        from envs.games.hex.picture import draw_hex_board
 
         return draw_hex_board(board, self.n, marks)
 
@@ -113,3 +114,34 @@ class Hex(StoneGame):
     def __init__(self, size: int = 11, pie_rule: bool = False):
         super().__init__(HexRules(size), pie_rule)
 
+
+class Nex(NeutralGame):
+    """Nex = Hex + neutral mutator (docs/rules.md section 2a).
+
+    ===================  ================================================================
+    Board                n x n Hex rhombus, ``size`` 2..26 (default 11), row 1 at the top,
+                         each row shifted half a cell right (the seed's diagram)
+    Seats                0 Vertical (``v``, first; joins rows 1 and n), 1 Horizontal
+                         (``h``; joins columns a and the last); neutrals (``?``) join no
+                         chain
+    Turn                 drop ``e3 g7``, swap ``f6g5 a11``, end-game fill/convert ``e3``;
+                         ``pie_rule=True`` (default off): seat 1 may answer the first turn
+                         with ``swap-sides`` (it takes Vertical and its stones)
+    Actions              ``Discrete(n*n + 2)``: cells, PASS (never legal), SWAP_SIDES;
+                         one action per micro-step (``envs.neutral.mutator``)
+    Observation          ``(9, n, n)`` float32, the mover's view in board coordinates:
+                         0 mover's stones, 1 opponent's, 2 neutrals, 3 cells chosen
+                         earlier this turn, 4/5/6 micro-step (drop's neutral / swap's
+                         second neutral / stone to neutralise), 7 pie swap available,
+                         8 the mover holds Vertical (joins top and bottom). Instead of
+                         transposing the board for Horizontal, plane 8 says which edges
+                         the mover joins and the symmetries include the transpositions
+                         (which invert plane 8), so one network serves both seats while
+                         plane [r, c] stays action r*n + c.
+    Symmetries           identity, rot180, transpose, antitranspose
+    End                  a whole turn that leaves the mover joined wins (+1 / -1); no draws
+    ===================  ================================================================
+    """
+
+    def __init__(self, size: int = 11, pie_rule: bool = False):
+        super().__init__(HexRules(size), "nex", pie_rule)

@@ -13,6 +13,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from envs.games.odoku.game import CELL_GROUPS, NUM_CELLS, SIZE
+from envs.kernels import draw
 from envs.vector.common import (
     DONE,
     LEGAL,
@@ -27,8 +29,6 @@ from envs.vector.common import (
     new_game,
     nth_legal,
 )
-from envs.kernels import draw
-from envs.games.odoku.game import CELL_GROUPS, NUM_CELLS, SIZE
 
 CHANCE = -1
 EMPTY, BLUE, WHITE = 0, 1, 2

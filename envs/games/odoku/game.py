@@ -23,7 +23,16 @@ from typing import Sequence
 
 import numpy as np
 
-from envs.core import CHANCE, TERMINAL, Game, GameInfo, IllegalActionError, NotationError, Symmetry, turn_text
+from envs.core import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    GameInfo,
+    IllegalActionError,
+    NotationError,
+    Symmetry,
+    turn_text,
+)
 
 SIZE = 5
 NUM_CELLS = SIZE * SIZE
@@ -364,7 +373,7 @@ class Odoku(Game):
         return f"final score {score(state)} of 15"
 
     def render_rgb(self, state: OdokuState) -> np.ndarray:
-        from envs.render import draw_odoku
+        from envs.games.odoku.picture import draw_odoku
 
         return draw_odoku(state.board, REGION_OF_CELL, group_status(state))
 

@@ -18,9 +18,16 @@ from typing import Sequence
 
 import numpy as np
 
-from envs.stones.board import check_size
 from envs.kernels import GOAL_COUNT
-from envs.games.reversi.kernels import captures, capturing_cells, placements_after, reversi_playout, swap_starts
+from envs.neutral.mutator import NeutralGame
+from envs.stones.board import check_size
+from envs.stones.flanking import (
+    captures,
+    capturing_cells,
+    placements_after,
+    reversi_playout,
+    swap_starts,
+)
 from envs.stones.rules import EMPTY, FIRST, NO_GOAL, SECOND, Rules, StoneGame
 
 
@@ -92,3 +99,44 @@ class Reversi(StoneGame):
 
     def __init__(self, size: int = 8):
         super().__init__(ReversiRules(size))
+
+
+class NeuVersi(NeutralGame):
+    """NeuVersi = Reversi + neutral mutator (docs/rules.md section 2c); neutrals dropped on any empty cell.
+
+    ===================  ================================================================
+    Board                n x n, ``size`` even 4..26 (default 8), row 1 at the top; start
+                         x on d4 e5, o on e4 d5 (the central 2x2 for other sizes)
+    Seats                0 ``x`` (first), 1 ``o``; neutrals ``?`` count as enemy stones
+                         for captures and for nobody at the end
+    Turn                 drop ``e3 g7`` (a capturing stone, then a neutral; ``e3`` alone
+                         when no cell for the neutral is left), swap ``f6g5 a11`` (two
+                         neutrals, each a capturing placement in turn, then a stone of
+                         yours other than those two made neutral), ``pass`` when neither
+                         is possible; no end-game fill/convert rules, no pie rule
+    Actions              ``Discrete(n*n + 2)``: cells, PASS, SWAP_SIDES (never legal)
+    Observation          ``(9, n, n)`` float32 from the mover's view: 0 mover's stones,
+                         1 opponent's, 2 neutrals, 3 cells chosen earlier this turn,
+                         4/5/6 micro-step (drop's neutral / swap's second neutral / stone
+                         to neutralise), 7 pie swap available (always zeros), 8 the mover
+                         holds x
+    Symmetries           the 8 maps of the square
+    End                  when neither side has a turn; more stones wins (+1 / -1), equal
+                         counts draw (0)
+    ===================  ================================================================
+    """
+
+    adjacent = False
+
+    def __init__(self, size: int = 8):
+        super().__init__(ReversiRules(size), type(self).__name__.lower(), adjacent_neutrals=self.adjacent)
+
+
+class AdNeuVersi(NeuVersi):
+    """AdNeuVersi = NeuVersi whose drops put the neutral on an empty cell touching a stone.
+
+    "Touching": one of the 8 neighbours holds a stone of either colour or a neutral
+    (after the drop's own stone has landed). Everything else as :class:`NeuVersi`.
+    """
+
+    adjacent = True

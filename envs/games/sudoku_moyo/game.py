@@ -21,8 +21,16 @@ from functools import lru_cache
 
 import numpy as np
 
-from envs.core import CHANCE, TERMINAL, Game, GameInfo, IllegalActionError, NotationError, Symmetry, turn_text
-from envs.kernels import playout_seed
+from envs.core import (
+    CHANCE,
+    TERMINAL,
+    Game,
+    GameInfo,
+    IllegalActionError,
+    NotationError,
+    Symmetry,
+    turn_text,
+)
 from envs.games.sudoku_moyo.kernels import (
     ALL_DIGITS,
     BOX_OF_CELL,
@@ -36,6 +44,7 @@ from envs.games.sudoku_moyo.kernels import (
     planes,
     random_playout,
 )
+from envs.kernels import playout_seed
 
 SIZE = 9
 NUM_CELLS = SIZE * SIZE
@@ -376,7 +385,7 @@ class SudokuMoyo(Game):
         return "\n".join(lines)
 
     def render_rgb(self, state: SudokuMoyoState) -> np.ndarray:
-        from envs.render import draw_sudoku_moyo
+        from envs.games.sudoku_moyo.picture import draw_sudoku_moyo
 
         dead = [not state.grid[c] and not state.candidates(c) for c in range(NUM_CELLS)]
         return draw_sudoku_moyo(state.grid, state.given, OWNER_OF, dead)

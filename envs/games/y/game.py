@@ -28,12 +28,14 @@ import re
 from typing import Sequence
 
 import numpy as np
-from envs.stones.board import COLUMNS, cell_symmetry, check_size, neighbour_table
+
 from envs.core import NotationError, Symmetry
 from envs.games.hex.game import HEX_STEPS
 from envs.kernels import EMPTY, GOAL_SIDES, chain_sides
+from envs.neutral.mutator import NeutralGame
+from envs.stones.board import COLUMNS, cell_symmetry, check_size, neighbour_table
 from envs.stones.rules import OFF_BOARD, Rules, StoneGame
-from envs.games.y.kernels import ALL_SIDES
+from envs.stones.sides import ALL_SIDES
 
 MAX_SIZE = (len(COLUMNS) + 1) // 2  # the top corner's letter is number 2n - 2
 _CELL = re.compile(r"^([a-z])([0-9]{1,2})$")
@@ -152,7 +154,7 @@ class YRules(Rules):
         return board
 
     def picture(self, board: Sequence[int], marks: Sequence[str]) -> np.ndarray:
-        from envs.render import draw_y_board
+        from envs.games.y.picture import draw_y_board
 
         return draw_y_board(board, self.n, marks, [self.cell_name(cell) for cell in range(self.n)])
 
@@ -181,3 +183,32 @@ class Y(StoneGame):
 
     def __init__(self, size: int = 13, pie_rule: bool = False):
         super().__init__(YRules(size), pie_rule)
+
+
+class NeuY(NeutralGame):
+    """Neu-Y = Y + neutral mutator (docs/rules.md 2d).
+
+    ===================  ================================================================
+    Board                Y triangle with ``size`` cells a side, 2..13 (default 13), inside
+                         an n x n array (``envs.games.y.game``): row 1 (n cells) at the bottom, names
+                         with doubled letters (``a1 c1 e1 .. b2 d2 ..``)
+    Seats                0 ``x`` (first), 1 ``o``; neutrals ``?`` join no chain
+    Turn                 drop ``e3 g7``, swap ``f6g5 a1``, end-game fill/convert ``e3``;
+                         ``pie_rule=True`` (default off): seat 1 may answer the first turn
+                         with ``swap-sides`` (it takes x and its stones)
+    Actions              ``Discrete(n*n + 2)``: cells (off the triangle never legal), PASS
+                         (never legal), SWAP_SIDES; one action per micro-step
+    Observation          ``(10, n, n)`` float32 from the mover's view: 0 mover's stones,
+                         1 opponent's, 2 neutrals, 3 cells chosen earlier this turn,
+                         4/5/6 micro-step (drop's neutral / swap's second neutral / stone
+                         to neutralise), 7 cells off the board, 8 pie swap available,
+                         9 the mover holds x
+    Symmetries           the six maps of the triangle
+    End                  a whole turn that leaves the mover a chain touching all three sides
+                         wins (+1 / -1); the board fills by Taylor's rules and a full board
+                         holds one winner, so no draws
+    ===================  ================================================================
+    """
+
+    def __init__(self, size: int = 13, pie_rule: bool = False):
+        super().__init__(YRules(size), "neuy", pie_rule)

@@ -1,4 +1,4 @@
-"""Hex's compiled kernels (``envs.games.hex.game``): chains as a union-find with the edges as nodes.
+"""Chains joining edges, as a union-find with the edges as nodes (the goal of connection games: Hex, Nex).
 
 Where stones are only ever added (plain Hex: the engine's ``HexRules.chains``, the playouts
 in ``stones_kernels``, the batched env ``envs.stones.batched``) Hex keeps its chains in this

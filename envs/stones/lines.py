@@ -1,4 +1,4 @@
-"""Gomoku's compiled kernels (``envs.games.gomoku.game``): the line that wins."""
+"""Lines of stones: the goal of line games (Gomoku, Neumoku)."""
 
 from __future__ import annotations
 

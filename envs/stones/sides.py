@@ -1,4 +1,4 @@
-"""Y's compiled kernels (``envs.games.y.game``): chains as a union-find whose roots hold the sides they touch.
+"""Chains touching sides, as a union-find whose roots hold the sides they touch (a goal like Y's).
 
 Y judges its goal by ``envs.kernels.chain_sides`` in the engine and the neutral playout; the
 plain playout (``stones_kernels``) keeps this union-find, since stones are only ever added there.

@@ -1,4 +1,4 @@
-"""Reversi's compiled kernels (``envs.games.reversi.game``): captures, the cells where a stone captures, the
+"""Placement by flanking (Reversi's rule): captures, the cells where a stone captures, the
 starts of a NeuVersi swap, and the random playout of plain Reversi.
 
 A capture flanks one or more stones that are neither empty nor the mover's (enemy, or neutral
