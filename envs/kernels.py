@@ -2,10 +2,10 @@
 codes the generic playouts dispatch on, the playouts' random numbers, a union-find's root and
 the chain search by which Hex and Y judge their goals.
 
-Each game's own kernels sit beside its rules: ``hex_kernels`` (Hex's union-find),
-``y_kernels`` (Y's), ``gomoku_kernels`` (lines), ``reversi_kernels`` (captures and the Reversi
-playout), ``stones_kernels`` (the playout of the plain placement games), ``mutator_kernels``
-(the neutral games' end-game rule and playouts) and ``sudoku_kernels``. They read the board as
+Each game's own kernels sit beside its rules: ``envs.stones.chains`` (Hex's union-find),
+``envs.stones.sides`` (Y's), ``envs.stones.lines`` (lines), ``envs.stones.flanking`` (captures and the Reversi
+playout), ``envs.stones.playout`` (the playout of the plain placement games), ``envs.neutral.kernels``
+(the neutral games' end-game rule and playouts) and ``envs.games.sudoku_moyo.kernels``. They read the board as
 ``envs.stones.rules.StoneState`` stores it (a ``bytearray`` of the values below), so no conversion
 happens per call. Compiled on first use and cached on disk.
 

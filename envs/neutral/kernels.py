@@ -1,6 +1,6 @@
 """The neutral mutator's compiled kernels (``envs.neutral.mutator``): its micro-steps, Taylor's
 end-game rule, the cells a drop's neutral may take in AdNeuVersi, and the random playouts of
-the neutral games (as ``stones_kernels`` describes a playout).
+the neutral games (as ``envs.stones.playout`` describes a playout).
 """
 
 from __future__ import annotations
@@ -173,7 +173,8 @@ def _taylor_playout(board, n, colour, turns, pie_turn, goal, neighbours, sides, 
             ):
                 return colour, decisions, turns - start, swapped
         elif counts[colour] >= LINE and (
-            line_through(after, n, first, colour, LINE) or (second >= 0 and line_through(after, n, second, colour, LINE))
+            line_through(after, n, first, colour, LINE)
+            or (second >= 0 and line_through(after, n, second, colour, LINE))
         ):
             return colour, decisions, turns - start, swapped
         colour = 3 - colour

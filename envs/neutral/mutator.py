@@ -144,8 +144,16 @@ class NeutralGame(StoneGame):
         if rules.kernel_goal is None:
             return None
         return neutral_playout(
-            state.board, self.n, state.colour, state.turns, pie_turn, rules.kernel_goal,
-            self.adjacent_neutrals, rules.neighbour_array, rules.side_array, seed,
+            state.board,
+            self.n,
+            state.colour,
+            state.turns,
+            pie_turn,
+            rules.kernel_goal,
+            self.adjacent_neutrals,
+            rules.neighbour_array,
+            rules.side_array,
+            seed,
         )
 
     # --- one micro-step ----------------------------------------------------------------------------

@@ -244,7 +244,11 @@ def _end_turn(board, counts, meta, params, edges, neighbours, parent, first, sec
     mover = meta[COLOUR]
     meta[TURNS] += 1
     meta[PHASE], meta[CHOSEN], meta[CHOSEN2] = START, -1, -1
-    if first >= 0 and counts[mover] >= params[GOAL_STONES] and _wins(board, params, edges, neighbours, parent, mover, first, second):
+    if (
+        first >= 0
+        and counts[mover] >= params[GOAL_STONES]
+        and _wins(board, params, edges, neighbours, parent, mover, first, second)
+    ):
         meta[OUTCOME], meta[PLAYER] = mover, TERMINAL
         return
     colour = 3 - mover
@@ -351,7 +355,19 @@ def _advance(i, board, counts, meta, params, edges, neighbours, parents, mask, s
     row = meta[i]
     while params[OPPONENT] and row[PLAYER] != TERMINAL and row[PLAYER] != row[SEAT]:
         index, seeds[i] = draw(seeds[i], row[LEGAL])
-        _apply(board[i], counts[i], row, params, edges, neighbours, parents[i], nth_legal(mask[i], index), out, work, flipped)
+        _apply(
+            board[i],
+            counts[i],
+            row,
+            params,
+            edges,
+            neighbours,
+            parents[i],
+            nth_legal(mask[i], index),
+            out,
+            work,
+            flipped,
+        )
         row[LEGAL] = _legal_into(board[i], counts[i], row, params, mask[i], out, work)
 
 
@@ -375,16 +391,53 @@ def _reset(i, initial, board, counts, meta, params, edges, neighbours, parents, 
 
 
 @njit(cache=True)
-def reset_games(which, initial, board, counts, meta, params, edges, neighbours, parents, mask, seeds, obs, out, work, flipped):
+def reset_games(
+    which, initial, board, counts, meta, params, edges, neighbours, parents, mask, seeds, obs, out, work, flipped
+):
     """A new game in every row ``i`` with ``which[i]``."""
     for i in range(len(which)):
         if which[i]:
-            _reset(i, initial, board, counts, meta, params, edges, neighbours, parents, mask, seeds, obs, out, work, flipped)
+            _reset(
+                i,
+                initial,
+                board,
+                counts,
+                meta,
+                params,
+                edges,
+                neighbours,
+                parents,
+                mask,
+                seeds,
+                obs,
+                out,
+                work,
+                flipped,
+            )
 
 
 @njit(cache=True)
-def step_games(actions, illegal, initial, board, counts, meta, params, edges, neighbours, parents, mask, seeds, obs,
-               rewards, terminated, returns, out, work, flipped):
+def step_games(
+    actions,
+    illegal,
+    initial,
+    board,
+    counts,
+    meta,
+    params,
+    edges,
+    neighbours,
+    parents,
+    mask,
+    seeds,
+    obs,
+    rewards,
+    terminated,
+    returns,
+    out,
+    work,
+    flipped,
+):
     """One step of every game: a game that ended on the last step starts anew (next-step
     autoreset, reward 0); ``illegal[i]`` ends game ``i`` as a loss for its mover; otherwise
     ``actions[i]`` is played, then the opponent's replies. ``returns[i]`` gets the per-seat
@@ -393,7 +446,23 @@ def step_games(actions, illegal, initial, board, counts, meta, params, edges, ne
         row = meta[i]
         begin_step(i, rewards, terminated, returns)
         if row[DONE]:
-            _reset(i, initial, board, counts, meta, params, edges, neighbours, parents, mask, seeds, obs, out, work, flipped)
+            _reset(
+                i,
+                initial,
+                board,
+                counts,
+                meta,
+                params,
+                edges,
+                neighbours,
+                parents,
+                mask,
+                seeds,
+                obs,
+                out,
+                work,
+                flipped,
+            )
             continue
         actor = row[PLAYER]
         if illegal[i]:
@@ -425,22 +494,61 @@ class StoneBatch(Batch):
         self.scratch = Scratch(n)
 
     def _common(self):
-        return (self.board, self.counts, self.meta, self.params, self.edges, self.neighbours, self.parents,
-                self.mask, self.seeds, self.obs, self.scratch.cells, self.scratch.work, self.scratch.flipped)
+        return (
+            self.board,
+            self.counts,
+            self.meta,
+            self.params,
+            self.edges,
+            self.neighbours,
+            self.parents,
+            self.mask,
+            self.seeds,
+            self.obs,
+            self.scratch.cells,
+            self.scratch.work,
+            self.scratch.flipped,
+        )
 
     def reset(self, which: np.ndarray) -> None:
         reset_games(which, self.initial, *self._common())
 
     def step(self, actions: np.ndarray, illegal: np.ndarray) -> None:
-        (board, counts, meta, params, edges, neighbours, parent, mask, seeds, obs, cells, work, flipped) = self._common()
-        step_games(actions, illegal, self.initial, board, counts, meta, params, edges, neighbours, parent, mask, seeds, obs,
-                   self.rewards, self.terminated, self.returns, cells, work, flipped)
+        (board, counts, meta, params, edges, neighbours, parent, mask, seeds, obs, cells, work, flipped) = (
+            self._common()
+        )
+        step_games(
+            actions,
+            illegal,
+            self.initial,
+            board,
+            counts,
+            meta,
+            params,
+            edges,
+            neighbours,
+            parent,
+            mask,
+            seeds,
+            obs,
+            self.rewards,
+            self.terminated,
+            self.returns,
+            cells,
+            work,
+            flipped,
+        )
 
     def engine_state(self, i: int):
         """Game ``i`` as an engine state (``envs.stones.rules.StoneState``)."""
         row = self.meta[i]
         state = self.game._new_state(self.board[i].tolist())
-        state.colour, state.swapped, state.turns, state.phase = int(row[COLOUR]), bool(row[SWAPPED]), int(row[TURNS]), int(row[PHASE])
-        state.chosen = tuple(int(c) for c in row[CHOSEN:CHOSEN2 + 1] if c >= 0)
+        state.colour, state.swapped, state.turns, state.phase = (
+            int(row[COLOUR]),
+            bool(row[SWAPPED]),
+            int(row[TURNS]),
+            int(row[PHASE]),
+        )
+        state.chosen = tuple(int(c) for c in row[CHOSEN : CHOSEN2 + 1] if c >= 0)
         state.player, state.outcome = int(row[PLAYER]), int(row[OUTCOME])
         return state

@@ -48,7 +48,7 @@ def capturing_moves(board, n, colour, out):
             own |= bit
         else:
             opp |= bit
-    full = (own | opp | empty)
+    full = own | opp | empty
     not_first, not_last = full & ~_column_mask(n, 0), full & ~_column_mask(n, n - 1)
     moves = _ZERO
     for dr in range(-1, 2):

@@ -44,9 +44,7 @@ def parse_cell(text: str, n: int) -> int:
         raise NotationError(f"cannot read cell {text!r}: expected a column letter and a row number, e.g. 'e3'")
     column, row = COLUMNS.index(match.group(1)), int(match.group(2))
     if column >= n or not 1 <= row <= n:
-        raise NotationError(
-            f"cell {text!r} is off the {n}x{n} board (columns a-{COLUMNS[n - 1]}, rows 1-{n})"
-        )
+        raise NotationError(f"cell {text!r} is off the {n}x{n} board (columns a-{COLUMNS[n - 1]}, rows 1-{n})")
     return (row - 1) * n + column
 
 

@@ -1,8 +1,8 @@
 """Chains joining edges, as a union-find with the edges as nodes (the goal of connection games: Hex, Nex).
 
 Where stones are only ever added (plain Hex: the engine's ``HexRules.chains``, the playouts
-in ``stones_kernels``, the batched env ``envs.stones.batched``) Hex keeps its chains in this
-union-find, so that a join is one comparison; the neutral playout (``mutator_kernels``) keeps
+in ``envs.stones.playout``, the batched env ``envs.stones.batched``) Hex keeps its chains in this
+union-find, so that a join is one comparison; the neutral playout (``envs.neutral.kernels``) keeps
 one per colour that a give-back leaves stale. Where a stone can be given back the goal is
 judged by the chain search ``envs.kernels.chain_sides`` (``HexRules.wins``). In a union-find
 over ``n * n + 4`` nodes cell ``c`` is node ``c``, and colour ``k``'s two edges are nodes

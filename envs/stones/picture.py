@@ -32,8 +32,14 @@ def draw_hex_cell(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius
     """One pointy-top hexagonal cell with its stone (board value) and mark."""
     x, y = centre
     width = radius * 3**0.5
-    corners = [(0.5 * width, -0.5 * radius), (0, -radius), (-0.5 * width, -0.5 * radius),
-               (-0.5 * width, 0.5 * radius), (0, radius), (0.5 * width, 0.5 * radius)]
+    corners = [
+        (0.5 * width, -0.5 * radius),
+        (0, -radius),
+        (-0.5 * width, -0.5 * radius),
+        (-0.5 * width, 0.5 * radius),
+        (0, radius),
+        (0.5 * width, 0.5 * radius),
+    ]
     draw.polygon([(x + dx, y + dy) for dx, dy in corners], fill=WOOD, outline=BOARD_LINE)
     stone = STONE_OF_VALUE[value]
     if stone is not None:

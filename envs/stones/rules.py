@@ -136,7 +136,7 @@ class Rules(abc.ABC):
         """Uniformly random plain play from a turn start to the end in one kernel, drawing from
         the ``envs.kernels.draw`` stream at ``seed``: (outcome colour or 0, decisions, turns,
         sides swapped), or None without a kernel. ``pie_turn`` is -1 without the pie rule.
-        A placement game's goal (Hex, Y, Gomoku) is played by ``stones_kernels``."""
+        A placement game's goal (Hex, Y, Gomoku) is played by ``envs.stones.playout``."""
         if self.kernel_goal not in (GOAL_CHAIN, GOAL_LINE, GOAL_SIDES):
             return None
         return placement_playout(
@@ -205,8 +205,19 @@ class StoneState:
     """
 
     __slots__ = (
-        "board", "counts", "empty_cells", "neutral_cells", "colour", "swapped", "turns", "phase", "chosen", "player",
-        "outcome", "legal", "chains",
+        "board",
+        "counts",
+        "empty_cells",
+        "neutral_cells",
+        "colour",
+        "swapped",
+        "turns",
+        "phase",
+        "chosen",
+        "player",
+        "outcome",
+        "legal",
+        "chains",
     )
 
     def __init__(self, board: Sequence[int]):
@@ -565,7 +576,9 @@ class StoneGame(Game):
         """``e3`` (a placement), ``pass`` or ``swap-sides``."""
         words = turn_text(text).split()
         if len(words) != 1:
-            raise NotationError(f"cannot read {self.info.name} turn {text!r}: expected one cell, 'pass' or 'swap-sides'")
+            raise NotationError(
+                f"cannot read {self.info.name} turn {text!r}: expected one cell, 'pass' or 'swap-sides'"
+            )
         actions = [self.parse_action(words[0])]
         self._check_turn(state, text, actions)
         return actions
@@ -577,9 +590,7 @@ class StoneGame(Game):
         trial = state.copy()
         for number, action in enumerate(actions):
             if number and trial.phase == 0:
-                raise IllegalActionError(
-                    f"{text!r}: the turn is complete before {self._describe(action)!r}"
-                )
+                raise IllegalActionError(f"{text!r}: the turn is complete before {self._describe(action)!r}")
             self.apply(trial, action)
         if trial.phase != 0:
             raise IllegalActionError(f"{text!r} is not a whole turn: {self._step_text(trial).strip(' ,')}")

@@ -1,7 +1,7 @@
 """Chains touching sides, as a union-find whose roots hold the sides they touch (a goal like Y's).
 
 Y judges its goal by ``envs.kernels.chain_sides`` in the engine and the neutral playout; the
-plain playout (``stones_kernels``) keeps this union-find, since stones are only ever added there.
+plain playout (``envs.stones.playout``) keeps this union-find, since stones are only ever added there.
 """
 
 from __future__ import annotations
