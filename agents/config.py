@@ -24,7 +24,6 @@ from hydra.core.config_store import ConfigStore
 from envs import GAMES, game_defaults
 from envs.core import Game, make_game
 
-
 NO_RECIPE = "experiment=none"
 
 
@@ -106,6 +105,7 @@ def _rule(kind: str, low, high, strict: bool) -> str:
     bounds += [f"<= {high}"] if high is not None else []
     noun = "an integer" if kind == "integer" else "a finite number"
     return " ".join([noun, " and ".join(bounds)]).strip()
+
 
 def below_level(level: str):
     """A logging filter passing records below ``level`` (the console's stdout handler)."""

@@ -30,7 +30,6 @@ import numpy as np
 
 from envs import GAMES, Game, make_game
 
-
 BASE_GAME = {"nex": "hex", "neumoku": "gomoku", "neuversi": "reversi", "adneuversi": "reversi", "neuy": "y"}
 OPEN_SPIEL = {"hex": ("hex", {"board_size": 11}), "reversi": ("othello", {}), "y": ("y", {"board_size": 13})}
 

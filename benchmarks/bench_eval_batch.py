@@ -49,8 +49,16 @@ def untrained_checkpoint(directory: Path, size: int) -> Path:
     net = PolicyValueNet.for_game(s.game.info, s.net)
     learner = Learner(net, s.learner, torch.device("cpu"))
     path = directory / "ckpt_step0000000.pt"
-    save_checkpoint(path, game_info=s.game.info, net=net, optimizer=learner.optimizer, step=0, iteration=0,
-                    rng=np.random.default_rng(0), config_yaml=OmegaConf.to_yaml(cfg))
+    save_checkpoint(
+        path,
+        game_info=s.game.info,
+        net=net,
+        optimizer=learner.optimizer,
+        step=0,
+        iteration=0,
+        rng=np.random.default_rng(0),
+        config_yaml=OmegaConf.to_yaml(cfg),
+    )
     return path
 
 
@@ -98,8 +106,10 @@ def main() -> None:
             print(f"network outputs, {args.batch} positions evaluated one by one and in one batch")
             for size in args.sizes:
                 differ, prior_gap, value_gap = output_differences(checkpoint, size, args.batch)
-                print(f"{size}x{size:<4} {differ}/{args.batch} positions differ; max |prior diff| {prior_gap:.1e},"
-                      f" max |value diff| {value_gap:.1e}")
+                print(
+                    f"{size}x{size:<4} {differ}/{args.batch} positions differ; max |prior diff| {prior_gap:.1e},"
+                    f" max |value diff| {value_gap:.1e}"
+                )
         if "games" not in args.parts:
             return
         az = f"az:{checkpoint}"
@@ -115,8 +125,11 @@ def main() -> None:
                 one_rate, one = timed_games(game_cfg, pair, args.games, 1)
                 many_rate, many = timed_games(game_cfg, pair, args.games, args.batch)
                 same = sum(a == b for a, b in zip(one, many))
-                print(f"{size}x{size:<4} {label:16} {one_rate:12.3f} {many_rate:13.3f} {many_rate / one_rate:6.2f}x"
-                      f" {same:>6}/{args.games}", flush=True)
+                print(
+                    f"{size}x{size:<4} {label:16} {one_rate:12.3f} {many_rate:13.3f} {many_rate / one_rate:6.2f}x"
+                    f" {same:>6}/{args.games}",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":

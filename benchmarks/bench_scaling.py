@@ -57,18 +57,32 @@ from agents.training.replay import SizedReplay
 
 CONFIGS = Path(__file__).resolve().parents[1] / "configs"
 GAMES = {  # the Hydra overrides of each game's rows
-    "nex11": ["experiment=none", "game=nex", "agent.selfplay.games_per_iteration=8", "agent.selfplay.concurrent_games=8",
-              "agent.learner.steps_per_iteration=20"],
+    "nex11": [
+        "experiment=none",
+        "game=nex",
+        "agent.selfplay.games_per_iteration=8",
+        "agent.selfplay.concurrent_games=8",
+        "agent.learner.steps_per_iteration=20",
+    ],
     # the default recipe at an eighth of its games and learner steps per iteration
-    "odoku": ["experiment=odoku", "agent.selfplay.games_per_iteration=8", "agent.selfplay.concurrent_games=8",
-              "agent.learner.steps_per_iteration=25"],
+    "odoku": [
+        "experiment=odoku",
+        "agent.selfplay.games_per_iteration=8",
+        "agent.selfplay.concurrent_games=8",
+        "agent.learner.steps_per_iteration=25",
+    ],
 }
 MODES = ("self-play", "turns", "overlap")
 CEILING_REPEATS = 3
 
 
 def settings(overrides, backend: str, workers: int):
-    extra = ["device=cpu", "eval.every=0", "train.torch_threads=1", f"distributed={'ray' if backend == 'ray' else 'local'}"]
+    extra = [
+        "device=cpu",
+        "eval.every=0",
+        "train.torch_threads=1",
+        f"distributed={'ray' if backend == 'ray' else 'local'}",
+    ]
     if backend == "ray":
         extra += [f"distributed.actors={workers}", "distributed.inference_actors=0"]
     else:
@@ -91,7 +105,9 @@ def measure(s, modes, iterations: int) -> dict[str, tuple[float, float]]:
     rng = np.random.default_rng(s.seed)
     net = PolicyValueNet.for_game(s.game.info, s.net)
     learner = Learner(net, s.learner, s.device)
-    replay = SizedReplay(s.learner.replay_capacity, {size: (g.info.obs_shape, g.info.num_actions) for size, g in s.games.items()})
+    replay = SizedReplay(
+        s.learner.replay_capacity, {size: (g.info.obs_shape, g.info.num_actions) for size, g in s.games.items()}
+    )
     symmetries = {size: g.symmetries() for size, g in s.games.items()}
     feed = make_feed(s, {size: NetEvaluator(g, net) for size, g in s.games.items()})
     step = 0
@@ -196,8 +212,10 @@ def parallel_ceiling(s, processes: int, seconds: float = 10.0) -> float:
     context = multiprocessing.get_context("spawn")
     start, counts = context.Event(), context.Array("l", processes)
     batch = s.selfplay.concurrent_games
-    jobs = [context.Process(target=_forward_loop, args=(s.game.info, s.net, batch, seconds, start, counts, i))
-            for i in range(processes)]
+    jobs = [
+        context.Process(target=_forward_loop, args=(s.game.info, s.net, batch, seconds, start, counts, i))
+        for i in range(processes)
+    ]
     for job in jobs:
         job.start()
     time.sleep(5.0)  # every process imported torch and built its network
@@ -212,18 +230,25 @@ def print_costs(s) -> None:
     info = s.game.info
     weights = sum(p.numel() for p in PolicyValueNet.for_game(info, s.net).state_dict().values()) * 4
     position = (int(np.prod(info.obs_shape)) + info.num_actions + 1) * 4
-    print("  forward pass (ms) by batch size, CPU, 1 thread: "
-          + ", ".join(f"{size}: {ms:.2f}" for size, ms in forward_costs(s)))
-    print(f"  learner step, batch {s.learner.batch_size}, CPU, 1 thread: {learner_step_ms(s):.1f} ms; "
-          f"weights {weights / 1e3:.0f} kB; one position's targets {position} B", flush=True)
+    print(
+        "  forward pass (ms) by batch size, CPU, 1 thread: "
+        + ", ".join(f"{size}: {ms:.2f}" for size, ms in forward_costs(s))
+    )
+    print(
+        f"  learner step, batch {s.learner.batch_size}, CPU, 1 thread: {learner_step_ms(s):.1f} ms; "
+        f"weights {weights / 1e3:.0f} kB; one position's targets {position} B",
+        flush=True,
+    )
     rates = {1: [], 2: []}
     for _ in range(CEILING_REPEATS):  # alternating, so a slow spell of the machine hits both
         for processes in rates:
             rates[processes].append(parallel_ceiling(s, processes))
     span = {n: f"{min(r):.0f}-{max(r):.0f}/s" for n, r in rates.items()}
-    print(f"  machine ceiling, forward passes alone (batch {s.selfplay.concurrent_games}, {CEILING_REPEATS} alternating "
-          f"runs of 10 s): 1 process {span[1]}, 2 processes at once {span[2]}, x{sum(rates[2]) / sum(rates[1]):.2f}\n",
-          flush=True)
+    print(
+        f"  machine ceiling, forward passes alone (batch {s.selfplay.concurrent_games}, {CEILING_REPEATS} alternating "
+        f"runs of 10 s): 1 process {span[1]}, 2 processes at once {span[2]}, x{sum(rates[2]) / sum(rates[1]):.2f}\n",
+        flush=True,
+    )
 
 
 def main() -> None:
@@ -246,13 +271,17 @@ def main() -> None:
             backends.append("ray")
         except ImportError:
             print("ray is not installed: no Ray rows (pip install -e '.[ray]')")
-    print(f"machine: {os.cpu_count()} CPUs visible, {len(os.sched_getaffinity(0))} usable; torch threads 1; "
-          f"timed iterations per row {args.iterations}\n")
+    print(
+        f"machine: {os.cpu_count()} CPUs visible, {len(os.sched_getaffinity(0))} usable; torch threads 1; "
+        f"timed iterations per row {args.iterations}\n"
+    )
     for name in args.games:
         overrides = [*GAMES[name], *args.overrides]
         base = settings(overrides, "local", 0)
-        print(f"== {name}: {' '.join(overrides)}  (games/iteration per worker {base.selfplay.games_per_iteration}, "
-              f"learner steps/iteration per worker {base.learner.steps_per_iteration}, simulations {base.search.num_simulations})")
+        print(
+            f"== {name}: {' '.join(overrides)}  (games/iteration per worker {base.selfplay.games_per_iteration}, "
+            f"learner steps/iteration per worker {base.learner.steps_per_iteration}, simulations {base.search.num_simulations})"
+        )
         if args.costs:
             print_costs(base)
             continue
@@ -261,11 +290,18 @@ def main() -> None:
         rows += [(b, w, args.modes) for b in backends for w in args.workers]
         for backend, workers, modes in rows:
             if backend == "ray":  # a runtime per row: one row's killed actors must not slow the next
-                ray.init(num_cpus=max(args.workers), include_dashboard=False, logging_level="WARNING",
-                         runtime_env={"env_vars": {"OMP_NUM_THREADS": "1", "PYTHONPATH": str(CONFIGS.parent)}})
+                ray.init(
+                    num_cpus=max(args.workers),
+                    include_dashboard=False,
+                    logging_level="WARNING",
+                    runtime_env={"env_vars": {"OMP_NUM_THREADS": "1", "PYTHONPATH": str(CONFIGS.parent)}},
+                )
             try:
-                measured = measure(settings(overrides, "local" if backend == "in-process" else backend, workers),
-                                   modes, args.iterations)
+                measured = measure(
+                    settings(overrides, "local" if backend == "in-process" else backend, workers),
+                    modes,
+                    args.iterations,
+                )
             finally:
                 if backend == "ray":
                     ray.shutdown()
@@ -275,8 +311,11 @@ def main() -> None:
                 peer = results.get(("local", workers, mode)) if backend == "ray" else None
                 label = {"in-process": "main process", "local": "worker processes", "ray": "Ray actors"}[backend]
                 versus = f"x{rate / one:5.2f} vs 1" if one and workers else " " * 10
-                print(f"  {label:<17} {workers:>2}  {mode:<9}  {rate:8.1f} pos/s  {versus}  "
-                      f"{'ray/local x%.2f' % (rate / peer) if peer else '':<15}  CPU {cpu * 100:4.0f}%", flush=True)
+                print(
+                    f"  {label:<17} {workers:>2}  {mode:<9}  {rate:8.1f} pos/s  {versus}  "
+                    f"{'ray/local x%.2f' % (rate / peer) if peer else '':<15}  CPU {cpu * 100:4.0f}%",
+                    flush=True,
+                )
         print_costs(base)
 
 

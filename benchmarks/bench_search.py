@@ -78,9 +78,7 @@ def open_spiel_search(simulations: int):
         return None
     game = pyspiel.load_game("hex(board_size=5)")
     random_state = np.random.RandomState(0)
-    bot = mcts.MCTSBot(
-        game, 2.0, simulations, mcts.RandomRolloutEvaluator(1, random_state), random_state=random_state
-    )
+    bot = mcts.MCTSBot(game, 2.0, simulations, mcts.RandomRolloutEvaluator(1, random_state), random_state=random_state)
     state = game.new_initial_state()
     return lambda: bot.mcts_search(state)
 
@@ -115,7 +113,9 @@ def main() -> None:
     game = make_game("hex", size=5)
     mcts, state = MCTS(game, SearchConfig(num_simulations=args.simulations)), game.initial_state()
     evaluator = RolloutEvaluator(game, rng)
-    pairs = alternating_rates(lambda: mcts.search(state, evaluator, rng), theirs, args.simulations, args.seconds, args.rounds)
+    pairs = alternating_rates(
+        lambda: mcts.search(state, evaluator, rng), theirs, args.simulations, args.seconds, args.rounds
+    )
     ratios = [our / their for our, their in pairs]
     print(f"hex 5x5 rollout in {args.rounds} alternating rounds of {args.seconds:g} s (ours, OpenSpiel MCTSBot):")
     print("  " + ", ".join(f"{our:.0f} / {their:.0f} = {our / their:.2f}x" for our, their in pairs))

@@ -64,10 +64,14 @@ def main() -> None:
         mcts.search(state, lone, rng)
     lone_seconds = time.perf_counter() - lone_start
 
-    print(f"game {game.info.name} {game.info.params}  net {s.net.to_dict()}  device {s.device}  "
-          f"torch threads {torch.get_num_threads()}")
-    print(f"simulations/move {s.search.num_simulations}  concurrent games {s.selfplay.concurrent_games}  "
-          f"games timed {num_games}")
+    print(
+        f"game {game.info.name} {game.info.params}  net {s.net.to_dict()}  device {s.device}  "
+        f"torch threads {torch.get_num_threads()}"
+    )
+    print(
+        f"simulations/move {s.search.num_simulations}  concurrent games {s.selfplay.concurrent_games}  "
+        f"games timed {num_games}"
+    )
     print()
     rows = [
         ("self-play positions/s", searches / seconds),

@@ -28,12 +28,23 @@ def solve(name: str, size: int, max_nodes: int) -> dict:
         value_seconds = time.perf_counter() - began
         turns = solver.optimal_turns(start)
     except SolverLimitError:
-        return {"board": f"{name} {size}x{size}", "value": "unsolved", "turns": "", "positions": solver.nodes,
-                "value_s": float("nan"), "total_s": time.perf_counter() - began}
+        return {
+            "board": f"{name} {size}x{size}",
+            "value": "unsolved",
+            "turns": "",
+            "positions": solver.nodes,
+            "value_s": float("nan"),
+            "total_s": time.perf_counter() - began,
+        }
     shown = " ".join(game.format_turn(start, t).replace(" ", "-") for t in turns[:6])
-    return {"board": f"{name} {size}x{size}", "value": f"{value:+g}",
-            "turns": f"{len(turns)}: {shown}{' ...' if len(turns) > 6 else ''}", "positions": solver.nodes,
-            "value_s": value_seconds, "total_s": time.perf_counter() - began}
+    return {
+        "board": f"{name} {size}x{size}",
+        "value": f"{value:+g}",
+        "turns": f"{len(turns)}: {shown}{' ...' if len(turns) > 6 else ''}",
+        "positions": solver.nodes,
+        "value_s": value_seconds,
+        "total_s": time.perf_counter() - began,
+    }
 
 
 def main() -> None:
@@ -47,8 +58,11 @@ def main() -> None:
     for board in args.boards:
         name, size = board.split(":")
         row = solve(name, int(size), args.max_nodes)
-        print(f"{row['board']:16s} {row['value']:>8s} {row['positions']:10d} {row['value_s']:8.2f} "
-              f"{row['total_s']:8.2f}  {row['turns']}", flush=True)
+        print(
+            f"{row['board']:16s} {row['value']:>8s} {row['positions']:10d} {row['value_s']:8.2f} "
+            f"{row['total_s']:8.2f}  {row['turns']}",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

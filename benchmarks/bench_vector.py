@@ -118,7 +118,10 @@ def main() -> None:
             ours = vector_steps(env_id, num_envs, args.seconds, args.seed)
             theirs = pgx_steps(pgx_id, num_envs, args.seconds, args.seed) if has_pgx and pgx_id else None
             pgx_cells = f"{theirs:,.0f} | {ours / theirs:.2f}x" if theirs else "- | -"
-            print(f"| {label} | {num_envs} | {ours:,.0f} | {single:,.0f} | {ours / single:.1f}x | {pgx_cells} |", flush=True)
+            print(
+                f"| {label} | {num_envs} | {ours:,.0f} | {single:,.0f} | {ours / single:.1f}x | {pgx_cells} |",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

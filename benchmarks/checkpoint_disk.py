@@ -76,13 +76,28 @@ def measure(overrides: list[str], games: int, seed: int) -> dict:
     learner.step(*replay.sample(min(s.learner.batch_size, len(replay)), rng))
     with tempfile.TemporaryDirectory() as folder:
         path = save_checkpoint(
-            Path(folder) / "ckpt.pt", game_info=info, net=net, optimizer=learner.optimizer, step=1,
-            iteration=1, rng=rng, config_yaml="{}", replay=replay,
+            Path(folder) / "ckpt.pt",
+            game_info=info,
+            net=net,
+            optimizer=learner.optimizer,
+            step=1,
+            iteration=1,
+            rng=rng,
+            config_yaml="{}",
+            replay=replay,
         )
         pt_bytes, replay_bytes = path.stat().st_size, replay_path(path).stat().st_size
     plain = io.BytesIO()
-    np.savez(plain, **{"obs": batch.obs, "policy": batch.policy, "value": batch.value,
-                       "capacity": np.array(replay.capacity), "total_added": np.array(replay.total_added)})
+    np.savez(
+        plain,
+        **{
+            "obs": batch.obs,
+            "policy": batch.policy,
+            "value": batch.value,
+            "capacity": np.array(replay.capacity),
+            "total_added": np.array(replay.total_added),
+        },
+    )
     per_position = {"before": plain.tell() / len(replay), "after": replay_bytes / len(replay)}
     positions_per_iteration = s.selfplay.games_per_iteration * batch.num_positions / games
     saved = checkpoint_iterations(s, positions_per_iteration)
@@ -103,19 +118,38 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     torch.set_num_threads(1)
-    header = ("run", "pos/game", "B/pos before", "B/pos after", "ckpts", "ckpt MB before", "ckpt MB after",
-              "written MB before", "written MB after", "ratio")
+    header = (
+        "run",
+        "pos/game",
+        "B/pos before",
+        "B/pos after",
+        "ckpts",
+        "ckpt MB before",
+        "ckpt MB after",
+        "written MB before",
+        "written MB after",
+        "ratio",
+    )
     print(" | ".join(header))
     for name, overrides in RUNS.items():
         m = measure(overrides, args.games, args.seed)
-        print(" | ".join([
-            name, f"{m['positions_per_game']:.1f}",
-            f"{m['per_position']['before']:.0f}", f"{m['per_position']['after']:.1f}",
-            f"{m['checkpoints']} in {m['iterations']} it",
-            f"{m['checkpoint']['before'] / MB:.1f}", f"{m['checkpoint']['after'] / MB:.2f}",
-            f"{m['written']['before'] / MB:.0f}", f"{m['written']['after'] / MB:.1f}",
-            f"{m['written']['before'] / m['written']['after']:.0f}x",
-        ]), flush=True)
+        print(
+            " | ".join(
+                [
+                    name,
+                    f"{m['positions_per_game']:.1f}",
+                    f"{m['per_position']['before']:.0f}",
+                    f"{m['per_position']['after']:.1f}",
+                    f"{m['checkpoints']} in {m['iterations']} it",
+                    f"{m['checkpoint']['before'] / MB:.1f}",
+                    f"{m['checkpoint']['after'] / MB:.2f}",
+                    f"{m['written']['before'] / MB:.0f}",
+                    f"{m['written']['after'] / MB:.1f}",
+                    f"{m['written']['before'] / m['written']['after']:.0f}x",
+                ]
+            ),
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -45,8 +45,10 @@ def smoke_on_cuda() -> None:
     with tempfile.TemporaryDirectory() as directory:
         overrides = ["experiment=smoke", "device=cuda"]
         result = train(compose_train(overrides), directory, overrides)
-        print(f"1. experiment=smoke on CUDA: {result.iteration} iterations, {result.step} learner steps, "
-              f"checkpoint {Path(result.checkpoint).name}, losses {result.losses[-1]}")
+        print(
+            f"1. experiment=smoke on CUDA: {result.iteration} iterations, {result.step} learner steps, "
+            f"checkpoint {Path(result.checkpoint).name}, losses {result.losses[-1]}"
+        )
 
 
 def losses_match(steps: int = 5) -> bool:
@@ -58,7 +60,10 @@ def losses_match(steps: int = 5) -> bool:
     cuda_net = PolicyValueNet.for_game(s.game.info, s.net)
     cuda_net.load_state_dict(cpu_net.state_dict())
     cuda_net.to("cuda")
-    learners = {"cpu": Learner(cpu_net, s.learner, torch.device("cpu")), "cuda": Learner(cuda_net, s.learner, torch.device("cuda"))}
+    learners = {
+        "cpu": Learner(cpu_net, s.learner, torch.device("cpu")),
+        "cuda": Learner(cuda_net, s.learner, torch.device("cuda")),
+    }
     worst = 0.0
     print("2. the same learner steps on the CPU and on CUDA (loss/total):")
     for step in range(steps):
@@ -72,9 +77,18 @@ def losses_match(steps: int = 5) -> bool:
 
 
 def selfplay_speed(num_games: int) -> None:
-    s = build_settings(compose_train(["experiment=none", "game=nex", "net=medium", "device=cpu",
-                                      f"agent.selfplay.games_per_iteration={num_games}",
-                                      f"agent.selfplay.concurrent_games={num_games}"]))
+    s = build_settings(
+        compose_train(
+            [
+                "experiment=none",
+                "game=nex",
+                "net=medium",
+                "device=cpu",
+                f"agent.selfplay.games_per_iteration={num_games}",
+                f"agent.selfplay.concurrent_games={num_games}",
+            ]
+        )
+    )
     torch.set_num_threads(1)
     print(f"3. self-play at Nex 11, net=medium, {s.search.num_simulations} simulations, {num_games} games in flight:")
     for device in ("cuda", "cpu"):
@@ -96,8 +110,10 @@ def selfplay_speed(num_games: int) -> None:
             for _ in range(10):
                 evaluator.forward(obs)
             costs.append(f"{size}: {(time.perf_counter() - started) * 100:.2f} ms")
-        print(f"   {device:<4}: {batch.num_positions / seconds:8.1f} positions/s ({batch.num_positions} positions, "
-              f"{seconds:.1f} s); forward pass by batch size: {', '.join(costs)}")
+        print(
+            f"   {device:<4}: {batch.num_positions / seconds:8.1f} positions/s ({batch.num_positions} positions, "
+            f"{seconds:.1f} s); forward pass by batch size: {', '.join(costs)}"
+        )
 
 
 def main() -> None:
@@ -105,8 +121,10 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=16, help="Nex 11 self-play games to time per device")
     args = parser.parse_args()
     if not torch.cuda.is_available():
-        sys.exit("gpu_check: no CUDA device here (torch.cuda.is_available() is False, torch "
-                 f"{torch.__version__}); nothing was checked. Run it on a machine with a GPU and a CUDA build of torch.")
+        sys.exit(
+            "gpu_check: no CUDA device here (torch.cuda.is_available() is False, torch "
+            f"{torch.__version__}); nothing was checked. Run it on a machine with a GPU and a CUDA build of torch."
+        )
     print(f"device: {torch.cuda.get_device_name(0)}, torch {torch.__version__}\n")
     smoke_on_cuda()
     ok = losses_match()

@@ -151,7 +151,9 @@ def main() -> None:
         net = build_network(load_checkpoint(args.checkpoint, game), args.checkpoint, game)
         label = args.checkpoint
     else:
-        net = PolicyValueNet.for_game(game.info, NetConfig(channels=args.channels, blocks=args.blocks, value_hidden=args.value_hidden))
+        net = PolicyValueNet.for_game(
+            game.info, NetConfig(channels=args.channels, blocks=args.blocks, value_hidden=args.value_hidden)
+        )
         fit_exact(game, net, args.fit_exact, args.steps, rng, args.rollouts, args.policy_rollouts)
         moves = f"the best moves of {args.policy_rollouts} playouts" if args.policy_rollouts else "exact moves"
         values = f"{args.rollouts}-playout values" if args.rollouts else "exact values"

@@ -55,7 +55,9 @@ def main() -> None:
         if found is not None:
             assert np.array_equal(peer[0], found[0]) and np.array_equal(peer[1], found[1])
         distinct = "more than 256 (stored as float32)" if found is None else str(len(found[0]))
-        print(f"{name:<8} {bits.size:>12,} {sort_s:>8.2f} {search_s:>9.2f} {sort_s / max(search_s, 1e-9):>11.1f}x  {distinct}")
+        print(
+            f"{name:<8} {bits.size:>12,} {sort_s:>8.2f} {search_s:>9.2f} {sort_s / max(search_s, 1e-9):>11.1f}x  {distinct}"
+        )
 
 
 if __name__ == "__main__":

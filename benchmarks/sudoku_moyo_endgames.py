@@ -55,10 +55,13 @@ def main() -> None:
     solver = Solver(game)
     positions = late_positions(game, args.positions, args.empty, np.random.default_rng(args.seed))
     optimal = [set(solver.optimal_actions(state)) for state in positions]
-    decisive = [i for i, (state, best) in enumerate(zip(positions, optimal))
-                if len(best) < len(game.legal_actions(state))]
-    print(f"{len(positions)} positions (at most {args.empty} live empty cells), {len(decisive)} decisive; "
-          f"solver positions searched: {solver.nodes}")
+    decisive = [
+        i for i, (state, best) in enumerate(zip(positions, optimal)) if len(best) < len(game.legal_actions(state))
+    ]
+    print(
+        f"{len(positions)} positions (at most {args.empty} live empty cells), {len(decisive)} decisive; "
+        f"solver positions searched: {solver.nodes}"
+    )
     print(f"{'player':<40} {'optimal (all)':>22} {'optimal (decisive)':>24}")
     for spec in args.players:
         player = make_player(spec, game)

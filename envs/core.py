@@ -280,14 +280,10 @@ class Game(abc.ABC):
         if player == CHANCE:
             outcomes = [o for o, _ in self.chance_outcomes(state)]
             if action not in outcomes:
-                raise IllegalActionError(
-                    f"action {action}: this is a chance node; outcomes are {outcomes}"
-                )
+                raise IllegalActionError(f"action {action}: this is a chance node; outcomes are {outcomes}")
             return action
         if not 0 <= action < self.info.num_actions:
-            raise IllegalActionError(
-                f"action {action} is out of range 0..{self.info.num_actions - 1}"
-            )
+            raise IllegalActionError(f"action {action} is out of range 0..{self.info.num_actions - 1}")
         return action
 
 
@@ -298,7 +294,9 @@ def turn_text(text) -> str:
     return text
 
 
-def play_out(game: Game, state, rng: np.random.Generator, players: Mapping[int, Any], actions: list | None = None) -> int:
+def play_out(
+    game: Game, state, rng: np.random.Generator, players: Mapping[int, Any], actions: list | None = None
+) -> int:
     """Play ``state`` forward in place until a seat without a player is to move, or the end.
 
     Chance outcomes are drawn from ``rng``; seat ``s`` in ``players`` acts by

@@ -73,13 +73,9 @@ class BoardGameEnv(gym.Env):
         self.game = make_game(game, **game_kwargs) if isinstance(game, str) else game
         info = self.game.info
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}"
-            )
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
         if illegal_action not in ILLEGAL_ACTION_MODES:
-            raise ValueError(
-                f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}"
-            )
+            raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}")
         if agent_seat not in (*range(info.num_seats), "random"):
             raise ValueError(f"agent_seat must be 0, 1 or 'random', got {agent_seat!r}")
         self.render_mode = render_mode

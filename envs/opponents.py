@@ -75,8 +75,7 @@ def _as_opponent(opponent: Any, given: Any) -> Any:
     if callable(opponent):
         return _Policy(opponent)
     raise ValueError(
-        f"opponent must be None, a player spec string, an object with act(state, rng) "
-        f"or a callable, got {given!r}"
+        f"opponent must be None, a player spec string, an object with act(state, rng) or a callable, got {given!r}"
     )
 
 

@@ -69,7 +69,12 @@ class raw_env(AECEnv):
     game's parameters (``size``, ``pie_rule``, ``bias``, ...). See the module doc.
     """
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "name": "neuzero_v0", "is_parallelizable": False, "render_fps": 2}
+    metadata = {
+        "render_modes": ["ansi", "rgb_array"],
+        "name": "neuzero_v0",
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
 
     def __init__(self, game: str | Game = "odoku", render_mode: str | None = None, **game_kwargs):
         super().__init__()

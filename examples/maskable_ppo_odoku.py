@@ -34,9 +34,7 @@ def train(timesteps: int, seed: int):
     from stable_baselines3.common.env_util import make_vec_env
 
     torch.set_num_threads(1)  # a small MLP: one thread is fastest, and fair to a shared CPU
-    venv = make_vec_env(
-        lambda: gym.make("Odoku-v0", opponent="random", agent_seat="random"), n_envs=4, seed=seed
-    )
+    venv = make_vec_env(lambda: gym.make("Odoku-v0", opponent="random", agent_seat="random"), n_envs=4, seed=seed)
     model = MaskablePPO("MultiInputPolicy", venv, n_steps=256, batch_size=128, gamma=1.0, seed=seed, verbose=0)
     model.learn(total_timesteps=timesteps)
     return model

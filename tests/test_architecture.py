@@ -49,7 +49,10 @@ def test_envs_never_import_agents(path):
 
 @pytest.mark.parametrize("path", modules("agents/search"), ids=lambda p: str(p.relative_to(ROOT)))
 def test_search_imports_neither_torch_nor_other_agents_packages(path):
-    assert forbidden(imports_of(path), ("torch", "agents.net", "agents.players", "agents.evaluation", "agents.training")) == []
+    assert (
+        forbidden(imports_of(path), ("torch", "agents.net", "agents.players", "agents.evaluation", "agents.training"))
+        == []
+    )
 
 
 @pytest.mark.parametrize("path", modules("agents"), ids=lambda p: str(p.relative_to(ROOT)))
@@ -64,4 +67,8 @@ def test_agents_packages_import_only_downwards(path):
 def test_the_check_sees_a_forbidden_import(tmp_path):
     module = tmp_path / "m.py"
     module.write_text("def f():\n    from agents.players import make_player\n    import torch.nn\n")
-    assert forbidden(imports_of(module), ("agents", "torch")) == ["agents.players", "agents.players.make_player", "torch.nn"]
+    assert forbidden(imports_of(module), ("agents", "torch")) == [
+        "agents.players",
+        "agents.players.make_player",
+        "torch.nn",
+    ]

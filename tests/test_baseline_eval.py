@@ -5,6 +5,7 @@ import dataclasses
 import numpy as np
 import pytest
 import torch
+from test_train import compose_train
 
 from agents.evaluation.runner import play_game
 from agents.net.net_evaluator import NetEvaluator
@@ -14,7 +15,6 @@ from agents.players.mcts_player import SearchPlayer
 from agents.players.registry import make_player
 from agents.training.baseline_eval import BaselineConfig, BaselineEval
 from agents.training.loop import build_settings, make_baseline_eval
-from test_train import compose_train
 
 
 def settings(*overrides):
@@ -34,9 +34,12 @@ def replayed(s, net, iteration, raw):
         candidate = NetworkPlayer(evaluator)
     else:
         candidate = SearchPlayer(game, evaluator, dataclasses.replace(s.search, num_simulations=s.eval_simulations))
-    matches = [("random", [g % 2 for g in range(s.eval_games)]),
-               (f"mcts:{s.eval_mcts_simulations}", [g % 2 for g in range(s.eval_games)]),
-               ("oracle", [0] * s.eval_oracle_games), ("oracle", [1] * s.eval_oracle_games)]
+    matches = [
+        ("random", [g % 2 for g in range(s.eval_games)]),
+        (f"mcts:{s.eval_mcts_simulations}", [g % 2 for g in range(s.eval_games)]),
+        ("oracle", [0] * s.eval_oracle_games),
+        ("oracle", [1] * s.eval_oracle_games),
+    ]
     figures = []
     for m, (spec, seats) in enumerate(matches):
         results = []
@@ -44,8 +47,13 @@ def replayed(s, net, iteration, raw):
             lineup = [make_player(spec, game)] * 2
             lineup[seat] = candidate
             result = play_game(game, lineup, np.random.default_rng((s.seed, iteration, m, g)))
-            results.append(result.info["score"] if spec == "oracle" else
-                           0.5 if result.winner is None else float(result.winner == seat))
+            results.append(
+                result.info["score"]
+                if spec == "oracle"
+                else 0.5
+                if result.winner is None
+                else float(result.winner == seat)
+            )
         figures.append(float(np.mean(results)))
     return figures
 
@@ -59,8 +67,12 @@ def test_figures_are_the_games_of_their_seeds_in_process(raw):
         figures = baselines.evaluate(net, iteration=4)
     finally:
         baselines.close()
-    assert list(figures) == ["eval/win_rate_vs_random", "eval/win_rate_vs_mcts",
-                             "eval/score_vs_oracle_as_B", "eval/score_vs_oracle_as_A"]
+    assert list(figures) == [
+        "eval/win_rate_vs_random",
+        "eval/win_rate_vs_mcts",
+        "eval/score_vs_oracle_as_B",
+        "eval/score_vs_oracle_as_A",
+    ]
     assert list(figures.values()) == replayed(s, net, 4, raw)
 
 

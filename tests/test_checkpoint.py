@@ -41,8 +41,15 @@ def write_checkpoint(path, game, seed=0):
     for _ in range(2):
         learner.step(*replay.sample(4, rng))
     save_checkpoint(
-        path, game_info=info, net=net, optimizer=learner.optimizer, step=2, iteration=1,
-        rng=rng, config_yaml=CONFIG, replay=replay,
+        path,
+        game_info=info,
+        net=net,
+        optimizer=learner.optimizer,
+        step=2,
+        iteration=1,
+        rng=rng,
+        config_yaml=CONFIG,
+        replay=replay,
     )
     return net, learner, rng, replay, torch.rand(3)
 
@@ -115,11 +122,15 @@ def test_checkpoint_plays_any_size_of_its_game_only(tmp_path, odoku):
     priors, _ = player.evaluator.evaluate([state])
     assert priors.shape == (1, nex7.info.num_actions) and priors[0, : 7 * 7].min() > 0
     assert player.act(state, np.random.default_rng(0)) in nex7.legal_actions(state)
-    with pytest.raises(CheckpointError, match=r"nex\.pt is for nex\(pie_rule=False, size=5\), not nex\(pie_rule=True, size=7\)"):
+    with pytest.raises(
+        CheckpointError, match=r"nex\.pt is for nex\(pie_rule=False, size=5\), not nex\(pie_rule=True, size=7\)"
+    ):
         make_player(f"az:{path}", envs.make_game("nex", size=7, pie_rule=True))
     with pytest.raises(CheckpointError, match=r"is for nex\(.*\), not odoku"):
         make_player(f"az:{path}", odoku)
-    with pytest.raises(CheckpointError, match=r"is for nex\(pie_rule=False, size=5\), not nex\(pie_rule=False, size=7\)"):
+    with pytest.raises(
+        CheckpointError, match=r"is for nex\(pie_rule=False, size=5\), not nex\(pie_rule=False, size=7\)"
+    ):
         check_game(load_checkpoint(path), nex7, path)
 
 
@@ -174,7 +185,9 @@ def test_az_players_play_full_games(tmp_path, odoku):
     assert "score" in info and 0 < steps < 25
 
 
-@pytest.mark.parametrize("spec, message", [("az:", "PATH"), ("az:x.pt:many", "SIMS"), ("az:x.pt:-1", "SIMS"), ("az:a:1:2", "PATH")])
+@pytest.mark.parametrize(
+    "spec, message", [("az:", "PATH"), ("az:x.pt:many", "SIMS"), ("az:x.pt:-1", "SIMS"), ("az:a:1:2", "PATH")]
+)
 def test_az_spec_errors(spec, message, odoku):
     with pytest.raises(ValueError, match=message):
         make_player(spec, odoku)
@@ -185,7 +198,9 @@ def test_az_spec_errors(spec, message, odoku):
     [
         np.zeros(0, dtype=np.float32),
         (np.arange(3000) % 2).astype(np.float32),  # a 0/1 plane
-        np.concatenate([np.zeros(2500), [-0.0, 0.25, 7.0], np.ones(500)]).astype(np.float32),  # values only near the end
+        np.concatenate([np.zeros(2500), [-0.0, 0.25, 7.0], np.ones(500)]).astype(
+            np.float32
+        ),  # values only near the end
         np.arange(256, dtype=np.float32)[::-1].repeat(7),  # exactly 256 values
         np.arange(257, dtype=np.float32),  # one too many
         np.random.default_rng(0).random(5000, dtype=np.float32),

@@ -48,7 +48,7 @@ def statements() -> dict[str, list[str]]:
     for entry in train["defaults"]:
         if not isinstance(entry, dict) or "experiment" in " ".join(entry):
             continue
-        (group, option), = entry.items()
+        ((group, option),) = entry.items()
         if group == "game":
             for key, places in game_statements(option).items():
                 where.setdefault(f"game.{key}", []).extend(places)
@@ -106,7 +106,9 @@ def test_every_game_default_is_stated_exactly_once():
     assert twice == {}
     with initialize_config_dir(config_dir=str(CONFIGS), version_base="1.3"):
         for name in GAMES:  # the group's entries are the constructors' defaults, every one a key
-            assert OmegaConf.to_container(compose("train", overrides=[f"game={name}", "experiment=none"]).game) == game_defaults(name)
+            assert OmegaConf.to_container(
+                compose("train", overrides=[f"game={name}", "experiment=none"]).game
+            ) == game_defaults(name)
 
 
 def test_the_check_sees_a_game_default_stated_twice(tmp_path, monkeypatch):
@@ -115,4 +117,8 @@ def test_the_check_sees_a_game_default_stated_twice(tmp_path, monkeypatch):
     for top in ("train.yaml", "evaluate.yaml"):
         (tmp_path / top).write_text((CONFIGS / top).read_text())
     monkeypatch.setattr(f"{__name__}.CONFIGS", tmp_path)
-    assert game_statements("nex") == {"name": ["registry", "game/nex.yaml"], "size": ["constructor", "game/nex.yaml"], "pie_rule": ["constructor"]}
+    assert game_statements("nex") == {
+        "name": ["registry", "game/nex.yaml"],
+        "size": ["constructor", "game/nex.yaml"],
+        "pie_rule": ["constructor"],
+    }

@@ -23,8 +23,15 @@ from agents.training.saving import remove_stale_files
 
 ROOT = Path(__file__).resolve().parents[1]
 # a smoke run on Nex 3x3 (short games); checkpoints only at the end and at milestones
-RUN = ["experiment=smoke", "eval.every=0", "game=nex", "game.size=3", "train.checkpoint_every=1000",
-       "train.keep_checkpoints=2", "train.milestone_every=1"]
+RUN = [
+    "experiment=smoke",
+    "eval.every=0",
+    "game=nex",
+    "game.size=3",
+    "train.checkpoint_every=1000",
+    "train.keep_checkpoints=2",
+    "train.milestone_every=1",
+]
 GAME = ["game=nex", "game.size=3"]
 
 
@@ -79,7 +86,9 @@ def test_no_milestones_by_default(tmp_path):
 
 def test_the_wall_clock_is_recorded_and_continues_across_a_resume(run):
     directory, resumed_seconds = run
-    first, second, third = [load_checkpoint(p)["wall_seconds"] for p in checkpoint_files(directory / "checkpoints" / MILESTONES)]
+    first, second, third = [
+        load_checkpoint(p)["wall_seconds"] for p in checkpoint_files(directory / "checkpoints" / MILESTONES)
+    ]
     assert 0 < first < second < 3600  # the first run's own clock (its third checkpoint was set to an hour)
     assert 3600 < third < 3600 + resumed_seconds
 
@@ -92,7 +101,8 @@ def test_a_checkpoint_without_a_wall_clock_loads_and_its_resume_records_none(run
     old.parent.mkdir()
     torch.save(saved, old)
     (old.parent / "ckpt_step0000006_iter0002.replay.npz").write_bytes(
-        (directory / "checkpoints" / "ckpt_step0000009_iter0003.replay.npz").read_bytes())
+        (directory / "checkpoints" / "ckpt_step0000009_iter0003.replay.npz").read_bytes()
+    )
     assert "wall_seconds" not in load_checkpoint(old)
     result = train(tmp_path, f"resume={old}", "train.iterations=3")
     assert "wall_seconds" not in load_checkpoint(result.checkpoint)
@@ -139,23 +149,46 @@ def test_batches_play_the_games_of_separate_calls():
 @pytest.mark.parametrize("opening", [0, 2])
 def test_curve_replays_the_matches_of_mode_match(run, tmp_path, opening):
     directory, _ = run
-    summary, text = evaluate_run(tmp_path / "curve", "mode=curve", *GAME, f"checkpoints={directory}",
-                                 "players=[random,greedy]", "games=6", "seed=5", f"opening={opening}")
+    summary, text = evaluate_run(
+        tmp_path / "curve",
+        "mode=curve",
+        *GAME,
+        f"checkpoints={directory}",
+        "players=[random,greedy]",
+        "games=6",
+        "seed=5",
+        f"opening={opening}",
+    )
     rows = list(csv.DictReader(open(tmp_path / "curve" / "curve.csv")))
     milestones = checkpoint_files(directory / "checkpoints" / MILESTONES)
     newest = checkpoint_files(directory / "checkpoints")[-1]
     assert [(Path(r["checkpoint"]), r["opponent"]) for r in rows] == [
-        (path, opponent) for path in [*milestones[:2], newest] for opponent in ("random", "greedy")]
+        (path, opponent) for path in [*milestones[:2], newest] for opponent in ("random", "greedy")
+    ]
     assert [int(r["iteration"]) for r in rows] == [1, 1, 2, 2, 3, 3]
     for row in rows:
         seconds = load_checkpoint(row["checkpoint"])["wall_seconds"]
         assert float(row["wall_minutes"]) == round(seconds / 60, 3)
-        match, _ = evaluate_run(tmp_path / "match", "mode=match", *GAME, f"players=[az:{row['checkpoint']},{row['opponent']}]",
-                                "games=6", "seed=5", f"opening={opening}")
+        match, _ = evaluate_run(
+            tmp_path / "match",
+            "mode=match",
+            *GAME,
+            f"players=[az:{row['checkpoint']},{row['opponent']}]",
+            "games=6",
+            "seed=5",
+            f"opening={opening}",
+        )
         pair = match["table"][0]
-        assert (int(row["wins"]), int(row["draws"]), int(row["losses"])) == (pair["wins"], pair["draws"], pair["losses"])
+        assert (int(row["wins"]), int(row["draws"]), int(row["losses"])) == (
+            pair["wins"],
+            pair["draws"],
+            pair["losses"],
+        )
         assert (float(row["win_rate"]), float(row["ci_low"]), float(row["ci_high"])) == (
-            pair["score"], pair["ci_low"], pair["ci_high"])
+            pair["score"],
+            pair["ci_low"],
+            pair["ci_high"],
+        )
     assert summary["x_axis"] == "wall_minutes" and summary["table"][0]["games"] == 6
     assert (tmp_path / "curve" / "curve.png").stat().st_size > 1000
     assert (tmp_path / "curve" / "results.json").is_file()
@@ -169,23 +202,33 @@ def test_a_curve_over_checkpoints_without_wall_clock_is_drawn_against_iterations
     del saved["wall_seconds"]
     old = tmp_path / "ckpt_step0000003_iter0001.pt"
     torch.save(saved, old)
-    summary, text = evaluate_run(tmp_path / "curve", "mode=curve", *GAME, f"checkpoints=[{old},{milestone}]",
-                                 "players=[random]", "games=2", "simulations=0")
+    summary, text = evaluate_run(
+        tmp_path / "curve",
+        "mode=curve",
+        *GAME,
+        f"checkpoints=[{old},{milestone}]",
+        "players=[random]",
+        "games=2",
+        "simulations=0",
+    )
     assert summary["x_axis"] == "iteration"
     assert [row["wall_minutes"] for row in summary["table"]][0] == ""
     assert "drawn against iterations: ckpt_step0000003_iter0001.pt record no wall-clock time" in text
     assert (tmp_path / "curve" / "curve.png").stat().st_size > 1000
 
 
-@pytest.mark.parametrize("overrides, message", [
-    (["checkpoints=null"], "checkpoints: mode=curve needs a run directory"),
-    (["checkpoints=/nonexistent/run"], "checkpoints: /nonexistent/run is neither a run directory"),
-    (["checkpoints=EMPTY"], "is not a training run: no checkpoint"),
-    (["checkpoints=[/nonexistent/ckpt.pt]"], "checkpoints: /nonexistent/ckpt.pt is not a checkpoint file"),
-    (["checkpoints=RUN", "players=[nosuch:3]"], "unknown player spec 'nosuch:3'"),
-    (["checkpoints=RUN", "simulations=-2"], "simulations: must be null"),
-    (["checkpoints=RUN", "game=hex", "game.size=3"], "is for nex"),
-])
+@pytest.mark.parametrize(
+    "overrides, message",
+    [
+        (["checkpoints=null"], "checkpoints: mode=curve needs a run directory"),
+        (["checkpoints=/nonexistent/run"], "checkpoints: /nonexistent/run is neither a run directory"),
+        (["checkpoints=EMPTY"], "is not a training run: no checkpoint"),
+        (["checkpoints=[/nonexistent/ckpt.pt]"], "checkpoints: /nonexistent/ckpt.pt is not a checkpoint file"),
+        (["checkpoints=RUN", "players=[nosuch:3]"], "unknown player spec 'nosuch:3'"),
+        (["checkpoints=RUN", "simulations=-2"], "simulations: must be null"),
+        (["checkpoints=RUN", "game=hex", "game.size=3"], "is for nex"),
+    ],
+)
 def test_bad_input_is_refused_by_name(run, tmp_path, overrides, message):
     directory, _ = run
     (tmp_path / "empty").mkdir()
@@ -197,8 +240,18 @@ def test_bad_input_is_refused_by_name(run, tmp_path, overrides, message):
 
 def test_the_command_line_reports_a_bad_run_directory_without_traceback(tmp_path):
     done = subprocess.run(
-        [sys.executable, str(ROOT / "evaluate.py"), "mode=curve", "game=nex", "game.size=3", f"checkpoints={tmp_path}",
-         "players=[random]", f"hydra.run.dir={tmp_path / 'out'}"],
-        capture_output=True, text=True, timeout=300,
+        [
+            sys.executable,
+            str(ROOT / "evaluate.py"),
+            "mode=curve",
+            "game=nex",
+            "game.size=3",
+            f"checkpoints={tmp_path}",
+            "players=[random]",
+            f"hydra.run.dir={tmp_path / 'out'}",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert done.returncode == 1 and "is not a training run" in done.stderr and "Traceback" not in done.stderr

@@ -26,7 +26,12 @@ def test_experiment_null_and_none_both_give_the_plain_defaults():
 
 def test_a_multirun_over_games_takes_a_size_for_every_game(tmp_path):
     result = run_script(
-        "evaluate.py", "-m", "mode=solve", "game=hex,nex", "game.size=2", "progress=false",
+        "evaluate.py",
+        "-m",
+        "mode=solve",
+        "game=hex,nex",
+        "game.size=2",
+        "progress=false",
         f"hydra.sweep.dir={tmp_path}",
     )
     assert result.returncode == 0, result.stderr
@@ -38,8 +43,21 @@ def test_installing_adds_only_the_envs_and_agents_packages(tmp_path):
     source = tmp_path / "source"  # a copy, so that the build leaves nothing in the checkout
     shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".git", "runs", "outputs", "__pycache__", "*.egg-info"))
     build = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(tmp_path), str(source)],
-        capture_output=True, text=True, timeout=600,
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(tmp_path),
+            str(source),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert build.returncode == 0, build.stderr
     (wheel,) = tmp_path.glob("neuzero-*.whl")
@@ -51,8 +69,15 @@ def test_installing_adds_only_the_envs_and_agents_packages(tmp_path):
 
 def test_the_selfplay_benchmark_takes_the_recipe_free_form():
     result = run_script(
-        "benchmarks/bench_selfplay.py", "--games", "1", "--lone-moves", "1",
-        "experiment=null", "game=hex", "game.size=3", "agent.search.num_simulations=2",
+        "benchmarks/bench_selfplay.py",
+        "--games",
+        "1",
+        "--lone-moves",
+        "1",
+        "experiment=null",
+        "game=hex",
+        "game.size=3",
+        "agent.search.num_simulations=2",
     )
     assert result.returncode == 0, result.stderr
     assert "game hex {'size': 3" in result.stdout and "simulations/move 2 " in result.stdout

@@ -70,7 +70,9 @@ def test_stats_of_two_players_gives_each_seating(tmp_path):
 
 
 def test_accuracy_on_the_principal_lines(tmp_path):
-    judged, text = run(tmp_path, "mode=accuracy", "positions=lines", "game=hex", "game.size=2", "players=[solver,random]")
+    judged, text = run(
+        tmp_path, "mode=accuracy", "positions=lines", "game=hex", "game.size=2", "players=[solver,random]"
+    )
     assert judged["line_positions"] == 9 and judged["lost_for_mover"] == 2
     assert judged["judged"]["solver"]["optimal"] == 9 and judged["judged"]["solver"]["misses"] == []
     randomly = judged["judged"]["random"]
@@ -106,8 +108,10 @@ def test_accuracy_on_the_principal_lines(tmp_path):
         (["mode=stats", "players=[random,oracle,random]"], "one player"),
         (["mode=accuracy", "positions=all"], "positions: must be one of games, lines, got 'all'"),
         (["mode=accuracy", "positions=lines", "players=[oracle]"], "positions: positions=lines walks the exact solver"),
-        (["mode=accuracy", "positions=lines", "game=nex", "game.size=3", "players=[solver]", "max_nodes=100"],
-         "gave up after 100 positions.*max_nodes sets the budget"),
+        (
+            ["mode=accuracy", "positions=lines", "game=nex", "game.size=3", "players=[solver]", "max_nodes=100"],
+            "gave up after 100 positions.*max_nodes sets the budget",
+        ),
     ],
 )
 def test_bad_settings_name_the_key(tmp_path, overrides, message):
@@ -121,12 +125,18 @@ def test_batch_games_reaches_the_runner_and_torch_threads_this_process(tmp_path,
     import agents.evaluation.runner as runner
 
     groups, play_lockstep = [], runner.play_lockstep
-    monkeypatch.setattr(runner, "play_lockstep", lambda game, lineups, rngs, opening=0: groups.append(len(lineups))
-                        or play_lockstep(game, lineups, rngs, opening))
+    monkeypatch.setattr(
+        runner,
+        "play_lockstep",
+        lambda game, lineups, rngs, opening=0: (
+            groups.append(len(lineups)) or play_lockstep(game, lineups, rngs, opening)
+        ),
+    )
     threads = torch.get_num_threads()
     try:
-        batched, _ = run(tmp_path / "b", "mode=odoku", "players=[random]", "games=5", "batch_games=4",
-                         "torch_threads=2")
+        batched, _ = run(
+            tmp_path / "b", "mode=odoku", "players=[random]", "games=5", "batch_games=4", "torch_threads=2"
+        )
         assert torch.get_num_threads() == 2 and groups == [4, 4, 2]
         single, _ = run(tmp_path / "s", "mode=odoku", "players=[random]", "games=5", "torch_threads=0")
         assert torch.get_num_threads() == 2 and groups[3:] == [1] * 10  # 0: left as it was
@@ -143,7 +153,11 @@ def test_modes_are_a_table():
 def cli(args, tmp_path, stdin=""):
     return subprocess.run(
         [sys.executable, str(ROOT / "evaluate.py"), *args, f"hydra.run.dir={tmp_path}", "progress=false"],
-        input=stdin, capture_output=True, text=True, timeout=120, cwd=tmp_path,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
     )
 
 
@@ -169,9 +183,21 @@ def test_ctrl_c_in_a_human_game_ends_cleanly_and_keeps_a_replayable_record(tmp_p
     log = tmp_path / "stdout.txt"
     with open(log, "w") as stdout:
         process = subprocess.Popen(
-            [sys.executable, str(ROOT / "evaluate.py"), "mode=play", "game=nex", "game.size=4",
-             "players=[human,random]", f"hydra.run.dir={tmp_path}", "progress=false"],
-            stdin=subprocess.PIPE, stdout=stdout, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+            [
+                sys.executable,
+                str(ROOT / "evaluate.py"),
+                "mode=play",
+                "game=nex",
+                "game.size=4",
+                "players=[human,random]",
+                f"hydra.run.dir={tmp_path}",
+                "progress=false",
+            ],
+            stdin=subprocess.PIPE,
+            stdout=stdout,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=tmp_path,
         )
         process.stdin.write("b2 c3\n")
         process.stdin.flush()
@@ -201,7 +227,11 @@ def test_display_names_in_table_csv_records_and_a_readable_ratings_plot(tmp_path
     long = "az:runs/odoku/2026-11-30_12-00-00/checkpoints/ckpt_step0000009.pt:4"
     other = "az:runs/odoku/2026-11-29_09-30-00/checkpoints/ckpt_step0000009.pt:4"
     assert display_names(["me=" + long, long, other, "mcts:400"]) == [
-        "me", "az:2026-11-30_12-00-00/ckpt_step0000009:4", "az:2026-11-29_09-30-00/ckpt_step0000009:4", "mcts:400"]
+        "me",
+        "az:2026-11-30_12-00-00/ckpt_step0000009:4",
+        "az:2026-11-29_09-30-00/ckpt_step0000009:4",
+        "mcts:400",
+    ]
     assert display_names([long, "random"]) == ["az:ckpt_step0000009:4", "random"]
     with pytest.raises(ValueError, match="distinct names"):
         display_names(["a=random", "a=greedy"])

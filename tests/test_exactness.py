@@ -2,6 +2,8 @@
 
 import numpy as np
 import pytest
+from test_checkpoint import write_checkpoint
+from test_solver import exhaustive
 
 from agents.evaluation.exactness import judge_lines
 from agents.players.player import CallablePlayer
@@ -10,8 +12,6 @@ from agents.search.solver import Solver, SolverLimitError
 from envs import make_game
 from envs.records import format_game
 from envs.turns import iter_turns
-from test_checkpoint import write_checkpoint
-from test_solver import exhaustive
 
 
 def read_lines(game, start):

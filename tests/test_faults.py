@@ -16,13 +16,22 @@ from agents.net.checkpoint import load_checkpoint
 from agents.training.saving import checkpoint_files, is_interrupted, load_replay
 
 ROOT = Path(__file__).parents[1]
-RUN = ["experiment=smoke", "train.iterations=4", "train.checkpoint_every=1", "train.keep_checkpoints=20", "eval.every=0"]
+RUN = [
+    "experiment=smoke",
+    "train.iterations=4",
+    "train.checkpoint_every=1",
+    "train.keep_checkpoints=20",
+    "eval.every=0",
+]
 
 
 def start(log: Path, *args):
     """``train.py ARGS`` in the background, its output in ``log``."""
     return subprocess.Popen(
-        [sys.executable, "train.py", *args], cwd=ROOT, stdout=log.open("w"), stderr=subprocess.STDOUT,
+        [sys.executable, "train.py", *args],
+        cwd=ROOT,
+        stdout=log.open("w"),
+        stderr=subprocess.STDOUT,
     )
 
 
@@ -38,11 +47,14 @@ def wait_until(done, process, what, limit):
 
 def wait_for_training(run_dir, process, limit=120.0):
     """The moment the run's TensorBoard file appears (training has begun)."""
-    return wait_until(lambda: list(Path(run_dir).glob("events.out.tfevents.*")), process, "the run did not start", limit)
+    return wait_until(
+        lambda: list(Path(run_dir).glob("events.out.tfevents.*")), process, "the run did not start", limit
+    )
 
 
 def wait_for_checkpoints(run_dir, process, count, limit=300.0):
     """Block until the run has written ``count`` end-of-iteration checkpoints."""
+
     def reached() -> bool:
         ends = [p for p in checkpoint_files(Path(run_dir) / "checkpoints") if not is_interrupted(p)]
         return len(ends) >= count

@@ -82,4 +82,3 @@ def test_ctrl_c_at_the_prompt_abandons_the_game_and_keeps_the_whole_turns():
     assert not played.finished and out.getvalue().endswith("game abandoned\n")
     turns = split_turns(game, played.actions)
     assert len(turns) == 2 and game.format_turn(game.initial_state(), turns[0]) == "b2 c3"
-

@@ -16,9 +16,9 @@ import agents.evaluation.runner as runner
 import agents.players
 from agents.evaluation.runner import play_batches, play_game, play_games, play_lockstep
 from agents.players.mcts_player import SearchPlayer
-from agents.pool import WorkerPool
 from agents.players.player import CallablePlayer, Player
 from agents.players.registry import make_player
+from agents.pool import WorkerPool
 from agents.search.mcts import SearchConfig
 from envs import make_game
 from envs.records import split_turns
@@ -58,8 +58,13 @@ class CountingSearcher(SearchPlayer):
 def test_games_in_lockstep_equal_the_games_played_one_at_a_time(name, params, config):
     game = make_game(name, **params)
     searcher, other = CountingSearcher(game, **config), hash_searcher(game, num_simulations=6)
-    lineups = [[searcher, other], [other, searcher], [searcher, searcher], [make_player("random", game), searcher],
-               [other, make_player("mcts:5", game)]]
+    lineups = [
+        [searcher, other],
+        [other, searcher],
+        [searcher, searcher],
+        [make_player("random", game), searcher],
+        [other, make_player("mcts:5", game)],
+    ]
     together = play_lockstep(game, lineups, [np.random.default_rng(40 + k) for k in range(len(lineups))])
     calls, searcher.calls = searcher.calls, []
     alone = [play_game(game, lineup, np.random.default_rng(40 + k)) for k, lineup in enumerate(lineups)]
@@ -87,7 +92,9 @@ def test_a_searcher_decides_many_positions_as_it_decides_each():
     for plies in range(0, 12, 2):
         state = game.initial_state()
         for _ in range(plies):
-            game.apply(state, game.legal_actions(state)[0] if game.to_play(state) >= 0 else game.sample_chance(state, rng))
+            game.apply(
+                state, game.legal_actions(state)[0] if game.to_play(state) >= 0 else game.sample_chance(state, rng)
+            )
         if game.to_play(state) >= 0:
             states.append(state)
     rngs = [np.random.default_rng(k) for k in range(len(states))]
@@ -137,7 +144,9 @@ def test_every_player_that_resets_something_declares_that_it_keeps_state():
     kinds = []
     for module in pkgutil.iter_modules(agents.players.__path__):
         loaded = importlib.import_module(f"agents.players.{module.name}")
-        kinds += [c for _, c in inspect.getmembers(loaded, inspect.isclass) if issubclass(c, Player) and c is not Player]
+        kinds += [
+            c for _, c in inspect.getmembers(loaded, inspect.isclass) if issubclass(c, Player) and c is not Player
+        ]
     assert {"GreedyPlayer", "HumanPlayer", "SearchPlayer", "NetworkPlayer"} <= {c.__name__ for c in kinds}
     for kind in kinds:
         assert kind.keeps_state == (kind.reset is not Player.reset), kind.__name__
@@ -184,7 +193,9 @@ def test_the_groups_of_games_are_the_same_for_any_number_of_workers(monkeypatch)
 
     monkeypatch.setattr(runner, "WorkerPool", InProcessPool)
     batches = [[("random", "mcts:2")] * 7, [("mcts:2", "random")] * 3]
-    results = {workers: play_batches({"name": "nex", "size": 3}, batches, 0, workers, batch_games=4) for workers in (1, 3)}
+    results = {
+        workers: play_batches({"name": "nex", "size": 3}, batches, 0, workers, batch_games=4) for workers in (1, 3)
+    }
     assert results[1] == results[3] and set(groups) == {0, 3}
     assert groups[0] == groups[3]
     assert [len(group) for group in groups[3]] == [4, 4, 2]

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from envs import GameOverError, IllegalActionError, NotationError, make_game
+from envs.records import format_game, read_record, replay, write_record
 from envs.turns import complete_turns
-from envs.records import read_record, replay, write_record, format_game
 
 ALL = ["nex", "neumoku", "neuversi", "adneuversi", "hex", "gomoku", "reversi"]
 SMALL = {"nex": 4, "hex": 4, "neumoku": 6, "gomoku": 6, "neuversi": 6, "adneuversi": 6, "reversi": 6}
@@ -233,8 +233,16 @@ def test_finished_game_refuses_actions():
 
 @pytest.mark.parametrize(
     "name, kwargs",
-    [("reversi", {"size": 7}), ("reversi", {"size": 2}), ("neuversi", {"size": 5}), ("hex", {"size": 1}),
-     ("nex", {"size": 27}), ("gomoku", {"size": 4}), ("neumoku", {"size": "15"}), ("nex", {"size": True})],
+    [
+        ("reversi", {"size": 7}),
+        ("reversi", {"size": 2}),
+        ("neuversi", {"size": 5}),
+        ("hex", {"size": 1}),
+        ("nex", {"size": 27}),
+        ("gomoku", {"size": 4}),
+        ("neumoku", {"size": "15"}),
+        ("nex", {"size": True}),
+    ],
 )
 def test_bad_sizes_name_size(name, kwargs):
     with pytest.raises(ValueError, match="size"):

@@ -200,8 +200,9 @@ def check_augmentation(game, state, actions, symmetries, policy_of):
 @pytest.mark.parametrize("cfg", list(game_variants()))
 def test_augmentation_maps_legal_policies_for_every_game(cfg):
     if cfg["name"] == "sudoku_moyo":
-        pytest.skip("the drawn puzzle is not mapped by replaying mapped actions; "
-                    "test_sudoku_moyo maps whole positions instead")
+        pytest.skip(
+            "the drawn puzzle is not mapped by replaying mapped actions; test_sudoku_moyo maps whole positions instead"
+        )
     game = build(cfg)
     symmetries = game.symmetries()
     rng = np.random.default_rng(2)

@@ -271,7 +271,9 @@ def test_random_games_with_the_pie_rule(name, seed):
 def test_thousands_of_random_games(name, seed, index, pie):
     sizes = SIZES[name]
     pie_rule = pie if name in PIE_GAMES else None
-    play_random_game(name, sizes[index % len(sizes)], seed, compare_masks=index == 0 and sizes[0] <= 5, pie_rule=pie_rule)
+    play_random_game(
+        name, sizes[index % len(sizes)], seed, compare_masks=index == 0 and sizes[0] <= 5, pie_rule=pie_rule
+    )
 
 
 @pytest.mark.parametrize("name", list(SIZES))

@@ -5,9 +5,9 @@ from pathlib import Path
 import pytest
 
 from envs import NotationError, make_game
-from envs.turns import complete_turns
 from envs.records import format_game, read_record, replay
 from envs.stones.rules import NEUTRAL
+from envs.turns import complete_turns
 
 DATA = Path(__file__).parent / "data"
 
@@ -90,9 +90,7 @@ def test_neuversi_sample_first_diagram_and_x_swaps():
     assert game.from_diagram(first, "o").board == final.board
     as_x = game.from_diagram(first, "x")
     swaps = {
-        game.format_turn(as_x, turn).split()[0]
-        for turn in complete_turns(game, as_x)
-        if as_x.board[turn[0]] == NEUTRAL
+        game.format_turn(as_x, turn).split()[0] for turn in complete_turns(game, as_x) if as_x.board[turn[0]] == NEUTRAL
     }
     assert swaps == {"g7h4", "h8h4", "h4g7", "h4h8"}
     # h8 first captures g7 and f6 through e5

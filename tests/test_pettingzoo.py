@@ -9,10 +9,10 @@ import pytest
 pytest.importorskip("pettingzoo")
 
 from pettingzoo.test import api_test, seed_test  # noqa: E402
+from small_games import SMALL  # noqa: E402
 
 from envs import CHANCE, GAMES, TERMINAL, make_game  # noqa: E402
 from envs.pettingzoo import env, raw_env  # noqa: E402
-from small_games import SMALL  # noqa: E402
 
 
 def test_every_game_is_covered():

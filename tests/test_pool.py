@@ -33,11 +33,11 @@ def test_map_and_submit_keep_order_and_state(workers):
 
 
 def torch_setup() -> None:
-    import torch  # noqa: F401  (imported before the pool's own start-up code, as a network's module would)
+    import torch  # noqa: F401, F811  (imported before the pool's own start-up code, as a network's module would)
 
 
 def torch_threads(state, job) -> int:
-    import torch
+    import torch  # noqa: F811  (the worker imports it itself)
 
     return torch.get_num_threads()
 
@@ -52,7 +52,6 @@ def test_workers_run_torch_on_one_thread(monkeypatch):
 def test_bad_worker_count():
     with pytest.raises(ValueError, match="workers must be an integer >= 0, got -1"):
         WorkerPool(-1, counter_setup, 0)
-
 
 
 ORPHAN_SCRIPT = """

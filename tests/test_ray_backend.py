@@ -20,7 +20,13 @@ from agents.training.loop import build_settings, train  # noqa: E402
 from agents.training.saving import load_replay  # noqa: E402
 
 ROOT = Path(__file__).parents[1]
-RAY_TAGS = {"perf/actor_positions_per_s", "perf/policy_lag", "perf/replay_ratio", "loss/policy", "eval/score_vs_oracle_as_B"}
+RAY_TAGS = {
+    "perf/actor_positions_per_s",
+    "perf/policy_lag",
+    "perf/replay_ratio",
+    "loss/policy",
+    "eval/score_vs_oracle_as_B",
+}
 
 
 def compose_train(overrides):
@@ -39,8 +45,14 @@ def ray_run(tmp_path_factory):
     """``python train.py distributed=ray experiment=smoke`` on a local runtime of 2 CPUs:
     one self-play actor whose leaves a CPU inference actor evaluates."""
     run_dir = tmp_path_factory.mktemp("ray")
-    args = ["distributed=ray", "experiment=smoke", "distributed.num_cpus=2", "distributed.actors=1",
-            "distributed.inference_actors=1", f"hydra.run.dir={run_dir}"]
+    args = [
+        "distributed=ray",
+        "experiment=smoke",
+        "distributed.num_cpus=2",
+        "distributed.actors=1",
+        "distributed.inference_actors=1",
+        f"hydra.run.dir={run_dir}",
+    ]
     done = subprocess.run([sys.executable, "train.py", *args], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     return run_dir
@@ -84,8 +96,14 @@ def test_a_killed_actor_is_restarted_and_the_run_goes_on(tmp_path, monkeypatch):
         return real_collect(feed, *args, **kwargs)
 
     monkeypatch.setattr(ray_backend.RayFeed, "collect", collect_and_kill)
-    overrides = [f"resume={first.checkpoint}", "distributed=ray", "distributed.num_cpus=2", "distributed.actors=2",
-                 "distributed.inference_actors=0", "train.iterations=4"]
+    overrides = [
+        f"resume={first.checkpoint}",
+        "distributed=ray",
+        "distributed.num_cpus=2",
+        "distributed.actors=2",
+        "distributed.inference_actors=0",
+        "train.iterations=4",
+    ]
     result = train(compose_train(overrides), tmp_path / "ray", overrides)
     assert result.iteration == 4 and result.step == 12 and not result.interrupted
     assert pids[2][0] != pids[1][0] and pids[2][1] == pids[1][1]  # actor 0 is a new process, actor 1 the same
@@ -106,9 +124,19 @@ def test_a_run_joins_a_cluster_of_two_nodes(tmp_path):
     try:
         cluster.add_node(num_cpus=1)
         cluster.wait_for_nodes()
-        args = ["distributed=ray", "experiment=smoke", f"distributed.address={cluster.address}", "distributed.actors=2",
-                "distributed.inference_actors=0", "train.iterations=2", "eval.every=0", f"hydra.run.dir={tmp_path}"]
-        done = subprocess.run([sys.executable, "train.py", *args], cwd=ROOT, capture_output=True, text=True, timeout=600)
+        args = [
+            "distributed=ray",
+            "experiment=smoke",
+            f"distributed.address={cluster.address}",
+            "distributed.actors=2",
+            "distributed.inference_actors=0",
+            "train.iterations=2",
+            "eval.every=0",
+            f"hydra.run.dir={tmp_path}",
+        ]
+        done = subprocess.run(
+            [sys.executable, "train.py", *args], cwd=ROOT, capture_output=True, text=True, timeout=600
+        )
     finally:
         cluster.shutdown()
         for sig, handler in handlers.items():  # the test cluster's nodes install shutdown handlers in this process

@@ -42,8 +42,13 @@ def first(tmp_path_factory):
 
 
 def test_learning_rate_and_weight_decay_reach_the_optimiser(tmp_path, first):
-    resumed = run(tmp_path, f"resume={first.checkpoint}", "train.iterations=2",
-                  "agent.learner.lr=0.5", "agent.learner.weight_decay=0.25")
+    resumed = run(
+        tmp_path,
+        f"resume={first.checkpoint}",
+        "train.iterations=2",
+        "agent.learner.lr=0.5",
+        "agent.learner.weight_decay=0.25",
+    )
     checkpoint = load_checkpoint(resumed.checkpoint)
     groups = checkpoint["optimizer"]["param_groups"]
     assert {g["lr"] for g in groups} == {0.5} and {g["weight_decay"] for g in groups} == {0.25}
@@ -85,7 +90,9 @@ def test_a_smaller_replay_capacity_keeps_the_newest_positions(tmp_path, first):
     assert yaml.safe_load(load_checkpoint(resumed.checkpoint)["config"])["agent"]["learner"]["replay_capacity"] == 130
 
 
-@pytest.mark.parametrize("override, key", [("net.channels=16", "net.channels"), ("net.blocks=3", "net.blocks"), ("seed=5", "seed")])
+@pytest.mark.parametrize(
+    "override, key", [("net.channels=16", "net.channels"), ("net.blocks=3", "net.blocks"), ("seed=5", "seed")]
+)
 def test_what_a_checkpoint_fixes_is_refused_by_name(tmp_path, first, override, key):
     with pytest.raises(ConfigError, match=rf"^{key}: .*resum"):
         run(tmp_path, f"resume={first.checkpoint}", "train.iterations=2", override)
@@ -118,7 +125,9 @@ def raise_keyboard_interrupt():
     raise KeyboardInterrupt
 
 
-@pytest.mark.parametrize("stop", [raise_keyboard_interrupt, lambda: os.kill(os.getpid(), signal.SIGTERM)], ids=["sigint", "sigterm"])
+@pytest.mark.parametrize(
+    "stop", [raise_keyboard_interrupt, lambda: os.kill(os.getpid(), signal.SIGTERM)], ids=["sigint", "sigterm"]
+)
 def test_an_interrupted_iteration_leaves_the_end_of_iteration_checkpoint_alone(tmp_path, monkeypatch, stop):
     whole = run(tmp_path / "whole", "train.iterations=3")
     interrupt_second_self_play(monkeypatch, stop)
@@ -164,7 +173,9 @@ def test_the_next_start_removes_stale_temporary_files(tmp_path, first):
 
 
 def cli(cwd, *args):
-    return subprocess.run([sys.executable, str(ROOT / "train.py"), *args], cwd=cwd, capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, str(ROOT / "train.py"), *args], cwd=cwd, capture_output=True, text=True, timeout=300
+    )
 
 
 def test_a_resumed_run_continues_in_its_own_run_directory(tmp_path):

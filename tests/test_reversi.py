@@ -20,7 +20,11 @@ def test_start_and_first_moves():
     assert game.render_text(state).splitlines()[3:5] == [". . . x o . . .  4", ". . . o x . . .  5"]
     assert cells(game, state, game.legal_actions(state)) == ["c5", "d6", "e3", "f4"]
     play(game, state, "e3")
-    assert game.render_text(state).splitlines()[2:5] == [". . . . x . . .  3", ". . . x x . . .  4", ". . . o x . . .  5"]
+    assert game.render_text(state).splitlines()[2:5] == [
+        ". . . . x . . .  3",
+        ". . . x x . . .  4",
+        ". . . o x . . .  5",
+    ]
     assert cells(game, state, game.legal_actions(state)) == ["d3", "f3", "f5"]
 
 

@@ -95,9 +95,7 @@ def expectimax(game, state, key=lambda s: (s.pile, s.player), memo=None):
         if player == TERMINAL:
             memo[k] = game.returns(state)[0]
         elif player == CHANCE:
-            memo[k] = sum(
-                p * expectimax(game, game.step(state, o), key, memo) for o, p in game.chance_outcomes(state)
-            )
+            memo[k] = sum(p * expectimax(game, game.step(state, o), key, memo) for o, p in game.chance_outcomes(state))
         else:
             values = [expectimax(game, game.step(state, a), key, memo) for a in game.legal_actions(state)]
             memo[k] = max(values) if player == 0 else min(values)
@@ -410,7 +408,9 @@ def test_full_playout_mix_is_a_rollout_search(name, size):
     while game.to_play(state) == CHANCE:
         game.apply(state, game.sample_chance(state, rng))
     config = SearchConfig(num_simulations=40)
-    mixed = MCTS(game, dataclasses.replace(config, playout_mix=1.0)).search(state, UniformEvaluator(game), np.random.default_rng(5))
+    mixed = MCTS(game, dataclasses.replace(config, playout_mix=1.0)).search(
+        state, UniformEvaluator(game), np.random.default_rng(5)
+    )
     rollout_rng = np.random.default_rng(5)
     rollouts = MCTS(game, config).search(state, RolloutEvaluator(game, rollout_rng), rollout_rng)
     np.testing.assert_array_equal(mixed.visit_counts, rollouts.visit_counts)
@@ -423,7 +423,9 @@ def test_playout_mix_weighs_the_evaluator_and_one_playout():
     state = game.initial_state()
     constant = FunctionEvaluator(game, lambda s: (np.ones(game.info.num_actions), np.array([0.5, -0.5])))
     playout = np.array(game.random_playout(state, np.random.default_rng(11))[0])
-    result = MCTS(game, SearchConfig(num_simulations=1, playout_mix=0.25)).search(state, constant, np.random.default_rng(11))
+    result = MCTS(game, SearchConfig(num_simulations=1, playout_mix=0.25)).search(
+        state, constant, np.random.default_rng(11)
+    )
     np.testing.assert_allclose(result.root_values, 0.75 * np.array([0.5, -0.5]) + 0.25 * playout)
     assert abs(playout[0]) == 1  # a decided game, so the mix moved the value
 
@@ -691,8 +693,15 @@ class HashEvaluator:
 
 
 def search_fields(result):
-    return (result.visit_counts, result.q_values, result.priors, result.root_values, result.to_play,
-            result.selected, result.improved_policy)
+    return (
+        result.visit_counts,
+        result.q_values,
+        result.priors,
+        result.root_values,
+        result.to_play,
+        result.selected,
+        result.improved_policy,
+    )
 
 
 @pytest.mark.parametrize(

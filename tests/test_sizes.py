@@ -53,7 +53,9 @@ def test_shapes_of_game_size():
     mix = parse_sizes([5, 7, 11]).at(1)
     assert mix.sizes == (5, 7, 11) and mix.probabilities == pytest.approx((1 / 3,) * 3)
     assert parse_sizes({"sizes": [5, 11], "weights": [1, 3]}).at(9).probabilities == (0.25, 0.75)
-    schedule = parse_sizes([{"from_iteration": 1, "sizes": [5]}, {"from_iteration": 4, "sizes": [5, 11], "weights": [1, 2]}])
+    schedule = parse_sizes(
+        [{"from_iteration": 1, "sizes": [5]}, {"from_iteration": 4, "sizes": [5, 11], "weights": [1, 2]}]
+    )
     assert [schedule.at(i).sizes for i in (1, 3, 4, 40)] == [(5,), (5,), (5, 11), (5, 11)]
     assert schedule.at(4).probabilities == pytest.approx((1 / 3, 2 / 3)) and schedule.sizes == (5, 11)
 
@@ -78,8 +80,10 @@ def test_each_game_draws_its_size_with_the_weights():
         ("{sizes:[3,4],weights:[0,0]}", r"game\.size: weights must be numbers >= 0, not all zero"),
         ("{sizes:[3],bias:[1]}", r"game\.size must be an integer"),
         ("[{from_iteration:2,sizes:[3]}]", r"game\.size\[0\]\.from_iteration must be 1"),
-        ("[{from_iteration:1,sizes:[3]},{from_iteration:1,sizes:[4]}]",
-         r"game\.size\[1\]\.from_iteration \(1\) must be greater than the step before it \(1\)"),
+        (
+            "[{from_iteration:1,sizes:[3]},{from_iteration:1,sizes:[4]}]",
+            r"game\.size\[1\]\.from_iteration \(1\) must be greater than the step before it \(1\)",
+        ),
         ("[{from_iteration:1,sizes:[3]},{from_iteration:5,sizes:[]}]", r"game\.size\[1\]: the list of sizes is empty"),
         ("[{from_iteration:1,sizes:[3]},{from:5,sizes:[4]}]", r"game\.size\[1\]: a schedule step is \{from_iteration"),
         ("[3,1]", r"game\.size=\[3, 1\]: size 1 is refused: game \(name='nex', size=1.*\): size must"),
@@ -92,8 +96,11 @@ def test_bad_sizes_are_refused_naming_game_size(size, message):
 
 @pytest.mark.parametrize(
     "game, size, refused",
-    [("odoku", "[5,7]", "size 7 is refused: .*size must be 5"), ("neuy", "[5,1]", "size 1 is refused"),
-     ("neuversi", "[6,7]", "size 7 is refused: .*even")],
+    [
+        ("odoku", "[5,7]", "size 7 is refused: .*size must be 5"),
+        ("neuy", "[5,1]", "size 1 is refused"),
+        ("neuversi", "[6,7]", "size 7 is refused: .*even"),
+    ],
 )
 def test_sizes_each_game_refuses(game, size, refused):
     with pytest.raises(ConfigError, match=rf"game\.size=.*{refused}"):
@@ -158,9 +165,17 @@ def test_one_size_is_exactly_one_ring():
 def mixed(tmp_path_factory):
     """Weighted sizes, 2 iterations of 24 games, evaluated at every size."""
     directory = tmp_path_factory.mktemp("mixed")
-    return run(directory, *NEX, "game.size={sizes:[3,4],weights:[1,3]}", "train.iterations=2",
-               "agent.selfplay.games_per_iteration=24", "agent.selfplay.concurrent_games=24",
-               "eval.every=2", "eval.games=2", "eval.mcts_simulations=2")
+    return run(
+        directory,
+        *NEX,
+        "game.size={sizes:[3,4],weights:[1,3]}",
+        "train.iterations=2",
+        "agent.selfplay.games_per_iteration=24",
+        "agent.selfplay.concurrent_games=24",
+        "eval.every=2",
+        "eval.games=2",
+        "eval.mcts_simulations=2",
+    )
 
 
 def test_a_mixed_size_run_plays_trains_and_evaluates_every_size(mixed):
@@ -217,8 +232,10 @@ def test_one_size_in_a_list_trains_exactly_as_the_plain_size(tmp_path):
 
 def test_a_checkpoint_plays_another_size_in_evaluate(mixed, tmp_path):
     """Trained on 3x3 and 4x4, the checkpoint plays 5x5 in evaluate.py's match mode."""
-    cfg = compose_cfg("evaluate", ["progress=false", "game=nex", "game.size=5",
-                                   f"players=[az:{mixed.checkpoint}:2,random]", "games=2"])
+    cfg = compose_cfg(
+        "evaluate",
+        ["progress=false", "game=nex", "game.size=5", f"players=[az:{mixed.checkpoint}:2,random]", "games=2"],
+    )
     result = evaluate_cli(cfg, tmp_path, io.StringIO())
     assert len(result["games"]) == 2
     for entry in result["games"]:
@@ -231,7 +248,10 @@ def test_an_inference_actor_serves_each_board_size_its_own_pass():
     """Requests of two sizes arriving together: each gets its own rows of its own size's pass."""
     small, large = envs.make_game("nex", size=3), envs.make_game("nex", size=4)
     server = InferenceActor(small, NetConfig(channels=4, blocks=0, value_hidden=4), "cpu")
-    obs = [np.random.default_rng(i).random((2, *g.info.obs_shape), dtype=np.float32) for i, g in enumerate([small, large, small])]
+    obs = [
+        np.random.default_rng(i).random((2, *g.info.obs_shape), dtype=np.float32)
+        for i, g in enumerate([small, large, small])
+    ]
 
     async def together():
         return await asyncio.wait_for(asyncio.gather(*(server.forward(o) for o in obs)), timeout=60)

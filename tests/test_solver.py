@@ -68,7 +68,8 @@ def test_values_agree_with_exhaustive_search_in_random_positions(name, size, tur
                 assert value == exhaustive(game, game.step(state, action), memo)
             # a fresh table: optimal actions from their own searches, not the values above
             assert Solver(game).optimal_actions(state) == [
-                a for a in game.legal_actions(state) if exhaustive(game, game.step(state, a), memo) == truth]
+                a for a in game.legal_actions(state) if exhaustive(game, game.step(state, a), memo) == truth
+            ]
 
 
 def test_nex_3x3_optimal_first_turns_are_whole_value_preserving_turns():

@@ -57,8 +57,12 @@ def test_statistics_of_a_decided_game_and_of_odoku():
     stats = game_statistics(make_game(**hex3), results)
     assert stats["first_seat"]["win"]["rate"] == 1.0 and stats["first_seat"]["win"]["ci_high"] == 1.0
     assert 0.85 < stats["first_seat"]["win"]["ci_low"] < 0.9  # Wilson, 30 of 30
-    assert stats["first_seat"]["draw"] == {"rate": 0.0, "ci_low": 0.0, "ci_high": pytest.approx(0.1135, abs=1e-3),
-                                           "games": 0}
+    assert stats["first_seat"]["draw"] == {
+        "rate": 0.0,
+        "ci_low": 0.0,
+        "ci_high": pytest.approx(0.1135, abs=1e-3),
+        "games": 0,
+    }
     assert stats["turn_kinds"] == {"place": 1.0}
     assert stats["turns"]["mean"] == pytest.approx(sum(r.num_turns for r in results) / 30)
     assert 3 <= stats["turns"]["min"] <= stats["turns"]["p50"] <= stats["turns"]["max"] <= 9
@@ -74,7 +78,10 @@ def test_statistics_of_a_decided_game_and_of_odoku():
 def test_repeated_games_of_deterministic_players_are_counted_and_warned_of():
     game = make_game("nex", size=5)
     first = CallablePlayer(lambda state, rng: game.legal_actions(state)[0], "first legal")
-    rngs = lambda: [np.random.default_rng(k) for k in range(8)]
+
+    def rngs():
+        return [np.random.default_rng(k) for k in range(8)]
+
     repeated = play_lockstep(game, [[first, first]] * 8, rngs())
     assert game_statistics(game, repeated)["distinct_games"] == 1
     assert "only 1 distinct games among 8" in repeats_warning(repeated)

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 
 from agents.search.solver import Solver
 from envs import CHANCE, TERMINAL, GameError, IllegalActionError, NotationError, make_game
-from envs.kernels import draw
-from envs.games.sudoku_moyo.kernels import random_playout
 from envs.games.sudoku_moyo.game import SudokuMoyoState, grid_text, puzzle_text, symmetry
+from envs.games.sudoku_moyo.kernels import random_playout
+from envs.kernels import draw
 
 # A well-known proper puzzle (Wikipedia's "Sudoku" article), row 9 first, and its completion.
 PUZZLE = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79"
@@ -33,8 +33,11 @@ CENTRE = block("def", "456")
 LIGHT = block("abc", "789") | block("def", "789") | block("ghi", "456") | block("abc", "123")  # NW N E SW
 DARK = block("ghi", "789") | block("abc", "456") | block("def", "123") | block("ghi", "123")  # NE W S SE
 PEERS = {
-    c: {o for o in range(81) if o != c and (o // 9 == c // 9 or o % 9 == c % 9
-                                             or (o // 27, o % 9 // 3) == (c // 27, c % 9 // 3))}
+    c: {
+        o
+        for o in range(81)
+        if o != c and (o // 9 == c // 9 or o % 9 == c % 9 or (o // 27, o % 9 // 3) == (c // 27, c % 9 // 3))
+    }
     for c in range(81)
 }
 
@@ -153,11 +156,11 @@ def test_full_centre_switches_too(game):
 def test_a_player_who_cannot_place_loses():
     solution = SOLUTION
     light_cell, dark_cell = 0, 8  # a9 (light's NW) and i9 (dark's NE), as text positions
-    stuck = make_game("sudoku_moyo", puzzle=solution[:dark_cell] + "." + solution[dark_cell + 1:])
+    stuck = make_game("sudoku_moyo", puzzle=solution[:dark_cell] + "." + solution[dark_cell + 1 :])
     state = stuck.initial_state()  # light to move, with nothing to fill in its boxes
     assert stuck.to_play(state) == TERMINAL and stuck.returns(state) == (-1.0, 1.0)
     assert "light cannot place: dark wins" in stuck.render_text(state)
-    last = make_game("sudoku_moyo", puzzle="." + solution[light_cell + 1:])
+    last = make_game("sudoku_moyo", puzzle="." + solution[light_cell + 1 :])
     state = last.initial_state()
     assert last.legal_actions(state) == [9 * cell("a9") + 4]  # a9=5
     play(last, state, "a9=5")
@@ -243,30 +246,36 @@ def test_puzzle_numbers_give_different_puzzles():
     assert len(grids) == 50
 
 
-@pytest.mark.parametrize("puzzle, message", [
-    (PUZZLE[:-1], "81 cells"),
-    (PUZZLE[:-1] + "x", "unexpected character 'x'"),
-    ("55" + PUZZLE[2:], "digit 5 appears twice in row 9"),
-    ("5" + "." * 80, "more than one completion"),
-    (PUZZLE[:2] + "2" + PUZZLE[3:], "no completion"),  # c9=2 clashes with nothing, but the completion has 4
-    (12.5, "puzzle must be"),
-    (2**16, "0..65535"),
-    (int(PUZZLE.replace(".", "0")), "string"),
-])
+@pytest.mark.parametrize(
+    "puzzle, message",
+    [
+        (PUZZLE[:-1], "81 cells"),
+        (PUZZLE[:-1] + "x", "unexpected character 'x'"),
+        ("55" + PUZZLE[2:], "digit 5 appears twice in row 9"),
+        ("5" + "." * 80, "more than one completion"),
+        (PUZZLE[:2] + "2" + PUZZLE[3:], "no completion"),  # c9=2 clashes with nothing, but the completion has 4
+        (12.5, "puzzle must be"),
+        (2**16, "0..65535"),
+        (int(PUZZLE.replace(".", "0")), "string"),
+    ],
+)
 def test_bad_puzzles_are_named(puzzle, message):
     with pytest.raises(ValueError, match=message):
         make_game("sudoku_moyo", puzzle=puzzle)
 
 
-@pytest.mark.parametrize("kwargs, message", [
-    ({"givens": 10}, "givens must be from 22 to 80"),
-    ({"size": 5}, "size must be 9"),
-    ({"givens": "many"}, "givens must be an integer"),
-    ({"givens": 31, "puzzle": PUZZLE}, "puzzle has 30 givens"),
-    ({"moves": "e5=5"}, "moves needs a puzzle"),
-    ({"puzzle": PUZZLE, "moves": "e5=4"}, "row"),
-    ({"puzzle": PUZZLE, "moves": "e5"}, "e5=7"),
-])
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"givens": 10}, "givens must be from 22 to 80"),
+        ({"size": 5}, "size must be 9"),
+        ({"givens": "many"}, "givens must be an integer"),
+        ({"givens": 31, "puzzle": PUZZLE}, "puzzle has 30 givens"),
+        ({"moves": "e5=5"}, "moves needs a puzzle"),
+        ({"puzzle": PUZZLE, "moves": "e5=4"}, "row"),
+        ({"puzzle": PUZZLE, "moves": "e5"}, "e5=7"),
+    ],
+)
 def test_bad_parameters_are_named(kwargs, message):
     with pytest.raises((ValueError, GameError), match=message):
         make_game("sudoku_moyo", **kwargs)
@@ -326,9 +335,15 @@ def test_match_records_replay():
 # --- symmetries -------------------------------------------------------------------------------------------
 def box_owner_map():
     """Owner per box position (band from the bottom, stack), read from the independent cell sets."""
-    return {(b, s): 0 if cell("abcdefghi"[3 * s] + str(3 * b + 1)) in LIGHT
-            else 1 if cell("abcdefghi"[3 * s] + str(3 * b + 1)) in DARK else 2
-            for b in range(3) for s in range(3)}
+    return {
+        (b, s): 0
+        if cell("abcdefghi"[3 * s] + str(3 * b + 1)) in LIGHT
+        else 1
+        if cell("abcdefghi"[3 * s] + str(3 * b + 1)) in DARK
+        else 2
+        for b in range(3)
+        for s in range(3)
+    }
 
 
 def test_only_permutations_within_bands_and_stacks_keep_the_owners():
@@ -336,8 +351,9 @@ def test_only_permutations_within_bands_and_stacks_keep_the_owners():
     only the identity keeps every box's owner; the half turn swaps every owner."""
     owners = box_owner_map()
     keeping = []
-    for bands, stacks, transpose in itertools.product(itertools.permutations(range(3)),
-                                                      itertools.permutations(range(3)), (False, True)):
+    for bands, stacks, transpose in itertools.product(
+        itertools.permutations(range(3)), itertools.permutations(range(3)), (False, True)
+    ):
         image = {((stacks[s], bands[b]) if transpose else (bands[b], stacks[s])): o for (b, s), o in owners.items()}
         if image == owners:
             keeping.append((bands, stacks, transpose))
@@ -465,17 +481,20 @@ def test_solve_mode_starts_from_a_given_position(tmp_path):
         document = evaluate(cfg, tmp_path, out)
     assert document["value"] == minimax(drawn, state)
     optimal = {t for t in document["optimal_first_turns"]}
-    assert optimal == {drawn.action_to_text(state, a) for a in drawn.legal_actions(state)
-                       if minimax(drawn, drawn.step(state, a)) == document["value"]}
+    assert optimal == {
+        drawn.action_to_text(state, a)
+        for a in drawn.legal_actions(state)
+        if minimax(drawn, drawn.step(state, a)) == document["value"]
+    }
 
 
 # --- agents ---------------------------------------------------------------------------------------------
 def test_smoke_training_and_the_agent_plays_through_the_env(tmp_path):
     """Self-play, learning on symmetry-augmented batches, checkpoint; the checkpoint then
     plays full games as the env's opponent, every puzzle drawn from the env's seed."""
-    import gymnasium
     from pathlib import Path
 
+    import gymnasium
     from hydra import compose, initialize_config_dir
 
     from agents.training.loop import train

@@ -5,8 +5,7 @@ import pytest
 
 from agents.config import game_from_config
 from agents.evaluation.intervals import mean_interval, score_interval
-from agents.evaluation.runner import GameResult
-from agents.evaluation.runner import game_record, play_games, replay_record
+from agents.evaluation.runner import GameResult, game_record, play_games, replay_record
 from agents.evaluation.tournament import Tournament, round_robin, round_robin_schedule
 
 
@@ -51,7 +50,10 @@ def test_tallies_count_each_game_from_the_right_players_side():
 
 
 def test_records_replay_to_the_same_results():
-    for config, specs in [({"name": "nex", "size": 3}, ["random", "greedy"]), ({"name": "odoku"}, ["random", "oracle"])]:
+    for config, specs in [
+        ({"name": "nex", "size": 3}, ["random", "greedy"]),
+        ({"name": "odoku"}, ["random", "oracle"]),
+    ]:
         game = game_from_config(config)
         tournament = round_robin(config, specs, 4, seed=1)
         for seats, result in zip(tournament.schedule, tournament.results):

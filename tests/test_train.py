@@ -11,7 +11,6 @@ import torch
 from hydra import compose, initialize_config_dir
 
 import agents.training.feeds as feeds
-import agents.training.loop as training
 from agents.config import ConfigError
 from agents.evaluation.odoku_measures import move_regret
 from agents.net.checkpoint import load_checkpoint
@@ -66,7 +65,9 @@ def test_selfplay_targets(value_mix):
 
     game = make_game("odoku")
     config = SelfPlayConfig(concurrent_games=2, temperature_moves=25, value_mix=value_mix)
-    batch = self_play(game, MCTS(game, SearchConfig(num_simulations=3)), UniformEvaluator(game), 3, config, np.random.default_rng(0))
+    batch = self_play(
+        game, MCTS(game, SearchConfig(num_simulations=3)), UniformEvaluator(game), 3, config, np.random.default_rng(0)
+    )
     assert batch.game_lengths == [25, 25, 25] and batch.num_positions == 75 and len(batch.games) == 3
     np.testing.assert_allclose(batch.policy.sum(axis=1), 1.0, rtol=1e-6)
     index = 0
@@ -94,7 +95,9 @@ def test_rollout_outcomes_are_the_mean_of_random_playouts_from_the_position():
 
     game = make_game("odoku")
     config = SelfPlayConfig(concurrent_games=2, outcome_rollouts=64)
-    batch = self_play(game, MCTS(game, SearchConfig(num_simulations=2)), UniformEvaluator(game), 2, config, np.random.default_rng(3))
+    batch = self_play(
+        game, MCTS(game, SearchConfig(num_simulations=2)), UniformEvaluator(game), 2, config, np.random.default_rng(3)
+    )
     states = [state for state, _ in _searched_positions(game, batch.games)]
     exact = [(value(s) - 7.5) / 7.5 * (1 if game.to_play(s) == 0 else -1) for s in states]
     errors = batch.value - np.array(exact)
@@ -110,7 +113,9 @@ def test_rollout_outcomes_come_from_the_games_playouts(monkeypatch):
     game = make_game("odoku")
     monkeypatch.setattr(game, "random_playout", lambda state, rng: ((0.25, -0.25), 0, 0))
     config = SelfPlayConfig(concurrent_games=2, outcome_rollouts=3, value_mix=0.0)
-    batch = self_play(game, MCTS(game, SearchConfig(num_simulations=2)), UniformEvaluator(game), 2, config, np.random.default_rng(0))
+    batch = self_play(
+        game, MCTS(game, SearchConfig(num_simulations=2)), UniformEvaluator(game), 2, config, np.random.default_rng(0)
+    )
     movers = [game.to_play(state) for state, _ in _searched_positions(game, batch.games)]
     np.testing.assert_array_equal(batch.value, [0.25 if m == 0 else -0.25 for m in movers])
 
@@ -134,7 +139,9 @@ def test_playout_policy_targets_are_the_best_actions_by_the_playouts(monkeypatch
 
     monkeypatch.setattr(game, "action_playout_returns", ranking)
     config = SelfPlayConfig(concurrent_games=2, policy_rollouts=7)
-    batch = self_play(game, MCTS(game, SearchConfig(num_simulations=8)), UniformEvaluator(game), 2, config, np.random.default_rng(0))
+    batch = self_play(
+        game, MCTS(game, SearchConfig(num_simulations=8)), UniformEvaluator(game), 2, config, np.random.default_rng(0)
+    )
     positions = _searched_positions(game, batch.games)
     for index, (state, _) in enumerate(positions):
         legal = game.legal_actions(state)
@@ -154,7 +161,14 @@ def test_playout_policy_targets_on_odoku_are_near_optimal():
     regrets = {}
     for rollouts in (0, 256):
         config = SelfPlayConfig(concurrent_games=2, policy_rollouts=rollouts)
-        batch = self_play(game, MCTS(game, SearchConfig(num_simulations=8)), UniformEvaluator(game), 2, config, np.random.default_rng(1))
+        batch = self_play(
+            game,
+            MCTS(game, SearchConfig(num_simulations=8)),
+            UniformEvaluator(game),
+            2,
+            config,
+            np.random.default_rng(1),
+        )
         lost = []
         for index, (state, _) in enumerate(_searched_positions(game, batch.games)):
             lost.append(sum(p * move_regret(state, a) for a, p in enumerate(batch.policy[index]) if p > 0))
@@ -344,7 +358,10 @@ def test_resume_cannot_switch_game(tmp_path, runs):
 def cli(tmp_path, *args):
     return subprocess.run(
         [sys.executable, "train.py", f"hydra.run.dir={tmp_path}", *args],
-        cwd=ROOT, capture_output=True, text=True, timeout=300,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
 
 

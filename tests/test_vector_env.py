@@ -4,13 +4,13 @@ per game compared with an engine replay that draws from the same streams."""
 import gymnasium as gym
 import numpy as np
 import pytest
+from small_games import SMALL
 
 import envs
 from envs import CHANCE, GAMES, TERMINAL, IllegalActionError, make_game
 from envs.games.odoku.batched import coin_threshold, flip
-from envs.vector.vector_env import BatchedBoardGameEnv, game_stream_seed
 from envs.kernels import draw
-from small_games import SMALL
+from envs.vector.vector_env import BatchedBoardGameEnv, game_stream_seed
 
 
 class EngineReplay:
@@ -56,7 +56,9 @@ def check_observation(vec, replays, obs, info):
     for i, replay in enumerate(replays):
         game, state = replay.game, replay.state
         np.testing.assert_array_equal(obs["observation"][i], game.observe(state), err_msg=f"game {i} planes")
-        np.testing.assert_array_equal(obs["action_mask"][i], game.legal_mask(state).astype(np.int8), err_msg=f"game {i} mask")
+        np.testing.assert_array_equal(
+            obs["action_mask"][i], game.legal_mask(state).astype(np.int8), err_msg=f"game {i} mask"
+        )
         player = game.to_play(state)
         assert info["to_play"][i] == (-1 if player == TERMINAL else player)
         if replay.opponent:
@@ -68,8 +70,10 @@ def compare(name, kwargs, num_envs, games, opponent, seat, seed):
     game = make_game(name, **kwargs)
     vec = BatchedBoardGameEnv(name, num_envs=num_envs, opponent=opponent, agent_seat=seat, **kwargs)
     obs, info = vec.reset(seed=seed)
-    replays = [EngineReplay(game.__class__(**kwargs), game_stream_seed(seed + i), opponent is not None, seat)
-               for i in range(num_envs)]
+    replays = [
+        EngineReplay(game.__class__(**kwargs), game_stream_seed(seed + i), opponent is not None, seat)
+        for i in range(num_envs)
+    ]
     check_observation(vec, replays, obs, info)
     rng = np.random.default_rng(seed)
     finished, pending = 0, np.zeros(num_envs, bool)

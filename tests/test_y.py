@@ -31,7 +31,10 @@ def test_cells_and_names_of_the_five_row_board():
     np.testing.assert_array_equal(planes[2].reshape(-1), [cell in off for cell in range(25)])
 
 
-@pytest.mark.parametrize("text, message", [("e4", "row 4 holds d4 f4"), ("b1", "row 1 holds a1 c1"), ("e6", "rows 1-5"), ("zz", "cannot read")])
+@pytest.mark.parametrize(
+    "text, message",
+    [("e4", "row 4 holds d4 f4"), ("b1", "row 1 holds a1 c1"), ("e6", "rows 1-5"), ("zz", "cannot read")],
+)
 def test_cells_off_the_triangle_are_refused_by_name(text, message):
     game = make_game("neuy", size=5)
     with pytest.raises(NotationError, match=message):
@@ -148,7 +151,9 @@ def test_plain_y_3_and_4_first_player_wins_except_from_a_corner():
 
 def test_neuy_3_first_player_wins_with_21_of_its_30_drops():
     value, turns = solved("neuy", 3)
-    drops = {f"{a} {b}" for a in ("a1", "c1", "e1", "b2", "d2", "c3") for b in ("a1", "c1", "e1", "b2", "d2", "c3") if a != b}
+    drops = {
+        f"{a} {b}" for a in ("a1", "c1", "e1", "b2", "d2", "c3") for b in ("a1", "c1", "e1", "b2", "d2", "c3") if a != b
+    }
     assert value == 1.0 and len(turns) == 21
     assert turns == drops - NEUY_3_LOSING_DROPS
 

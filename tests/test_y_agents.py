@@ -25,13 +25,18 @@ def test_smoke_training_on_neuy_5_then_a_match_and_statistics(tmp_path):
     assert result.checkpoint.exists()
     out = io.StringIO()
     match = evaluate(
-        compose_config("evaluate", ["progress=false", "game=neuy", "game.size=5", f"players=[az:{result.checkpoint}:4,random]", "games=2"]),
+        compose_config(
+            "evaluate",
+            ["progress=false", "game=neuy", "game.size=5", f"players=[az:{result.checkpoint}:4,random]", "games=2"],
+        ),
         tmp_path / "match",
         out,
     )
     assert len(match["games"]) == 2 and "az:" in out.getvalue()
     stats = evaluate(
-        compose_config("evaluate", ["progress=false", "mode=stats", "game=neuy", "game.size=5", "players=[random]", "games=20"]),
+        compose_config(
+            "evaluate", ["progress=false", "mode=stats", "game=neuy", "game.size=5", "players=[random]", "games=20"]
+        ),
         tmp_path / "stats",
         io.StringIO(),
     )["statistics"]
@@ -43,9 +48,21 @@ def test_a_human_game_of_y_through_stdin(tmp_path):
     # Y 3: x c1 b2 d2 touches all three sides; e4 is not a cell of this board and is refused
     script = "c1\na1\nb2\ne4\ne1\nd2\n"
     played = subprocess.run(
-        [sys.executable, str(ROOT / "evaluate.py"), "mode=play", "game=y", "game.size=3", "players=[human,human]",
-         f"hydra.run.dir={tmp_path}", "progress=false"],
-        input=script, capture_output=True, text=True, timeout=120, cwd=tmp_path,
+        [
+            sys.executable,
+            str(ROOT / "evaluate.py"),
+            "mode=play",
+            "game=y",
+            "game.size=3",
+            "players=[human,human]",
+            f"hydra.run.dir={tmp_path}",
+            "progress=false",
+        ],
+        input=script,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
     )
     assert played.returncode == 0, played.stderr
     assert "off the Y board with 3 rows" in played.stdout and "game over: x wins" in played.stdout

@@ -96,7 +96,9 @@ def learning_curve(
     checkpoint order, then opponent order."""
     schedule = tuple(round_robin_schedule(2, games))  # (0, 1), (1, 0), ...: the candidate takes seat 0 first
     pairs = [(path, candidate_spec(path, simulations), opponent) for path in checkpoints for opponent in opponents]
-    batches = [[tuple((candidate, opponent)[p] for p in seats) for seats in schedule] for _, candidate, opponent in pairs]
+    batches = [
+        [tuple((candidate, opponent)[p] for p in seats) for seats in schedule] for _, candidate, opponent in pairs
+    ]
     played = play_batches(game_cfg, batches, seed, workers, progress, batch_games, opening)
     saved = {path: load_checkpoint(path) for path in checkpoints}
     points = []
@@ -104,11 +106,22 @@ def learning_curve(
         tally = Tournament((candidate, opponent), schedule, tuple(results)).pairs()[0]
         seconds = saved[path].get("wall_seconds")
         low, high = tally.interval
-        points.append(CurvePoint(
-            checkpoint=str(path), iteration=saved[path]["iteration"], step=saved[path]["step"],
-            wall_minutes=None if seconds is None else seconds / 60, opponent=opponent, games=tally.games,
-            wins=tally.wins, draws=tally.draws, losses=tally.losses, win_rate=tally.score, ci_low=low, ci_high=high,
-        ))
+        points.append(
+            CurvePoint(
+                checkpoint=str(path),
+                iteration=saved[path]["iteration"],
+                step=saved[path]["step"],
+                wall_minutes=None if seconds is None else seconds / 60,
+                opponent=opponent,
+                games=tally.games,
+                wins=tally.wins,
+                draws=tally.draws,
+                losses=tally.losses,
+                win_rate=tally.score,
+                ci_low=low,
+                ci_high=high,
+            )
+        )
     return points
 
 
@@ -126,10 +139,18 @@ def plot_curve(points: Sequence[CurvePoint], path: Path, title: str) -> str:
     for opponent in dict.fromkeys(p.opponent for p in points):
         line = sorted((p for p in points if p.opponent == opponent), key=lambda p: getattr(p, axis))
         errors = [[p.win_rate - p.ci_low for p in line], [p.ci_high - p.win_rate for p in line]]
-        axes.errorbar([getattr(p, axis) for p in line], [p.win_rate for p in line], yerr=errors,
-                      fmt="o-", capsize=4, label=f"vs {opponent}")
+        axes.errorbar(
+            [getattr(p, axis) for p in line],
+            [p.win_rate for p in line],
+            yerr=errors,
+            fmt="o-",
+            capsize=4,
+            label=f"vs {opponent}",
+        )
     axes.set_ylim(-0.03, 1.03)
-    axes.set_xlabel("training wall-clock minutes" if timed else "iterations (some checkpoints record no wall-clock time)")
+    axes.set_xlabel(
+        "training wall-clock minutes" if timed else "iterations (some checkpoints record no wall-clock time)"
+    )
     axes.set_ylabel("win rate (draw 1/2), 95% CI")
     axes.set_title(f"{title} learning curve")
     axes.grid(alpha=0.3)

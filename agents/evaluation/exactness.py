@@ -63,8 +63,17 @@ class LinesJudgement:
         low, high = self.interval
         won, contested = self.contested
         seats = {str(seat): counts for seat, counts in self.seats.items()}  # as JSON writes them
-        return {"positions": self.positions, "optimal": self.optimal, **asdict(self), "seats": seats, "share": self.share, "ci_low": low, "ci_high": high,
-                "contested_optimal": won, "contested_positions": contested}
+        return {
+            "positions": self.positions,
+            "optimal": self.optimal,
+            **asdict(self),
+            "seats": seats,
+            "share": self.share,
+            "ci_low": low,
+            "ci_high": high,
+            "contested_optimal": won,
+            "contested_positions": contested,
+        }
 
 
 def player_turns(game: Game, player: Player, states, rngs) -> list[list[int]]:
@@ -88,8 +97,9 @@ def lost_for_mover(solver: Solver, state) -> bool:
     return solver.mover_value(state) <= LOW + TOLERANCE
 
 
-def judge_lines(solver: Solver, positions, player: Player, seed: int, start=None, progress: bool = False,
-                batch: int = 1) -> LinesJudgement:
+def judge_lines(
+    solver: Solver, positions, player: Player, seed: int, start=None, progress: bool = False, batch: int = 1
+) -> LinesJudgement:
     """Judge ``player``'s turn at each of ``positions`` (``Solver.principal_positions(start)``;
     default: from the game's start).
 
@@ -114,12 +124,14 @@ def judge_lines(solver: Solver, positions, player: Player, seed: int, start=None
             contested.append((path, state, seq))
     size = 1 if player.keeps_state else batch
     groups = [contested[i : i + size] for i in range(0, len(contested), size)]
-    with tqdm(total=len(positions), initial=judged.lost, disable=not progress, desc=player.name,
-              unit="position") as bar:
+    with tqdm(
+        total=len(positions), initial=judged.lost, disable=not progress, desc=player.name, unit="position"
+    ) as bar:
         for group in groups:
             player.reset()
-            turns = player_turns(game, player, [state for _, state, _ in group],
-                                 [np.random.default_rng(seq) for _, _, seq in group])
+            turns = player_turns(
+                game, player, [state for _, state, _ in group], [np.random.default_rng(seq) for _, _, seq in group]
+            )
             for (path, state, _), turn in zip(group, turns):
                 _judge_turn(solver, judged, path, state, turn, start)
             bar.update(len(group))
@@ -131,9 +143,11 @@ def _judge_turn(solver: Solver, judged: LinesJudgement, path, state, turn: list[
     if solver.turn_is_optimal(state, turn):
         judged.seats[game.to_play(state)][0] += 1
     else:
-        judged.misses.append({
-            "line": format_game(game, path, start),
-            "seat": game.to_play(state),
-            "played": game.format_turn(state, turn),
-            "optimal": [game.format_turn(state, t) for t in solver.optimal_turns(state)],
-        })
+        judged.misses.append(
+            {
+                "line": format_game(game, path, start),
+                "seat": game.to_play(state),
+                "played": game.format_turn(state, turn),
+                "optimal": [game.format_turn(state, t) for t in solver.optimal_turns(state)],
+            }
+        )

@@ -90,8 +90,10 @@ def repeats_warning(results: Sequence[GameResult]) -> str | None:
     distinct = distinct_games(results)
     if distinct > len(results) // 2:
         return None
-    return (f"warning: only {distinct} distinct games among {len(results)}: the players choose deterministically, "
-            "so the intervals overstate what was measured; opening=K starts each game from K random turns")
+    return (
+        f"warning: only {distinct} distinct games among {len(results)}: the players choose deterministically, "
+        "so the intervals overstate what was measured; opening=K starts each game from K random turns"
+    )
 
 
 def game_statistics(game: Game, results: Sequence[GameResult]) -> dict:

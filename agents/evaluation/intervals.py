@@ -33,5 +33,3 @@ def mean_interval(values: Iterable[float], z: float = Z95) -> tuple[float, float
         raise ValueError("no values to average")
     half = z * values.std(ddof=1) / np.sqrt(len(values)) if len(values) > 1 else float("inf")
     return float(values.mean()), float(half)
-
-

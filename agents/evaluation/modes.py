@@ -71,8 +71,9 @@ def run_match(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
     specs = _players(cfg, at_least=2)
     names = display_names(specs)
     game = _game(cfg)
-    tournament = round_robin(_game_cfg(cfg), specs, cfg.games, cfg.seed, cfg.workers, cfg.progress, cfg.batch_games,
-                             cfg.opening)
+    tournament = round_robin(
+        _game_cfg(cfg), specs, cfg.games, cfg.seed, cfg.workers, cfg.progress, cfg.batch_games, cfg.opening
+    )
     tournament = dataclasses.replace(tournament, players=tuple(names))  # tables, plots, ratings by name
     games_dir = run_dir / "games"
     games_dir.mkdir(exist_ok=True)
@@ -118,8 +119,10 @@ def run_solve(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
     value = solver.value(start)
     turns = [game.format_turn(start, turn) for turn in solver.optimal_turns(start)]
     outcome = {1.0: "first player (seat 0) wins", -1.0: "second player (seat 1) wins", 0.0: "draw"}
-    print(f"{game.info.name} {game.info.params}: value {value:+g} for seat 0 "
-          f"({outcome.get(value, 'expected return')})", file=out)
+    print(
+        f"{game.info.name} {game.info.params}: value {value:+g} for seat 0 ({outcome.get(value, 'expected return')})",
+        file=out,
+    )
     print(f"optimal first turns ({len(turns)}): {' | '.join(turns)}", file=out)
     print(f"positions searched: {solver.nodes}", file=out)
     return {"value": value, "optimal_first_turns": turns, "positions": solver.nodes}
@@ -141,10 +144,20 @@ def run_accuracy(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
     optimal, total = optimal_share(game, [(r.actions, s) for r, s in zip(results, agent_seats)], judge)
     low, high = score_interval(optimal, total)
     share = optimal / total if total else float("nan")
-    print(f"{display_names([agent])[0]}: {optimal} of {total} turns optimal = {share:.1%} (95% CI {low:.1%}..{high:.1%}) "
-          f"in {len(results)} games against {', '.join(opponents)}", file=out)
-    return {"agent": agent, "opponents": opponents, "optimal": optimal, "turns": total, "share": share,
-            "ci_low": low, "ci_high": high}
+    print(
+        f"{display_names([agent])[0]}: {optimal} of {total} turns optimal = {share:.1%} (95% CI {low:.1%}..{high:.1%}) "
+        f"in {len(results)} games against {', '.join(opponents)}",
+        file=out,
+    )
+    return {
+        "agent": agent,
+        "opponents": opponents,
+        "optimal": optimal,
+        "turns": total,
+        "share": share,
+        "ci_low": low,
+        "ci_high": high,
+    }
 
 
 SHOWN_MISSES = 5  # positions printed per player where its turn is not optimal (results.json has all)
@@ -154,32 +167,45 @@ def _accuracy_on_lines(cfg: DictConfig, out: TextIO) -> dict:
     specs = _players(cfg, at_least=1)
     game = _game(cfg)
     if game.turn_judge() is not None:  # Odoku: exact values from its rules, a board far beyond the solver
-        raise ConfigError(f"positions: positions=lines walks the exact solver's lines, which do not reach "
-                          f"{game.info.name}; its turns are judged exactly in games (positions=games)")
+        raise ConfigError(
+            f"positions: positions=lines walks the exact solver's lines, which do not reach "
+            f"{game.info.name}; its turns are judged exactly in games (positions=games)"
+        )
     solver = Solver(game, cfg.max_nodes)
     positions = solver.principal_positions()
     lost = sum(lost_for_mover(solver, state) for _, state in positions)
-    print(f"{game.info.name} {game.info.params}: {len(positions)} positions on the principal lines "
-          f"({lost} lost for the mover: every turn optimal there), solver value {solver.value(game.initial_state()):+g}",
-          file=out)
+    print(
+        f"{game.info.name} {game.info.params}: {len(positions)} positions on the principal lines "
+        f"({lost} lost for the mover: every turn optimal there), solver value {solver.value(game.initial_state()):+g}",
+        file=out,
+    )
     judged = {}
     for spec, name in zip(specs, display_names(specs)):
-        result = judge_lines(solver, positions, make_player(spec, game), cfg.seed, progress=cfg.progress,
-                             batch=cfg.batch_games)
+        result = judge_lines(
+            solver, positions, make_player(spec, game), cfg.seed, progress=cfg.progress, batch=cfg.batch_games
+        )
         judged[name] = result
         low, high = result.interval
         won, contested = result.contested
         seats = ", ".join(f"{game.info.seat_names[s]} {o}/{n}" for s, (o, n) in sorted(result.seats.items()))
-        print(f"{name}: {result.optimal} of {result.positions} turns optimal = {result.share:.1%} "
-              f"(95% CI {low:.1%}..{high:.1%}); not lost for the mover {won} of {contested}; by seat {seats}",
-              file=out)
+        print(
+            f"{name}: {result.optimal} of {result.positions} turns optimal = {result.share:.1%} "
+            f"(95% CI {low:.1%}..{high:.1%}); not lost for the mover {won} of {contested}; by seat {seats}",
+            file=out,
+        )
         for miss in result.misses[:SHOWN_MISSES]:
             line = " ".join(f"{n}. {t}" for n, t in enumerate(miss["line"], start=1)) or "the start"
             print(f"  after {line}: played {miss['played']}; optimal {' | '.join(miss['optimal'])}", file=out)
         if len(result.misses) > SHOWN_MISSES:
             print(f"  ... {len(result.misses) - SHOWN_MISSES} more in results.json", file=out)
-    return {"positions": "lines", "players": specs, "line_positions": len(positions), "lost_for_mover": lost,
-            "solver_nodes": solver.nodes, "judged": {name: r.as_dict() for name, r in judged.items()}}
+    return {
+        "positions": "lines",
+        "players": specs,
+        "line_positions": len(positions),
+        "lost_for_mover": lost,
+        "solver_nodes": solver.nodes,
+        "judged": {name: r.as_dict() for name, r in judged.items()},
+    }
 
 
 def run_stats(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
@@ -205,10 +231,16 @@ def run_stats(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
                 continue
             by_first[first_spec] = first_seat_rates(seated)
             win = by_first[first_spec]["win"]
-            print(f"    with {name} first: first seat wins {win['games']} of {len(seated)}, {win['rate']:.1%} "
-                  f"(95% CI {win['ci_low']:.1%}..{win['ci_high']:.1%})", file=out)
-    print(f"  turns: mean {turns['mean']:.1f}, 10/50/90% {turns['p10']:g}/{turns['p50']:g}/{turns['p90']:g}, "
-          f"range {turns['min']}..{turns['max']}", file=out)
+            print(
+                f"    with {name} first: first seat wins {win['games']} of {len(seated)}, {win['rate']:.1%} "
+                f"(95% CI {win['ci_low']:.1%}..{win['ci_high']:.1%})",
+                file=out,
+            )
+    print(
+        f"  turns: mean {turns['mean']:.1f}, 10/50/90% {turns['p10']:g}/{turns['p50']:g}/{turns['p90']:g}, "
+        f"range {turns['min']}..{turns['max']}",
+        file=out,
+    )
     print("  turn kinds: " + ", ".join(f"{k} {v:.1%}" for k, v in stats["turn_kinds"].items()), file=out)
     if pie["offered"]:
         print(f"  pie swap taken in {pie['taken']} of {pie['offered']} games where offered", file=out)
@@ -239,8 +271,11 @@ def run_odoku(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
         )
         measures[name] = [m.as_dict() for m in seats]
         for m in seats:
-            print(f"{name:{width}s}{'BA'[m.seat]:4s} {m.mean_score:8.3f} +- {m.score_ci:5.3f} "
-                  f"{m.regret_per_move:11.4f} {m.regret_per_game:11.3f}", file=out)
+            print(
+                f"{name:{width}s}{'BA'[m.seat]:4s} {m.mean_score:8.3f} +- {m.score_ci:5.3f} "
+                f"{m.regret_per_move:11.4f} {m.regret_per_game:11.3f}",
+                file=out,
+            )
     print("reference (docs/rules.md): oracle 9.375 from either seat; random as B 3.40, as A 14.33", file=out)
     return {"measures": measures}
 
@@ -261,18 +296,34 @@ def run_play(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
 def run_curve(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
     source = cfg.get("checkpoints")
     if source is None or isinstance(source, bool) or not isinstance(source, (str, ListConfig)):
-        raise ConfigError(f"checkpoints: mode=curve needs a run directory or a list of checkpoint files, got {source!r}")
+        raise ConfigError(
+            f"checkpoints: mode=curve needs a run directory or a list of checkpoint files, got {source!r}"
+        )
     simulations = cfg.get("simulations")
-    if simulations is not None and (not isinstance(simulations, int) or isinstance(simulations, bool) or simulations < 0):
-        raise ConfigError(f"simulations: must be null (each checkpoint's own search) or an integer >= 0, got {simulations!r}")
+    if simulations is not None and (
+        not isinstance(simulations, int) or isinstance(simulations, bool) or simulations < 0
+    ):
+        raise ConfigError(
+            f"simulations: must be null (each checkpoint's own search) or an integer >= 0, got {simulations!r}"
+        )
     checkpoints = curve_checkpoints(source if isinstance(source, str) else list(source))
     opponents = _players(cfg, at_least=1)
     game = _game(cfg)
     for path in checkpoints:
         make_player(candidate_spec(path, simulations), game)  # a foreign or damaged checkpoint fails before any game
     names = dict(zip(opponents, display_names(opponents)))
-    points = learning_curve(_game_cfg(cfg), checkpoints, opponents, cfg.games, cfg.seed, cfg.workers, cfg.progress,
-                            simulations, cfg.batch_games, cfg.opening)
+    points = learning_curve(
+        _game_cfg(cfg),
+        checkpoints,
+        opponents,
+        cfg.games,
+        cfg.seed,
+        cfg.workers,
+        cfg.progress,
+        simulations,
+        cfg.batch_games,
+        cfg.opening,
+    )
     points = [dataclasses.replace(p, opponent=names[p.opponent]) for p in points]
     rows = [p.as_row() for p in points]
     _write_csv(run_dir / "curve.csv", rows)
@@ -280,8 +331,11 @@ def run_curve(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
     _print_curve(rows, out)
     if axis != "wall_minutes":
         untimed = sorted({Path(r["checkpoint"]).name for r in rows if r["wall_minutes"] == ""})
-        print(f"curve.png is drawn against iterations: {', '.join(untimed)} record no wall-clock time "
-              "(written before checkpoints recorded it)", file=out)
+        print(
+            f"curve.png is drawn against iterations: {', '.join(untimed)} record no wall-clock time "
+            "(written before checkpoints recorded it)",
+            file=out,
+        )
     return {"checkpoints": [str(p) for p in checkpoints], "opponents": opponents, "x_axis": axis, "table": rows}
 
 
@@ -297,8 +351,23 @@ MODES: dict[str, Callable[[DictConfig, Path, TextIO], dict]] = {
 
 
 # --- helpers ---------------------------------------------------------------------------------
-KNOWN_KEYS = ("mode", "players", "games", "seed", "workers", "batch_games", "opening", "torch_threads", "progress",
-              "prior_draws", "max_nodes", "positions", "checkpoints", "simulations", "game")
+KNOWN_KEYS = (
+    "mode",
+    "players",
+    "games",
+    "seed",
+    "workers",
+    "batch_games",
+    "opening",
+    "torch_threads",
+    "progress",
+    "prior_draws",
+    "max_nodes",
+    "positions",
+    "checkpoints",
+    "simulations",
+    "game",
+)
 ACCURACY_POSITIONS = ("games", "lines")
 
 
@@ -306,8 +375,15 @@ def _check_common(cfg: DictConfig) -> None:
     for key in cfg:
         if key not in KNOWN_KEYS:
             raise ConfigError(f"{key}: unknown key (the keys are {', '.join(KNOWN_KEYS)})")
-    for key, low in (("games", 1), ("workers", 1), ("batch_games", 1), ("opening", 0), ("torch_threads", 0),
-                     ("max_nodes", 1), ("seed", 0)):
+    for key, low in (
+        ("games", 1),
+        ("workers", 1),
+        ("batch_games", 1),
+        ("opening", 0),
+        ("torch_threads", 0),
+        ("max_nodes", 1),
+        ("seed", 0),
+    ):
         value = cfg.get(key)
         if not isinstance(value, int) or isinstance(value, bool) or value < low:
             raise ConfigError(f"{key}: must be an integer >= {low}, got {value!r}")
@@ -351,8 +427,17 @@ def _game(cfg: DictConfig):
 
 def _row(player: str, opponent: str, pair, rating=None, rating_ci=None) -> dict:
     low, high = pair.interval
-    row = {"player": player, "opponent": opponent, "games": pair.games, "wins": pair.wins, "draws": pair.draws,
-           "losses": pair.losses, "score": round(pair.score, 4), "ci_low": round(low, 4), "ci_high": round(high, 4)}
+    row = {
+        "player": player,
+        "opponent": opponent,
+        "games": pair.games,
+        "wins": pair.wins,
+        "draws": pair.draws,
+        "losses": pair.losses,
+        "score": round(pair.score, 4),
+        "ci_low": round(low, 4),
+        "ci_high": round(high, 4),
+    }
     row["rating"] = "" if rating is None else round(float(rating), 1)
     row["rating_ci"] = "" if rating_ci is None else round(float(rating_ci), 1)
     return row
@@ -361,24 +446,36 @@ def _row(player: str, opponent: str, pair, rating=None, rating_ci=None) -> dict:
 def _print_table(rows: list[dict], out: TextIO) -> None:
     width = max(len(r["player"]) for r in rows) + 2
     owidth = max(len(r["opponent"]) for r in rows) + 2
-    print(f"{'player':{width}s}{'opponent':{owidth}s}{'games':>6s}{'W':>6s}{'D':>6s}{'L':>6s}"
-          f"{'score':>8s}  {'95% CI':13s}{'Elo':>8s}{'+-':>7s}", file=out)
+    print(
+        f"{'player':{width}s}{'opponent':{owidth}s}{'games':>6s}{'W':>6s}{'D':>6s}{'L':>6s}"
+        f"{'score':>8s}  {'95% CI':13s}{'Elo':>8s}{'+-':>7s}",
+        file=out,
+    )
     for r in rows:
         rating = "" if r["rating"] == "" else f"{r['rating']:8.1f}{r['rating_ci']:7.1f}"
-        print(f"{r['player']:{width}s}{r['opponent']:{owidth}s}{r['games']:6d}{r['wins']:6d}{r['draws']:6d}"
-              f"{r['losses']:6d}{r['score']:8.3f}  {r['ci_low']:.3f}..{r['ci_high']:.3f} {rating}", file=out)
+        print(
+            f"{r['player']:{width}s}{r['opponent']:{owidth}s}{r['games']:6d}{r['wins']:6d}{r['draws']:6d}"
+            f"{r['losses']:6d}{r['score']:8.3f}  {r['ci_low']:.3f}..{r['ci_high']:.3f} {rating}",
+            file=out,
+        )
 
 
 def _print_curve(rows: list[dict], out: TextIO) -> None:
     width = max(len(Path(r["checkpoint"]).stem) for r in rows) + 2
     owidth = max(len(r["opponent"]) for r in rows) + 2
-    print(f"{'checkpoint':{width}s}{'iter':>5s}{'step':>8s}{'minutes':>9s}  {'opponent':{owidth}s}{'games':>6s}"
-          f"{'W':>6s}{'D':>6s}{'L':>6s}{'win rate':>10s}  95% CI", file=out)
+    print(
+        f"{'checkpoint':{width}s}{'iter':>5s}{'step':>8s}{'minutes':>9s}  {'opponent':{owidth}s}{'games':>6s}"
+        f"{'W':>6s}{'D':>6s}{'L':>6s}{'win rate':>10s}  95% CI",
+        file=out,
+    )
     for r in rows:
         minutes = "?" if r["wall_minutes"] == "" else f"{r['wall_minutes']:.1f}"
-        print(f"{Path(r['checkpoint']).stem:{width}s}{r['iteration']:5d}{r['step']:8d}{minutes:>9s}  "
-              f"{r['opponent']:{owidth}s}{r['games']:6d}{r['wins']:6d}{r['draws']:6d}{r['losses']:6d}"
-              f"{r['win_rate']:10.3f}  {r['ci_low']:.3f}..{r['ci_high']:.3f}", file=out)
+        print(
+            f"{Path(r['checkpoint']).stem:{width}s}{r['iteration']:5d}{r['step']:8d}{minutes:>9s}  "
+            f"{r['opponent']:{owidth}s}{r['games']:6d}{r['wins']:6d}{r['draws']:6d}{r['losses']:6d}"
+            f"{r['win_rate']:10.3f}  {r['ci_low']:.3f}..{r['ci_high']:.3f}",
+            file=out,
+        )
 
 
 def _write_csv(path: Path, rows: list[dict]) -> None:

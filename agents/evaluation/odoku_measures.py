@@ -19,8 +19,7 @@ from typing import Sequence
 
 from agents.config import game_from_config
 from agents.evaluation.intervals import mean_interval
-from agents.evaluation.runner import GameResult
-from agents.evaluation.runner import play_games
+from agents.evaluation.runner import GameResult, play_games
 from envs.games.odoku.game import Odoku, action_values
 
 ORACLE = "oracle"

@@ -46,9 +46,7 @@ class Ratings:
     anchor: str
 
     def as_dict(self) -> dict[str, dict[str, float]]:
-        return {
-            name: {"rating": float(r), "ci": float(c)} for name, r, c in zip(self.names, self.rating, self.ci)
-        }
+        return {name: {"rating": float(r), "ci": float(c)} for name, r, c in zip(self.names, self.rating, self.ci)}
 
 
 def fit_ratings(
@@ -83,9 +81,7 @@ def fit_ratings(
 
     free = np.array([i for i in range(k) if i != a], dtype=int)
     theta = np.zeros(k)  # natural-log odds scale
-    diverged = RatingError(
-        "the rating fit did not converge: some player won or lost every game; use prior_draws > 0"
-    )
+    diverged = RatingError("the rating fit did not converge: some player won or lost every game; use prior_draws > 0")
     for _ in range(100):
         gradient, hessian = _derivatives(theta, n, s)
         try:

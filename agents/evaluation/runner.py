@@ -43,9 +43,9 @@ from typing import Any, Sequence
 import numpy as np
 
 from agents.config import game_from_config
-from agents.pool import WorkerPool
 from agents.players.player import Player, RandomPlayer
 from agents.players.registry import make_player
+from agents.pool import WorkerPool
 from envs.core import Game, make_game, play_out
 from envs.records import format_game, parse_header, read_record, replay, split_turns, write_record
 
@@ -69,8 +69,9 @@ class GameResult:
     info: dict[str, Any] = field(default_factory=dict)
 
 
-def play_game(game: Game, players: Sequence[Player], rng: np.random.Generator, state=None,
-              opening: int = 0) -> GameResult:
+def play_game(
+    game: Game, players: Sequence[Player], rng: np.random.Generator, state=None, opening: int = 0
+) -> GameResult:
     """Play one game: ``players[seat]`` acts for ``seat``; chance outcomes drawn from ``rng``.
 
     Every player is ``reset()`` first. An illegal action from a player raises the
@@ -187,9 +188,7 @@ class MatchResult:
 
     @property
     def score(self) -> float:
-        points = [
-            0.5 if g.winner is None else float(g.winner == seat) for seat, g in zip(self.seats, self.games)
-        ]
+        points = [0.5 if g.winner is None else float(g.winner == seat) for seat, g in zip(self.seats, self.games)]
         return float(np.mean(points)) if points else float("nan")
 
     @property

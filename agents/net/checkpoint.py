@@ -62,7 +62,9 @@ def load_checkpoint(path: str | Path, game: Game | None = None) -> dict[str, Any
     try:
         checkpoint = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as error:  # torch raises many types for a damaged or foreign file
-        raise CheckpointError(f"checkpoint {path}: not a readable checkpoint ({type(error).__name__}: {error})") from None
+        raise CheckpointError(
+            f"checkpoint {path}: not a readable checkpoint ({type(error).__name__}: {error})"
+        ) from None
     if not isinstance(checkpoint, dict) or checkpoint.get("format") != FORMAT:
         raise CheckpointError(f"checkpoint {path}: not a neuzero checkpoint (expected format {FORMAT!r})")
     missing = [key for key in _KEYS if key not in checkpoint]
@@ -138,7 +140,11 @@ def _net_config(value) -> str | None:
 
 
 def _model(value) -> str | None:
-    if isinstance(value, dict) and value and all(isinstance(k, str) and isinstance(v, torch.Tensor) for k, v in value.items()):
+    if (
+        isinstance(value, dict)
+        and value
+        and all(isinstance(k, str) and isinstance(v, torch.Tensor) for k, v in value.items())
+    ):
         return None
     return f"must be a mapping of parameter names to tensors, got {_short(value)}"
 

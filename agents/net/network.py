@@ -91,7 +91,9 @@ class PolicyValueNet(nn.Module):
         self.policy_conv = nn.Conv2d(c, self.per_cell, 1)
         self.policy_global = nn.Linear(2 * c, self.extra) if self.extra else None
         self.value_conv = nn.Sequential(nn.Conv2d(c, c, 1, bias=False), nn.BatchNorm2d(c), nn.ReLU())
-        self.value_mlp = nn.Sequential(nn.Linear(2 * c, config.value_hidden), nn.ReLU(), nn.Linear(config.value_hidden, 1))
+        self.value_mlp = nn.Sequential(
+            nn.Linear(2 * c, config.value_hidden), nn.ReLU(), nn.Linear(config.value_hidden, 1)
+        )
 
     @classmethod
     def for_game(cls, info: GameInfo, config: NetConfig) -> "PolicyValueNet":
@@ -110,7 +112,9 @@ class PolicyValueNet(nn.Module):
 
     def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         if obs.dim() != 4 or obs.shape[1] != self.in_planes:
-            raise ValueError(f"expected observations of shape [batch, {self.in_planes}, rows, cols], got {list(obs.shape)}")
+            raise ValueError(
+                f"expected observations of shape [batch, {self.in_planes}, rows, cols], got {list(obs.shape)}"
+            )
         x = self.blocks(self.stem(obs))
         cell_logits = self.policy_conv(x).permute(0, 2, 3, 1).reshape(obs.shape[0], -1)
         if self.policy_global is not None:

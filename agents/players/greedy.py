@@ -72,9 +72,7 @@ class GreedyPlayer(Player):
                 p > 0 and self._opponent_wins_in_one(game.step(state, outcome), me)
                 for outcome, p in game.chance_outcomes(state)
             )
-        return any(
-            game.to_play(end) == TERMINAL and game.winner(end) == player for _, end in iter_turns(game, state)
-        )
+        return any(game.to_play(end) == TERMINAL and game.winner(end) == player for _, end in iter_turns(game, state))
 
 
 def make_greedy_player(game: Game, args: list[str]) -> Player:

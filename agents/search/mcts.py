@@ -378,8 +378,17 @@ class MCTS:
         while True:
             path = paths[index]
             length, node, status = _walk(
-                tree.nodes, tree.values, tree.edge_child, tree.edge_prior, path, length, node, first,
-                self._c_puct, self._fpu_reduction, self._expect,
+                tree.nodes,
+                tree.values,
+                tree.edge_child,
+                tree.edge_prior,
+                path,
+                length,
+                node,
+                first,
+                self._c_puct,
+                self._fpu_reduction,
+                self._expect,
             )
             if status == _PATH_FULL:  # walk again from where it stopped, with the same first
                 paths[index] = _doubled(path, -1)
@@ -601,11 +610,19 @@ def _walk(nodes, values, edge_child, edge_prior, path, length, node, first, c_pu
         elif player >= 0:
             visits = nodes[node, VISITS]
             fpu = values[node, player] / visits - fpu_reduction
-            index = _puct_choice(nodes, values, edge_child[start : start + count], edge_prior[start : start + count],
-                                 player, fpu, c_puct * np.sqrt(visits))
+            index = _puct_choice(
+                nodes,
+                values,
+                edge_child[start : start + count],
+                edge_prior[start : start + count],
+                player,
+                fpu,
+                c_puct * np.sqrt(visits),
+            )
         elif expect:
-            index = _lagging_outcome(nodes, edge_child[start : start + count], edge_prior[start : start + count],
-                                     nodes[node, VISITS])
+            index = _lagging_outcome(
+                nodes, edge_child[start : start + count], edge_prior[start : start + count], nodes[node, VISITS]
+            )
         else:
             return length, node, _SAMPLE
         if length == path.shape[0]:

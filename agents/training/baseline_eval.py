@@ -54,8 +54,16 @@ class BaselineEval:
     """Plays the evaluation games of a run, at each of its board sizes, on ``workers``
     processes (0: this process). With several sizes the tags are ``eval/<size>/...``."""
 
-    def __init__(self, workers: int, games: dict[int, Game], net: NetConfig, search: SearchConfig | None,
-                 config: BaselineConfig, seed: int, device: str | torch.device = "cpu"):
+    def __init__(
+        self,
+        workers: int,
+        games: dict[int, Game],
+        net: NetConfig,
+        search: SearchConfig | None,
+        config: BaselineConfig,
+        seed: int,
+        device: str | torch.device = "cpu",
+    ):
         """``games``: board size -> game; ``search``: the candidate's search (None: the raw network plays)."""
         self.games, self.config, self.seed = games, config, seed
         self._pool = WorkerPool(workers, _Candidate, games, net, search, str(device) if workers == 0 else "cpu")
@@ -69,12 +77,21 @@ class BaselineEval:
             if c.games:
                 found.append(Match(f"{prefix}win_rate_vs_random", size, "random", alternating, None))
                 if c.mcts_simulations:
-                    found.append(Match(f"{prefix}win_rate_vs_mcts", size, f"mcts:{c.mcts_simulations}", alternating, None))
+                    found.append(
+                        Match(f"{prefix}win_rate_vs_mcts", size, f"mcts:{c.mcts_simulations}", alternating, None)
+                    )
             reference, fact = game.reference_player, game.score_fact
             if c.reference_games and reference:
                 for seat, seat_name in enumerate(game.info.seat_names):
-                    found.append(Match(f"{prefix}{fact}_vs_{reference}_as_{seat_name}", size, reference,
-                                       (seat,) * c.reference_games, fact))
+                    found.append(
+                        Match(
+                            f"{prefix}{fact}_vs_{reference}_as_{seat_name}",
+                            size,
+                            reference,
+                            (seat,) * c.reference_games,
+                            fact,
+                        )
+                    )
         return found
 
     def evaluate(self, net: PolicyValueNet, iteration: int) -> dict[str, float]:
@@ -83,9 +100,12 @@ class BaselineEval:
         weights = cpu_weights(net)
         matches = self.matches()
         futures = [  # every game of every match handed out before any result is awaited
-            [self._pool.submit(_play, (weights, iteration, match.size, match.opponent, seat,
-                                       (self.seed, iteration, m, g)))
-             for g, seat in enumerate(match.seats)]
+            [
+                self._pool.submit(
+                    _play, (weights, iteration, match.size, match.opponent, seat, (self.seed, iteration, m, g))
+                )
+                for g, seat in enumerate(match.seats)
+            ]
             for m, match in enumerate(matches)
         ]
         results = {}

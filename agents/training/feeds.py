@@ -34,8 +34,8 @@ from typing import Any, Mapping, Protocol
 import numpy as np
 
 from agents.net.network import NetConfig, PolicyValueNet
-from agents.search.mcts import MCTS, SearchConfig
 from agents.pool import WorkerPool
+from agents.search.mcts import MCTS, SearchConfig
 from agents.training.selfplay import Board, SelfPlayConfig, self_play_sizes
 from agents.training.sizes import SizeSchedule
 from agents.training.workers import Chunk, SelfPlayWorker, cpu_weights
@@ -47,7 +47,9 @@ class Feed(Protocol):
     overlap: bool  # whether workers play while the learner steps
     stale_games: int  # games played but dropped for exceeding the policy lag bound (Ray only)
 
-    def collect(self, net: PolicyValueNet, step: int, rng: np.random.Generator, iteration: int, more: bool) -> list[Chunk]:
+    def collect(
+        self, net: PolicyValueNet, step: int, rng: np.random.Generator, iteration: int, more: bool
+    ) -> list[Chunk]:
         """The games of ``iteration`` (1-based); ``more`` is False at the last iteration
         (nothing to prefetch)."""
 
@@ -67,7 +69,9 @@ class InlineFeed:
     overlap = False
     stale_games = 0
 
-    def __init__(self, sizes: SizeSchedule, evaluators: Mapping[Any, Any], search: SearchConfig, config: SelfPlayConfig):
+    def __init__(
+        self, sizes: SizeSchedule, evaluators: Mapping[Any, Any], search: SearchConfig, config: SelfPlayConfig
+    ):
         """``evaluators``: board size -> the run network's evaluator for that size's game."""
         self.sizes, self.config = sizes, config
         self.boards = {size: Board(e.game, MCTS(e.game, search), e) for size, e in evaluators.items()}

@@ -72,7 +72,12 @@ class Learner:
     """Owns the optimiser of ``net``; :meth:`step` trains on one batch and returns the losses."""
 
     def __init__(
-        self, net: PolicyValueNet, config: LearnerConfig, device: torch.device, total_steps: int = 0, steps_taken: int = 0
+        self,
+        net: PolicyValueNet,
+        config: LearnerConfig,
+        device: torch.device,
+        total_steps: int = 0,
+        steps_taken: int = 0,
     ):
         self.net = net
         self.config = config

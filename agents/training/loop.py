@@ -65,6 +65,7 @@ from agents.net.network import NetConfig, PolicyValueNet, head_layout, resolve_d
 from agents.search.mcts import MCTS, SearchConfig
 from agents.training.baseline_eval import BaselineConfig, BaselineEval
 from agents.training.config_store import AGENT_SECTIONS
+from agents.training.feeds import Feed, InlineFeed, ProcessFeed
 from agents.training.interrupts import exit_status, stop_on_signals
 from agents.training.learner import Learner, LearnerConfig
 from agents.training.replay import SizedReplay
@@ -78,11 +79,9 @@ from agents.training.saving import (
     restore_rngs,
     save_checkpoint,
 )
-from agents.training.feeds import Feed, InlineFeed, ProcessFeed
-from agents.training.workers import Chunk
 from agents.training.selfplay import SelfPlayBatch, SelfPlayConfig, first_seat_win_rate
 from agents.training.sizes import SizeSchedule, describe, parse_sizes
-from agents.training.workers import resolve_workers
+from agents.training.workers import Chunk, resolve_workers
 from envs.core import Game
 from envs.records import format_game
 
@@ -209,7 +208,9 @@ def _games(game_cfg: dict) -> tuple[SizeSchedule, dict]:
             games[size] = game_from_config({**game_cfg, "size": size})
         except ConfigError as error:
             raise ConfigError(f"game.size={value!r}: size {size} is refused: {error}") from None
-    layouts = {size: (g.info.obs_shape[0], *head_layout(g.info.num_actions, g.info.board_shape)) for size, g in games.items()}
+    layouts = {
+        size: (g.info.obs_shape[0], *head_layout(g.info.num_actions, g.info.board_shape)) for size, g in games.items()
+    }
     if len(set(layouts.values())) > 1:
         raise ConfigError(
             f"game.size={value!r}: one network cannot play these sizes (input planes, logits per cell, "
@@ -273,7 +274,15 @@ def make_feed(s: Settings, evaluators: dict[object, NetEvaluator]) -> Feed:
 
         try:
             return RayFeed(
-                s.distributed, s.sizes, s.games, s.net, s.search, s.selfplay, s.device, overlap, s.selfplay.max_policy_lag
+                s.distributed,
+                s.sizes,
+                s.games,
+                s.net,
+                s.search,
+                s.selfplay,
+                s.device,
+                overlap,
+                s.selfplay.max_policy_lag,
             )
         except (ImportError, ValueError) as error:
             raise ConfigError(str(error)) from None
@@ -393,8 +402,15 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
         with stopper.held(stop_after=not interrupted):  # a signal now stops the run after the save
             path = save_checkpoint(
                 checkpoint_path(checkpoint_dir, step, iteration, interrupted),
-                game_info=info, net=net, optimizer=learner.optimizer, step=step, iteration=iteration,
-                rng=rng, config_yaml=config_yaml, replay=replay, same_replay_as=same_replay,
+                game_info=info,
+                net=net,
+                optimizer=learner.optimizer,
+                step=step,
+                iteration=iteration,
+                rng=rng,
+                config_yaml=config_yaml,
+                replay=replay,
+                same_replay_as=same_replay,
                 wall_seconds=None if started_at is None else time.perf_counter() - started_at,
             )
             prune(checkpoint_dir, s.keep_checkpoints)
@@ -413,14 +429,25 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
         log.info(
             "training %s %s on %s, seed %d: iterations %d..%d, %d games and %d learner steps each, "
             "%d simulations per move, net %d blocks x %d channels%s",
-            info.name, info.params, s.device, s.seed, iteration + 1, s.iterations, s.selfplay.games_per_iteration,
-            s.learner.steps_per_iteration, s.search.num_simulations, s.net.blocks, s.net.channels,
+            info.name,
+            info.params,
+            s.device,
+            s.seed,
+            iteration + 1,
+            s.iterations,
+            s.selfplay.games_per_iteration,
+            s.learner.steps_per_iteration,
+            s.search.num_simulations,
+            s.net.blocks,
+            s.net.channels,
             f", board {describe(s.sizes)}" if s.sizes.mixed else "",
         )
         show_bar = bool(cfg.get("progress", True)) and sys.stderr.isatty()  # no bar in redirected output
         for size, g in s.games.items():  # compile the kernels before the first iteration is timed
             _warm_up(g, MCTS(g, s.search), evaluators[size])
-        bar = tqdm(total=s.iterations, initial=iteration, desc=info.name, unit="it", dynamic_ncols=True, disable=not show_bar)
+        bar = tqdm(
+            total=s.iterations, initial=iteration, desc=info.name, unit="it", dynamic_ncols=True, disable=not show_bar
+        )
         while iteration < s.iterations:
             # 1. self-play: this iteration's games (the feed may have played them while the learner stepped)
             started = time.perf_counter()

@@ -56,10 +56,10 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from agents.training.feeds import split_games
 from agents.net.net_evaluator import NetEvaluator
 from agents.net.network import NetConfig, PolicyValueNet
 from agents.search.mcts import SearchConfig
+from agents.training.feeds import split_games
 from agents.training.selfplay import SelfPlayConfig
 from agents.training.sizes import SizeSchedule
 from agents.training.workers import Chunk, SelfPlayWorker, cpu_weights
@@ -99,14 +99,22 @@ class RayConfig:
             value = getattr(self, key)
             if value != "auto" and (not isinstance(value, int) or isinstance(value, bool) or value < 0):
                 raise ValueError(f"distributed.{key} must be 'auto' or an integer >= 0, got {value!r}")
-        for key in ("cpus_per_actor", "gpus_per_actor", "gpus_per_learner", "cpus_per_inference_actor", "gpus_per_inference_actor"):
+        for key in (
+            "cpus_per_actor",
+            "gpus_per_actor",
+            "gpus_per_learner",
+            "cpus_per_inference_actor",
+            "gpus_per_inference_actor",
+        ):
             value = getattr(self, key)
             if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0:
                 raise ValueError(f"distributed.{key} must be a number >= 0, got {value!r}")
         if self.num_cpus is not None and (not isinstance(self.num_cpus, int) or self.num_cpus < 1):
             raise ValueError(f"distributed.num_cpus must be null or an integer >= 1, got {self.num_cpus!r}")
         if not isinstance(self.max_restarts, int) or self.max_restarts < -1:
-            raise ValueError(f"distributed.max_restarts must be an integer >= -1 (-1: unlimited), got {self.max_restarts!r}")
+            raise ValueError(
+                f"distributed.max_restarts must be an integer >= -1 (-1: unlimited), got {self.max_restarts!r}"
+            )
         if self.address is not None and not isinstance(self.address, str):
             raise ValueError(f"distributed.address must be null, 'auto' or HOST:PORT, got {self.address!r}")
 
@@ -146,19 +154,34 @@ class RayFeed:
             _check_resources(config, self.workers, inference, server_gpus, resources)
             self._reservation = _reserve_learner(ray, config.gpus_per_learner)
             self.servers = [
-                ray.remote(InferenceActor).options(
+                ray.remote(InferenceActor)
+                .options(
                     num_cpus=config.cpus_per_inference_actor,
                     num_gpus=server_gpus,
-                    max_restarts=config.max_restarts, max_task_retries=-1,
-                ).remote(game, net, "cuda" if device.type == "cuda" else "cpu")  # Ray maps its GPU to cuda:0
+                    max_restarts=config.max_restarts,
+                    max_task_retries=-1,
+                )
+                .remote(game, net, "cuda" if device.type == "cuda" else "cpu")  # Ray maps its GPU to cuda:0
                 for _ in range(inference)
             ]
             actor_device = "cuda" if config.gpus_per_actor > 0 and not self.servers else "cpu"
             self.actors = [
-                ray.remote(SelfPlayActor).options(
-                    num_cpus=config.cpus_per_actor, num_gpus=config.gpus_per_actor,
-                    max_restarts=config.max_restarts, max_task_retries=-1,
-                ).remote(games, net, search, selfplay, index, actor_device, self.servers[index % len(self.servers)] if self.servers else None)
+                ray.remote(SelfPlayActor)
+                .options(
+                    num_cpus=config.cpus_per_actor,
+                    num_gpus=config.gpus_per_actor,
+                    max_restarts=config.max_restarts,
+                    max_task_retries=-1,
+                )
+                .remote(
+                    games,
+                    net,
+                    search,
+                    selfplay,
+                    index,
+                    actor_device,
+                    self.servers[index % len(self.servers)] if self.servers else None,
+                )
                 for index in range(self.workers)
             ]
             nodes = set(ray.get([actor.node.remote() for actor in self.actors]))
@@ -330,11 +353,20 @@ def _start(ray, config: RayConfig) -> None:
     handler = signal.getsignal(signal.SIGTERM)
     env_vars = {"OMP_NUM_THREADS": "1"}
     if config.address is None:
-        env_vars["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(agents.__file__).parents[1]), os.environ.get("PYTHONPATH")]))
-        ray.init(num_cpus=config.num_cpus, include_dashboard=False, runtime_env={"env_vars": env_vars}, logging_level="WARNING")
+        env_vars["PYTHONPATH"] = os.pathsep.join(
+            filter(None, [str(Path(agents.__file__).parents[1]), os.environ.get("PYTHONPATH")])
+        )
+        ray.init(
+            num_cpus=config.num_cpus,
+            include_dashboard=False,
+            runtime_env={"env_vars": env_vars},
+            logging_level="WARNING",
+        )
     else:
         packages = [str(Path(agents.__file__).parent), str(Path(envs.__file__).parent)]
-        ray.init(address=config.address, runtime_env={"py_modules": packages, "env_vars": env_vars}, logging_level="WARNING")
+        ray.init(
+            address=config.address, runtime_env={"py_modules": packages, "env_vars": env_vars}, logging_level="WARNING"
+        )
     signal.signal(signal.SIGTERM, handler)
 
 
@@ -364,5 +396,3 @@ def _reserve_learner(ray, gpus: float):
         return None
     node = f"node:{ray.util.get_node_ip_address()}"
     return ray.remote(_Reservation).options(num_cpus=0, num_gpus=gpus, resources={node: 0.001}).remote()
-
-

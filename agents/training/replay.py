@@ -117,7 +117,9 @@ class SizedReplay:
         if capacity < 1:
             raise ValueError(f"replay capacity must be >= 1, got {capacity}")
         self.capacity = int(capacity)
-        self.buffers = {size: ReplayBuffer(capacity, obs_shape, actions) for size, (obs_shape, actions) in shapes.items()}
+        self.buffers = {
+            size: ReplayBuffer(capacity, obs_shape, actions) for size, (obs_shape, actions) in shapes.items()
+        }
         self.arrivals: list[list] = []  # [size, count] runs of held positions, oldest first (several sizes only)
         self.total_added = 0  # positions ever added
 
@@ -255,11 +257,11 @@ def _few_distinct(bits: np.ndarray, most: int, chunk: int = 1 << 22) -> tuple[np
     (<= 256) distinct values. A replay holds tens of millions of entries, which a sort
     takes seconds over at every checkpoint; a binary search per entry among the few
     distinct values gives the same arrays, one chunk at a time."""
-    values = np.unique(bits[:most + 1])  # more than ``most`` here: done, without sorting them all
+    values = np.unique(bits[: most + 1])  # more than ``most`` here: done, without sorting them all
     for start in range(most + 1, len(bits), chunk):  # the values the first entries lack
         if len(values) > most:
             return None
-        part = bits[start:start + chunk]
+        part = bits[start : start + chunk]
         missing = values[np.minimum(np.searchsorted(values, part), len(values) - 1)] != part
         if missing.any():
             values = np.union1d(values, part[missing])
@@ -267,7 +269,7 @@ def _few_distinct(bits: np.ndarray, most: int, chunk: int = 1 << 22) -> tuple[np
         return None
     index = np.empty(len(bits), dtype=np.uint8)
     for start in range(0, len(bits), chunk):
-        index[start:start + chunk] = np.searchsorted(values, bits[start:start + chunk])
+        index[start : start + chunk] = np.searchsorted(values, bits[start : start + chunk])
     return values, index
 
 

@@ -122,7 +122,9 @@ def load_replay(path: str | Path, capacity: int | None = None, shapes: Mapping |
         with np.load(file, allow_pickle=False) as data:
             return SizedReplay.from_state_dict(unpack_state({key: data[key] for key in data.files}), capacity, shapes)
     except Exception as error:  # zip, key and shape errors of a damaged file
-        raise CheckpointError(f"replay buffer {file} of checkpoint {path}: not readable ({type(error).__name__}: {error})") from None
+        raise CheckpointError(
+            f"replay buffer {file} of checkpoint {path}: not readable ({type(error).__name__}: {error})"
+        ) from None
 
 
 def restore_rngs(checkpoint: dict) -> np.random.Generator:
@@ -156,6 +158,7 @@ def keep_milestone(path: str | Path) -> Path:
     path = Path(path)
     target = path.parent / MILESTONES / path.name
     target.parent.mkdir(exist_ok=True)
+
     def copy(f) -> None:
         with path.open("rb") as source:
             shutil.copyfileobj(source, f)

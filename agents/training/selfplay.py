@@ -73,8 +73,13 @@ class SelfPlayConfig:
 
     def __post_init__(self):
         integers = (
-            ("games_per_iteration", 1), ("concurrent_games", 1), ("temperature_moves", 0),
-            ("outcome_rollouts", 0), ("policy_rollouts", 0), ("max_policy_lag", 0), ("fast_simulations", 0),
+            ("games_per_iteration", 1),
+            ("concurrent_games", 1),
+            ("temperature_moves", 0),
+            ("outcome_rollouts", 0),
+            ("policy_rollouts", 0),
+            ("max_policy_lag", 0),
+            ("fast_simulations", 0),
         )
         for key, low in integers:
             check(f"agent.selfplay.{key}", getattr(self, key), "integer", low=low)

@@ -88,13 +88,21 @@ def _schedule_steps(value: list) -> tuple[tuple[int, SizeMix], ...]:
     steps = []
     for index, step in enumerate(value):
         key = f"{KEY}[{index}]"
-        if not isinstance(step, dict) or set(step) - {"from_iteration", "sizes", "weights"} or not {"from_iteration", "sizes"} <= set(step):
-            raise ConfigError(f"{key}: a schedule step is {{from_iteration: I, sizes: [...]}} (weights optional), got {step!r}")
+        if (
+            not isinstance(step, dict)
+            or set(step) - {"from_iteration", "sizes", "weights"}
+            or not {"from_iteration", "sizes"} <= set(step)
+        ):
+            raise ConfigError(
+                f"{key}: a schedule step is {{from_iteration: I, sizes: [...]}} (weights optional), got {step!r}"
+            )
         start = step["from_iteration"]
         if not _is_int(start) or start < 1:
             raise ConfigError(f"{key}.from_iteration must be an integer >= 1, got {start!r}")
         if not steps and start != 1:
-            raise ConfigError(f"{key}.from_iteration must be 1: the schedule's first step says what iteration 1 plays, got {start}")
+            raise ConfigError(
+                f"{key}.from_iteration must be 1: the schedule's first step says what iteration 1 plays, got {start}"
+            )
         if steps and start <= steps[-1][0]:
             raise ConfigError(
                 f"{key}.from_iteration ({start}) must be greater than the step before it ({steps[-1][0]}): "
@@ -141,6 +149,7 @@ def _is_number(value) -> bool:
 
 def describe(schedule: SizeSchedule) -> str:
     """``sizes 5, 11`` or ``sizes 5 from iteration 1, 5, 11 from iteration 20``: for the log."""
+
     def mix_text(mix: SizeMix) -> str:
         uniform = len(set(mix.probabilities)) == 1
         return ", ".join(str(s) if uniform else f"{s} ({p:.0%})" for s, p in zip(mix.sizes, mix.probabilities))

@@ -86,7 +86,9 @@ class BatchedBoardGameEnv(VectorEnv):
         self.illegal_action = illegal_action
         self.render_mode = render_mode
         self.copy = copy
-        self.batch = _batch_for(self.game, self.num_envs, opponent is not None, -1 if agent_seat == "random" else agent_seat)
+        self.batch = _batch_for(
+            self.game, self.num_envs, opponent is not None, -1 if agent_seat == "random" else agent_seat
+        )
         self.single_action_space = spaces.Discrete(info.num_actions)
         self.single_observation_space = spaces.Dict(
             {

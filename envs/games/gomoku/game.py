@@ -41,7 +41,6 @@ class GomokuRules(Rules):
         return False
 
 
-
 class Gomoku(StoneGame):
     """Plain Gomoku: one stone on an empty cell per turn; five or more in a row wins.
 

@@ -50,7 +50,10 @@ class HexRules(Rules):
         self.neighbour_array = np.array([list(cells) + [-1] * (6 - len(cells)) for cells in self.neighbours])
         r, c = np.divmod(np.arange(n * n), n)
         # per colour and cell, the colour's edges it lies on as bits (1: the first edge, 2: the second)
-        self.edge_arrays = {1: ((r == 0) + 2 * (r == n - 1)).astype(np.uint8), 2: ((c == 0) + 2 * (c == n - 1)).astype(np.uint8)}
+        self.edge_arrays = {
+            1: ((r == 0) + 2 * (r == n - 1)).astype(np.uint8),
+            2: ((c == 0) + 2 * (c == n - 1)).astype(np.uint8),
+        }
 
     def wins(self, board: bytearray, colour: int, cells: Sequence[int]) -> bool:
         """Whether a chain of ``colour`` through one of ``cells`` joins that colour's two edges."""
@@ -72,7 +75,6 @@ class HexRules(Rules):
 
     def link(self, chains: np.ndarray, board: bytearray, cell: int) -> bool:
         return link_joins(board, self.n, chains, self.neighbour_array, cell)
-
 
     def final_outcome(self, board: Sequence[int], counts: Sequence[int]) -> int:
         cells = range(self.n * self.n)

@@ -176,8 +176,20 @@ class OdokuBatch(Batch):
         reset_games(which, self.board, self.counts, self.meta, self.params, self.mask, self.seeds, self.obs)
 
     def step(self, actions: np.ndarray, illegal: np.ndarray) -> None:
-        step_games(actions, illegal, self.board, self.counts, self.meta, self.params, self.mask, self.seeds,
-                   self.obs, self.rewards, self.terminated, self.returns)
+        step_games(
+            actions,
+            illegal,
+            self.board,
+            self.counts,
+            self.meta,
+            self.params,
+            self.mask,
+            self.seeds,
+            self.obs,
+            self.rewards,
+            self.terminated,
+            self.returns,
+        )
 
     def engine_state(self, i: int):
         """Game ``i`` as an engine state (``envs.games.odoku.game.OdokuState``)."""

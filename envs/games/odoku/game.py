@@ -87,8 +87,7 @@ def _balanced_probability(blue: int, white: int) -> float:
 
 # P_BALANCED[blue][white]; entries with blue + white > 5 are never used.
 P_BALANCED = tuple(
-    tuple(_balanced_probability(b, w) if b + w <= SIZE else 0.0 for w in range(SIZE + 1))
-    for b in range(SIZE + 1)
+    tuple(_balanced_probability(b, w) if b + w <= SIZE else 0.0 for w in range(SIZE + 1)) for b in range(SIZE + 1)
 )
 
 
@@ -198,9 +197,7 @@ class Odoku(Game):
         action = self.check_action(state, action)
         cell, colour = divmod(action, 2)
         if state.board[cell] != EMPTY:
-            raise IllegalActionError(
-                f"{self.action_to_text(state, action)}: cell {cell_name(cell)} is occupied"
-            )
+            raise IllegalActionError(f"{self.action_to_text(state, action)}: cell {cell_name(cell)} is occupied")
         state.board[cell] = BLUE if colour == 0 else WHITE
         counts = state.blue if colour == 0 else state.white
         for g in CELL_GROUPS[cell]:
@@ -321,14 +318,10 @@ class Odoku(Game):
             raise IllegalActionError(f"{text!r}: the game is over")
         if state.player == CHANCE:
             if mover is None:
-                raise NotationError(
-                    f"{text!r}: the coin has not fallen yet; name the mover, e.g. 'B {text.strip()}'"
-                )
+                raise NotationError(f"{text!r}: the coin has not fallen yet; name the mover, e.g. 'B {text.strip()}'")
             return [SEAT_NAMES.index(mover.upper()), action]
         if mover is not None and SEAT_NAMES.index(mover.upper()) != state.player:
-            raise IllegalActionError(
-                f"{text!r}: out of turn, {SEAT_NAMES[state.player]} is to move"
-            )
+            raise IllegalActionError(f"{text!r}: out of turn, {SEAT_NAMES[state.player]} is to move")
         return [action]
 
     def render_text(self, state: OdokuState) -> str:
@@ -367,7 +360,9 @@ class Odoku(Game):
     def value_text(self, value: float, seat: int) -> str:
         # the returns are (score - 7.5) / 7.5 for B and the negative for A
         expected = 7.5 + 7.5 * (value if seat == 0 else -value)
-        return f"expected final score {expected:.2f} of 15 ({SEAT_NAMES[seat]} wants it {'high' if seat == 0 else 'low'})"
+        return (
+            f"expected final score {expected:.2f} of 15 ({SEAT_NAMES[seat]} wants it {'high' if seat == 0 else 'low'})"
+        )
 
     def result_text(self, state: OdokuState) -> str:
         return f"final score {score(state)} of 15"

@@ -18,9 +18,7 @@ REGION_COLOURS: tuple[RGB, ...] = (
 )
 
 
-def draw_odoku(
-    board: Sequence[int], region_of_cell: Sequence[int], status: Sequence[str | None]
-) -> np.ndarray:
+def draw_odoku(board: Sequence[int], region_of_cell: Sequence[int], status: Sequence[str | None]) -> np.ndarray:
     """Odoku board (north at the top) with regions coloured and decided groups marked.
 
     A decided row or column gets ``+`` (balanced) or ``-`` (unbalanced) in its

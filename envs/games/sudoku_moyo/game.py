@@ -161,8 +161,9 @@ class SudokuMoyo(Game):
     ==============  ==============================================================
     """
 
-    def __init__(self, givens: int | None = None, puzzle: str | int | None = "", moves: str | None = "",
-                 size: int = SIZE):
+    def __init__(
+        self, givens: int | None = None, puzzle: str | int | None = "", moves: str | None = "", size: int = SIZE
+    ):
         # ``size`` is accepted so that ``game.size`` exists for every game; the grid is fixed.
         if size != SIZE:
             raise ValueError(f"Sudoku Moyo is played on the {SIZE}x{SIZE} grid: size must be {SIZE}, got {size}")
@@ -282,11 +283,16 @@ class SudokuMoyo(Game):
         if state.opening and owner != NEUTRAL:
             return "the centre (d4-f6) still takes a digit, and the opening fills the centre first"
         if not state.opening and owner != state.player:
-            return (f"{cell_name(cell)} is in {owner_name(owner)}'s box {BOX_NAMES[BOX_OF[cell]]}; "
-                    f"{SEAT_NAMES[state.player]} places only in its own boxes")
+            return (
+                f"{cell_name(cell)} is in {owner_name(owner)}'s box {BOX_NAMES[BOX_OF[cell]]}; "
+                f"{SEAT_NAMES[state.player]} places only in its own boxes"
+            )
         bit = 1 << (digit - 1)
-        for group, used in (("row", state.rows[ROW_OF_CELL[cell]]), ("column", state.cols[COL_OF_CELL[cell]]),
-                            ("box", state.boxes[BOX_OF[cell]])):
+        for group, used in (
+            ("row", state.rows[ROW_OF_CELL[cell]]),
+            ("column", state.cols[COL_OF_CELL[cell]]),
+            ("box", state.boxes[BOX_OF[cell]]),
+        ):
             if used & bit:
                 return f"{digit} is already in the cell's {group}"
         return ""
@@ -427,8 +433,9 @@ def parse_puzzle(text: str) -> bytes:
     completions = count_solutions(grid, 2)
     if completions != 1:
         raise ValueError(
-            "puzzle: has no completion" if completions == 0 else
-            "puzzle: has more than one completion; a proper puzzle has exactly one"
+            "puzzle: has no completion"
+            if completions == 0
+            else "puzzle: has more than one completion; a proper puzzle has exactly one"
         )
     return bytes(digits)
 
@@ -437,13 +444,16 @@ def puzzle_text(state: SudokuMoyoState) -> str:
     """The givens of ``state`` as an 81-character puzzle, row 9 first, '.' for empty."""
     return "".join(
         str(state.grid[cell]) if state.given[cell] else "."
-        for row in reversed(range(SIZE)) for cell in range(row * SIZE, (row + 1) * SIZE)
+        for row in reversed(range(SIZE))
+        for cell in range(row * SIZE, (row + 1) * SIZE)
     )
 
 
 def grid_text(state: SudokuMoyoState) -> str:
     """Every digit of ``state`` (givens and placements), row 9 first, '.' for empty."""
-    return "".join(str(d) if d else "." for row in reversed(range(SIZE)) for d in state.grid[row * SIZE:(row + 1) * SIZE])
+    return "".join(
+        str(d) if d else "." for row in reversed(range(SIZE)) for d in state.grid[row * SIZE : (row + 1) * SIZE]
+    )
 
 
 def _lay_out(state: SudokuMoyoState, digits: bytes) -> None:
@@ -506,7 +516,9 @@ def _symmetry_sample() -> tuple[Symmetry, ...]:
         rows = np.concatenate([3 * band + rng.permutation(3) for band in range(3)])
         columns = np.concatenate([3 * stack + rng.permutation(3) for stack in range(3)])
         half = bool(k % 2)
-        name = f"digits {''.join(str(d + 1) for d in digits)} rows {''.join(map(str, rows))} " \
-               f"columns {''.join(map(str, columns))}" + (" half-turn" if half else "")
+        name = (
+            f"digits {''.join(str(d + 1) for d in digits)} rows {''.join(map(str, rows))} "
+            f"columns {''.join(map(str, columns))}" + (" half-turn" if half else "")
+        )
         result.append(symmetry(digits, rows, columns, half, name))
     return tuple(result)

@@ -62,12 +62,16 @@ class YRules(Rules):
     pie_turn = 1
     symmetry_names = tuple(TRIANGLE_MAPS)
     kernel_goal = GOAL_SIDES
-    goals = ("join all three sides of the triangle with one chain of your stones (a corner counts for both its sides)",) * 2
+    goals = (
+        "join all three sides of the triangle with one chain of your stones (a corner counts for both its sides)",
+    ) * 2
 
     def __init__(self, size: int = 13):
         n = check_size(size, 2)
         if n > MAX_SIZE:
-            raise ValueError(f"size must be from 2 to {MAX_SIZE} for Y (its letters run a..{COLUMNS[2 * MAX_SIZE - 2]}), got {n}")
+            raise ValueError(
+                f"size must be from 2 to {MAX_SIZE} for Y (its letters run a..{COLUMNS[2 * MAX_SIZE - 2]}), got {n}"
+            )
         self.n = self.goal_stones = n  # a chain touching all three sides has n stones at least
         r, c = np.divmod(np.arange(n * n), n)
         on = r + c <= n - 1
@@ -90,7 +94,6 @@ class YRules(Rules):
     def final_outcome(self, board: Sequence[int], counts: Sequence[int]) -> int:
         cells = np.flatnonzero(self.on_board).tolist()
         return next((colour for colour in (1, 2) if self.wins(board, colour, cells)), 0)
-
 
     # --- names, text, pictures, symmetries ------------------------------------------------------
     def cell_name(self, cell: int) -> str:
@@ -126,7 +129,8 @@ class YRules(Rules):
         """The seed's layout: row n at the top, every cell under its letter, letters below."""
         n, width = self.n, len(str(self.n))
         lines = [
-            str(r + 1).rjust(width) + " " * (3 + r) + " ".join(symbols[r * n : r * n + n - r]) for r in reversed(range(n))
+            str(r + 1).rjust(width) + " " * (3 + r) + " ".join(symbols[r * n : r * n + n - r])
+            for r in reversed(range(n))
         ]
         lines.append(" " * (width + 3) + COLUMNS[: 2 * n - 1])
         return lines
