@@ -98,6 +98,10 @@ class Rules(abc.ABC):
         """
         return []
 
+    def why_not_placeable(self, board: bytearray, cell: int, colour: int) -> str:
+        """Why a ``colour`` stone may not go on the empty ``cell`` (the placement rule's message)."""
+        return f"a stone may not go on {self.cell_name(cell)}"
+
     def placements(self, board: bytearray, colour: int, value: int) -> list[int]:
         """The cells holding ``value`` (empty, or neutral) where a ``colour`` stone may go."""
         return cells_with(board, value)
@@ -278,7 +282,7 @@ class StoneGame(Game):
     can move (a full board; Reversi: no legal placement for either side).
 
     Observation planes (mover's view): 0 the mover's stones, 1 the opponent's,
-    then (Y only) the cells off the board, then pie swap available now, then
+    then the cells off the board (where ``rules.off_board`` marks some), then pie swap available now, then
     ``rules.orientation`` (all ones or all zeros).
     """
 
@@ -445,12 +449,11 @@ class StoneGame(Game):
             return self._pie_message(state)
         if action == self.PASS:
             return "pass is legal only when no placement is"
-        name = self.rules.cell_name(action)
         if state.board[action] == OFF_BOARD:
             return f"cell {action} is not on the board"
         if state.board[action] != EMPTY:
-            return f"cell {name} is occupied"
-        return f"a stone on {name} captures nothing (a placement must flank a line of enemy stones)"
+            return f"cell {self.rules.cell_name(action)} is occupied"
+        return self.rules.why_not_placeable(state.board, action, state.colour)
 
     # --- shared machinery --------------------------------------------------------------------
     def _set(self, state: StoneState, cell: int, value: int) -> None:

@@ -56,6 +56,9 @@ class ReversiRules(Rules):
         count = captures(board, self.n, cell, colour, out)
         return out[:count].tolist() if count else None
 
+    def why_not_placeable(self, board: bytearray, cell: int, colour: int) -> str:
+        return f"a stone on {self.cell_name(cell)} captures nothing (a placement must flank a line of enemy stones)"
+
     def placements(self, board: bytearray, colour: int, value: int) -> list[int]:
         """Cells holding ``value`` where a ``colour`` stone flanks at least one line."""
         return capturing_cells(board, self.n, colour, value).tolist()
