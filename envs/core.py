@@ -128,6 +128,15 @@ class Game(abc.ABC):
         """(outcome, probability) pairs at a chance node."""
         return []
 
+    def make_batch(self, num_envs: int, single_agent: bool, seat_option: int):
+        """The game's own compiled batch for ``envs.make_vec`` (an ``envs.vector.common.Batch``),
+        or None: the stone games' kernels or the engine loop serve it (``envs.vector.vector_env``)."""
+        return None
+
+    # Why ``envs.make_vec`` steps this game through its Python engine rather than batched
+    # kernels; a game with neither its own batch nor the stone games' kernels must say why.
+    engine_batch_reason: str = ""
+
     # --- derived queries ------------------------------------------------------
     def is_terminal(self, state) -> bool:
         return self.to_play(state) == TERMINAL

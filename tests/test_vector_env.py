@@ -10,6 +10,7 @@ import envs
 from envs import CHANCE, GAMES, TERMINAL, IllegalActionError, make_game
 from envs.games.odoku.batched import coin_threshold, flip
 from envs.kernels import draw
+from envs.vector.engine_batch import chance_from_stream
 from envs.vector.vector_env import BatchedBoardGameEnv, game_stream_seed
 
 
@@ -33,7 +34,10 @@ class EngineReplay:
         while True:
             player = game.to_play(state)
             if player == CHANCE:
-                outcome, self.stream = flip(self.stream, coin_threshold(game.bias))
+                if game.info.name == "odoku":
+                    outcome, self.stream = flip(self.stream, coin_threshold(game.bias))
+                else:
+                    outcome, self.stream = chance_from_stream(game, state, self.stream)
                 game.apply(state, outcome)
             elif self.opponent and player >= 0 and player != self.seat:
                 legal = game.legal_actions(state)
@@ -96,20 +100,11 @@ def compare(name, kwargs, num_envs, games, opponent, seat, seed):
     return finished
 
 
-# Y's three-sided chains and Sudoku Moyo have no batched kernel: gymnasium.make_vec over the
-# single env serves them
-UNBATCHED = {"y", "neuy", "sudoku_moyo"}
-BATCHED = sorted(set(SMALL) - UNBATCHED)
+BATCHED = sorted(SMALL)
 
 
 def test_every_game_is_covered():
     assert set(SMALL) == set(GAMES)
-
-
-@pytest.mark.parametrize("name", sorted(UNBATCHED))
-def test_games_without_batched_kernels_are_refused_clearly(name):
-    with pytest.raises(ValueError, match=f"{name!r} has no batched kernels; use gymnasium.make_vec"):
-        envs.make_vec(GAMES[name][0], num_envs=2, **SMALL[name])
 
 
 @pytest.mark.parametrize("name", BATCHED)
@@ -130,7 +125,7 @@ def test_thousands_of_games_equal_the_engine(name):
     assert compare(name, SMALL[name], num_envs=100, games=2500, opponent="random", seat="random", seed=102) >= 2500
 
 
-@pytest.mark.parametrize("name", ["hex", "nex", "reversi", "neuversi", "gomoku"])
+@pytest.mark.parametrize("name", ["hex", "nex", "reversi", "neuversi", "gomoku", "y", "neuy"])
 def test_default_sizes_equal_the_engine(name):
     compare(name, {}, num_envs=8, games=30, opponent="random", seat=1, seed=3)
 

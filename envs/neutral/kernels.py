@@ -12,16 +12,13 @@ from envs.kernels import (
     EMPTY,
     GOAL_CHAIN,
     GOAL_COUNT,
-    GOAL_SIDES,
     NEUTRAL,
-    chain_sides,
     draw,
     nth,
 )
 from envs.stones.chains import EXACT, STALE, UNTRACKED, joined, link
 from envs.stones.flanking import capture_starts, captures, capturing_into, count_winner
-from envs.stones.lines import LINE, line_through
-from envs.stones.sides import ALL_SIDES
+from envs.stones.goals import outcome_at_end, turn_reached
 
 START, DROP_NEUTRAL, SWAP_SECOND, SWAP_GIVE = 0, 1, 2, 3  # a turn's micro-steps (``envs.neutral.mutator``)
 
@@ -90,16 +87,16 @@ def _nth_touching(board, touch, index):
 
 # --- random playouts ---------------------------------------------------------------------------------
 @njit(cache=True)
-def neutral_playout(board, n, colour, turns, pie_turn, goal, adjacent, neighbours, sides, seed):
+def neutral_playout(board, n, colour, turns, pie_turn, goal, goal_stones, adjacent, neighbours, sides, seed):
     """A neutral-mutator game, micro-step by micro-step as ``envs.neutral.mutator.NeutralGame``.
-    ``sides``: Y's sides per cell (``chain_sides``), unused by the other goals."""
+    ``goal``, ``goal_stones``, ``neighbours`` and ``sides`` as the rules give them (``envs.stones.goals``)."""
     if goal == GOAL_COUNT:
         return _capture_playout(board, n, colour, adjacent, seed)
-    return _taylor_playout(board, n, colour, turns, pie_turn, goal, neighbours, sides, seed)
+    return _taylor_playout(board, n, colour, turns, pie_turn, goal, goal_stones, neighbours, sides, seed)
 
 
 @njit(cache=True)
-def _taylor_playout(board, n, colour, turns, pie_turn, goal, neighbours, sides, seed):
+def _taylor_playout(board, n, colour, turns, pie_turn, goal, goal_stones, neighbours, sides, seed):
     """Nex, Neumoku, Neu-Y: drops, swaps, Taylor's fill and convert; the goal judged after each turn.
 
     Every draw picks a cell by its rank among the cells holding one or two values; counts of
@@ -111,7 +108,7 @@ def _taylor_playout(board, n, colour, turns, pie_turn, goal, neighbours, sides, 
     edges). A swap's give-back takes a stone out of a chain, which a union-find cannot
     undo: that colour's sets are then a superset of its chains (stale), so "not joined"
     is still exact and only a claimed join rebuilds them from the board before it counts.
-    Y's chains are searched from the turn's new stones (``chain_sides``); Y's cells off
+    The other goals are searched from the turn's new stones (``envs.stones.goals``); Y's cells off
     the triangle hold 4 and are counted apart.
     """
     cells = n * n
@@ -163,31 +160,14 @@ def _taylor_playout(board, n, colour, turns, pie_turn, goal, neighbours, sides, 
             decisions += 2
             if sets[colour] == EXACT:
                 sets[colour] = STALE
-        if goal == GOAL_CHAIN:
+        if goal == GOAL_CHAIN:  # Hex: the union-finds above; the others: the search of ``envs.stones.goals``
             if counts[colour] >= n and joined(after, n, parents[colour], neighbours, sets, colour):
                 return colour, decisions, turns - start, swapped
-        elif goal == GOAL_SIDES:
-            if counts[colour] >= n and (
-                chain_sides(after, colour, first, neighbours, sides, ALL_SIDES) == ALL_SIDES
-                or (second >= 0 and chain_sides(after, colour, second, neighbours, sides, ALL_SIDES) == ALL_SIDES)
-            ):
-                return colour, decisions, turns - start, swapped
-        elif counts[colour] >= LINE and (
-            line_through(after, n, first, colour, LINE)
-            or (second >= 0 and line_through(after, n, second, colour, LINE))
-        ):
+        elif counts[colour] >= goal_stones and turn_reached(after, n, goal, colour, first, second, neighbours, sides):
             return colour, decisions, turns - start, swapped
         colour = 3 - colour
-    if goal == GOAL_CHAIN:  # a full Hex board: whoever is joined
-        for side in (1, 2):
-            if joined(after, n, parents[side], neighbours, sets, side):
-                return side, decisions, turns - start, swapped
-    if goal == GOAL_SIDES:  # a full Y board: whoever holds a Y (a turn that made one has ended the game)
-        for cell in range(cells):
-            if after[cell] == 1 or after[cell] == 2:
-                if chain_sides(after, after[cell], cell, neighbours, sides, ALL_SIDES) == ALL_SIDES:
-                    return after[cell], decisions, turns - start, swapped
-    return 0, decisions, turns - start, swapped
+    outcome = outcome_at_end(after, counts[1], counts[2], n, goal, neighbours, sides)
+    return outcome, decisions, turns - start, swapped
 
 
 @njit(cache=True)

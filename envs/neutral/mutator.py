@@ -150,9 +150,10 @@ class NeutralGame(StoneGame):
             state.turns,
             pie_turn,
             rules.kernel_goal,
+            min(rules.goal_stones, 2**62),
             self.adjacent_neutrals,
             rules.neighbour_array,
-            rules.side_array,
+            rules.goal_sides,
             seed,
         )
 

@@ -19,6 +19,8 @@ import numpy as np
 from envs.core import NotationError, Symmetry
 
 COLUMNS = "abcdefghijklmnopqrstuvwxyz"
+# The six neighbours of a cell on a hexagonal grid stored as a rhombus (row, column).
+HEX_STEPS = ((-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0))
 _CELL = re.compile(r"^([a-z])([0-9]{1,2})$")
 
 

@@ -16,15 +16,17 @@ from numba import njit
 
 from envs.kernels import EMPTY, GOAL_CHAIN, GOAL_SIDES, draw
 from envs.stones.chains import link, link_joins
+from envs.stones.goals import TARGETS
 from envs.stones.lines import LINE, line_through
-from envs.stones.sides import ALL_SIDES, join_sides
+from envs.stones.sides import join_sides
 
 
 @njit(cache=True)
 def placement_playout(board, n, colour, turns, pie_turn, goal, neighbours, sides, seed):
     """Plain Hex (``GOAL_CHAIN``, by union-find), Y (``GOAL_SIDES``: a union-find whose roots
-    hold the sides their chains touch, ``sides`` as in ``chain_sides``) or Gomoku
-    (``GOAL_LINE``): one stone a turn."""
+    hold the sides their chains touch, ``sides`` as ``Rules.goal_sides``) or Gomoku
+    (``GOAL_LINE``): one stone a turn. The union-finds give ``envs.stones.goals``' answers
+    as stones are added, without a search per turn."""
     cells = n * n
     after = np.empty(cells, np.uint8)
     empty = np.empty(cells, np.int64)
@@ -35,7 +37,11 @@ def placement_playout(board, n, colour, turns, pie_turn, goal, neighbours, sides
             empty[count] = i
             count += 1
     parent = np.arange(cells + 4)
-    touched = sides.copy()  # GOAL_SIDES: valid at the roots
+    touched = np.zeros(cells, np.uint8)  # GOAL_SIDES: the sides each root's chain touches
+    for i in range(cells):
+        if after[i] == 1 or after[i] == 2:
+            touched[i] = sides[after[i], i]
+    target = TARGETS[goal]
     if goal == GOAL_CHAIN or goal == GOAL_SIDES:
         for i in range(cells):
             if after[i] == 1 or after[i] == 2:
@@ -61,7 +67,8 @@ def placement_playout(board, n, colour, turns, pie_turn, goal, neighbours, sides
             if link_joins(after, n, parent, neighbours, cell):
                 return colour, decisions, turns - start, swapped
         elif goal == GOAL_SIDES:
-            if join_sides(after, parent, touched, neighbours, cell) == ALL_SIDES:
+            touched[cell] = sides[colour, cell]
+            if join_sides(after, parent, touched, neighbours, cell) == target:
                 return colour, decisions, turns - start, swapped
         elif line_through(after, n, cell, colour, LINE):
             return colour, decisions, turns - start, swapped

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import abc
 from bisect import bisect_left, insort
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from itertools import compress
 from typing import Sequence
 
@@ -33,9 +33,7 @@ from envs.core import (
 from envs.kernels import (
     EMPTY,
     FIRST,
-    GOAL_CHAIN,
-    GOAL_LINE,
-    GOAL_SIDES,
+    GOAL_COUNT,
     NEUTRAL,
     OFF_BOARD,
     SECOND,
@@ -49,6 +47,7 @@ from envs.stones.board import (
     parse_cell,
     square_diagram,
 )
+from envs.stones.goals import no_sides, outcome_at_end, reached
 from envs.stones.playout import placement_playout
 
 PIE_HORIZON = 4  # no rule looks at more than the first 4 turns (the pie rule's turn count)
@@ -81,9 +80,8 @@ class Rules(abc.ABC):
     symmetry_names = tuple(DIHEDRAL)
     transposition_swaps_colours = False  # True for Hex: a transposed board swaps the goals
     goal_stones = 1  # fewer stones than this cannot reach the goal (a cheap filter before ``wins``); NO_GOAL: never
-    kernel_goal: int | None = None  # the goal's code in envs.kernels (GOAL_CHAIN, GOAL_LINE, GOAL_COUNT, GOAL_SIDES)
-    neighbour_array = np.zeros((0, 6), np.int64)  # Hex's and Y's neighbours, for the kernels
-    side_array = np.zeros(0, np.uint8)  # Y's sides per cell as bits, for the kernels
+    kernel_goal: int  # the goal's code (``envs.stones.goals``: GOAL_CHAIN, GOAL_LINE, GOAL_COUNT, GOAL_SIDES)
+    neighbour_array = np.zeros((0, 6), np.int64)  # a chain goal's neighbours per cell, padded with -1
     off_board: np.ndarray | None = None
     orientation = "the mover holds x, the first colour"
     goals = ("win", "win")  # what each colour plays for, in words (first colour, second)
@@ -118,9 +116,16 @@ class Rules(abc.ABC):
         next (the first two steps of a neutral-game swap, with captures)."""
         return [c for c in self.placements(board, colour, NEUTRAL) if self.placements_after(board, c, colour, NEUTRAL)]
 
-    @abc.abstractmethod
+    @cached_property
+    def goal_sides(self) -> np.ndarray:
+        """uint8 ``[3, cells]``: per colour, the sides of its chain goal each cell lies on, as bits
+        (``envs.stones.goals``); zeros for a goal that is not a chain."""
+        return no_sides(self.n)
+
     def wins(self, board: Sequence[int], colour: int, cells: Sequence[int]) -> bool:
         """Whether ``colour`` has reached the goal after a turn that made ``cells`` its own."""
+        goal, n, neighbours, sides = self.kernel_goal, self.n, self.neighbour_array, self.goal_sides
+        return any(reached(board, n, goal, colour, cell, neighbours, sides) for cell in cells)
 
     def chains(self, board: bytearray) -> np.ndarray | None:
         """A structure that ``link`` keeps up to date as stones are added, to judge the goal
@@ -134,17 +139,18 @@ class Rules(abc.ABC):
 
     def final_outcome(self, board: Sequence[int], counts: Sequence[int]) -> int:
         """The winning colour (1, 2) or 0 for a draw when neither side can move any more."""
-        return 0
+        goal, n, neighbours, sides = self.kernel_goal, self.n, self.neighbour_array, self.goal_sides
+        return outcome_at_end(board, counts[FIRST], counts[SECOND], n, goal, neighbours, sides)
 
     def playout(self, board: bytearray, colour: int, turns: int, pie_turn: int, seed: int):
         """Uniformly random plain play from a turn start to the end in one kernel, drawing from
         the ``envs.kernels.draw`` stream at ``seed``: (outcome colour or 0, decisions, turns,
         sides swapped), or None without a kernel. ``pie_turn`` is -1 without the pie rule.
         A placement game's goal (Hex, Y, Gomoku) is played by ``envs.stones.playout``."""
-        if self.kernel_goal not in (GOAL_CHAIN, GOAL_LINE, GOAL_SIDES):
+        if self.kernel_goal == GOAL_COUNT:
             return None
         return placement_playout(
-            board, self.n, colour, turns, pie_turn, self.kernel_goal, self.neighbour_array, self.side_array, seed
+            board, self.n, colour, turns, pie_turn, self.kernel_goal, self.neighbour_array, self.goal_sides, seed
         )
 
     def cell_name(self, cell: int) -> str:

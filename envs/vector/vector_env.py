@@ -47,10 +47,13 @@ class BatchedBoardGameEnv(VectorEnv):
     Rendering              ``render_mode="ansi"`` or ``"rgb_array"``: one frame per game
     =====================  ===========================================================
 
-    Every registered game has its compiled kernels (``envs.stones.batched`` for the
-    stone games and their neutral variants, ``envs.games.odoku.batched``); a ``Game`` object
-    of another kind raises ValueError. ``copy=False`` returns the batch's own arrays,
-    which the next step overwrites.
+    The stone games and their neutral variants step in compiled kernels
+    (``envs.vector.stones``), a game with kernels of its own through ``Game.make_batch``
+    (Odoku: ``envs.games.odoku.batched``); any other game
+    (Sudoku Moyo, a ``Game`` object of your own) steps its engine states in a Python loop
+    behind the same arrays and streams (``envs.vector.engine_batch``), its chance outcomes
+    drawn by ``engine_batch.chance_from_stream``. ``copy=False`` returns the batch's own
+    arrays, which the next step overwrites.
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "autoreset_mode": AutoresetMode.NEXT_STEP}
@@ -182,20 +185,19 @@ class BatchedBoardGameEnv(VectorEnv):
 
 
 def _batch_for(game: Game, num_envs: int, single_agent: bool, seat_option: int):
-    from envs.games.odoku.game import Odoku
+    """The game's own batch (``Game.make_batch``), the stone games' kernels, or the engine loop."""
     from envs.stones.rules import StoneGame
 
-    if isinstance(game, Odoku):
-        from envs.games.odoku.batched import OdokuBatch
-
-        return OdokuBatch(game, num_envs, single_agent, seat_option)
-    from envs.kernels import GOAL_SIDES
-
-    if isinstance(game, StoneGame) and game.rules.kernel_goal not in (None, GOAL_SIDES):
-        from envs.stones.batched import StoneBatch
+    batch = game.make_batch(num_envs, single_agent, seat_option)
+    if batch is not None:
+        return batch
+    if isinstance(game, StoneGame):
+        from envs.vector.stones import StoneBatch
 
         return StoneBatch(game, num_envs, single_agent, seat_option)
-    raise ValueError(f"game {game.info.name!r} has no batched kernels; use gymnasium.make_vec over BoardGameEnv")
+    from envs.vector.engine_batch import EngineBatch
+
+    return EngineBatch(game, num_envs, single_agent, seat_option)
 
 
 def _stream_seeds(seed, num_envs: int) -> np.ndarray:

@@ -12,12 +12,10 @@ of five is a draw.
 
 from __future__ import annotations
 
-from typing import Sequence
-
 from envs.kernels import GOAL_LINE
 from envs.neutral.mutator import NeutralGame
 from envs.stones.board import check_size
-from envs.stones.lines import LINE, line_through
+from envs.stones.lines import LINE
 from envs.stones.rules import Rules, StoneGame
 
 
@@ -32,13 +30,6 @@ class GomokuRules(Rules):
 
     def __init__(self, size: int = 15):
         self.n = check_size(size, LINE)
-
-    def wins(self, board: bytearray, colour: int, cells: Sequence[int]) -> bool:
-        """Whether a line of five or more ``colour`` stones runs through one of ``cells``."""
-        for cell in cells:
-            if line_through(board, self.n, cell, colour, LINE):
-                return True
-        return False
 
 
 class Gomoku(StoneGame):

@@ -18,13 +18,11 @@ from typing import Sequence
 
 import numpy as np
 
-from envs.kernels import GOAL_CHAIN, chain_sides
+from envs.kernels import GOAL_CHAIN
 from envs.neutral.mutator import NeutralGame
-from envs.stones.board import check_size, hex_diagram, neighbour_table
+from envs.stones.board import HEX_STEPS, check_size, hex_diagram, neighbour_table
 from envs.stones.chains import link, link_joins
 from envs.stones.rules import Rules, StoneGame, cells_with
-
-HEX_STEPS = ((-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0))
 
 
 class HexRules(Rules):
@@ -50,10 +48,8 @@ class HexRules(Rules):
         self.neighbour_array = np.array([list(cells) + [-1] * (6 - len(cells)) for cells in self.neighbours])
         r, c = np.divmod(np.arange(n * n), n)
         # per colour and cell, the colour's edges it lies on as bits (1: the first edge, 2: the second)
-        self.edge_arrays = {
-            1: ((r == 0) + 2 * (r == n - 1)).astype(np.uint8),
-            2: ((c == 0) + 2 * (c == n - 1)).astype(np.uint8),
-        }
+        self.goal_sides = np.stack([np.zeros(n * n), (r == 0) + 2 * (r == n - 1), (c == 0) + 2 * (c == n - 1)])
+        self.goal_sides = self.goal_sides.astype(np.uint8)
 
     def wins(self, board: bytearray, colour: int, cells: Sequence[int]) -> bool:
         """Whether a chain of ``colour`` through one of ``cells`` joins that colour's two edges."""
@@ -61,8 +57,7 @@ class HexRules(Rules):
         near, far = (board[:n], board[-n:]) if colour == 1 else (board[::n], board[n - 1 :: n])
         if colour not in near or colour not in far:  # no chain joins an edge the colour does not touch
             return False
-        edges = self.edge_arrays[colour]
-        return any(chain_sides(board, colour, cell, self.neighbour_array, edges, 3) == 3 for cell in cells)
+        return super().wins(board, colour, cells)
 
     def chains(self, board: bytearray) -> np.ndarray:
         """Both colours' chains as ``envs.stones.chains``' union-find (cells, then each colour's
@@ -75,10 +70,6 @@ class HexRules(Rules):
 
     def link(self, chains: np.ndarray, board: bytearray, cell: int) -> bool:
         return link_joins(board, self.n, chains, self.neighbour_array, cell)
-
-    def final_outcome(self, board: Sequence[int], counts: Sequence[int]) -> int:
-        cells = range(self.n * self.n)
-        return next((colour for colour in (1, 2) if self.wins(board, colour, cells)), 0)
 
     def diagram(self, symbols: Sequence[str]) -> list[str]:
         return hex_diagram(symbols, self.n)

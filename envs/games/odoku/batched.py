@@ -142,7 +142,7 @@ def reset_games(which, board, counts, meta, params, mask, seeds, obs):
 
 @njit(cache=True)
 def step_games(actions, illegal, board, counts, meta, params, mask, seeds, obs, rewards, terminated, returns):
-    """One step of every game, as ``envs.stones.batched.step_games``."""
+    """One step of every game, as ``envs.vector.stones.step_games``."""
     for i in range(len(actions)):
         row = meta[i]
         begin_step(i, rewards, terminated, returns)

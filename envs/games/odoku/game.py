@@ -168,6 +168,11 @@ class Odoku(Game):
         self._chance = [(0, self.bias), (1, 1.0 - self.bias)]
 
     # --- transitions ---------------------------------------------------------------
+    def make_batch(self, num_envs: int, single_agent: bool, seat_option: int):
+        from envs.games.odoku.batched import OdokuBatch  # numba kernels, compiled on first use
+
+        return OdokuBatch(self, num_envs, single_agent, seat_option)
+
     def initial_state(self) -> OdokuState:
         return OdokuState()
 

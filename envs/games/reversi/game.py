@@ -14,8 +14,6 @@ passes; when neither side has one the game ends and more stones wins.
 
 from __future__ import annotations
 
-from typing import Sequence
-
 import numpy as np
 
 from envs.kernels import GOAL_COUNT
@@ -69,15 +67,8 @@ class ReversiRules(Rules):
     def swap_starts(self, board: bytearray, colour: int) -> list[int]:
         return swap_starts(board, self.n, colour).tolist()
 
-    def wins(self, board: Sequence[int], colour: int, cells: Sequence[int]) -> bool:
-        return False  # only the final count decides
-
     def playout(self, board: bytearray, colour: int, turns: int, pie_turn: int, seed: int):
         return reversi_playout(board, self.n, colour, seed)  # Reversi has no pie rule
-
-    def final_outcome(self, board: Sequence[int], counts: Sequence[int]) -> int:
-        first, second = counts[FIRST], counts[SECOND]
-        return FIRST if first > second else SECOND if second > first else 0
 
 
 class Reversi(StoneGame):

@@ -30,16 +30,14 @@ from typing import Sequence
 import numpy as np
 
 from envs.core import NotationError, Symmetry
-from envs.games.hex.game import HEX_STEPS
-from envs.kernels import EMPTY, GOAL_SIDES, chain_sides
+from envs.kernels import EMPTY, GOAL_SIDES
 from envs.neutral.mutator import NeutralGame
-from envs.stones.board import COLUMNS, cell_symmetry, check_size, neighbour_table
+from envs.stones.board import COLUMNS, HEX_STEPS, cell_symmetry, check_size, neighbour_table
 from envs.stones.rules import OFF_BOARD, Rules, StoneGame
-from envs.stones.sides import ALL_SIDES
 
 MAX_SIZE = (len(COLUMNS) + 1) // 2  # the top corner's letter is number 2n - 2
 _CELL = re.compile(r"^([a-z])([0-9]{1,2})$")
-BOTTOM, LEFT, RIGHT = 1, 2, 4  # bits of ``YRules.side_array``
+BOTTOM, LEFT, RIGHT = 1, 2, 4  # bits of ``YRules.goal_sides``
 
 # The six maps of the triangle as permutations of (r, c, s), s = n-1-r-c the distance to the
 # right side: the image of a cell has coordinates (coords[i] for i in the map).
@@ -81,19 +79,10 @@ class YRules(Rules):
         self.neighbours = tuple(tuple(o for o in cells if on[o]) if on[i] else () for i, cells in enumerate(neighbours))
         self.neighbour_array = np.array([list(cells) + [-1] * (6 - len(cells)) for cells in self.neighbours])
         sides = np.where(on, BOTTOM * (r == 0) + LEFT * (c == 0) + RIGHT * (r + c == n - 1), 0)
-        self.side_array = sides.astype(np.uint8)
+        self.goal_sides = np.stack([np.zeros_like(sides), sides, sides]).astype(np.uint8)  # both colours alike
 
     def initial_board(self) -> list[int]:
         return [EMPTY if on else OFF_BOARD for on in self.on_board]
-
-    def wins(self, board: bytearray, colour: int, cells: Sequence[int]) -> bool:
-        """Whether a chain of ``colour`` through one of ``cells`` touches all three sides."""
-        neighbours, sides = self.neighbour_array, self.side_array
-        return any(chain_sides(board, colour, cell, neighbours, sides, ALL_SIDES) == ALL_SIDES for cell in cells)
-
-    def final_outcome(self, board: Sequence[int], counts: Sequence[int]) -> int:
-        cells = np.flatnonzero(self.on_board).tolist()
-        return next((colour for colour in (1, 2) if self.wins(board, colour, cells)), 0)
 
     # --- names, text, pictures, symmetries ------------------------------------------------------
     def cell_name(self, cell: int) -> str:

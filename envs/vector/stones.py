@@ -1,9 +1,10 @@
-"""Numba kernels that step a batch of stone games (Hex, Gomoku, Reversi and their neutral
-variants) at once: the rules of ``envs.stones.rules`` and ``envs.neutral.mutator`` over arrays.
+"""Numba kernels that step a batch of stone games (every ``envs.stones.rules`` game and its
+neutral variant) at once: the rules of ``envs.stones.rules`` and ``envs.neutral.mutator`` over
+arrays, the goal judged by ``envs.stones.goals``.
 
 A batch is a struct of arrays, one row per game: ``board`` (uint8 ``[N, cells]``, the
-colours as ``envs.stones.rules.StoneState`` stores them), ``counts`` (``[N, 4]``: empty, colour 1,
-colour 2, neutral), ``meta`` (int64 ``[N, META]``, the fields named below), ``mask`` (int8
+colours as ``envs.stones.rules.StoneState`` stores them), ``counts`` (``[N, 5]``: empty, colour 1,
+colour 2, neutral, off the board), ``meta`` (int64 ``[N, META]``, the fields named below), ``mask`` (int8
 ``[N, actions]``, the legal actions of the node, all zeros at the end) and ``seeds`` (int64
 ``[N]``, each game's ``envs.kernels.draw`` stream, which picks the random opponent's
 actions and the random seat). One constant ``params`` row holds the game's parameters.
@@ -17,18 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from envs.kernels import (
-    EMPTY,
-    FIRST,
-    GOAL_CHAIN,
-    GOAL_COUNT,
-    GOAL_LINE,
-    NEUTRAL,
-    SECOND,
-    chain_sides,
-    draw,
-    find,
-)
+from envs.kernels import EMPTY, FIRST, GOAL_CHAIN, NEUTRAL, OFF_BOARD, SECOND, draw, find
 from envs.neutral.kernels import (
     DROP_NEUTRAL,
     START,
@@ -40,7 +30,7 @@ from envs.neutral.kernels import (
 from envs.stones.bitboards import MAX_SIZE, capturing_moves
 from envs.stones.chains import link
 from envs.stones.flanking import capture_starts, captures, capturing_into
-from envs.stones.lines import LINE, line_through
+from envs.stones.goals import outcome_at_end, turn_reached
 from envs.vector.common import (
     DONE,
     LEGAL,
@@ -62,7 +52,8 @@ from envs.vector.common import (
 COLOUR, SWAPPED, TURNS, PHASE, CHOSEN, CHOSEN2, OUTCOME, STARTS = range(SHARED_META, SHARED_META + 8)
 META = SHARED_META + 8
 # params entries: the game's constants
-N, CAPTURES, NEUTRALS, ADJACENT, GOAL, PIE_TURN, GOAL_STONES, PLANES, OPPONENT, SEAT_OPTION = range(10)
+# (OFF_PLANE: the plane marking the cells off the board, -1 where every cell is on it)
+N, CAPTURES, NEUTRALS, ADJACENT, GOAL, PIE_TURN, GOAL_STONES, PLANES, OPPONENT, SEAT_OPTION, OFF_PLANE = range(11)
 
 
 def make_params(game, single_agent: bool, seat_option: int) -> np.ndarray:
@@ -70,7 +61,7 @@ def make_params(game, single_agent: bool, seat_option: int) -> np.ndarray:
     from envs.neutral.mutator import NeutralGame
 
     rules, neutral = game.rules, isinstance(game, NeutralGame)
-    params = np.zeros(10, np.int64)
+    params = np.zeros(11, np.int64)
     params[N] = game.n
     params[CAPTURES] = rules.captures
     params[NEUTRALS] = neutral
@@ -81,18 +72,8 @@ def make_params(game, single_agent: bool, seat_option: int) -> np.ndarray:
     params[PLANES] = game.info.obs_shape[0]
     params[OPPONENT] = single_agent
     params[SEAT_OPTION] = seat_option
+    params[OFF_PLANE] = -1 if rules.off_board is None else len(game.PLANES)
     return params
-
-
-def edge_table(game) -> np.ndarray:
-    """uint8 ``[3, cells]``: per colour the bits of its two edges on each cell (Hex: 1 the
-    first edge, 2 the second; ``envs.kernels.chain_sides``), zeros otherwise."""
-    n = game.n
-    edges = np.zeros((3, n * n), np.uint8)
-    if game.rules.kernel_goal == GOAL_CHAIN:
-        for colour, bits in game.rules.edge_arrays.items():
-            edges[colour] = bits
-    return edges
 
 
 class Scratch:
@@ -204,42 +185,24 @@ def _place(board, counts, params, cell, colour, flipped):
 
 
 @njit(cache=True)
-def _wins(board, params, edges, neighbours, parent, colour, first, second):
+def _wins(board, params, sides, neighbours, parent, colour, first, second):
     """``Rules.wins`` for the turn that made ``first`` (and ``second``, or -1) ``colour``'s.
-    Plain Hex asks its union-find (stones are never taken back there); Nex searches the chains."""
+    Plain Hex asks its union-find (stones are never taken back there); the others search."""
     goal, n = params[GOAL], params[N]
-    if goal == GOAL_COUNT:
-        return False
     if goal == GOAL_CHAIN and not params[NEUTRALS]:
         base = n * n + 2 * (colour - 1)
         return find(parent, base) == find(parent, base + 1)
-    for cell in (first, second):
-        if cell < 0:
-            continue
-        if goal == GOAL_LINE:
-            if line_through(board, n, cell, colour, LINE):
-                return True
-        elif chain_sides(board, colour, cell, neighbours, edges[colour], 3) == 3:
-            return True
-    return False
+    return turn_reached(board, n, goal, colour, first, second, neighbours, sides)
 
 
 @njit(cache=True)
-def _final_outcome(board, counts, params, edges, neighbours):
-    """``Rules.final_outcome``: Hex's joined colour, Reversi's count, Gomoku's draw."""
-    goal = params[GOAL]
-    if goal == GOAL_COUNT:
-        return FIRST if counts[FIRST] > counts[SECOND] else SECOND if counts[SECOND] > counts[FIRST] else 0
-    if goal == GOAL_CHAIN:
-        for colour in (FIRST, SECOND):
-            for cell in range(len(board)):
-                if board[cell] == colour and chain_sides(board, colour, cell, neighbours, edges[colour], 3) == 3:
-                    return colour
-    return 0
+def _final_outcome(board, counts, params, sides, neighbours):
+    """``Rules.final_outcome``."""
+    return outcome_at_end(board, counts[FIRST], counts[SECOND], params[N], params[GOAL], neighbours, sides)
 
 
 @njit(cache=True)
-def _end_turn(board, counts, meta, params, edges, neighbours, parent, first, second, out, work):
+def _end_turn(board, counts, meta, params, sides, neighbours, parent, first, second, out, work):
     """``StoneGame._end_turn`` and ``_start_turn``: judge the turn, then hand the move over."""
     mover = meta[COLOUR]
     meta[TURNS] += 1
@@ -247,7 +210,7 @@ def _end_turn(board, counts, meta, params, edges, neighbours, parent, first, sec
     if (
         first >= 0
         and counts[mover] >= params[GOAL_STONES]
-        and _wins(board, params, edges, neighbours, parent, mover, first, second)
+        and _wins(board, params, sides, neighbours, parent, mover, first, second)
     ):
         meta[OUTCOME], meta[PLAYER] = mover, TERMINAL
         return
@@ -264,7 +227,7 @@ def _end_turn(board, counts, meta, params, edges, neighbours, parent, first, sec
     elif counts[EMPTY] + (counts[NEUTRAL] if params[NEUTRALS] else 0) > 0:
         meta[PLAYER] = _seat_of(meta, colour)
         return
-    meta[OUTCOME] = _final_outcome(board, counts, params, edges, neighbours)
+    meta[OUTCOME] = _final_outcome(board, counts, params, sides, neighbours)
     meta[PLAYER] = TERMINAL
 
 
@@ -275,7 +238,7 @@ def _can_capture(board, counts, meta, params, colour, out, work):
 
 
 @njit(cache=True)
-def _apply(board, counts, meta, params, edges, neighbours, parent, action, out, work, flipped):
+def _apply(board, counts, meta, params, sides, neighbours, parent, action, out, work, flipped):
     """``StoneGame.apply`` / ``NeutralGame._play`` of a legal action."""
     cells, colour = len(board), meta[COLOUR]
     if action == cells + 1:  # swap-sides
@@ -284,14 +247,14 @@ def _apply(board, counts, meta, params, edges, neighbours, parent, action, out, 
         meta[PLAYER] = _seat_of(meta, colour)
         return
     if action == cells:  # pass
-        _end_turn(board, counts, meta, params, edges, neighbours, parent, -1, -1, out, work)
+        _end_turn(board, counts, meta, params, sides, neighbours, parent, -1, -1, out, work)
         return
     cell = action
     if not params[NEUTRALS]:
         _place(board, counts, params, cell, colour, flipped)
         if params[GOAL] == GOAL_CHAIN:
             link(board, params[N], parent, neighbours, cell)
-        _end_turn(board, counts, meta, params, edges, neighbours, parent, cell, -1, out, work)
+        _end_turn(board, counts, meta, params, sides, neighbours, parent, cell, -1, out, work)
         return
     phase = meta[PHASE]
     if phase == START:
@@ -306,23 +269,23 @@ def _apply(board, counts, meta, params, edges, neighbours, parent, action, out, 
             if params[ADJACENT] or counts[EMPTY] == 0:
                 spots = touching_into(board, params[N], out) if params[ADJACENT] else counts[EMPTY]
                 if spots == 0:  # the neutral is left out
-                    _end_turn(board, counts, meta, params, edges, neighbours, parent, cell, -1, out, work)
+                    _end_turn(board, counts, meta, params, sides, neighbours, parent, cell, -1, out, work)
                     return
             meta[PHASE] = DROP_NEUTRAL
         elif swap:
             meta[PHASE] = SWAP_SECOND
         else:  # the fill or convert rule: the whole turn
-            _end_turn(board, counts, meta, params, edges, neighbours, parent, cell, -1, out, work)
+            _end_turn(board, counts, meta, params, sides, neighbours, parent, cell, -1, out, work)
     elif phase == DROP_NEUTRAL:
         _set(board, counts, cell, NEUTRAL)
-        _end_turn(board, counts, meta, params, edges, neighbours, parent, meta[CHOSEN], -1, out, work)
+        _end_turn(board, counts, meta, params, sides, neighbours, parent, meta[CHOSEN], -1, out, work)
     elif phase == SWAP_SECOND:
         _place(board, counts, params, cell, colour, flipped)
         meta[CHOSEN2] = cell
         meta[PHASE] = SWAP_GIVE
     else:
         _set(board, counts, cell, NEUTRAL)
-        _end_turn(board, counts, meta, params, edges, neighbours, parent, meta[CHOSEN], meta[CHOSEN2], out, work)
+        _end_turn(board, counts, meta, params, sides, neighbours, parent, meta[CHOSEN], meta[CHOSEN2], out, work)
 
 
 # --- observations and the batch step ------------------------------------------------------------
@@ -341,6 +304,9 @@ def _observe(board, meta, params, planes):
         flat[1, cell] = v == 3 - colour
         flat[count - 2, cell] = pie_value
         flat[count - 1, cell] = first_value
+    if params[OFF_PLANE] >= 0:
+        for cell in range(cells):
+            flat[params[OFF_PLANE], cell] = board[cell] == OFF_BOARD
     if params[NEUTRALS]:
         for cell in range(cells):
             flat[2, cell] = board[cell] == NEUTRAL
@@ -350,7 +316,7 @@ def _observe(board, meta, params, planes):
 
 
 @njit(cache=True)
-def _advance(i, board, counts, meta, params, edges, neighbours, parents, mask, seeds, out, work, flipped):
+def _advance(i, board, counts, meta, params, sides, neighbours, parents, mask, seeds, out, work, flipped):
     """Play the random opponent (single-agent mode) until the agent's seat is to play."""
     row = meta[i]
     while params[OPPONENT] and row[PLAYER] != TERMINAL and row[PLAYER] != row[SEAT]:
@@ -360,7 +326,7 @@ def _advance(i, board, counts, meta, params, edges, neighbours, parents, mask, s
             counts[i],
             row,
             params,
-            edges,
+            sides,
             neighbours,
             parents[i],
             nth_legal(mask[i], index),
@@ -372,7 +338,7 @@ def _advance(i, board, counts, meta, params, edges, neighbours, parents, mask, s
 
 
 @njit(cache=True)
-def _reset(i, initial, board, counts, meta, params, edges, neighbours, parents, mask, seeds, obs, out, work, flipped):
+def _reset(i, initial, board, counts, meta, params, sides, neighbours, parents, mask, seeds, obs, out, work, flipped):
     """A new game in row ``i``: the seat drawn first (when random), then the opponent's
     opening moves; observation and mask written."""
     row = meta[i]
@@ -386,13 +352,13 @@ def _reset(i, initial, board, counts, meta, params, edges, neighbours, parents, 
         parents[i, k] = k
     new_game(i, meta, seeds, params[OPPONENT], params[SEAT_OPTION])
     row[LEGAL] = _legal_into(board[i], counts[i], row, params, mask[i], out, work)
-    _advance(i, board, counts, meta, params, edges, neighbours, parents, mask, seeds, out, work, flipped)
+    _advance(i, board, counts, meta, params, sides, neighbours, parents, mask, seeds, out, work, flipped)
     _observe(board[i], row, params, obs[i])
 
 
 @njit(cache=True)
 def reset_games(
-    which, initial, board, counts, meta, params, edges, neighbours, parents, mask, seeds, obs, out, work, flipped
+    which, initial, board, counts, meta, params, sides, neighbours, parents, mask, seeds, obs, out, work, flipped
 ):
     """A new game in every row ``i`` with ``which[i]``."""
     for i in range(len(which)):
@@ -404,7 +370,7 @@ def reset_games(
                 counts,
                 meta,
                 params,
-                edges,
+                sides,
                 neighbours,
                 parents,
                 mask,
@@ -425,7 +391,7 @@ def step_games(
     counts,
     meta,
     params,
-    edges,
+    sides,
     neighbours,
     parents,
     mask,
@@ -453,7 +419,7 @@ def step_games(
                 counts,
                 meta,
                 params,
-                edges,
+                sides,
                 neighbours,
                 parents,
                 mask,
@@ -468,9 +434,9 @@ def step_games(
         if illegal[i]:
             lose_by_illegal(i, actor, meta, mask, returns)
         else:
-            _apply(board[i], counts[i], row, params, edges, neighbours, parents[i], actions[i], out, work, flipped)
+            _apply(board[i], counts[i], row, params, sides, neighbours, parents[i], actions[i], out, work, flipped)
             row[LEGAL] = _legal_into(board[i], counts[i], row, params, mask[i], out, work)
-            _advance(i, board, counts, meta, params, edges, neighbours, parents, mask, seeds, out, work, flipped)
+            _advance(i, board, counts, meta, params, sides, neighbours, parents, mask, seeds, out, work, flipped)
             if row[PLAYER] == TERMINAL and row[OUTCOME] > 0:
                 winner = _seat_of(row, row[OUTCOME])
                 returns[i, winner], returns[i, 1 - winner] = 1.0, -1.0
@@ -485,11 +451,11 @@ class StoneBatch(Batch):
         super().__init__(game, num_envs, META)
         n = game.n
         self.params = make_params(game, single_agent, seat_option)
-        self.edges = edge_table(game)
+        self.sides = np.ascontiguousarray(game.rules.goal_sides, dtype=np.uint8)
         self.neighbours = np.ascontiguousarray(game.rules.neighbour_array, dtype=np.int64)
         self.initial = np.array(game.rules.initial_board(), np.uint8)
         self.board = np.zeros((num_envs, n * n), np.uint8)
-        self.counts = np.zeros((num_envs, 4), np.int64)
+        self.counts = np.zeros((num_envs, 5), np.int64)
         self.parents = np.zeros((num_envs, n * n + 4), np.int64)
         self.scratch = Scratch(n)
 
@@ -499,7 +465,7 @@ class StoneBatch(Batch):
             self.counts,
             self.meta,
             self.params,
-            self.edges,
+            self.sides,
             self.neighbours,
             self.parents,
             self.mask,
@@ -514,7 +480,7 @@ class StoneBatch(Batch):
         reset_games(which, self.initial, *self._common())
 
     def step(self, actions: np.ndarray, illegal: np.ndarray) -> None:
-        (board, counts, meta, params, edges, neighbours, parent, mask, seeds, obs, cells, work, flipped) = (
+        (board, counts, meta, params, sides, neighbours, parent, mask, seeds, obs, cells, work, flipped) = (
             self._common()
         )
         step_games(
@@ -525,7 +491,7 @@ class StoneBatch(Batch):
             counts,
             meta,
             params,
-            edges,
+            sides,
             neighbours,
             parent,
             mask,

@@ -1,0 +1,90 @@
+"""The batch of a game without compiled batch kernels (Sudoku Moyo): the engine's own states,
+stepped one by one in Python, behind the same arrays and the same random streams as the
+compiled batches, so that ``envs.make_vec`` serves every game and plays the same games."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.core import CHANCE, Game
+from envs.core import TERMINAL as ENGINE_TERMINAL
+from envs.kernels import draw
+from envs.vector.common import DONE, LEGAL, PLAYER, RANDOM_SEAT, SEAT, SHARED_META, TERMINAL, Batch
+
+
+def chance_from_stream(game: Game, state, seed: int) -> tuple[int, int]:
+    """A chance outcome drawn from the stream at ``seed`` and the stream's next seed: the game's
+    own ``sample_chance`` on a generator seeded by the stream's next draw."""
+    value, seed = draw(seed, 1 << 31)
+    return int(game.sample_chance(state, np.random.default_rng(int(value)))), int(seed)
+
+
+class EngineBatch(Batch):
+    """N engine states of ``game`` with the arrays of ``envs.vector.common.Batch``."""
+
+    def __init__(self, game: Game, num_envs: int, single_agent: bool, seat_option: int):
+        super().__init__(game, num_envs, SHARED_META)
+        self.single_agent, self.seat_option = single_agent, seat_option
+        self.states = [None] * num_envs
+
+    def reset(self, which: np.ndarray) -> None:
+        for i in np.flatnonzero(which):
+            self._reset(int(i))
+
+    def step(self, actions: np.ndarray, illegal: np.ndarray) -> None:
+        for i in range(self.num_envs):
+            row = self.meta[i]
+            self.rewards[i], self.terminated[i], self.returns[i] = 0.0, False, 0.0
+            if row[DONE]:
+                self._reset(i)
+                continue
+            actor = int(row[PLAYER])
+            if illegal[i]:
+                self.returns[i, actor], self.returns[i, 1 - actor] = -1.0, 1.0
+                row[PLAYER], row[LEGAL] = TERMINAL, 0
+                self.mask[i] = 0
+            else:
+                self.game.apply(self.states[i], int(actions[i]))
+                self._advance(i)
+            if row[PLAYER] == TERMINAL:
+                if not illegal[i]:
+                    self.returns[i] = self.game.returns(self.states[i])
+                row[DONE], self.terminated[i] = 1, True
+                self.rewards[i] = self.returns[i, row[SEAT] if self.single_agent else actor]
+            self.obs[i] = self.game.observe(self.states[i])
+
+    @property
+    def num_envs(self) -> int:
+        return len(self.states)
+
+    def engine_state(self, i: int):
+        """A copy of game ``i``'s engine state."""
+        return self.states[i].copy()
+
+    def _reset(self, i: int) -> None:
+        row = self.meta[i]
+        row[DONE], row[SEAT] = 0, self.seat_option
+        if self.single_agent and self.seat_option == RANDOM_SEAT:
+            row[SEAT], self.seeds[i] = draw(self.seeds[i], 2)
+        self.states[i] = self.game.initial_state()
+        self._advance(i)
+        self.obs[i] = self.game.observe(self.states[i])
+
+    def _advance(self, i: int) -> None:
+        """Chance outcomes, then the random opponent (single-agent), until the agent's seat acts;
+        then the node's mask."""
+        game, state, row = self.game, self.states[i], self.meta[i]
+        while True:
+            player = game.to_play(state)
+            if player == CHANCE:
+                outcome, self.seeds[i] = chance_from_stream(game, state, self.seeds[i])
+                game.apply(state, outcome)
+            elif self.single_agent and player >= 0 and player != row[SEAT]:
+                legal = game.legal_actions(state)
+                index, self.seeds[i] = draw(self.seeds[i], len(legal))
+                game.apply(state, legal[index])
+            else:
+                break
+        row[PLAYER] = TERMINAL if player == ENGINE_TERMINAL else player
+        self.mask[i] = game.legal_mask(state) if player != ENGINE_TERMINAL else 0
+        row[LEGAL] = int(self.mask[i].sum())
