@@ -9,6 +9,10 @@ module registers the group (``train.py`` and ``evaluate.py`` do).
 ``LearnerConfig``, ``NetConfig``) and the training loop's settings validate a
 value: the error names the key, the rule and the value, e.g.
 ``agent.search.num_simulations must be a positive integer, got -3``.
+:func:`typed` checks a whole configuration against its structured config (the
+dataclasses of ``agents.training.settings`` and ``agents.evaluation.settings``,
+registered in Hydra's ConfigStore): an unknown key or a value of the wrong type
+is an error naming the key.
 """
 
 from __future__ import annotations
@@ -20,6 +24,8 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 from hydra.core.config_store import ConfigStore
+from omegaconf import DictConfig, OmegaConf
+from omegaconf.errors import ConfigKeyError, OmegaConfBaseException
 
 from envs import GAMES, game_defaults
 from envs.core import Game, make_game
@@ -65,6 +71,24 @@ def game_from_config(game_cfg: Mapping[str, Any]) -> Game:
     except ValueError as error:
         values = "".join(f", {key}={value!r}" for key, value in kwargs.items())
         raise ConfigError(f"game (name={name!r}{values}): {error}") from None
+
+
+def typed(cfg: Mapping | DictConfig, schema: type) -> DictConfig:
+    """``cfg`` merged onto the structured config ``schema`` (a dataclass): its keys and their
+    types are the dataclass's fields, so an unknown key or a value of the wrong type is a
+    ConfigError naming the key and what is allowed."""
+    base = OmegaConf.structured(schema)
+    if isinstance(cfg, DictConfig):  # as plain data: a composed config may hold a key added with +KEY=
+        cfg = OmegaConf.to_container(cfg, resolve=False)
+    try:
+        return OmegaConf.merge(base, cfg)
+    except ConfigKeyError as error:
+        parent = error.full_key.rpartition(".")[0]
+        node = OmegaConf.select(base, parent) if parent else base
+        where = parent or "the top level"
+        raise ConfigError(f"{error.full_key}: unknown key ({where} has {', '.join(node)})") from None
+    except OmegaConfBaseException as error:  # a value that is not of the field's type
+        raise ConfigError(f"{error.full_key}: {str(error.msg).splitlines()[0]}") from None
 
 
 def check(

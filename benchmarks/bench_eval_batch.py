@@ -33,8 +33,8 @@ from agents.net.checkpoint import build_network, load_checkpoint
 from agents.net.net_evaluator import NetEvaluator
 from agents.net.network import PolicyValueNet
 from agents.training.learner import Learner
-from agents.training.loop import build_settings
 from agents.training.saving import save_checkpoint
+from agents.training.settings import build_settings
 from envs import make_game
 
 CONFIGS = Path(__file__).resolve().parents[1] / "configs"

@@ -52,8 +52,9 @@ from hydra import compose, initialize_config_dir
 from agents.net.net_evaluator import NetEvaluator
 from agents.net.network import PolicyValueNet
 from agents.training.learner import Learner
-from agents.training.loop import build_settings, make_feed
+from agents.training.loop import make_feed
 from agents.training.replay import SizedReplay
+from agents.training.settings import build_settings
 
 CONFIGS = Path(__file__).resolve().parents[1] / "configs"
 GAMES = {  # the Hydra overrides of each game's rows

@@ -24,8 +24,8 @@ from agents.config import with_recipe_aliases
 from agents.net.net_evaluator import NetEvaluator
 from agents.net.network import PolicyValueNet
 from agents.search.mcts import MCTS
-from agents.training.loop import build_settings
 from agents.training.selfplay import self_play
+from agents.training.settings import build_settings
 
 CONFIGS = Path(__file__).resolve().parents[1] / "configs"
 

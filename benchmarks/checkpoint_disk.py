@@ -37,10 +37,10 @@ from agents.net.net_evaluator import NetEvaluator
 from agents.net.network import PolicyValueNet
 from agents.search.mcts import MCTS
 from agents.training.learner import Learner
-from agents.training.loop import build_settings
 from agents.training.replay import ReplayBuffer
 from agents.training.saving import replay_path, save_checkpoint
 from agents.training.selfplay import self_play
+from agents.training.settings import build_settings
 
 CONFIGS = Path(__file__).resolve().parents[1] / "configs"
 RUNS = {"Odoku": [], "Nex 11": ["game=nex"], "Neumoku 15": ["game=neumoku"]}

@@ -30,8 +30,9 @@ from agents.net.net_evaluator import NetEvaluator
 from agents.net.network import PolicyValueNet
 from agents.search.mcts import MCTS
 from agents.training.learner import Learner
-from agents.training.loop import build_settings, train
+from agents.training.loop import train
 from agents.training.selfplay import self_play
+from agents.training.settings import build_settings
 
 CONFIGS = Path(__file__).resolve().parents[1] / "configs"
 

@@ -14,7 +14,8 @@ from agents.players.az_player import NetworkPlayer
 from agents.players.mcts_player import SearchPlayer
 from agents.players.registry import make_player
 from agents.training.baseline_eval import BaselineConfig, BaselineEval
-from agents.training.loop import build_settings, make_baseline_eval
+from agents.training.loop import make_baseline_eval
+from agents.training.settings import build_settings
 
 
 def settings(*overrides):

@@ -16,7 +16,7 @@ from omegaconf import OmegaConf
 
 from agents.net.network import NetConfig
 from agents.training.config_store import AGENT_SECTIONS
-from agents.training.loop import Settings
+from agents.training.settings import Settings
 from envs import GAMES, game_defaults
 
 CONFIGS = Path(__file__).parents[1] / "configs"

@@ -7,7 +7,7 @@ import yaml
 from hydra import compose, initialize_config_dir
 
 from agents.config import with_recipe_aliases
-from agents.training.loop import build_settings
+from agents.training.settings import build_settings
 from envs import GAMES, game_defaults, make_game
 
 CONFIGS = Path(__file__).parents[1] / "configs"

@@ -12,9 +12,11 @@ from pathlib import Path
 import pytest
 import torch
 from hydra import compose, initialize_config_dir
+from hydra.errors import ConfigCompositionException
 from omegaconf import OmegaConf
 
 import agents.training.loop as loop
+import agents.training.settings as settings
 from agents.config import ConfigError
 from agents.evaluation.modes import evaluate
 from agents.evaluation.runner import play_batches, play_games
@@ -120,14 +122,24 @@ def test_a_wall_clock_of_the_wrong_kind_is_refused_by_name(run, tmp_path):
 
 @pytest.mark.parametrize("value", [-1, "often", 1.5])
 def test_a_bad_milestone_interval_is_refused_by_name(value):
-    with pytest.raises(ConfigError, match="train.milestone_every"):
-        loop.build_settings(compose_config("train", [*RUN, f"train.milestone_every={value}"]))
+    """Hydra refuses a value of the wrong type while composing (the structured config's
+    type), build_settings one out of range or of the wrong type in a stored config."""
+    if value == -1:
+        with pytest.raises(ConfigError, match="train.milestone_every"):
+            settings.build_settings(compose_config("train", [*RUN, f"train.milestone_every={value}"]))
+        return
+    with pytest.raises(ConfigCompositionException, match="train.milestone_every"):
+        compose_config("train", [*RUN, f"train.milestone_every={value}"])
+    stored = OmegaConf.to_container(compose_config("train", RUN))  # as a checkpoint stores it
+    stored["train"]["milestone_every"] = value
+    with pytest.raises(ConfigError, match="^train.milestone_every: "):
+        settings.build_settings(OmegaConf.create(stored))
 
 
 def test_a_configuration_saved_before_milestones_runs_without_them():
     cfg = OmegaConf.create(OmegaConf.to_container(compose_config("train", RUN)))  # as a checkpoint stores it
     del cfg.train["milestone_every"]
-    assert loop.build_settings(cfg).milestone_every == 0
+    assert settings.build_settings(cfg).milestone_every == 0
 
 
 def test_stale_temporary_milestones_are_removed(tmp_path):

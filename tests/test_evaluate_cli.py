@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from hydra import compose, initialize_config_dir
+from omegaconf import OmegaConf
 
 from agents.config import ConfigError
 from agents.evaluation.modes import MODES, evaluate
@@ -94,7 +95,6 @@ def test_accuracy_on_the_principal_lines(tmp_path):
         (["prior_draws=-1"], "prior_draws:"),
         (["seed=-1"], "seed: must be an integer >= 0, got -1"),
         (["batch_games=0"], "batch_games: must be an integer >= 1, got 0"),
-        (["batch_games=many"], "batch_games: must be an integer >= 1, got 'many'"),
         (["torch_threads=-1"], "torch_threads: must be an integer >= 0, got -1"),
         (["opening=-1"], "opening: must be an integer >= 0, got -1"),
         (["+nosuchkey=1"], "nosuchkey: unknown key"),
@@ -117,6 +117,23 @@ def test_accuracy_on_the_principal_lines(tmp_path):
 def test_bad_settings_name_the_key(tmp_path, overrides, message):
     with pytest.raises(ValueError, match=message):
         run(tmp_path, *overrides)
+
+
+@pytest.mark.parametrize("override", ["batch_games=many", "games=1.5", "progress=maybe"])
+def test_a_value_of_the_wrong_type_is_refused_while_composing(tmp_path, override):
+    """The structured config's types: Hydra names the override before anything runs."""
+    from hydra.errors import ConfigCompositionException
+
+    with pytest.raises(ConfigCompositionException, match=override.replace(".", r"\.")):
+        run(tmp_path, override)
+
+
+def test_a_stored_configuration_is_checked_against_the_same_types(tmp_path):
+    with initialize_config_dir(config_dir=str(ROOT / "configs"), version_base="1.3"):
+        cfg = OmegaConf.to_container(compose("evaluate", overrides=["progress=false"]))
+    cfg["batch_games"] = "many"
+    with pytest.raises(ValueError, match="^batch_games: Value 'many'"):
+        evaluate(OmegaConf.create(cfg), tmp_path, io.StringIO())
 
 
 def test_batch_games_reaches_the_runner_and_torch_threads_this_process(tmp_path, monkeypatch):

@@ -16,8 +16,9 @@ pytest.importorskip("ray", reason='the Ray backend needs ray: pip install -e ".[
 from agents.config import ConfigError  # noqa: E402
 from agents.net.checkpoint import load_checkpoint  # noqa: E402
 from agents.training import ray_backend  # noqa: E402
-from agents.training.loop import build_settings, train  # noqa: E402
+from agents.training.loop import train  # noqa: E402
 from agents.training.saving import load_replay  # noqa: E402
+from agents.training.settings import build_settings  # noqa: E402
 
 ROOT = Path(__file__).parents[1]
 RAY_TAGS = {

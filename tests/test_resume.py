@@ -15,6 +15,7 @@ from hydra import compose, initialize_config_dir
 
 import agents.training.feeds as feeds  # the main process's feed plays smoke runs' games
 import agents.training.loop as loop
+import agents.training.settings as settings
 from agents.config import ConfigError
 from agents.net.checkpoint import load_checkpoint
 from agents.training.learner import LearnerConfig
@@ -100,9 +101,9 @@ def test_what_a_checkpoint_fixes_is_refused_by_name(tmp_path, first, override, k
 
 def test_unknown_keys_are_refused(tmp_path, first):
     with pytest.raises(ConfigError, match="nosuchkey"):
-        loop.build_settings(compose_train([*SMOKE, "+nosuchkey=1"]))
+        settings.build_settings(compose_train([*SMOKE, "+nosuchkey=1"]))
     with pytest.raises(ConfigError, match="train.nosuch"):
-        loop.build_settings(compose_train([*SMOKE, "+train.nosuch=1"]))
+        settings.build_settings(compose_train([*SMOKE, "+train.nosuch=1"]))
     with pytest.raises(ConfigError, match="nosuchkey"):
         run(tmp_path, f"resume={first.checkpoint}", "+nosuchkey=1")
 

@@ -12,8 +12,9 @@ import agents.training.workers as workers
 from agents.config import ConfigError
 from agents.net.checkpoint import load_checkpoint
 from agents.training.feeds import split_games
-from agents.training.loop import build_settings, train
+from agents.training.loop import train
 from agents.training.saving import load_replay
+from agents.training.settings import build_settings
 
 ROOT = Path(__file__).parents[1]
 

@@ -20,10 +20,11 @@ from agents.evaluation.modes import evaluate as evaluate_cli
 from agents.evaluation.runner import replay_record
 from agents.net.checkpoint import load_checkpoint
 from agents.net.network import NetConfig
-from agents.training.loop import build_settings, train
+from agents.training.loop import train
 from agents.training.ray_backend import InferenceActor
 from agents.training.replay import ReplayBuffer, SizedReplay
 from agents.training.saving import load_replay
+from agents.training.settings import build_settings
 from agents.training.sizes import parse_sizes
 
 ROOT = Path(__file__).parents[1]

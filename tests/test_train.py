@@ -16,9 +16,10 @@ from agents.evaluation.odoku_measures import move_regret
 from agents.net.checkpoint import load_checkpoint
 from agents.search.evaluators import UniformEvaluator
 from agents.search.mcts import MCTS, SearchConfig, SearchResult
-from agents.training.loop import build_settings, train
+from agents.training.loop import train
 from agents.training.saving import load_replay
 from agents.training.selfplay import SelfPlayConfig, self_play
+from agents.training.settings import build_settings
 from envs import make_game
 from envs.games.odoku.game import value
 

@@ -37,13 +37,14 @@ import numpy as np
 import torch
 from omegaconf import DictConfig, ListConfig, OmegaConf
 
-from agents.config import ConfigError, game_from_config
+from agents.config import ConfigError, game_from_config, typed
 from agents.evaluation.curve import candidate_spec, curve_checkpoints, learning_curve, plot_curve
 from agents.evaluation.exactness import judge_lines, lost_for_mover
 from agents.evaluation.game_stats import distinct_games, first_seat_rates, game_statistics, repeats_warning
 from agents.evaluation.intervals import score_interval
 from agents.evaluation.odoku_measures import ORACLE, measure_against_oracle
 from agents.evaluation.runner import game_record, play_games
+from agents.evaluation.settings import EvaluateConfig
 from agents.evaluation.tournament import round_robin
 from agents.players.human import play_interactive
 from agents.players.registry import display_names, make_player, split_name
@@ -54,7 +55,8 @@ def evaluate(cfg: DictConfig, run_dir: str | Path, out: TextIO = sys.stdout) -> 
     """Run ``cfg.mode`` and write ``results.json`` into ``run_dir``."""
     if cfg.mode not in MODES:
         raise ConfigError(f"mode: unknown mode {cfg.mode!r}; the modes are {', '.join(MODES)}")
-    _check_common(cfg)
+    cfg = typed(cfg, EvaluateConfig)
+    _check_ranges(cfg)
     if cfg.torch_threads:  # this process plays the games when workers=1; worker processes use one thread each
         torch.set_num_threads(cfg.torch_threads)
     run_dir = Path(run_dir)
@@ -351,30 +353,10 @@ MODES: dict[str, Callable[[DictConfig, Path, TextIO], dict]] = {
 
 
 # --- helpers ---------------------------------------------------------------------------------
-KNOWN_KEYS = (
-    "mode",
-    "players",
-    "games",
-    "seed",
-    "workers",
-    "batch_games",
-    "opening",
-    "torch_threads",
-    "progress",
-    "prior_draws",
-    "max_nodes",
-    "positions",
-    "checkpoints",
-    "simulations",
-    "game",
-)
 ACCURACY_POSITIONS = ("games", "lines")
 
 
-def _check_common(cfg: DictConfig) -> None:
-    for key in cfg:
-        if key not in KNOWN_KEYS:
-            raise ConfigError(f"{key}: unknown key (the keys are {', '.join(KNOWN_KEYS)})")
+def _check_ranges(cfg: DictConfig) -> None:
     for key, low in (
         ("games", 1),
         ("workers", 1),

@@ -58,76 +58,33 @@ import torch
 from omegaconf import DictConfig, OmegaConf
 from tqdm import tqdm
 
-from agents.config import ConfigError, check, game_from_config
-from agents.net.checkpoint import CheckpointError, build_network, check_game, load_checkpoint
+from agents.config import ConfigError
+from agents.net.checkpoint import CheckpointError
 from agents.net.net_evaluator import NetEvaluator
-from agents.net.network import NetConfig, PolicyValueNet, head_layout, resolve_device
-from agents.search.mcts import MCTS, SearchConfig
+from agents.search.mcts import MCTS
 from agents.training.baseline_eval import BaselineConfig, BaselineEval
-from agents.training.config_store import AGENT_SECTIONS
 from agents.training.feeds import Feed, InlineFeed, ProcessFeed
 from agents.training.interrupts import exit_status, stop_on_signals
-from agents.training.learner import Learner, LearnerConfig
-from agents.training.replay import SizedReplay
+from agents.training.learner import Learner
 from agents.training.saving import (
     checkpoint_path,
     keep_milestone,
-    latest_checkpoint,
-    load_replay,
     prune,
     remove_stale_files,
-    restore_rngs,
+    run_start,
     save_checkpoint,
 )
-from agents.training.selfplay import SelfPlayBatch, SelfPlayConfig, first_seat_win_rate
-from agents.training.sizes import SizeSchedule, describe, parse_sizes
-from agents.training.workers import Chunk, resolve_workers
+from agents.training.selfplay import SelfPlayBatch, first_seat_win_rate
+from agents.training.settings import Settings, build_settings, resumed
+from agents.training.sizes import describe
+from agents.training.workers import Chunk
 from envs.core import Game
 from envs.records import format_game
 
 if TYPE_CHECKING:
-    from agents.training.ray_backend import RayConfig
+    pass
 
-CONFIG_GROUPS = ("game", "agent", "net", "experiment")
-# keys beside the groups, and the keys of their sections: anything else is a mistake
-KNOWN_KEYS = {
-    "seed": None,
-    "device": None,
-    "resume": None,
-    "progress": None,
-    "distributed": None,  # its keys are checked by _distributed
-    "train": ("iterations", "checkpoint_every", "keep_checkpoints", "milestone_every", "torch_threads"),
-    "eval": ("every", "games", "simulations", "mcts_simulations", "oracle_games"),
-}
-FIXED_ON_RESUME = ("game", "net", "seed")  # the checkpoint's game, network shape and generators
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class Settings:
-    """The validated run configuration, as the objects the loop uses."""
-
-    game: Game  # at the run's largest board size: what its checkpoints record
-    games: dict  # board size -> game, every size the run plays (one entry for a plain game.size)
-    sizes: SizeSchedule  # game.size: the sizes each iteration's games draw from
-    net: NetConfig
-    search: SearchConfig
-    selfplay: SelfPlayConfig
-    learner: LearnerConfig
-    device: torch.device
-    seed: int
-    iterations: int
-    checkpoint_every: int
-    keep_checkpoints: int
-    milestone_every: int  # iterations between milestone checkpoints, which are never pruned; 0: none
-    torch_threads: int
-    eval_every: int
-    eval_games: int
-    eval_simulations: int
-    eval_mcts_simulations: int
-    eval_oracle_games: int
-    workers: int  # agent.selfplay.workers resolved ("auto": the usable cores)
-    distributed: "RayConfig | None"  # distributed=ray's placement; None: this machine
 
 
 @dataclass
@@ -144,125 +101,7 @@ class TrainResult:
     evaluations: list[dict[str, float]] = field(default_factory=list)
 
 
-# --- configuration -----------------------------------------------------------------------------
-def build_settings(cfg: DictConfig) -> Settings:
-    """Validate every value before anything is trained; errors name the key."""
-    _refuse_unknown_keys(cfg)
-    seed = _integer(cfg, "seed", 0)
-    sizes, games = _games(_section(cfg, "game"))
-    sections = {}
-    kinds = {"net": NetConfig, **{f"agent.{section}": kind for section, kind in AGENT_SECTIONS.items()}}
-    for key, kind in kinds.items():
-        values = _section(cfg, key)
-        try:
-            sections[key] = kind(**values)
-        except TypeError as error:  # an unknown key
-            raise ConfigError(f"{key}: {error}") from None
-        except ValueError as error:
-            message = str(error)
-            raise ConfigError(message if message.startswith(key) else f"{key}.{message}") from None
-    if sections["agent.selfplay"].full_search_share < 1:
-        sections["agent.selfplay"].fast_search(sections["agent.search"])  # fast below full, or a ConfigError
-    try:
-        device = resolve_device(str(cfg.device))
-        workers = resolve_workers(sections["agent.selfplay"].workers)
-    except ValueError as error:
-        message = str(error)
-        raise ConfigError(message if message.startswith("agent.") else f"device: {message}") from None
-    return Settings(
-        game=games[max(games)] if sizes.mixed else next(iter(games.values())),
-        games=games,
-        sizes=sizes,
-        net=sections["net"],
-        search=sections["agent.search"],
-        selfplay=sections["agent.selfplay"],
-        learner=sections["agent.learner"],
-        device=device,
-        seed=seed,
-        iterations=_integer(cfg, "train.iterations", 0),
-        checkpoint_every=_integer(cfg, "train.checkpoint_every", 1),
-        keep_checkpoints=_integer(cfg, "train.keep_checkpoints", 1),
-        milestone_every=_milestone_every(cfg),
-        torch_threads=_integer(cfg, "train.torch_threads", 0),
-        eval_every=_integer(cfg, "eval.every", 0),
-        eval_games=_integer(cfg, "eval.games", 0),
-        eval_simulations=_integer(cfg, "eval.simulations", 0),
-        eval_mcts_simulations=_integer(cfg, "eval.mcts_simulations", 0),
-        eval_oracle_games=_integer(cfg, "eval.oracle_games", 0),
-        workers=workers,
-        distributed=_distributed(cfg),
-    )
-
-
-def _games(game_cfg: dict) -> tuple[SizeSchedule, dict]:
-    """``game.size``'s schedule and a game per size; a size the game refuses, or sizes
-    one network cannot serve, are ConfigErrors naming ``game.size``."""
-    value = game_cfg.get("size")
-    sizes = parse_sizes(value)
-    games = {}
-    for size in sizes.sizes:
-        if size == value:  # a plain game.size
-            games[size] = game_from_config(game_cfg)
-            continue
-        try:
-            games[size] = game_from_config({**game_cfg, "size": size})
-        except ConfigError as error:
-            raise ConfigError(f"game.size={value!r}: size {size} is refused: {error}") from None
-    layouts = {
-        size: (g.info.obs_shape[0], *head_layout(g.info.num_actions, g.info.board_shape)) for size, g in games.items()
-    }
-    if len(set(layouts.values())) > 1:
-        raise ConfigError(
-            f"game.size={value!r}: one network cannot play these sizes (input planes, logits per cell, "
-            f"global logits by size: {layouts})"
-        )
-    return sizes, games
-
-
-def _refuse_unknown_keys(cfg: DictConfig) -> None:
-    for key in cfg:
-        if key in CONFIG_GROUPS:
-            continue
-        if key not in KNOWN_KEYS:
-            known = ", ".join(sorted([*KNOWN_KEYS, *CONFIG_GROUPS[:3]]))
-            raise ConfigError(f"{key}: unknown key (the top-level keys are {known})")
-        section = KNOWN_KEYS[key]
-        if section is not None and isinstance(cfg[key], DictConfig):
-            for sub in cfg[key]:
-                if sub not in section:
-                    raise ConfigError(f"{key}.{sub}: unknown key ({key} has {', '.join(section)})")
-    agent = cfg.get("agent")
-    if isinstance(agent, DictConfig):
-        for sub in agent:
-            if sub not in AGENT_SECTIONS:
-                raise ConfigError(f"agent.{sub}: unknown key (agent has {', '.join(AGENT_SECTIONS)})")
-
-
-def _milestone_every(cfg: DictConfig) -> int:
-    """``train.milestone_every``; a configuration saved before the key existed ran without milestones."""
-    if OmegaConf.select(cfg, "train") is not None and "milestone_every" not in cfg.train:
-        return 0
-    return _integer(cfg, "train.milestone_every", 0)
-
-
-def _distributed(cfg: DictConfig):
-    """``distributed=local`` (or no section, as in older checkpoints): None; ``distributed=ray``: its RayConfig."""
-    values = _section(cfg, "distributed") if OmegaConf.select(cfg, "distributed") is not None else {"backend": "local"}
-    backend = values.pop("backend", None)
-    if backend == "local":
-        return None
-    if backend != "ray":
-        raise ConfigError(f"distributed.backend must be 'local' or 'ray', got {backend!r}")
-    from agents.training.ray_backend import RayConfig  # imports no ray: checking a config needs no install
-
-    try:
-        return RayConfig(**values)
-    except TypeError as error:  # an unknown key
-        raise ConfigError(f"distributed: {error}") from None
-    except ValueError as error:
-        raise ConfigError(str(error)) from None
-
-
+# --- the run's parts ------------------------------------------------------------------------------
 def make_feed(s: Settings, evaluators: dict[object, NetEvaluator]) -> Feed:
     """Where the run's self-play games come from (see :mod:`agents.training.feeds`);
     ``evaluators``: board size -> the run network's evaluator (for games in this process).
@@ -291,91 +130,30 @@ def make_feed(s: Settings, evaluators: dict[object, NetEvaluator]) -> Feed:
     return ProcessFeed(s.workers, s.sizes, s.games, s.net, s.search, s.selfplay, overlap)
 
 
-def _section(cfg: DictConfig, key: str) -> dict:
-    node = OmegaConf.select(cfg, key)
-    if not isinstance(node, DictConfig):
-        raise ConfigError(f"{key}: missing section")
-    try:
-        return OmegaConf.to_container(node, resolve=True)
-    except Exception as error:  # a missing value (???) or a broken interpolation
-        raise ConfigError(f"{key}: {error}") from None
-
-
-def _integer(cfg: DictConfig, key: str, low: int) -> int:
-    value = OmegaConf.select(cfg, key)
-    check(key, value, "integer", low=low)
-    return value
-
-
-def resume_config(cfg: DictConfig, checkpoint: dict, path: Path, overrides: Sequence[str]) -> DictConfig:
-    """The checkpoint's configuration with the command line's ``key=value`` overrides
-    applied; an override of what the checkpoint fixes is a ConfigError naming the key."""
-    stored = OmegaConf.create(checkpoint["config"])
-    try:
-        build_settings(stored)
-    except ConfigError as error:  # e.g. a key renamed since the checkpoint was written
-        raise CheckpointError(f"checkpoint {path}: field 'config' does not make a run ({error})") from None
-    for override in overrides:
-        key = override.split("=", 1)[0].lstrip("+~")
-        if key == "resume":
-            continue
-        if key in CONFIG_GROUPS:
-            raise ConfigError(
-                f"{key}: a config group cannot change when resuming (the checkpoint fixes it); "
-                f"override single keys such as train.iterations=N"
-            )
-        value, saved = OmegaConf.select(cfg, key), OmegaConf.select(stored, key)
-        if key.split(".")[0] in FIXED_ON_RESUME and value != saved:
-            raise ConfigError(
-                f"{key}: a resumed run keeps the checkpoint's {saved!r} (its game, network shape and "
-                f"generators are fixed); start a new run to use {value!r}"
-            )
-        OmegaConf.update(stored, key, value, merge=False)
-    stored.resume = cfg.resume
-    return stored
-
-
 # --- the run -----------------------------------------------------------------------------------
 def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -> TrainResult:
     """Run (or resume) training as ``cfg`` says; outputs go to ``run_dir``."""
     started_at = time.perf_counter()
     run_dir = Path(run_dir)
-    checkpoint = None
-    if cfg.get("resume"):
-        path = Path(str(cfg.resume))
-        path = latest_checkpoint(path) if path.is_dir() else path
-        checkpoint = load_checkpoint(path)
-        cfg = resume_config(cfg, checkpoint, path, overrides)
-        cfg.resume = str(path)
+    cfg, checkpoint, path = resumed(cfg, overrides)
     s = build_settings(cfg)
-    game, info = s.game, s.game.info
+    info = s.game.info
     if s.torch_threads:
         torch.set_num_threads(s.torch_threads)
-    torch.manual_seed(s.seed)
-    rng = np.random.default_rng(s.seed)
-    net = PolicyValueNet.for_game(info, s.net)
-    shapes = {size: (g.info.obs_shape, g.info.num_actions) for size, g in s.games.items()}
-    replay = SizedReplay(s.learner.replay_capacity, shapes)
-    step = iteration = 0
-    if checkpoint is not None:
-        path = Path(cfg.resume)
-        check_game(checkpoint, game, path)  # a command-line override may have changed it
-        net = build_network(checkpoint, path, game)
-        replay = load_replay(path, s.learner.replay_capacity, shapes)
-        step, iteration = checkpoint["step"], checkpoint["iteration"]
-        if "wall_seconds" in checkpoint:  # the run's clock continues from the checkpoint's
-            started_at -= checkpoint["wall_seconds"]
-        else:
-            started_at = None
-            log.warning("checkpoint %s records no wall-clock time: this run's checkpoints will not either", path)
+    start = run_start(s, checkpoint, path)
+    net, replay, rng, step, iteration = start.net, start.replay, start.rng, start.step, start.iteration
+    if start.wall_seconds is None:
+        started_at = None
+        log.warning("checkpoint %s records no wall-clock time: this run's checkpoints will not either", path)
+    else:  # the run's clock continues from the checkpoint's
+        started_at -= start.wall_seconds
     net.to(s.device)
     learner = Learner(net, s.learner, s.device, s.iterations * s.learner.steps_per_iteration, step)
-    if checkpoint is not None:
+    if start.optimizer is not None:
         try:
-            learner.load_optimizer_state(checkpoint["optimizer"])
+            learner.load_optimizer_state(start.optimizer)
         except (KeyError, TypeError, ValueError, RuntimeError) as error:
             raise CheckpointError(f"checkpoint {path}: field 'optimizer' does not fit the network ({error})") from None
-        rng = restore_rngs(checkpoint)
     evaluators = {size: NetEvaluator(g, net, s.device) for size, g in s.games.items()}
     symmetries = {size: g.symmetries() for size, g in s.games.items()}
     config_yaml = OmegaConf.to_yaml(cfg, resolve=True)
@@ -630,4 +408,4 @@ def _announce(what: str, run_dir: Path, **extra) -> None:
     log.info("\n".join(lines))
 
 
-__all__ = ["Settings", "TrainResult", "build_settings", "by_size", "make_baseline_eval", "make_feed", "train"]
+__all__ = ["TrainResult", "by_size", "make_baseline_eval", "make_feed", "train"]

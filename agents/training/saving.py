@@ -1,4 +1,5 @@
-"""Writing training checkpoints, and reading back what a resumed run needs.
+"""Writing training checkpoints, and reading back what a resumed run needs
+(:func:`run_start`: the network, buffer, counters and generators a run begins with).
 
 The checkpoint format is :mod:`agents.net.checkpoint`'s (which also loads a
 checkpoint as a network). Both files of a checkpoint, ``NAME.pt`` and the
@@ -26,16 +27,20 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Mapping
+from typing import TYPE_CHECKING, Callable, Mapping
 
 import numpy as np
 import torch
 
-from agents.net.checkpoint import FORMAT, MILESTONES, CheckpointError, checkpoint_files
+from agents.net.checkpoint import FORMAT, MILESTONES, CheckpointError, build_network, check_game, checkpoint_files
 from agents.net.network import PolicyValueNet
 from agents.training.replay import ReplayBuffer, SizedReplay, pack_state, unpack_state
 from envs.core import GameInfo
+
+if TYPE_CHECKING:
+    from agents.training.settings import Settings
 
 _STALE = ".ckpt_step*.tmp"
 
@@ -134,6 +139,43 @@ def restore_rngs(checkpoint: dict) -> np.random.Generator:
     bits.state = checkpoint["numpy_rng"]
     torch.set_rng_state(checkpoint["torch_rng"])
     return np.random.Generator(bits)
+
+
+@dataclass
+class RunStart:
+    """What a run begins with: a fresh network and buffer, or what a checkpoint restores."""
+
+    net: PolicyValueNet
+    replay: SizedReplay
+    rng: np.random.Generator
+    step: int = 0
+    iteration: int = 0
+    optimizer: dict | None = None  # the optimiser's saved state (None: a fresh optimiser)
+    wall_seconds: float | None = 0.0  # the run's clock so far; None: the checkpoint recorded none
+
+
+def run_start(s: "Settings", checkpoint: dict | None = None, path: Path | None = None) -> RunStart:
+    """A fresh start from ``s.seed`` (the network's initial weights drawn from torch's
+    generator), or the run saved in ``checkpoint`` (read from ``path``): its weights,
+    replay buffer, counters, optimiser state and generators."""
+    shapes = {size: (g.info.obs_shape, g.info.num_actions) for size, g in s.games.items()}
+    torch.manual_seed(s.seed)
+    if checkpoint is None:
+        rng = np.random.default_rng(s.seed)
+        net = PolicyValueNet.for_game(s.game.info, s.net)
+        return RunStart(net, SizedReplay(s.learner.replay_capacity, shapes), rng)
+    check_game(checkpoint, s.game, path)  # a command-line override may have changed it
+    net = build_network(checkpoint, path, s.game)
+    replay = load_replay(path, s.learner.replay_capacity, shapes)
+    return RunStart(
+        net,
+        replay,
+        restore_rngs(checkpoint),
+        checkpoint["step"],
+        checkpoint["iteration"],
+        checkpoint["optimizer"],
+        checkpoint.get("wall_seconds"),
+    )
 
 
 def latest_checkpoint(directory: str | Path) -> Path:

@@ -1,0 +1,38 @@
+"""evaluate.py's structured config: every key and its type (defaults: ``configs/evaluate.yaml``).
+
+Registered in Hydra's ConfigStore as ``evaluate_schema``, the first entry of
+evaluate.yaml's defaults list, so Hydra refuses ``games=many`` while composing;
+:func:`agents.evaluation.modes.evaluate` checks a configuration against it again
+(``agents.config.typed``: an unknown key such as ``+nosuchkey=1`` is refused by
+name) and then each value's range.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from hydra.core.config_store import ConfigStore
+from omegaconf import MISSING
+
+
+@dataclass
+class EvaluateConfig:
+    mode: str = MISSING
+    players: Any = MISSING  # a list of player specs
+    games: int = MISSING
+    seed: int = MISSING
+    workers: int = MISSING
+    batch_games: int = MISSING
+    opening: int = MISSING
+    torch_threads: int = MISSING
+    progress: bool = True
+    prior_draws: float = MISSING
+    max_nodes: int = MISSING
+    positions: str = MISSING
+    checkpoints: Any = None  # a run directory or a list of checkpoint paths
+    simulations: Optional[int] = None
+    game: Any = MISSING
+
+
+ConfigStore.instance().store(name="evaluate_schema", node=EvaluateConfig)

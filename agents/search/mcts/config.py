@@ -1,0 +1,43 @@
+"""The search's parameters (``agent.search`` in the configs)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from agents.config import check
+
+CHANCE_MODES = ("expectation", "sample")
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """Search parameters (``agent.search`` in the configs; these defaults are the config's).
+
+    Invalid values raise ValueError naming the field.
+    """
+
+    num_simulations: int = 32  # simulations per search, the root expansion included
+    c_puct: float = 1.25  # exploration constant of the PUCT formula
+    dirichlet_alpha: float | None = None  # root noise concentration; None: 10 / number of legal actions
+    dirichlet_fraction: float = 0.25  # weight of the noise in the root priors
+    chance: str = "expectation"  # at chance nodes: "expectation" or "sample"
+    fpu_reduction: float = 0.0  # an unvisited child's value: its node's value minus this
+    playout_mix: float = 0.0  # a leaf's value: (1 - mix) * the evaluator's + mix * one random playout's returns
+    gumbel: bool = False  # Gumbel root search (sequential halving); self-play then learns its improved policy
+    gumbel_actions: int = 16  # root actions sampled for sequential halving
+    gumbel_c_visit: float = 50.0  # sigma(q) = (c_visit + max N) * c_scale * q,
+    gumbel_c_scale: float = 1.0  # with q rescaled to [0, 1] over the root's children
+
+    def __post_init__(self):
+        check("num_simulations", self.num_simulations, "integer", low=1)
+        check("c_puct", self.c_puct, "number", low=0.0)
+        if self.dirichlet_alpha is not None:
+            check("dirichlet_alpha", self.dirichlet_alpha, "number", low=0.0, strict=True)
+        check("dirichlet_fraction", self.dirichlet_fraction, "number", low=0.0, high=1.0)
+        check("fpu_reduction", self.fpu_reduction, "number")
+        check("playout_mix", self.playout_mix, "number", low=0.0, high=1.0)
+        check("chance", self.chance, "choice", choices=CHANCE_MODES)
+        check("gumbel", self.gumbel, "bool")
+        check("gumbel_actions", self.gumbel_actions, "integer", low=1)
+        check("gumbel_c_visit", self.gumbel_c_visit, "number", low=0.0)
+        check("gumbel_c_scale", self.gumbel_c_scale, "number", low=0.0)

@@ -1,0 +1,73 @@
+"""What a search is given and what it returns: the leaf estimator it asks, its result,
+and choosing an action from that result."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol, Sequence
+
+import numpy as np
+
+from agents.config import check
+
+
+class Evaluator(Protocol):
+    """What the search asks of a position: action priors and per-seat values."""
+
+    def evaluate(self, states: Sequence) -> tuple[np.ndarray, np.ndarray]:
+        """priors float32 [B, num_actions] (the search masks illegal actions and
+        renormalises), values float32 [B, num_seats]: expected final return per
+        seat. Called only on decision states (never chance or terminal ones),
+        which it must not modify."""
+
+
+@dataclass
+class SearchResult:
+    """What one search found at its root.
+
+    ``visit_counts`` [num_actions]: visits of each root child (zeros for
+    illegal actions; at a chance root, indexed by outcome id).
+    ``root_values`` [num_seats]: the root's value estimate per seat.
+    ``q_values`` [num_actions, num_seats]: each root child's mean value, NaN
+    for children never visited. ``priors`` [num_actions]: the root priors the
+    search used (noise included; outcome probabilities at a chance root).
+    ``to_play``: the root's seat, or CHANCE.
+    Gumbel search only (else None): ``selected``, the action sequential
+    halving chose; ``improved_policy`` [num_actions], ``softmax(logits +
+    sigma(completed q))``, the policy target of Gumbel MuZero.
+    """
+
+    visit_counts: np.ndarray
+    root_values: np.ndarray
+    q_values: np.ndarray
+    priors: np.ndarray
+    to_play: int
+    selected: int | None = None
+    improved_policy: np.ndarray | None = None
+
+    def policy(self, temperature: float) -> np.ndarray:
+        """Visit distribution ``N(a)^(1/T)`` normalised; T = 0 puts equal mass on
+        the most visited actions (all of it on ``selected`` after a Gumbel
+        search). With no visits (one simulation) the priors stand in."""
+        check("temperature", temperature, "number", low=0.0)
+        counts = self.visit_counts if self.visit_counts.sum() > 0 else self.priors
+        if temperature == 0.0 and self.selected is not None:
+            return np.eye(len(counts))[self.selected]
+        if temperature == 0.0:
+            best = counts == counts.max()
+            return best / best.sum()
+        # scaled by the max first so large counts and small temperatures cannot overflow
+        weights = (counts / counts.max()) ** (1.0 / temperature)
+        return weights / weights.sum()
+
+
+def select_action(result: SearchResult, temperature: float, rng: np.random.Generator) -> int:
+    """Sample an action from ``result.policy(temperature)`` (T = 0: a random best one)."""
+    policy = result.policy(temperature)
+    return int(rng.choice(len(policy), p=policy))
+
+
+def temperature_schedule(decision: int, sampling_decisions: int, temperature: float = 1.0) -> float:
+    """``temperature`` for the first ``sampling_decisions`` decisions of a game
+    (counted from 0, every micro-step one decision), then 0 (play the best)."""
+    return temperature if decision < sampling_decisions else 0.0

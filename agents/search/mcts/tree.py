@@ -1,0 +1,87 @@
+"""A search's nodes and edges in flat arrays (:class:`Tree`), so that numba kernels
+select and back up without touching Python objects."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from agents.search.mcts.kernels import FIRST_EDGE, NUM_EDGES, PLAYER, child_stats
+
+
+class Tree:
+    """The nodes of one ``search_many`` call in flat arrays, so that numba
+    kernels select and back up without touching Python objects.
+
+    ``nodes[i]``: PLAYER (seat, CHANCE or TERMINAL), VISITS, FIRST_EDGE (-1
+    until expanded), NUM_EDGES. ``values[i]``: the per-seat value sum, so
+    ``values[i, s] / nodes[i, VISITS]`` is the mean value for seat ``s``.
+    An edge (a legal action, or a chance outcome) holds its prior (the outcome
+    probability at a chance node) and its child node (-1 until created); a
+    child's visits and mean value are the edge's N and Q. ``states[i]`` and
+    ``actions[i]`` (legal actions or outcome ids) stay Python objects.
+    """
+
+    def __init__(self, num_seats: int, nodes: int, edges: int):
+        self.nodes = blank_nodes(nodes)
+        self.values = np.zeros((nodes, num_seats))
+        self.edge_child = np.full(edges, -1, dtype=np.int64)
+        self.edge_prior = np.zeros(edges)
+        self.num_edges = 0
+        self.states: list = []
+        self.actions: list = []
+
+    def add(self, state, player: int) -> int:
+        """A new unexpanded node for ``state``; its id."""
+        node = len(self.states)
+        if node == len(self.nodes):
+            self.nodes = np.concatenate([self.nodes, blank_nodes(node)])
+            self.values = doubled(self.values, 0.0)
+        self.nodes[node, PLAYER] = player
+        self.states.append(state)
+        self.actions.append(None)
+        return node
+
+    def expand(self, node: int, actions: list, priors) -> None:
+        """Give ``node`` one edge per action, with these priors (an array, or one number for all)."""
+        start, count = self.num_edges, len(actions)
+        while start + count > len(self.edge_child):
+            self.edge_child, self.edge_prior = doubled(self.edge_child, -1), doubled(self.edge_prior, 0.0)
+        self.edge_prior[start : start + count] = priors
+        self.num_edges = start + count
+        self.nodes[node, FIRST_EDGE] = start
+        self.nodes[node, NUM_EDGES] = count
+        self.actions[node] = actions
+
+    def priors(self, node: int) -> np.ndarray:
+        """The priors of ``node``'s edges (a view: writing it changes the tree)."""
+        return self.edge_prior[self._edges(node)]
+
+    def children(self, node: int) -> np.ndarray:
+        """The child node of each of ``node``'s edges, -1 where none was created."""
+        return self.edge_child[self._edges(node)]
+
+    def _edges(self, node: int) -> slice:
+        start = self.nodes[node, FIRST_EDGE]
+        return slice(start, start + self.nodes[node, NUM_EDGES])
+
+    def child_stats(self, node: int) -> tuple[np.ndarray, np.ndarray]:
+        """Visits (float) and mean value for ``node``'s mover (0 where unvisited) of each edge."""
+        return child_stats(self.nodes, self.values, self.children(node), max(self.nodes[node, PLAYER], 0))
+
+
+# A search's first array sizes (they double when full, so these only save copies): a node per
+# simulation and root, and a guess of the edges a simulation's expansion adds, plus slack.
+NODE_SLACK = 16
+EDGES_PER_SIMULATION = 8
+EDGE_SLACK = 64
+
+
+def blank_nodes(count: int) -> np.ndarray:
+    nodes = np.zeros((count, 4), dtype=np.int64)
+    nodes[:, FIRST_EDGE] = -1
+    return nodes
+
+
+def doubled(array: np.ndarray, fill) -> np.ndarray:
+    """``array`` followed by as many rows again, holding ``fill``."""
+    return np.concatenate([array, np.full_like(array, fill)])
