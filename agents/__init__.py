@@ -1,7 +1,7 @@
 """neuzero agents, one package per concern; dependencies point one way, down this list.
 
-``search`` (tree search and evaluators without a network; never imports torch),
-``net`` (the PyTorch network, the network as a batched search evaluator, loading
+``search`` (tree search and estimators without a network; never imports torch),
+``net`` (the PyTorch network, the network as a batched search estimator, loading
 checkpoints as networks), ``players`` (the ``Player`` interface, the spec
 registry and every player), ``evaluation`` (the game runner, matches, round
 robins, ratings, statistics and ``evaluate.py``'s modes) and ``training`` (the

@@ -30,7 +30,7 @@ from omegaconf import OmegaConf
 
 from agents.evaluation.runner import play_games
 from agents.net.checkpoint import build_network, load_checkpoint
-from agents.net.net_evaluator import NetEvaluator
+from agents.net.net_estimator import NetEstimator
 from agents.net.network import PolicyValueNet
 from agents.training.learner import Learner
 from agents.training.saving import save_checkpoint
@@ -74,7 +74,7 @@ def output_differences(checkpoint: Path, size: int, positions: int) -> tuple[int
     """(positions whose outputs differ, max |prior difference|, max |value difference|)
     between one-by-one and batched evaluation of positions from random games."""
     game = make_game("nex", size=size)
-    evaluator = NetEvaluator(game, build_network(load_checkpoint(checkpoint, game), checkpoint, game))
+    estimator = NetEstimator(game, build_network(load_checkpoint(checkpoint, game), checkpoint, game))
     rng, states = np.random.default_rng(0), []
     while len(states) < positions:
         state = game.initial_state()
@@ -85,8 +85,8 @@ def output_differences(checkpoint: Path, size: int, positions: int) -> tuple[int
                 break
         if game.to_play(state) >= 0:
             states.append(state)
-    alone = [evaluator.evaluate([state]) for state in states]
-    priors, values = evaluator.evaluate(states)
+    alone = [estimator.estimate([state]) for state in states]
+    priors, values = estimator.estimate(states)
     prior_gap = np.array([np.abs(priors[i] - p[0]).max() for i, (p, _) in enumerate(alone)])
     value_gap = np.array([np.abs(values[i] - v[0]).max() for i, (_, v) in enumerate(alone)])
     return int(((prior_gap > 0) | (value_gap > 0)).sum()), float(prior_gap.max()), float(value_gap.max())

@@ -49,7 +49,7 @@ import numpy as np
 import torch
 from hydra import compose, initialize_config_dir
 
-from agents.net.net_evaluator import NetEvaluator
+from agents.net.net_estimator import NetEstimator
 from agents.net.network import PolicyValueNet
 from agents.training.learner import Learner
 from agents.training.loop import make_feed
@@ -110,7 +110,7 @@ def measure(s, modes, iterations: int) -> dict[str, tuple[float, float]]:
         s.learner.replay_capacity, {size: (g.info.obs_shape, g.info.num_actions) for size, g in s.games.items()}
     )
     symmetries = {size: g.symmetries() for size, g in s.games.items()}
-    feed = make_feed(s, {size: NetEvaluator(g, net) for size, g in s.games.items()})
+    feed = make_feed(s, {size: NetEstimator(g, net) for size, g in s.games.items()})
     step = 0
 
     def iteration(steps: int) -> int:

@@ -26,7 +26,7 @@ import time
 
 import numpy as np
 
-from agents.search.evaluators import RolloutEvaluator, UniformEvaluator
+from agents.search.estimators import RolloutEstimator, UniformEstimator
 from agents.search.mcts import MCTS, SearchConfig
 from envs import CHANCE, make_game
 
@@ -60,7 +60,7 @@ def start_state(game, rng):
 def our_rates(game, simulations: int, seconds: float, rng) -> dict[str, float]:
     mcts = MCTS(game, SearchConfig(num_simulations=simulations))
     state = start_state(game, rng)
-    rollout, uniform = RolloutEvaluator(game, rng), UniformEvaluator(game)
+    rollout, uniform = RolloutEstimator(game, rng), UniformEstimator(game)
     batch = [state] * 16
     return {
         "rollout": timed(lambda: mcts.search(state, rollout, rng), simulations, seconds),
@@ -112,9 +112,9 @@ def main() -> None:
         return
     game = make_game("hex", size=5)
     mcts, state = MCTS(game, SearchConfig(num_simulations=args.simulations)), game.initial_state()
-    evaluator = RolloutEvaluator(game, rng)
+    estimator = RolloutEstimator(game, rng)
     pairs = alternating_rates(
-        lambda: mcts.search(state, evaluator, rng), theirs, args.simulations, args.seconds, args.rounds
+        lambda: mcts.search(state, estimator, rng), theirs, args.simulations, args.seconds, args.rounds
     )
     ratios = [our / their for our, their in pairs]
     print(f"hex 5x5 rollout in {args.rounds} alternating rounds of {args.seconds:g} s (ours, OpenSpiel MCTSBot):")

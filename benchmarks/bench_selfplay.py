@@ -21,7 +21,7 @@ import torch
 from hydra import compose, initialize_config_dir
 
 from agents.config import with_recipe_aliases
-from agents.net.net_evaluator import NetEvaluator
+from agents.net.net_estimator import NetEstimator
 from agents.net.network import PolicyValueNet
 from agents.search.mcts import MCTS
 from agents.training.selfplay import self_play
@@ -48,16 +48,16 @@ def main() -> None:
     mcts = MCTS(game, s.search)
     rng = np.random.default_rng(s.seed)
 
-    evaluator = NetEvaluator(game, net, s.device)
-    self_play(game, mcts, evaluator, 1, s.selfplay, rng)  # warm-up: imports, allocator
-    evaluator = NetEvaluator(game, net, s.device)
+    estimator = NetEstimator(game, net, s.device)
+    self_play(game, mcts, estimator, 1, s.selfplay, rng)  # warm-up: imports, allocator
+    estimator = NetEstimator(game, net, s.device)
     start = time.perf_counter()
-    batch = self_play(game, mcts, evaluator, num_games, s.selfplay, rng)
+    batch = self_play(game, mcts, estimator, num_games, s.selfplay, rng)
     seconds = time.perf_counter() - start
     searches = batch.num_positions
     simulations = searches * s.search.num_simulations
 
-    lone = NetEvaluator(game, net, s.device)
+    lone = NetEstimator(game, net, s.device)
     state = game.initial_state()
     lone_start = time.perf_counter()
     for _ in range(args.lone_moves):
@@ -76,8 +76,8 @@ def main() -> None:
     rows = [
         ("self-play positions/s", searches / seconds),
         ("self-play simulations/s", simulations / seconds),
-        ("self-play network calls/s", evaluator.calls / seconds),
-        ("self-play mean batch", evaluator.positions / max(evaluator.calls, 1)),
+        ("self-play network calls/s", estimator.calls / seconds),
+        ("self-play mean batch", estimator.positions / max(estimator.calls, 1)),
         ("self-play games/s", num_games / seconds),
         ("lone search simulations/s", args.lone_moves * s.search.num_simulations / lone_seconds),
     ]

@@ -33,7 +33,7 @@ import torch
 from hydra import compose, initialize_config_dir
 
 from agents.config import with_recipe_aliases
-from agents.net.net_evaluator import NetEvaluator
+from agents.net.net_estimator import NetEstimator
 from agents.net.network import PolicyValueNet
 from agents.search.mcts import MCTS
 from agents.training.learner import Learner
@@ -69,7 +69,7 @@ def measure(overrides: list[str], games: int, seed: int) -> dict:
     rng = np.random.default_rng(seed)
     info = s.game.info
     net = PolicyValueNet.for_game(info, s.net)
-    batch = self_play(s.game, MCTS(s.game, s.search), NetEvaluator(s.game, net), games, s.selfplay, rng)
+    batch = self_play(s.game, MCTS(s.game, s.search), NetEstimator(s.game, net), games, s.selfplay, rng)
     replay = ReplayBuffer(max(1, batch.num_positions), info.obs_shape, info.num_actions)
     replay.add(batch.obs, batch.policy, batch.value)
     learner = Learner(net, s.learner, torch.device("cpu"))

@@ -26,7 +26,7 @@ import numpy as np
 import torch
 from hydra import compose, initialize_config_dir
 
-from agents.net.net_evaluator import NetEvaluator
+from agents.net.net_estimator import NetEstimator
 from agents.net.network import PolicyValueNet
 from agents.search.mcts import MCTS
 from agents.training.learner import Learner
@@ -57,7 +57,7 @@ def losses_match(steps: int = 5) -> bool:
     rng = np.random.default_rng(0)
     torch.manual_seed(0)
     cpu_net = PolicyValueNet.for_game(s.game.info, s.net)
-    batch = self_play(s.game, MCTS(s.game, s.search), NetEvaluator(s.game, cpu_net), 4, s.selfplay, rng)
+    batch = self_play(s.game, MCTS(s.game, s.search), NetEstimator(s.game, cpu_net), 4, s.selfplay, rng)
     cuda_net = PolicyValueNet.for_game(s.game.info, s.net)
     cuda_net.load_state_dict(cpu_net.state_dict())
     cuda_net.to("cuda")
@@ -95,21 +95,21 @@ def selfplay_speed(num_games: int) -> None:
     for device in ("cuda", "cpu"):
         torch.manual_seed(0)
         net = PolicyValueNet.for_game(s.game.info, s.net).to(device)
-        evaluator = NetEvaluator(s.game, net, device)
+        estimator = NetEstimator(s.game, net, device)
         mcts, rng = MCTS(s.game, s.search), np.random.default_rng(0)
-        self_play(s.game, mcts, evaluator, 1, s.selfplay, rng)  # warm-up: kernels, allocator
+        self_play(s.game, mcts, estimator, 1, s.selfplay, rng)  # warm-up: kernels, allocator
         started = time.perf_counter()
-        batch = self_play(s.game, mcts, evaluator, num_games, s.selfplay, rng)
+        batch = self_play(s.game, mcts, estimator, num_games, s.selfplay, rng)
         seconds = time.perf_counter() - started
         costs = []
         for size in (1, 32, 256, 1024):
             obs = np.zeros((size, *s.game.info.obs_shape), dtype=np.float32)
-            evaluator.forward(obs)
+            estimator.forward(obs)
             if device == "cuda":
                 torch.cuda.synchronize()
             started = time.perf_counter()
             for _ in range(10):
-                evaluator.forward(obs)
+                estimator.forward(obs)
             costs.append(f"{size}: {(time.perf_counter() - started) * 100:.2f} ms")
         print(
             f"   {device:<4}: {batch.num_positions / seconds:8.1f} positions/s ({batch.num_positions} positions, "

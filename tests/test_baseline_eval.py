@@ -8,7 +8,7 @@ import torch
 from test_train import compose_train
 
 from agents.evaluation.runner import play_game
-from agents.net.net_evaluator import NetEvaluator
+from agents.net.net_estimator import NetEstimator
 from agents.net.network import PolicyValueNet
 from agents.players.az_player import NetworkPlayer
 from agents.players.mcts_player import SearchPlayer
@@ -30,11 +30,11 @@ def net_for(s, seed):
 def replayed(s, net, iteration, raw):
     """The figures computed game by game from the documented seeds, without the pool."""
     game = s.game
-    evaluator = NetEvaluator(game, net)
+    estimator = NetEstimator(game, net)
     if raw:
-        candidate = NetworkPlayer(evaluator)
+        candidate = NetworkPlayer(estimator)
     else:
-        candidate = SearchPlayer(game, evaluator, dataclasses.replace(s.search, num_simulations=s.eval_simulations))
+        candidate = SearchPlayer(game, estimator, dataclasses.replace(s.search, num_simulations=s.eval_simulations))
     matches = [
         ("random", [g % 2 for g in range(s.eval_games)]),
         (f"mcts:{s.eval_mcts_simulations}", [g % 2 for g in range(s.eval_games)]),

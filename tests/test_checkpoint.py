@@ -119,7 +119,7 @@ def test_checkpoint_plays_any_size_of_its_game_only(tmp_path, odoku):
     nex7 = envs.make_game("nex", size=7)
     player = make_player(f"az:{path}:0", nex7)
     state = nex7.initial_state()
-    priors, _ = player.evaluator.evaluate([state])
+    priors, _ = player.estimator.estimate([state])
     assert priors.shape == (1, nex7.info.num_actions) and priors[0, : 7 * 7].min() > 0
     assert player.act(state, np.random.default_rng(0)) in nex7.legal_actions(state)
     with pytest.raises(

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import torch
 from test_checkpoint import write_checkpoint
-from test_search import HashEvaluator
+from test_search import HashEstimator
 
 import agents.evaluation.runner as runner
 import agents.players
@@ -27,15 +27,15 @@ torch.set_num_threads(1)  # as evaluate.py's default torch_threads
 
 
 def hash_searcher(game, **config):
-    """A searching player whose evaluator gives a state the same output in any batch."""
-    return SearchPlayer(game, HashEvaluator(game), SearchConfig(**config))
+    """A searching player whose estimator gives a state the same output in any batch."""
+    return SearchPlayer(game, HashEstimator(game), SearchConfig(**config))
 
 
 class CountingSearcher(SearchPlayer):
     """Records how many positions every call decided."""
 
     def __init__(self, game, **config):
-        super().__init__(game, HashEvaluator(game), SearchConfig(**config))
+        super().__init__(game, HashEstimator(game), SearchConfig(**config))
         self.calls = []
 
     def act(self, state, rng):

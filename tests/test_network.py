@@ -1,4 +1,4 @@
-"""The network family: shapes for every game and size, head layout, evaluator, augmentation."""
+"""The network family: shapes for every game and size, head layout, estimator, augmentation."""
 
 import numpy as np
 import pytest
@@ -6,7 +6,7 @@ import torch
 
 import envs
 from agents.config import game_from_config
-from agents.net.net_evaluator import NetEvaluator
+from agents.net.net_estimator import NetEstimator
 from agents.net.network import NetConfig, PolicyValueNet, head_layout, resolve_device
 from agents.training.replay import ReplayBuffer, augment
 from envs.games.odoku.game import optimal_actions
@@ -44,7 +44,7 @@ def random_states(game, rng, count):
 
 
 @pytest.mark.parametrize("cfg", list(game_variants()))
-def test_shapes_and_evaluator_for_every_game(cfg):
+def test_shapes_and_estimator_for_every_game(cfg):
     game = build(cfg)
     info = game.info
     torch.manual_seed(0)
@@ -55,7 +55,7 @@ def test_shapes_and_evaluator_for_every_game(cfg):
     assert logits.shape == (6, info.num_actions)
     assert value.shape == (6,)
     assert torch.all(value.abs() < 1)
-    priors, values = NetEvaluator(game, net).evaluate(states)
+    priors, values = NetEstimator(game, net).estimate(states)
     assert priors.shape == (6, info.num_actions) and values.shape == (6, info.num_seats)
     for state, prior, seat_values, v in zip(states, priors, values, value.detach().double().numpy()):
         mask = game.legal_mask(state)
@@ -109,12 +109,12 @@ def test_one_network_serves_every_board_size():
     logits, value = net(torch.zeros(2, small.info.obs_shape[0], 9, 9))
     assert logits.shape == (2, large.info.num_actions) and value.shape == (2,)
     states = random_states(large, np.random.default_rng(0), 4)
-    priors, _ = NetEvaluator(large, net).evaluate(states)
+    priors, _ = NetEstimator(large, net).estimate(states)
     assert priors.shape == (4, 83) and np.allclose(priors.sum(axis=1), 1)
     with pytest.raises(ValueError, match=r"expected observations of shape \[batch, 9, rows, cols\]"):
         net(torch.zeros(1, 4, 9, 9))
     with pytest.raises(ValueError, match="does not fit odoku"):
-        NetEvaluator(envs.make_game("odoku"), net)
+        NetEstimator(envs.make_game("odoku"), net)
 
 
 @pytest.mark.parametrize(

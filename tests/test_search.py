@@ -7,7 +7,7 @@ import pytest
 
 from agents.evaluation.runner import play_match
 from agents.players.registry import make_player
-from agents.search.evaluators import FunctionEvaluator, RolloutEvaluator, UniformEvaluator
+from agents.search.estimators import FunctionEstimator, RolloutEstimator, UniformEstimator
 from agents.search.mcts import (
     MCTS,
     SearchConfig,
@@ -106,7 +106,7 @@ def odoku_key(state):
     return (tuple(state.board), state.player)
 
 
-def exact_evaluator(game, key):
+def exact_estimator(game, key):
     """Expectimax values, priors uniform over the optimal actions."""
     memo = {}
 
@@ -120,10 +120,10 @@ def exact_evaluator(game, key):
             priors[a] = sign * v >= best - 1e-12
         return priors, (sign * best, -sign * best)
 
-    return FunctionEvaluator(game, evaluate)
+    return FunctionEstimator(game, evaluate)
 
 
-def odoku_oracle_evaluator(game):
+def odoku_oracle_estimator(game):
     """Odoku's exact values by the random-turn theorem, priors uniform over optimal moves."""
 
     def evaluate(state):
@@ -134,7 +134,7 @@ def odoku_oracle_evaluator(game):
         b_return = (values[best[0]] - 7.5) / 7.5
         return priors, (b_return, -b_return)
 
-    return FunctionEvaluator(game, evaluate)
+    return FunctionEstimator(game, evaluate)
 
 
 def odoku_position(game, moves):
@@ -155,12 +155,12 @@ ALMOST_FULL = (
 # --- exact values --------------------------------------------------------------------------
 @pytest.mark.parametrize("chance", ["expectation", "sample"])
 @pytest.mark.parametrize("pile,player", [(7, 0), (6, 1), (5, CHANCE), (4, CHANCE), (3, 1)])
-def test_exact_evaluator_gives_exact_value_through_repeated_movers_and_chance(pile, player, chance):
+def test_exact_estimator_gives_exact_value_through_repeated_movers_and_chance(pile, player, chance):
     game = ChanceNim(bias=0.8)
     state = ChanceNimState(pile, player)
     exact = expectimax(game, state)
     mcts = MCTS(game, SearchConfig(num_simulations=1000, chance=chance))
-    result = mcts.search(state, exact_evaluator(game, key=lambda s: (s.pile, s.player)), np.random.default_rng(0))
+    result = mcts.search(state, exact_estimator(game, key=lambda s: (s.pile, s.player)), np.random.default_rng(0))
     if chance == "expectation":
         np.testing.assert_allclose(result.root_values, [exact, -exact], atol=1e-9)
     else:  # a mean over sampled coins: within 4 standard errors (+-1 outcomes, p = 0.8)
@@ -172,7 +172,7 @@ def test_exact_evaluator_gives_exact_value_through_repeated_movers_and_chance(pi
 
 @pytest.mark.parametrize("mover", [None, 0, 1])
 @pytest.mark.parametrize("simulations,outcome_visits", [(1, [1, 1]), (50, [26, 25])])
-def test_odoku_oracle_evaluator_gives_odoku_value(mover, simulations, outcome_visits):
+def test_odoku_oracle_estimator_gives_odoku_value(mover, simulations, outcome_visits):
     """Fair coin, two empty cells: the search's value is odoku.value (the
     random-turn theorem) at a chance root, and the best move's value at a decision root."""
     game = make_game("odoku")
@@ -182,7 +182,7 @@ def test_odoku_oracle_evaluator_gives_odoku_value(mover, simulations, outcome_vi
         game.apply(state, mover)
         expected = (max if mover == 0 else min)(action_values(state).values())
     result = MCTS(game, SearchConfig(num_simulations=simulations)).search(
-        state, odoku_oracle_evaluator(game), np.random.default_rng(1)
+        state, odoku_oracle_estimator(game), np.random.default_rng(1)
     )
     b_return = (expected - 7.5) / 7.5
     np.testing.assert_allclose(result.root_values, [b_return, -b_return], atol=1e-9)
@@ -197,12 +197,12 @@ def test_odoku_oracle_evaluator_gives_odoku_value(mover, simulations, outcome_vi
 @pytest.mark.parametrize("bias", [0.5, 0.9])
 def test_odoku_biased_coin_exact_value(bias):
     """With a biased coin the random-turn theorem fails; the expectimax
-    evaluator's value must still come back exactly (outcomes weighted by the bias)."""
+    estimator's value must still come back exactly (outcomes weighted by the bias)."""
     game = make_game("odoku", bias=bias)
     state = odoku_position(game, ALMOST_FULL.rsplit(" ", 1)[0])  # three empty cells
     exact = expectimax(game, state, odoku_key)
     result = MCTS(game, SearchConfig(num_simulations=60)).search(
-        state, exact_evaluator(game, odoku_key), np.random.default_rng(2)
+        state, exact_estimator(game, odoku_key), np.random.default_rng(2)
     )
     np.testing.assert_allclose(result.root_values, [exact, -exact], atol=1e-9)
     fair_coin = (value(state) - 7.5) / 7.5
@@ -212,22 +212,22 @@ def test_odoku_biased_coin_exact_value(bias):
         assert abs(exact - fair_coin) > 1e-3
 
 
-def test_odoku_uniform_evaluator_finds_an_optimal_move():
+def test_odoku_uniform_estimator_finds_an_optimal_move():
     game = make_game("odoku")
     state = odoku_position(game, ALMOST_FULL)
     game.apply(state, 1)  # A moves
     result = MCTS(game, SearchConfig(num_simulations=200)).search(
-        state, UniformEvaluator(game), np.random.default_rng(2)
+        state, UniformEstimator(game), np.random.default_rng(2)
     )
     assert int(np.argmax(result.visit_counts)) in optimal_actions(state)
 
 
-def test_uniform_evaluator_converges_to_expectimax():
+def test_uniform_estimator_converges_to_expectimax():
     """Values from terminal states alone: the mean backup approaches the exact value."""
     game = ChanceNim(pile=9, bias=0.7)
     state = game.initial_state()
     result = MCTS(game, SearchConfig(num_simulations=3000)).search(
-        state, UniformEvaluator(game), np.random.default_rng(3)
+        state, UniformEstimator(game), np.random.default_rng(3)
     )
     exact = expectimax(game, state)
     assert abs(result.root_values[0] - exact) < 0.05
@@ -241,7 +241,7 @@ def test_search_goes_deeper_than_max_decisions_says():
     understated.info = dataclasses.replace(understated.info, max_decisions=0)
     results = [
         MCTS(game, SearchConfig(num_simulations=500, chance=chance)).search(
-            game.initial_state(), UniformEvaluator(game), np.random.default_rng(3)
+            game.initial_state(), UniformEstimator(game), np.random.default_rng(3)
         )
         for chance in ("expectation", "sample")
         for game in (honest, understated)
@@ -260,7 +260,7 @@ def test_same_seat_moves_twice_picks_the_winning_pair():
     assert expectimax(game, state) == 1.0
     assert expectimax(game, game.step(state, 0)) < 1.0 and expectimax(game, game.step(state, 2)) < 1.0
     result = MCTS(game, SearchConfig(num_simulations=300)).search(
-        state, UniformEvaluator(game), np.random.default_rng(4)
+        state, UniformEstimator(game), np.random.default_rng(4)
     )
     assert int(np.argmax(result.visit_counts)) == 1
     assert result.root_values[0] > 0.8
@@ -268,15 +268,15 @@ def test_same_seat_moves_twice_picks_the_winning_pair():
 
 
 # --- batching, noise, results -----------------------------------------------------------------
-class CountingEvaluator:
+class CountingEstimator:
     def __init__(self, inner):
         self.inner, self.batches = inner, []
 
-    def evaluate(self, states):
+    def estimate(self, states):
         self.batches.append(len(states))
         for state in states:
             assert self.inner.game.to_play(state) >= 0
-        return self.inner.evaluate(states)
+        return self.inner.estimate(states)
 
 
 def test_search_many_batches_one_leaf_per_search_and_matches_search():
@@ -285,12 +285,12 @@ def test_search_many_batches_one_leaf_per_search_and_matches_search():
     states = [game.initial_state() for _ in range(3)]
     for state in states[1:]:
         game.apply(state, 0)
-    evaluator = CountingEvaluator(UniformEvaluator(game))
+    estimator = CountingEstimator(UniformEstimator(game))
     mcts = MCTS(game, SearchConfig(num_simulations=20))
-    many = mcts.search_many(states, evaluator, rng)
-    assert len(evaluator.batches) == 20
-    assert evaluator.batches[0] == 2 + 1 + 1  # a chance root expands both outcomes
-    single = mcts.search(states[1], UniformEvaluator(game), rng)
+    many = mcts.search_many(states, estimator, rng)
+    assert len(estimator.batches) == 20
+    assert estimator.batches[0] == 2 + 1 + 1  # a chance root expands both outcomes
+    single = mcts.search(states[1], UniformEstimator(game), rng)
     np.testing.assert_array_equal(many[1].visit_counts, single.visit_counts)
     assert many[1].visit_counts.sum() == 19
 
@@ -300,8 +300,8 @@ def test_root_noise_changes_priors_only_at_the_root():
     state = game.initial_state()
     game.apply(state, 0)
     mcts = MCTS(game, SearchConfig(num_simulations=2))
-    quiet = mcts.search(state, UniformEvaluator(game), np.random.default_rng(6))
-    noisy = mcts.search(state, UniformEvaluator(game), np.random.default_rng(6), add_noise=True)
+    quiet = mcts.search(state, UniformEstimator(game), np.random.default_rng(6))
+    noisy = mcts.search(state, UniformEstimator(game), np.random.default_rng(6), add_noise=True)
     np.testing.assert_allclose(quiet.priors[quiet.priors > 0], 1 / 50)
     assert noisy.priors.sum() == pytest.approx(1.0)
     assert noisy.priors.min() >= 0.75 / 50 - 1e-12
@@ -313,7 +313,7 @@ def test_illegal_actions_get_no_prior_and_no_visits():
     state = odoku_position(game, ALMOST_FULL)
     game.apply(state, 0)
     result = MCTS(game, SearchConfig(num_simulations=30)).search(
-        state, UniformEvaluator(game), np.random.default_rng(7)
+        state, UniformEstimator(game), np.random.default_rng(7)
     )
     legal = game.legal_mask(state)
     assert result.visit_counts[~legal].sum() == 0 and result.priors[~legal].sum() == 0
@@ -370,27 +370,27 @@ def test_bad_inputs_raise_clear_errors():
             game.apply(state, action)
     mcts = MCTS(game, SearchConfig(num_simulations=4))
     with pytest.raises(ValueError, match="finished game"):
-        mcts.search(state, UniformEvaluator(game), np.random.default_rng(0))
+        mcts.search(state, UniformEstimator(game), np.random.default_rng(0))
 
     class Wrong:
-        def evaluate(self, states):
+        def estimate(self, states):
             return np.ones((len(states), 3)), np.zeros((len(states), 2))
 
-    with pytest.raises(ValueError, match="evaluator returned"):
+    with pytest.raises(ValueError, match="estimator returned"):
         mcts.search(game.initial_state(), Wrong(), np.random.default_rng(0))
     with pytest.raises(ValueError, match="num_rollouts"):
-        RolloutEvaluator(game, np.random.default_rng(0), num_rollouts=0)
+        RolloutEstimator(game, np.random.default_rng(0), num_rollouts=0)
     with pytest.raises(ValueError, match="Generator"):
-        RolloutEvaluator(game, 42)
+        RolloutEstimator(game, 42)
 
 
-def test_rollout_evaluator_is_seeded_and_unbiased_on_odoku():
+def test_rollout_estimator_is_seeded_and_unbiased_on_odoku():
     game = make_game("odoku")
     state = odoku_position(game, ALMOST_FULL)
     game.apply(state, 0)
     states = [state] * 400
-    first = RolloutEvaluator(game, np.random.default_rng(8)).evaluate(states)[1]
-    again = RolloutEvaluator(game, np.random.default_rng(8)).evaluate(states)[1]
+    first = RolloutEstimator(game, np.random.default_rng(8)).estimate(states)[1]
+    again = RolloutEstimator(game, np.random.default_rng(8)).estimate(states)[1]
     np.testing.assert_array_equal(first, again)
     # random play from here: both coin outcomes, both colours equally likely
     finals = [v for v in action_values(state).values()]
@@ -401,7 +401,7 @@ def test_rollout_evaluator_is_seeded_and_unbiased_on_odoku():
 
 @pytest.mark.parametrize("name,size", [("nex", 5), ("sudoku_moyo", None), ("odoku", None)])
 def test_full_playout_mix_is_a_rollout_search(name, size):
-    """playout_mix=1 over uniform priors is the rollout evaluator's search, draw for draw."""
+    """playout_mix=1 over uniform priors is the rollout estimator's search, draw for draw."""
     game = make_game(name, **({"size": size} if size else {}))
     state = game.initial_state()
     rng = np.random.default_rng(3)
@@ -409,19 +409,19 @@ def test_full_playout_mix_is_a_rollout_search(name, size):
         game.apply(state, game.sample_chance(state, rng))
     config = SearchConfig(num_simulations=40)
     mixed = MCTS(game, dataclasses.replace(config, playout_mix=1.0)).search(
-        state, UniformEvaluator(game), np.random.default_rng(5)
+        state, UniformEstimator(game), np.random.default_rng(5)
     )
     rollout_rng = np.random.default_rng(5)
-    rollouts = MCTS(game, config).search(state, RolloutEvaluator(game, rollout_rng), rollout_rng)
+    rollouts = MCTS(game, config).search(state, RolloutEstimator(game, rollout_rng), rollout_rng)
     np.testing.assert_array_equal(mixed.visit_counts, rollouts.visit_counts)
     np.testing.assert_array_equal(mixed.root_values, rollouts.root_values)
 
 
-def test_playout_mix_weighs_the_evaluator_and_one_playout():
-    """One simulation: the root's value is (1 - mix) * the evaluator's + mix * the playout's."""
+def test_playout_mix_weighs_the_estimator_and_one_playout():
+    """One simulation: the root's value is (1 - mix) * the estimator's + mix * the playout's."""
     game = make_game("nex", size=5)
     state = game.initial_state()
-    constant = FunctionEvaluator(game, lambda s: (np.ones(game.info.num_actions), np.array([0.5, -0.5])))
+    constant = FunctionEstimator(game, lambda s: (np.ones(game.info.num_actions), np.array([0.5, -0.5])))
     playout = np.array(game.random_playout(state, np.random.default_rng(11))[0])
     result = MCTS(game, SearchConfig(num_simulations=1, playout_mix=0.25)).search(
         state, constant, np.random.default_rng(11)
@@ -447,7 +447,7 @@ def test_rollout_values_are_random_play_on_stone_games(name, turns):
         return sum(random_play_value(game.step(node, a)) for a in actions) / len(actions)
 
     exact = random_play_value(state)
-    values = RolloutEvaluator(game, np.random.default_rng(9)).evaluate([state] * 2000)[1]
+    values = RolloutEstimator(game, np.random.default_rng(9)).estimate([state] * 2000)[1]
     assert abs(values[:, 0].mean() - exact) < 4 * values[:, 0].std() / 2000**0.5
     np.testing.assert_array_equal(values[:, 0], -values[:, 1])
 
@@ -606,7 +606,7 @@ def test_unusable_priors_fall_back_to_uniform(bad):
         return priors, (0.0, 0.0)
 
     result = MCTS(game, SearchConfig(num_simulations=3)).search(
-        game.initial_state(), FunctionEvaluator(game, evaluate), np.random.default_rng(0)
+        game.initial_state(), FunctionEstimator(game, evaluate), np.random.default_rng(0)
     )
     np.testing.assert_allclose(result.priors[:9], 1 / 9)
 
@@ -621,7 +621,7 @@ def test_sequential_halving_schedule():
 def test_gumbel_splits_visits_by_sequential_halving():
     game = make_game("hex", size=3)
     config = SearchConfig(num_simulations=13, gumbel=True, gumbel_actions=4)
-    result = MCTS(game, config).search(game.initial_state(), UniformEvaluator(game), np.random.default_rng(0))
+    result = MCTS(game, config).search(game.initial_state(), UniformEstimator(game), np.random.default_rng(0))
     assert sorted(result.visit_counts[result.visit_counts > 0]) == [1, 1, 5, 5]
     assert result.visit_counts[result.selected] == 5
     assert result.policy(0.0)[result.selected] == 1.0
@@ -634,7 +634,7 @@ def test_gumbel_finds_the_repeated_move_win_with_a_small_budget(add_noise):
     game = ChanceNim(pile=6, bias=0.5)
     config = SearchConfig(num_simulations=48, gumbel=True)
     result = MCTS(game, config).search(
-        game.initial_state(), UniformEvaluator(game), np.random.default_rng(3), add_noise=add_noise
+        game.initial_state(), UniformEstimator(game), np.random.default_rng(3), add_noise=add_noise
     )
     assert result.selected == 1  # take 2, keep the move, then take 3
     assert int(np.argmax(result.improved_policy)) == 1
@@ -649,7 +649,7 @@ def test_gumbel_finds_a_forced_win_on_hex(add_noise):
     mcts = MCTS(game, SearchConfig(num_simulations=16, gumbel=True))
     for seed in range(5):
         rng = np.random.default_rng(seed)
-        result = mcts.search(state, UniformEvaluator(game), rng, add_noise=add_noise)
+        result = mcts.search(state, UniformEstimator(game), rng, add_noise=add_noise)
         assert solved(game, game.step(state, result.selected), 0) == 1.0
 
 
@@ -670,7 +670,7 @@ def test_mcts_player_beats_weaker_players(name, size, spec, opponent):
     assert match.score >= 5 / 6
 
 
-class HashEvaluator:
+class HashEstimator:
     """Deterministic priors and values from a fixed projection of each observation,
     computed state by state: the same output for a state in any batch."""
 
@@ -681,7 +681,7 @@ class HashEvaluator:
         rng = np.random.default_rng(123)
         self.weights, self.value_weights = rng.normal(size=(info.num_actions, size)), rng.normal(size=size)
 
-    def evaluate(self, states):
+    def estimate(self, states):
         priors, values = [], []
         for state in states:
             obs = self.game.observe(state).ravel().astype(np.float64)
@@ -725,12 +725,12 @@ def test_search_many_with_a_generator_per_state_equals_each_search_alone(name, p
             actions = game.legal_actions(state) if game.to_play(state) >= 0 else [game.sample_chance(state, rng)]
             game.apply(state, actions[int(rng.integers(len(actions)))])
         states.append(state)
-    mcts, evaluator = MCTS(game, config), HashEvaluator(game)
+    mcts, estimator = MCTS(game, config), HashEstimator(game)
     together_rngs = [np.random.default_rng(100 + i) for i in range(len(states))]
-    together = mcts.search_many(states, evaluator, together_rngs, add_noise=noise)
+    together = mcts.search_many(states, estimator, together_rngs, add_noise=noise)
     for i, state in enumerate(states):
         alone_rng = np.random.default_rng(100 + i)
-        alone = mcts.search(state, evaluator, alone_rng, add_noise=noise)
+        alone = mcts.search(state, estimator, alone_rng, add_noise=noise)
         for mine, theirs in zip(search_fields(together[i]), search_fields(alone)):
             np.testing.assert_array_equal(mine, theirs)
         assert together_rngs[i].random() == alone_rng.random()
@@ -740,4 +740,4 @@ def test_search_many_takes_one_generator_or_one_per_state():
     game = make_game("odoku")
     mcts, states = MCTS(game, SearchConfig(num_simulations=4)), [game.initial_state()] * 2
     with pytest.raises(ValueError, match=r"one per state \(2\), got 1 items"):
-        mcts.search_many(states, UniformEvaluator(game), [np.random.default_rng(0)])
+        mcts.search_many(states, UniformEstimator(game), [np.random.default_rng(0)])

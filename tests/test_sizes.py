@@ -258,8 +258,8 @@ def test_an_inference_actor_serves_each_board_size_its_own_pass():
         return await asyncio.wait_for(asyncio.gather(*(server.forward(o) for o in obs)), timeout=60)
 
     answers = asyncio.run(together())
-    assert server.evaluator.calls == 2  # one pass per size
+    assert server.estimator.calls == 2  # one pass per size
     for o, (logits, values) in zip(obs, answers):
-        expected_logits, expected_values = server.evaluator.forward(o)
+        expected_logits, expected_values = server.estimator.forward(o)
         np.testing.assert_allclose(logits, expected_logits, rtol=1e-5, atol=1e-6)
         np.testing.assert_allclose(values, expected_values, rtol=1e-5, atol=1e-6)

@@ -14,7 +14,7 @@ import agents.training.feeds as feeds
 from agents.config import ConfigError
 from agents.evaluation.odoku_measures import move_regret
 from agents.net.checkpoint import load_checkpoint
-from agents.search.evaluators import UniformEvaluator
+from agents.search.estimators import UniformEstimator
 from agents.search.mcts import MCTS, SearchConfig, SearchResult
 from agents.training.loop import train
 from agents.training.saving import load_replay
@@ -67,7 +67,7 @@ def test_selfplay_targets(value_mix):
     game = make_game("odoku")
     config = SelfPlayConfig(concurrent_games=2, temperature_moves=25, value_mix=value_mix)
     batch = self_play(
-        game, MCTS(game, SearchConfig(num_simulations=3)), UniformEvaluator(game), 3, config, np.random.default_rng(0)
+        game, MCTS(game, SearchConfig(num_simulations=3)), UniformEstimator(game), 3, config, np.random.default_rng(0)
     )
     assert batch.game_lengths == [25, 25, 25] and batch.num_positions == 75 and len(batch.games) == 3
     np.testing.assert_allclose(batch.policy.sum(axis=1), 1.0, rtol=1e-6)
@@ -97,7 +97,7 @@ def test_rollout_outcomes_are_the_mean_of_random_playouts_from_the_position():
     game = make_game("odoku")
     config = SelfPlayConfig(concurrent_games=2, outcome_rollouts=64)
     batch = self_play(
-        game, MCTS(game, SearchConfig(num_simulations=2)), UniformEvaluator(game), 2, config, np.random.default_rng(3)
+        game, MCTS(game, SearchConfig(num_simulations=2)), UniformEstimator(game), 2, config, np.random.default_rng(3)
     )
     states = [state for state, _ in _searched_positions(game, batch.games)]
     exact = [(value(s) - 7.5) / 7.5 * (1 if game.to_play(s) == 0 else -1) for s in states]
@@ -115,7 +115,7 @@ def test_rollout_outcomes_come_from_the_games_playouts(monkeypatch):
     monkeypatch.setattr(game, "random_playout", lambda state, rng: ((0.25, -0.25), 0, 0))
     config = SelfPlayConfig(concurrent_games=2, outcome_rollouts=3, value_mix=0.0)
     batch = self_play(
-        game, MCTS(game, SearchConfig(num_simulations=2)), UniformEvaluator(game), 2, config, np.random.default_rng(0)
+        game, MCTS(game, SearchConfig(num_simulations=2)), UniformEstimator(game), 2, config, np.random.default_rng(0)
     )
     movers = [game.to_play(state) for state, _ in _searched_positions(game, batch.games)]
     np.testing.assert_array_equal(batch.value, [0.25 if m == 0 else -0.25 for m in movers])
@@ -141,7 +141,7 @@ def test_playout_policy_targets_are_the_best_actions_by_the_playouts(monkeypatch
     monkeypatch.setattr(game, "action_playout_returns", ranking)
     config = SelfPlayConfig(concurrent_games=2, policy_rollouts=7)
     batch = self_play(
-        game, MCTS(game, SearchConfig(num_simulations=8)), UniformEvaluator(game), 2, config, np.random.default_rng(0)
+        game, MCTS(game, SearchConfig(num_simulations=8)), UniformEstimator(game), 2, config, np.random.default_rng(0)
     )
     positions = _searched_positions(game, batch.games)
     for index, (state, _) in enumerate(positions):
@@ -156,7 +156,7 @@ def test_playout_policy_targets_are_the_best_actions_by_the_playouts(monkeypatch
 def test_playout_policy_targets_on_odoku_are_near_optimal():
     """On Odoku the playout ranking (common random numbers) picks moves within a
     small fraction of a point of the best; the search's visit shares with a
-    uniform evaluator and 8 simulations lose far more."""
+    uniform estimator and 8 simulations lose far more."""
 
     game = make_game("odoku")
     regrets = {}
@@ -165,7 +165,7 @@ def test_playout_policy_targets_on_odoku_are_near_optimal():
         batch = self_play(
             game,
             MCTS(game, SearchConfig(num_simulations=8)),
-            UniformEvaluator(game),
+            UniformEstimator(game),
             2,
             config,
             np.random.default_rng(1),
@@ -198,7 +198,7 @@ def test_gumbel_selfplay_learns_the_improved_policy_and_the_selected_value():
     n = game.info.num_actions
 
     class GumbelResults:  # stands in for MCTS: results whose three answers all differ
-        def search_many(self, states, evaluator, rng, add_noise=False):
+        def search_many(self, states, estimator, rng, add_noise=False):
             results = []
             for state in states:
                 legal = game.legal_actions(state)
@@ -229,14 +229,14 @@ def test_playout_cap_records_only_the_full_searches(monkeypatch):
     searched = []  # (simulations, add_noise, states) per search_many call
     search_many = MCTS.search_many
 
-    def spy(self, states, evaluator, rng, add_noise=False):
+    def spy(self, states, estimator, rng, add_noise=False):
         searched.append((self.config.num_simulations, add_noise, len(states)))
-        return search_many(self, states, evaluator, rng, add_noise)
+        return search_many(self, states, estimator, rng, add_noise)
 
     monkeypatch.setattr(MCTS, "search_many", spy)
     config = SelfPlayConfig(concurrent_games=4, full_search_share=0.25, fast_simulations=2)
     mcts = MCTS(game, SearchConfig(num_simulations=8))
-    batch = self_play(game, mcts, UniformEvaluator(game), 8, config, np.random.default_rng(0))
+    batch = self_play(game, mcts, UniformEstimator(game), 8, config, np.random.default_rng(0))
     full = sum(n for sims, noise, n in searched if sims == 8 and noise)
     fast = sum(n for sims, noise, n in searched if sims == 2 and not noise)
     assert full + fast == sum(n for _, _, n in searched) == sum(batch.game_lengths) == 200
@@ -247,7 +247,7 @@ def test_playout_cap_records_only_the_full_searches(monkeypatch):
         while not np.array_equal(recorded[at], obs):
             at += 1
         at += 1
-    again = self_play(game, mcts, UniformEvaluator(game), 8, config, np.random.default_rng(0))
+    again = self_play(game, mcts, UniformEstimator(game), 8, config, np.random.default_rng(0))
     assert again.games == batch.games and np.array_equal(again.value, batch.value)
 
 

@@ -5,7 +5,7 @@
 spec string (``random``, ``greedy``, ``mcts:N``, ``az:PATH[:SIMS]``, ``oracle``,
 ``solver``, ``human``) into a player, importing each kind's module on first
 use. One module per kind of player: ``greedy``, ``mcts_player`` (any
-evaluator's search; ``mcts:N``), ``az_player`` (a training checkpoint),
+estimator's search; ``mcts:N``), ``az_player`` (a training checkpoint),
 ``oracle`` (Odoku's exact player), ``solver_player`` (exact on tiny boards) and
 ``human`` (a person at the terminal). Players use ``agents.search`` and
 ``agents.net``; only ``az`` imports torch.

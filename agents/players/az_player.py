@@ -17,7 +17,7 @@ import numpy as np
 import yaml
 
 from agents.net.checkpoint import CheckpointError, build_network, load_checkpoint
-from agents.net.net_evaluator import NetEvaluator
+from agents.net.net_estimator import NetEstimator
 from agents.players.mcts_player import SearchPlayer
 from agents.players.player import Player
 from agents.search.mcts import SearchConfig
@@ -29,15 +29,15 @@ class NetworkPlayer(Player):
 
     name = "network"
 
-    def __init__(self, evaluator: NetEvaluator):
-        self.evaluator = evaluator
+    def __init__(self, estimator: NetEstimator):
+        self.estimator = estimator
 
     def act(self, state, rng: np.random.Generator) -> int:
         return self.act_many([state], [rng])[0]
 
     def act_many(self, states, rngs) -> list[int]:
         """One network call for all the positions (``rngs`` are not drawn from)."""
-        priors, _ = self.evaluator.evaluate(states)
+        priors, _ = self.estimator.estimate(states)
         return [int(action) for action in np.argmax(priors, axis=1)]
 
 
@@ -45,9 +45,9 @@ def load_az_player(path: str | Path, game: Game, simulations: int | None = None)
     """A player from checkpoint ``path`` for ``game``: search with ``simulations``
     (default: the checkpoint's training budget), or the raw network for 0."""
     checkpoint = load_checkpoint(path, game)
-    evaluator = NetEvaluator(game, build_network(checkpoint, path, game))
+    estimator = NetEstimator(game, build_network(checkpoint, path, game))
     if simulations == 0:
-        return NetworkPlayer(evaluator)
+        return NetworkPlayer(estimator)
     try:
         search = dict(yaml.safe_load(checkpoint["config"])["agent"]["search"])
         if simulations is not None:
@@ -55,7 +55,7 @@ def load_az_player(path: str | Path, game: Game, simulations: int | None = None)
         config = SearchConfig(**search)
     except (KeyError, TypeError, ValueError) as error:
         raise CheckpointError(f"checkpoint {path}: field 'config' has no usable agent.search ({error})") from None
-    return SearchPlayer(game, evaluator, config)
+    return SearchPlayer(game, estimator, config)
 
 
 def make_az_player(game: Game, args: list[str]) -> Player:

@@ -160,9 +160,9 @@ def advisor_value(advisor: Player | None, state) -> float | None:
         return None
     if hasattr(advisor, "solver"):
         return advisor.solver.mover_value(state)
-    evaluator = getattr(advisor, "evaluator", None)
-    if evaluator is not None and hasattr(evaluator, "evaluate") and hasattr(evaluator, "net"):
-        _, values = evaluator.evaluate([state])
+    estimator = getattr(advisor, "estimator", None)
+    if estimator is not None and hasattr(estimator, "evaluate") and hasattr(estimator, "net"):
+        _, values = estimator.estimate([state])
         return float(values[0][seat])
     return None
 

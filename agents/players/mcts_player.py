@@ -1,4 +1,4 @@
-"""Players that act by tree search: any evaluator, and plain MCTS (``mcts:N``)."""
+"""Players that act by tree search: any estimator, and plain MCTS (``mcts:N``)."""
 
 from __future__ import annotations
 
@@ -7,30 +7,30 @@ from typing import Sequence
 import numpy as np
 
 from agents.players.player import Player
-from agents.search.evaluators import RolloutEvaluator
-from agents.search.mcts import MCTS, Evaluator, SearchConfig, select_action
+from agents.search.estimators import RolloutEstimator
+from agents.search.mcts import MCTS, Estimator, SearchConfig, select_action
 from envs.core import Game
 
 
 class SearchPlayer(Player):
-    """Searches every decision with ``evaluator`` and plays the most visited
+    """Searches every decision with ``estimator`` and plays the most visited
     action (temperature 0, ties broken by ``rng``); no root noise."""
 
     name = "search"
 
-    def __init__(self, game: Game, evaluator: Evaluator, config: SearchConfig):
+    def __init__(self, game: Game, estimator: Estimator, config: SearchConfig):
         self.game = game
-        self.evaluator = evaluator
+        self.estimator = estimator
         self.mcts = MCTS(game, config)
 
     def act(self, state, rng: np.random.Generator) -> int:
-        return select_action(self.mcts.search(state, self.evaluator, rng), 0.0, rng)
+        return select_action(self.mcts.search(state, self.estimator, rng), 0.0, rng)
 
     def act_many(self, states: Sequence, rngs: Sequence[np.random.Generator]) -> list[int]:
-        """One lockstep search of every position (one evaluator call per simulation
+        """One lockstep search of every position (one estimator call per simulation
         wave), each drawing from its own generator: ``act_many([s], [r]) == act(s, r)``."""
         rngs = list(rngs)
-        results = self.mcts.search_many(states, self.evaluator, rngs)
+        results = self.mcts.search_many(states, self.estimator, rngs)
         return [select_action(result, 0.0, rng) for result, rng in zip(results, rngs, strict=True)]
 
 
@@ -39,13 +39,13 @@ class RolloutPlayer(SearchPlayer):
     from the generator handed to ``act``."""
 
     def __init__(self, game: Game, config: SearchConfig):
-        super().__init__(game, RolloutEvaluator(game, np.random.default_rng(0)), config)
+        super().__init__(game, RolloutEstimator(game, np.random.default_rng(0)), config)
 
     def act(self, state, rng: np.random.Generator) -> int:
-        self.evaluator.rng = rng
+        self.estimator.rng = rng
         return super().act(state, rng)
 
-    # The rollout evaluator draws from one generator, set per call: one position at a time.
+    # The rollout estimator draws from one generator, set per call: one position at a time.
     act_many = Player.act_many
 
 

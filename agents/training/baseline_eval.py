@@ -23,7 +23,7 @@ import numpy as np
 import torch
 
 from agents.evaluation.runner import GameResult, MatchResult, play_game
-from agents.net.net_evaluator import NetEvaluator
+from agents.net.net_estimator import NetEstimator
 from agents.net.network import NetConfig, PolicyValueNet
 from agents.players.az_player import NetworkPlayer
 from agents.players.mcts_player import SearchPlayer
@@ -128,8 +128,8 @@ class _Candidate:
         self.net = PolicyValueNet.for_game(largest.info, net).to(torch.device(device)).eval()
         self.players = {}
         for size, game in games.items():
-            evaluator = NetEvaluator(game, self.net, device)
-            self.players[size] = SearchPlayer(game, evaluator, search) if search else NetworkPlayer(evaluator)
+            estimator = NetEstimator(game, self.net, device)
+            self.players[size] = SearchPlayer(game, estimator, search) if search else NetworkPlayer(estimator)
         self.opponents: dict[tuple[int, str], object] = {}
         self.iteration: int | None = None  # whose weights are loaded
 

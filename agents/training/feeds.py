@@ -70,11 +70,11 @@ class InlineFeed:
     stale_games = 0
 
     def __init__(
-        self, sizes: SizeSchedule, evaluators: Mapping[Any, Any], search: SearchConfig, config: SelfPlayConfig
+        self, sizes: SizeSchedule, estimators: Mapping[Any, Any], search: SearchConfig, config: SelfPlayConfig
     ):
-        """``evaluators``: board size -> the run network's evaluator for that size's game."""
+        """``estimators``: board size -> the run network's estimator for that size's game."""
         self.sizes, self.config = sizes, config
-        self.boards = {size: Board(e.game, MCTS(e.game, search), e) for size, e in evaluators.items()}
+        self.boards = {size: Board(e.game, MCTS(e.game, search), e) for size, e in estimators.items()}
 
     def collect(self, net, step, rng, iteration, more=True) -> list[Chunk]:
         started = time.perf_counter()

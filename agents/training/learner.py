@@ -4,7 +4,7 @@
 
 plus weight decay (AdamW's decoupled decay on every parameter). The policy term
 uses the raw logits; targets are zero on illegal actions, so training pushes
-them down, and the evaluator masks them anyway.
+them down, and the estimator masks them anyway.
 
 The learning rate is ``lr`` throughout (``lr_schedule: constant``) or falls along
 a half cosine from ``lr`` at the first step to ``lr * lr_final`` at the run's

@@ -60,7 +60,7 @@ from tqdm import tqdm
 
 from agents.config import ConfigError
 from agents.net.checkpoint import CheckpointError
-from agents.net.net_evaluator import NetEvaluator
+from agents.net.net_estimator import NetEstimator
 from agents.search.mcts import MCTS
 from agents.training.baseline_eval import BaselineConfig, BaselineEval
 from agents.training.feeds import Feed, InlineFeed, ProcessFeed
@@ -102,9 +102,9 @@ class TrainResult:
 
 
 # --- the run's parts ------------------------------------------------------------------------------
-def make_feed(s: Settings, evaluators: dict[object, NetEvaluator]) -> Feed:
+def make_feed(s: Settings, estimators: dict[object, NetEstimator]) -> Feed:
     """Where the run's self-play games come from (see :mod:`agents.training.feeds`);
-    ``evaluators``: board size -> the run network's evaluator (for games in this process).
+    ``estimators``: board size -> the run network's estimator (for games in this process).
     Workers overlap learning when the lag that gives (one iteration's learner steps)
     is within ``agent.selfplay.max_policy_lag``."""
     overlap = s.learner.steps_per_iteration <= s.selfplay.max_policy_lag
@@ -126,7 +126,7 @@ def make_feed(s: Settings, evaluators: dict[object, NetEvaluator]) -> Feed:
         except (ImportError, ValueError) as error:
             raise ConfigError(str(error)) from None
     if s.workers == 0:
-        return InlineFeed(s.sizes, evaluators, s.search, s.selfplay)
+        return InlineFeed(s.sizes, estimators, s.search, s.selfplay)
     return ProcessFeed(s.workers, s.sizes, s.games, s.net, s.search, s.selfplay, overlap)
 
 
@@ -154,7 +154,7 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
             learner.load_optimizer_state(start.optimizer)
         except (KeyError, TypeError, ValueError, RuntimeError) as error:
             raise CheckpointError(f"checkpoint {path}: field 'optimizer' does not fit the network ({error})") from None
-    evaluators = {size: NetEvaluator(g, net, s.device) for size, g in s.games.items()}
+    estimators = {size: NetEstimator(g, net, s.device) for size, g in s.games.items()}
     symmetries = {size: g.symmetries() for size, g in s.games.items()}
     config_yaml = OmegaConf.to_yaml(cfg, resolve=True)
     checkpoint_dir = run_dir / "checkpoints"
@@ -162,7 +162,7 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
         log.info("removed %s, left by a run that was killed while saving", stale)
     if checkpoint is not None and (run_dir / ".hydra").is_dir():
         (run_dir / ".hydra" / "config.yaml").write_text(config_yaml)  # what runs now, overrides applied
-    feed = make_feed(s, evaluators)
+    feed = make_feed(s, estimators)
     baselines = make_baseline_eval(s)
 
     from torch.utils.tensorboard import SummaryWriter  # slow import, only for real runs
@@ -222,7 +222,7 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
         )
         show_bar = bool(cfg.get("progress", True)) and sys.stderr.isatty()  # no bar in redirected output
         for size, g in s.games.items():  # compile the kernels before the first iteration is timed
-            _warm_up(g, MCTS(g, s.search), evaluators[size])
+            _warm_up(g, MCTS(g, s.search), estimators[size])
         bar = tqdm(
             total=s.iterations, initial=iteration, desc=info.name, unit="it", dynamic_ncols=True, disable=not show_bar
         )
@@ -360,7 +360,7 @@ def _position_after(game: Game, actions) -> object:
     return state
 
 
-def _warm_up(game: Game, mcts: MCTS, evaluator: NetEvaluator) -> None:
+def _warm_up(game: Game, mcts: MCTS, estimator: NetEstimator) -> None:
     """One small search and one playout, so that compiling the numba kernels (or loading
     them from numba's cache) and torch's first forward pass do not count as self-play time.
     Its own generator leaves the run's random numbers untouched."""
@@ -368,7 +368,7 @@ def _warm_up(game: Game, mcts: MCTS, evaluator: NetEvaluator) -> None:
     state = game.initial_state()
     while game.is_chance(state):  # search starts at a decision (Sudoku Moyo's puzzle draw is not searched)
         game.apply(state, game.sample_chance(state, rng))
-    mcts.search(state, evaluator, rng)
+    mcts.search(state, estimator, rng)
     game.random_playout(state, rng)
 
 

@@ -56,7 +56,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from agents.net.net_evaluator import NetEvaluator
+from agents.net.net_estimator import NetEstimator
 from agents.net.network import NetConfig, PolicyValueNet
 from agents.search.mcts import SearchConfig
 from agents.training.feeds import split_games
@@ -259,8 +259,8 @@ class SelfPlayActor:
     """A Ray actor around one :class:`SelfPlayWorker`."""
 
     def __init__(self, games, net, search, selfplay, index, device, server=None):
-        evaluator_for = (lambda game: RemoteEvaluator(game, server)) if server is not None else None
-        self.worker = SelfPlayWorker(games, net, search, selfplay, index, device, evaluator_for)
+        estimator_for = (lambda game: RemoteEstimator(game, server)) if server is not None else None
+        self.worker = SelfPlayWorker(games, net, search, selfplay, index, device, estimator_for)
 
     def play(self, box: list, version: int, num_games: int, seed: int, mix) -> Chunk:
         import ray
@@ -286,7 +286,7 @@ class InferenceActor:
     def __init__(self, game: Game, net: NetConfig, device: str):
         torch.set_num_threads(1)
         self.net = PolicyValueNet.for_game(game.info, net).to(device)
-        self.evaluator = NetEvaluator(game, self.net, device)
+        self.estimator = NetEstimator(game, self.net, device)
         self.version = None
         self._queue: list = []
 
@@ -308,7 +308,7 @@ class InferenceActor:
     def _serve(self, batch: list) -> None:
         """One forward pass for requests of one observation shape."""
         try:
-            logits, values = self.evaluator.forward(np.concatenate([o for o, _ in batch]))
+            logits, values = self.estimator.forward(np.concatenate([o for o, _ in batch]))
         except Exception as error:  # every waiting request hears of it
             for _, waiting in batch:
                 waiting.set_exception(error)
@@ -319,14 +319,14 @@ class InferenceActor:
                 offset += len(o)
 
     def stats(self) -> tuple[int, int]:
-        return self.evaluator.calls, self.evaluator.positions
+        return self.estimator.calls, self.estimator.positions
 
 
-class RemoteEvaluator(NetEvaluator):
-    """A :class:`NetEvaluator` whose forward pass runs in an :class:`InferenceActor`.
+class RemoteEstimator(NetEstimator):
+    """A :class:`NetEstimator` whose forward pass runs in an :class:`InferenceActor`.
 
     Observations and legal masks are computed here; only the stacked
-    observations travel. It holds no network, so it skips NetEvaluator's
+    observations travel. It holds no network, so it skips NetEstimator's
     constructor (which checks one)."""
 
     def __init__(self, game: Game, server):

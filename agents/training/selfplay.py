@@ -1,4 +1,4 @@
-"""Self-play: many games stepped together, their searches batched through one evaluator.
+"""Self-play: many games stepped together, their searches batched through one estimator.
 
 :func:`self_play` keeps ``concurrent`` games in flight; every move of every
 game in flight is searched by one ``MCTS.search_many`` call, so each
@@ -139,11 +139,11 @@ def first_seat_win_rate(returns: list[tuple[float, ...]]) -> float:
 
 
 class Board(NamedTuple):
-    """What plays one board size: its game, its search, and an evaluator over the run's network."""
+    """What plays one board size: its game, its search, and an estimator over the run's network."""
 
     game: Game
     mcts: MCTS
-    evaluator: Any
+    estimator: Any
 
 
 def self_play_sizes(
@@ -172,7 +172,7 @@ class _Game:
 
 
 def self_play(
-    game: Game, mcts: MCTS, evaluator, num_games: int, config: SelfPlayConfig, rng: np.random.Generator
+    game: Game, mcts: MCTS, estimator, num_games: int, config: SelfPlayConfig, rng: np.random.Generator
 ) -> SelfPlayBatch:
     """Play ``num_games`` self-play games, ``config.concurrent_games`` at a time."""
     fast = None if config.full_search_share == 1 else MCTS(game, config.fast_search(mcts.config))
@@ -199,11 +199,11 @@ def self_play(
             full = [g for g, drawn in zip(searching, in_full) if drawn]
             quick = [g for g, drawn in zip(searching, in_full) if not drawn]
         if full:
-            for g, result in zip(full, mcts.search_many([g.state for g in full], evaluator, rng, add_noise=True)):
+            for g, result in zip(full, mcts.search_many([g.state for g in full], estimator, rng, add_noise=True)):
                 _record(game, g, result, config, rng)
                 _play(game, g, result, config, rng)
         if quick:
-            for g, result in zip(quick, fast.search_many([g.state for g in quick], evaluator, rng)):
+            for g, result in zip(quick, fast.search_many([g.state for g in quick], estimator, rng)):
                 _play(game, g, result, config, rng)
     return _targets(game, finished, config)
 

@@ -21,7 +21,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 import torch
 
-from agents.net.net_evaluator import NetEvaluator
+from agents.net.net_estimator import NetEstimator
 from agents.net.network import NetConfig, PolicyValueNet
 from agents.search.mcts import MCTS, SearchConfig
 from agents.training.selfplay import Board, SelfPlayBatch, SelfPlayConfig, self_play_sizes
@@ -66,7 +66,7 @@ class Chunk:
 
 class SelfPlayWorker:
     """Plays self-play games at the run's board sizes with a private network copy (or a
-    shared evaluator)."""
+    shared estimator)."""
 
     def __init__(
         self,
@@ -76,17 +76,17 @@ class SelfPlayWorker:
         config: SelfPlayConfig,
         worker: int = 0,
         device: str = "cpu",
-        evaluator_for: Callable[[Game], Any] | None = None,
+        estimator_for: Callable[[Game], Any] | None = None,
     ):
-        """``games``: board size -> game. With ``evaluator_for`` (a game -> an evaluator of a
+        """``games``: board size -> game. With ``estimator_for`` (a game -> an estimator of a
         shared inference service) the worker holds no network: whoever serves the
-        evaluators loads the weights."""
+        estimators loads the weights."""
         torch.set_num_threads(1)  # the workers are the parallelism
         self.config, self.worker = config, worker
         first = next(iter(games.values()))
-        self.net = None if evaluator_for else PolicyValueNet.for_game(first.info, net).to(torch.device(device))
-        evaluator_for = evaluator_for or (lambda game: NetEvaluator(game, self.net, device))
-        self.boards = {size: Board(game, MCTS(game, search), evaluator_for(game)) for size, game in games.items()}
+        self.net = None if estimator_for else PolicyValueNet.for_game(first.info, net).to(torch.device(device))
+        estimator_for = estimator_for or (lambda game: NetEstimator(game, self.net, device))
+        self.boards = {size: Board(game, MCTS(game, search), estimator_for(game)) for size, game in games.items()}
         self.version: int | None = None  # learner step of the loaded weights
 
     def load(self, weights: dict | Callable[[], dict] | None, version: int) -> None:

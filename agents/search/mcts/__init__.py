@@ -1,11 +1,11 @@
 """PUCT Monte Carlo tree search over the engine API (no torch).
 
 One :class:`MCTS` object holds the game and a :class:`SearchConfig`; it
-searches any number of states against an :class:`Evaluator` that returns
+searches any number of states against an :class:`Estimator` that returns
 priors and per-seat values::
 
     mcts = MCTS(game, SearchConfig(num_simulations=200))
-    result = mcts.search(state, RolloutEvaluator(game, rng), rng)
+    result = mcts.search(state, RolloutEstimator(game, rng), rng)
     action = select_action(result, temperature=0.0, rng=rng)
 
 Values per seat
@@ -24,7 +24,7 @@ Selection (PUCT) at a decision node with visit count ``N`` picks the child
 ``Q_s(a)`` is the child's mean value for the mover ``s``; an unvisited child
 counts as the node's own mean value for ``s`` minus ``fpu_reduction``
 (first-play urgency). ``N`` includes the visit that expanded the node, so the
-first choice follows the priors. ``P`` is the evaluator's prior restricted to
+first choice follows the priors. ``P`` is the estimator's prior restricted to
 the legal actions and renormalised (uniform when that row has no positive
 mass over them, or a negative or NaN entry).
 
@@ -44,16 +44,16 @@ Simulations
 expands the root, so a decision root's children share
 ``num_simulations - 1`` visits. Each simulation adds one leaf (all the outcome
 children at once for an expanded chance node in expectation mode) and calls
-the evaluator for the new decision states. :meth:`MCTS.search_many` runs
-independent searches in lockstep and evaluates the leaves of one simulation
-wave, one per search, in a single ``evaluate`` call (how self-play and
+the estimator for the new decision states. :meth:`MCTS.search_many` runs
+independent searches in lockstep and estimates the leaves of one simulation
+wave, one per search, in a single ``estimate`` call (how self-play and
 evaluation games batch a network); each search may draw from a generator of its
 own, so that its result does not depend on which searches share its waves.
 
 Leaf values mixed with playouts
 -------------------------------
 With ``playout_mix = m > 0`` a new leaf's value is ``(1 - m) * v + m * z``:
-``v`` the evaluator's value, ``z`` the returns of one random playout from the
+``v`` the estimator's value, ``z`` the returns of one random playout from the
 leaf (``game.random_playout`` with the search's rng), as AlphaGo mixed its
 value network with rollouts. Where a random playout already says much about a
 position (the end of a normal-play game, Odoku), a young network's value
@@ -81,8 +81,16 @@ Representation
 The nodes of one ``search_many`` call live in flat arrays
 (:class:`~agents.search.mcts.tree.Tree`): numba kernels select down the tree
 (``kernels.walk``) and back values up (``kernels.backup``); Python only creates children with ``game.apply``, expands
-chance nodes and calls the evaluator. A child's visit count and mean value
+chance nodes and calls the estimator. A child's visit count and mean value
 are the N and Q of the edge that leads to it.
+
+Leaf estimates
+--------------
+The search asks an *estimator* (:class:`Estimator`: ``estimate(states)`` gives
+priors and per-seat values) at each new leaf: a network (``agents.net.NetEstimator``),
+random rollouts or uniform priors (``agents.search.estimators``). The word is the
+search's own, apart from *evaluation*, which in this project measures players
+(``agents.evaluation``, ``evaluate.py``).
 
 Modules
 -------
@@ -94,13 +102,13 @@ Modules
 
 from agents.search.mcts.config import CHANCE_MODES, SearchConfig
 from agents.search.mcts.halving import considered_visits
-from agents.search.mcts.interface import Evaluator, SearchResult, select_action, temperature_schedule
+from agents.search.mcts.interface import Estimator, SearchResult, select_action, temperature_schedule
 from agents.search.mcts.search import MCTS
 
 __all__ = [
     "CHANCE_MODES",
     "MCTS",
-    "Evaluator",
+    "Estimator",
     "SearchConfig",
     "SearchResult",
     "considered_visits",

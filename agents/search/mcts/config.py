@@ -22,7 +22,7 @@ class SearchConfig:
     dirichlet_fraction: float = 0.25  # weight of the noise in the root priors
     chance: str = "expectation"  # at chance nodes: "expectation" or "sample"
     fpu_reduction: float = 0.0  # an unvisited child's value: its node's value minus this
-    playout_mix: float = 0.0  # a leaf's value: (1 - mix) * the evaluator's + mix * one random playout's returns
+    playout_mix: float = 0.0  # a leaf's value: (1 - mix) * the estimator's + mix * one random playout's returns
     gumbel: bool = False  # Gumbel root search (sequential halving); self-play then learns its improved policy
     gumbel_actions: int = 16  # root actions sampled for sequential halving
     gumbel_c_visit: float = 50.0  # sigma(q) = (c_visit + max N) * c_scale * q,

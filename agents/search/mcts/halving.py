@@ -36,7 +36,7 @@ class SequentialHalving:
 
     ``sigma(q) = (c_visit + max_b N(b)) * c_scale * q``, with q the completed
     values for the mover (unvisited actions get the mixed value ``v_mix`` of
-    the root's evaluation and its visited children) rescaled to [0, 1].
+    the root's estimate and its visited children) rescaled to [0, 1].
     """
 
     def __init__(self, tree: Tree, root: int, config: SearchConfig, rng, add_noise: bool):
@@ -45,7 +45,7 @@ class SequentialHalving:
         self.logits = np.log(np.maximum(self.priors, 1e-30))
         self.gumbel = rng.gumbel(size=n) if add_noise else np.zeros(n)
         self.order = rng.permutation(n)  # ties broken at random, not by action index
-        self.value = tree.values[root, tree.nodes[root, PLAYER]]  # the evaluator's: one visit so far
+        self.value = tree.values[root, tree.nodes[root, PLAYER]]  # the estimator's: one visit so far
         self.schedule = considered_visits(min(config.gumbel_actions, n), config.num_simulations - 1)
         self.scale = config.gumbel_c_scale
         self.c_visit = config.gumbel_c_visit

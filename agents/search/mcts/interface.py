@@ -11,10 +11,10 @@ import numpy as np
 from agents.config import check
 
 
-class Evaluator(Protocol):
+class Estimator(Protocol):
     """What the search asks of a position: action priors and per-seat values."""
 
-    def evaluate(self, states: Sequence) -> tuple[np.ndarray, np.ndarray]:
+    def estimate(self, states: Sequence) -> tuple[np.ndarray, np.ndarray]:
         """priors float32 [B, num_actions] (the search masks illegal actions and
         renormalises), values float32 [B, num_seats]: expected final return per
         seat. Called only on decision states (never chance or terminal ones),

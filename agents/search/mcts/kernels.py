@@ -103,12 +103,12 @@ def lagging_outcome(nodes, children, probs, visits):
 
 @numba.njit(cache=True)
 def backup(nodes, values, edge_child, edge_prior, path, length, expect):
-    """Back the leaf's value up the path: a new decision leaf's evaluation, a
+    """Back the leaf's value up the path: a new decision leaf's estimate, a
     terminal leaf's returns, or a chance leaf's expectation."""
     leaf = path[length - 1, 0]
     player = nodes[leaf, PLAYER]
     if player >= 0:
-        value = values[leaf].copy()  # just evaluated: one visit
+        value = values[leaf].copy()  # just estimated: one visit
     elif player == TERMINAL:
         value = visit_terminal(nodes, values, leaf)
     else:

@@ -10,7 +10,7 @@ import numpy as np
 
 from agents.search.mcts.config import SearchConfig
 from agents.search.mcts.halving import SequentialHalving
-from agents.search.mcts.interface import Evaluator, SearchResult
+from agents.search.mcts.interface import Estimator, SearchResult
 from agents.search.mcts.kernels import (
     AT_TERMINAL,
     FIRST_EDGE,
@@ -43,25 +43,25 @@ class MCTS:
         self._playout_mix = float(config.playout_mix)
         self._path_length = 2 * game.info.max_decisions + 4  # grows if a game goes deeper
 
-    def search(self, state, evaluator: Evaluator, rng: np.random.Generator, add_noise: bool = False) -> SearchResult:
+    def search(self, state, estimator: Estimator, rng: np.random.Generator, add_noise: bool = False) -> SearchResult:
         """Search from ``state`` (a decision or chance node; it is not modified)."""
-        return self.search_many([state], evaluator, rng, add_noise)[0]
+        return self.search_many([state], estimator, rng, add_noise)[0]
 
     def search_many(
         self,
         states: Sequence,
-        evaluator: Evaluator,
+        estimator: Estimator,
         rng: np.random.Generator | Sequence[np.random.Generator],
         add_noise: bool = False,
     ) -> list[SearchResult]:
         """Independent searches from each state, run in lockstep so that every
-        simulation wave makes one ``evaluator.evaluate`` call for all of them.
+        simulation wave makes one ``estimator.estimate`` call for all of them.
 
         ``rng``: one generator that every search draws from in turn (self-play),
         or one per state: then everything search ``i`` draws (sampled chance
         outcomes, root noise, Gumbel draws, playouts) comes from ``rng[i]``, and
         its result does not depend on the other states in the call (given an
-        evaluator whose output for a state does not depend on its batch)."""
+        estimator whose output for a state does not depend on its batch)."""
         game, simulations = self.game, self.config.num_simulations
         rngs = _per_state(rng, len(states))
         nodes = len(states) * (simulations + 1) + NODE_SLACK
@@ -83,7 +83,7 @@ class MCTS:
                 pending += new
                 owners += [rngs[index]] * len(new)
             if pending:
-                self._evaluate(tree, pending, evaluator, owners)
+                self._estimate(tree, pending, estimator, owners)
             for path, length in zip(paths, lengths):
                 backup(tree.nodes, tree.values, tree.edge_child, tree.edge_prior, path, length, self._expect)
             if simulation == 0:  # the first simulation expanded the roots
@@ -96,16 +96,16 @@ class MCTS:
                         self._add_noise(tree, root, rngs[index])
         return [self._result(tree, root, halving.get(index)) for index, root in enumerate(roots)]
 
-    def _evaluate(self, tree: Tree, nodes: list, evaluator: Evaluator, rngs: list) -> None:
-        """Evaluate new decision nodes; ``rngs[i]`` draws node ``i``'s playout (playout_mix)."""
+    def _estimate(self, tree: Tree, nodes: list, estimator: Estimator, rngs: list) -> None:
+        """Estimate new decision nodes; ``rngs[i]`` draws node ``i``'s playout (playout_mix)."""
         states = [tree.states[node] for node in nodes]
-        priors, values = evaluator.evaluate(states)
+        priors, values = estimator.estimate(states)
         priors = np.asarray(priors)
         values = np.asarray(values, dtype=np.float64)
         count = len(nodes)
         if priors.shape != (count, self._num_actions) or values.shape != (count, self._num_seats):
             raise ValueError(
-                f"evaluator returned priors {priors.shape} and values {values.shape} for {count} states; "
+                f"estimator returned priors {priors.shape} and values {values.shape} for {count} states; "
                 f"expected {(count, self._num_actions)} and {(count, self._num_seats)}"
             )
         if self._playout_mix:
@@ -119,7 +119,7 @@ class MCTS:
         """Walk from the root ``node`` to a leaf, taking child ``first`` at the
         root when it is not -1. The path goes into ``paths[index]`` as (node,
         child index) rows ending with (leaf, -1); return its length and the
-        new decision nodes to evaluate."""
+        new decision nodes to estimate."""
         length = 0
         while True:
             path = paths[index]
@@ -195,11 +195,11 @@ class MCTS:
         return result
 
     def _expand_decision(self, tree: Tree, node: int, prior_row: np.ndarray, value: np.ndarray) -> None:
-        """Attach the evaluation of a new decision node; it counts as one visit."""
+        """Attach the estimate of a new decision node; it counts as one visit."""
         actions = self.game.legal_actions(tree.states[node])
         if not actions:
             raise ValueError(f"{self.game.info.name}: a decision state without legal actions")
-        if is_uniform(prior_row):  # rollouts, uniform evaluators: no gather needed
+        if is_uniform(prior_row):  # rollouts, uniform estimators: no gather needed
             tree.expand(node, actions, 1.0 / len(actions))
         else:
             priors = prior_row[actions]

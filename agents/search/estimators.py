@@ -1,7 +1,7 @@
-"""Evaluators without a network, for baselines and tests (no torch).
+"""Estimators without a network, for baselines and tests (no torch).
 
-An evaluator maps a batch of decision states to priors ``[B, num_actions]``
-and per-seat values ``[B, num_seats]`` (see :class:`agents.search.mcts.Evaluator`).
+An estimator maps a batch of decision states to priors ``[B, num_actions]``
+and per-seat values ``[B, num_seats]`` (see :class:`agents.search.mcts.Estimator`).
 """
 
 from __future__ import annotations
@@ -13,21 +13,21 @@ import numpy as np
 from envs.core import Game
 
 
-class UniformEvaluator:
+class UniformEstimator:
     """Uniform priors and zero values: search guided by terminal states alone."""
 
     def __init__(self, game: Game):
         self.game = game
         self._priors, self._values = _ones(0, game.info.num_actions), _zeros(0, game.info.num_seats)
 
-    def evaluate(self, states: Sequence) -> tuple[np.ndarray, np.ndarray]:
+    def estimate(self, states: Sequence) -> tuple[np.ndarray, np.ndarray]:
         if len(self._priors) != len(states):
             info = self.game.info
             self._priors, self._values = _ones(len(states), info.num_actions), _zeros(len(states), info.num_seats)
         return self._priors, self._values
 
 
-class RolloutEvaluator:
+class RolloutEstimator:
     """Uniform priors; value = mean returns of ``num_rollouts`` random playouts.
 
     A playout is ``game.random_playout``: uniformly random legal actions and
@@ -56,7 +56,7 @@ class RolloutEvaluator:
             raise ValueError(f"rng must be a numpy Generator, got {type(rng).__name__}")
         self._rng = rng
 
-    def evaluate(self, states: Sequence) -> tuple[np.ndarray, np.ndarray]:
+    def estimate(self, states: Sequence) -> tuple[np.ndarray, np.ndarray]:
         info, playout, rng = self.game.info, self.game.random_playout, self._rng
         if self.num_rollouts == 1:
             values = [playout(state, rng)[0] for state in states]
@@ -67,7 +67,7 @@ class RolloutEvaluator:
         return self._priors, np.array(values, dtype=np.float64)  # exact returns
 
 
-class FunctionEvaluator:
+class FunctionEstimator:
     """Wraps ``function(state) -> (priors, values)`` for one state (tests, oracles).
 
     Values stay float64 so that exact values reach the search exactly.
@@ -77,7 +77,7 @@ class FunctionEvaluator:
         self.game = game
         self.function = function
 
-    def evaluate(self, states: Sequence) -> tuple[np.ndarray, np.ndarray]:
+    def estimate(self, states: Sequence) -> tuple[np.ndarray, np.ndarray]:
         info = self.game.info
         priors = np.empty((len(states), info.num_actions), dtype=np.float32)
         values = np.empty((len(states), info.num_seats), dtype=np.float64)

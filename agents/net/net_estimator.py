@@ -1,4 +1,4 @@
-"""The network as a search evaluator: a batch of decision states -> priors and per-seat values."""
+"""The network as a search estimator: a batch of decision states -> priors and per-seat values."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from agents.net.network import PolicyValueNet
 from envs.core import Game
 
 
-class NetEvaluator:
-    """Implements the search's ``Evaluator`` protocol with one forward pass per call.
+class NetEstimator:
+    """Implements the search's ``Estimator`` protocol with one forward pass per call.
 
-    ``evaluate(states)`` stacks ``game.observe`` of every state, runs the network
+    ``estimate(states)`` stacks ``game.observe`` of every state, runs the network
     in inference mode on ``device``, and returns ``priors [B, num_actions]``
     (softmax over the legal actions, zero elsewhere) and ``values [B, num_seats]``:
     the network's value ``v`` for the seat to move and ``-v`` for the other seat.
@@ -25,13 +25,13 @@ class NetEvaluator:
         self.net = net
         self.device = torch.device(device)
         self.calls = 0  # forward passes so far (for benchmarks)
-        self.positions = 0  # states evaluated so far
+        self.positions = 0  # states estimated so far
 
-    def evaluate(self, states) -> tuple[np.ndarray, np.ndarray]:
+    def estimate(self, states) -> tuple[np.ndarray, np.ndarray]:
         game = self.game
         movers = np.array([game.to_play(s) for s in states], dtype=np.int64)
         if movers.size and movers.min() < 0:
-            raise ValueError("the network evaluates decision states only (a seat to move)")
+            raise ValueError("the network estimates decision states only (a seat to move)")
         obs = np.stack([game.observe(s) for s in states])
         masks = np.stack([game.legal_mask(s) for s in states])
         logits, value = self.forward(obs)
