@@ -88,7 +88,7 @@ are the N and Q of the edge that leads to it.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol, Sequence
 
 import numba
@@ -158,6 +158,8 @@ class SearchResult:
     Gumbel search only (else None): ``selected``, the action sequential
     halving chose; ``improved_policy`` [num_actions], ``softmax(logits +
     sigma(completed q))``, the policy target of Gumbel MuZero.
+    ``principal_variation``: the line of most visited children from the root
+    (chance outcomes included), what the search expects to be played.
     """
 
     visit_counts: np.ndarray
@@ -167,6 +169,7 @@ class SearchResult:
     to_play: int
     selected: int | None = None
     improved_policy: np.ndarray | None = None
+    principal_variation: list[int] = field(default_factory=list)
 
     def policy(self, temperature: float) -> np.ndarray:
         """Visit distribution ``N(a)^(1/T)`` normalised; T = 0 puts equal mass on
@@ -492,12 +495,28 @@ class MCTS:
             q_values=q_values,
             priors=priors,
             to_play=int(tree.nodes[root, PLAYER]),
+            principal_variation=_principal_variation(tree, root),
         )
         if halving is not None:
             result.selected = actions[halving.selected(tree, root)]
             result.improved_policy = np.zeros(num_actions)
             result.improved_policy[actions] = halving.improved_policy(tree, root)
         return result
+
+
+def _principal_variation(tree: _Tree, root: int) -> list[int]:
+    """The actions (or outcomes) of the most visited child at each node from ``root``, down to
+    a node whose children were never visited (ties: the first action)."""
+    line, node = [], root
+    while tree.nodes[node, FIRST_EDGE] >= 0:
+        children = tree.children(node)
+        visits = np.where(children >= 0, tree.nodes[children, VISITS], 0)
+        if visits.max() <= 0:
+            break
+        best = int(np.argmax(visits))
+        line.append(int(tree.actions[node][best]))
+        node = int(children[best])
+    return line
 
 
 def _per_state(rng, count: int) -> list:
