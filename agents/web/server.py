@@ -173,6 +173,9 @@ def make_app(source: PlayerSource | None = None, seed: int = 0) -> Starlette:
             return JSONResponse({"error": f"unknown game {name[:40]!r}"}, status_code=404)
         return HTMLResponse((STATIC / "board.html").read_text().replace("GAME_NAME", name))
 
+    async def no_icon(request: Request) -> Response:
+        return Response(status_code=204)
+
     async def not_found(request: Request, error: HTTPException) -> Response:
         return JSONResponse({"error": f"{error.detail}: {request.url.path[:80]}"}, status_code=error.status_code)
 
@@ -197,6 +200,7 @@ def make_app(source: PlayerSource | None = None, seed: int = 0) -> Starlette:
     routes = [
         Route("/", index),
         Route("/play/{game}", board),
+        Route("/favicon.ico", no_icon),
         Route("/api/games", api(games)),
         Route("/api/new", api(new), methods=["POST"]),
         Route("/api/view", api(with_session(view)), methods=["POST"]),

@@ -54,6 +54,7 @@ function textColour(cell) {
 // --- drawing ------------------------------------------------------------------------------------
 function draw(view) {
   current = view;
+  document.body.dataset.views = Number(document.body.dataset.views || 0) + 1;
   const board = view.board, svg = $("board");
   svg.replaceChildren();
   svg.setAttribute("viewBox", `-1 -1 ${board.width + 2} ${board.height + 2}`);
@@ -119,6 +120,7 @@ function drawStatus(view) {
     status.appendChild(p);
   }
   status.dataset.over = view.over;
+  status.dataset.result = view.over ? view.result : "";
   const turns = $("turns");
   turns.replaceChildren();
   for (const text of view.turns || []) {
