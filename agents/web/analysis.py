@@ -22,9 +22,8 @@ from agents.players.mcts_player import RolloutPlayer, SearchPlayer
 from agents.players.player import Player
 from agents.players.solver_player import SolverPlayer
 from agents.search.mcts import MCTS
+from agents.web.players import MAX_SIMULATIONS
 from envs.core import CHANCE, TERMINAL, Game
-
-MAX_SIMULATIONS = 100_000  # a query's budget above this is refused (one search must stay short)
 
 
 class AnalysisError(ValueError):

@@ -16,6 +16,7 @@ from agents.players.registry import PLAYER_SPECS, make_player, split_name
 from envs.core import Game
 
 MAX_SPEC_LENGTH = 200
+MAX_SIMULATIONS = 100_000  # an agent's budget a move: more would hold the server for minutes
 
 
 class SpecError(ValueError):
@@ -49,6 +50,9 @@ class PlayerSource:
         kind, *args = bare.split(":")
         if kind == "human":
             raise SpecError("'human' is the person at the board; an agent seat takes random, mcts:N, az:NAME, ...")
+        budget = args[-1] if kind == "mcts" or (kind == "az" and len(args) > 1) else ""
+        if budget.strip().isdigit() and int(budget) > MAX_SIMULATIONS:
+            raise SpecError(f"{bare}: at most {MAX_SIMULATIONS} simulations a move here")
         if kind == "az":
             bare = ":".join(["az", str(self._checkpoint(args[0] if args else "")), *args[1:]])
         player = make_player(bare, game)

@@ -131,7 +131,7 @@ def make_app(source: PlayerSource | None = None, seed: int = 0) -> Starlette:
     def new(data: dict) -> dict:
         seats = data.get("seats", ["human", "random"])
         game = data.get("game")
-        if game not in GAMES:
+        if not isinstance(game, str) or game not in GAMES:
             raise SessionError(f"unknown game {game!r}; the games are {', '.join(GAMES)}")
         session = Session(game, data.get("params", {}), seats, source, seed_of(data, seed))
         return session.view() | {"session": store.add(session)}
