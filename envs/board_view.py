@@ -108,5 +108,5 @@ def box_lines(size: int, box: int, colour: str = "#3c3c3c") -> tuple[Line, ...]:
     return tuple(
         line
         for k in range(0, size + 1, box)
-        for line in (Line(k, 0, k, size, colour, 0.07), Line(0, k, size, k, colour, 0.07))
+        for line in (Line(k, 0, k, size, colour, 0.1), Line(0, k, size, k, colour, 0.1))
     )

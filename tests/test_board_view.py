@@ -108,7 +108,7 @@ def test_verdicts_and_steps_are_shown():
     view = odoku.board_view(state)
     labels = [label.text for label in view.labels]
     assert "1+" in labels and "a" in labels  # row 1 holds two blue and two white: balanced
-    assert view.notes == ("the coin decides who moves next", "decided so far: 1 balanced, 0 unbalanced")
+    assert view.notes == ("the coin decides who moves next", "decided so far: 1 balanced (+), 0 unbalanced (-)")
     nex = envs.make_game("nex", size=4)
     state = nex.initial_state()
     nex.apply(state, 0)

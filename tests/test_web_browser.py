@@ -10,14 +10,17 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from web_support import chromium, needs_chromium, served
 
 from agents.evaluation.runner import replay_record
-from agents.web.server import make_app
+from agents.web.headless import MISSING, chromium, served
+
+pytest.importorskip("starlette", reason="the web extra is not installed: pip install -e '.[web]'")
+
+from agents.web.server import make_app  # noqa: E402
 from envs.core import IllegalActionError
 from envs.records import read_record
 
-pytestmark = [pytest.mark.browser, needs_chromium]
+pytestmark = [pytest.mark.browser, pytest.mark.skipif(bool(MISSING), reason=MISSING)]
 
 # every game at a size where a game takes a few dozen clicks
 SIZES = {

@@ -19,7 +19,10 @@ from agents.evaluation.runner import replay_record
 from agents.search.evaluators import RolloutEvaluator
 from agents.search.mcts import MCTS, SearchConfig
 from agents.web.players import PlayerSource
-from agents.web.server import MAX_BODY, make_app
+
+pytest.importorskip("starlette", reason="the web extra is not installed: pip install -e '.[web]'")
+
+from agents.web.server import MAX_BODY, make_app  # noqa: E402
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's note on httpx versions

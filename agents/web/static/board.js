@@ -5,7 +5,7 @@
 const SVG = "http://www.w3.org/2000/svg";
 const STONES = { black: "#191919", white: "#f5f5f5", blue: "#285ac8", neutral: "#969696" };
 const HEX_R = 1 / Math.sqrt(3);
-const PX = 40; // pixels per cell width
+const pixels = (width) => Math.max(40, Math.min(64, 560 / (width + 2))); // per cell width: small boards larger
 
 const game = document.body.dataset.game;
 const $ = (id) => document.getElementById(id);
@@ -13,6 +13,7 @@ let session = null; // the live game's token
 let current = null; // the view on the board
 let replay = null; // {token, positions} while a record is open
 let timer = null;
+let lastAnalysis = null; // redrawn when the overlay's kind changes
 
 async function call(path, data) {
   const response = await fetch(path, {
@@ -44,11 +45,16 @@ function hexagon(x, y) {
     .map(([dx, dy]) => `${(x + dx).toFixed(3)},${(y + dy).toFixed(3)}`).join(" ");
 }
 
+function dark(colour) {
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(colour.slice(i, i + 2), 16));
+  return 0.299 * r + 0.587 * g + 0.114 * b < 150;
+}
+
 function textColour(cell) {
-  if (cell.owner === "black" || cell.owner === "blue") return "#ffffff";
-  if (cell.tags.includes("dead")) return "#8a1010";
+  if (cell.owner) return dark(STONES[cell.owner]) ? "#ffffff" : "#111111";
   if (cell.tags.includes("chosen")) return "#c81e1e";
-  return "#111111";
+  if (cell.tags.includes("dead")) return dark(cell.fill) ? "#ffc8c8" : "#a01010";
+  return dark(cell.fill) ? "#ffffff" : "#111111";
 }
 
 // --- drawing ------------------------------------------------------------------------------------
@@ -58,8 +64,9 @@ function draw(view) {
   const board = view.board, svg = $("board");
   svg.replaceChildren();
   svg.setAttribute("viewBox", `-1 -1 ${board.width + 2} ${board.height + 2}`);
-  svg.setAttribute("width", Math.round((board.width + 2) * PX));
-  svg.setAttribute("height", Math.round((board.height + 2) * PX));
+  const px = pixels(board.width);
+  svg.setAttribute("width", Math.round((board.width + 2) * px));
+  svg.setAttribute("height", Math.round((board.height + 2) * px));
   for (const line of board.lines) {
     node("line", { x1: line.x1, y1: line.y1, x2: line.x2, y2: line.y2, stroke: line.colour,
       "stroke-width": line.width, "stroke-linecap": "round" }, svg);
@@ -107,10 +114,7 @@ function drawStatus(view) {
   status.replaceChildren();
   const lines = [...view.board.notes];
   if (view.over) lines.unshift(`Game over: ${view.result}`);
-  else if (!replay && view.seats) {
-    const seat = view.to_play;
-    if (seat >= 0) lines.unshift(`${view.seat_names[seat]} (${view.seats[seat]}) to move` + (view.your_turn ? ": your turn" : ""));
-  }
+  else if (!replay && view.your_turn) lines.unshift(`Your turn (${view.seat_names[view.to_play]})`);
   if (view.seats) {
     view.seats.forEach((spec, seat) => lines.push(`seat ${seat} ${view.seat_names[seat]}: ${spec}; ${view.goals[seat]}`));
   }
@@ -200,6 +204,7 @@ function schedule() {
 
 // --- analysis -----------------------------------------------------------------------------------
 function clearAnalysis() {
+  lastAnalysis = null;
   const overlay = $("overlay");
   if (overlay) overlay.replaceChildren();
   $("analysis-summary").replaceChildren();
@@ -228,7 +233,8 @@ async function analyseHere() {
 
 function showAnalysis(answer) {
   clearAnalysis();
-  const key = answer.kind === "search" && $("overlay").value === "share" ? "share" : answer.kind === "exact" ? "value" : "prior";
+  lastAnalysis = answer;
+  const key = answer.kind === "search" && $("overlay-kind").value === "share" ? "share" : answer.kind === "exact" ? "value" : "prior";
   const cells = cellOfAction(), perCell = new Map();
   for (const move of answer.moves) {
     const cell = cells.get(move.action);
@@ -240,13 +246,15 @@ function showAnalysis(answer) {
     perCell.set(cell, entry);
   }
   const overlay = $("overlay");
+  const amounts = new Map([...perCell].map(([cell, entry]) => [cell, key === "value" ? (entry.value + 1) / 2 : entry[key]]));
+  const most = Math.max(1e-9, ...amounts.values());
   for (const [cell, entry] of perCell) {
     const g = document.querySelector(`.cell[data-id="${cell.id}"]`);
     if (g && answer.kind === "search") g.dataset.share = entry.share.toFixed(6);
-    const amount = key === "value" ? (entry.value + 1) / 2 : entry[key];
-    node("circle", { class: "heat", cx: cell.x, cy: cell.y, r: 0.42, "fill-opacity": Math.min(0.85, 0.1 + 0.75 * amount) }, overlay);
-    const text = key === "value" ? entry.value.toFixed(2) : `${Math.round(100 * entry[key])}`;
-    node("text", { class: "heat-text", x: cell.x, y: cell.y + 0.4 }, overlay).textContent = text;
+    const opacity = 0.08 + 0.72 * (key === "value" ? amounts.get(cell) : amounts.get(cell) / most);
+    node("circle", { class: "heat", cx: cell.x, cy: cell.y, r: 0.4, "fill-opacity": opacity.toFixed(3) }, overlay);
+    const text = key === "value" ? entry.value.toFixed(2) : `${Math.round(100 * entry[key])}%`;
+    if (text !== "0%") node("text", { class: "heat-text", x: cell.x, y: cell.y + 0.1 }, overlay).textContent = text;
   }
   (answer.pv_actions || []).forEach((action, index) => {
     const cell = cells.get(action);
@@ -354,6 +362,7 @@ async function setUp() {
   $("auto").addEventListener("change", schedule);
   $("analyse").addEventListener("click", analyseHere);
   $("clear").addEventListener("click", clearAnalysis);
+  $("overlay-kind").addEventListener("change", () => lastAnalysis && showAnalysis(lastAnalysis));
   $("open-record").addEventListener("click", () => openRecord($("record-text").value));
   $("record-file").addEventListener("change", async (event) => {
     const file = event.target.files[0];

@@ -60,9 +60,9 @@ def hex_layout(n: int) -> Layout:
     bottom_left, bottom_right = centre(n - 0.4, -0.6), centre(n - 0.4, n - 0.4)
     lines = []
     for (x1, y1), (x2, y2) in ((top_left, bottom_left), (top_right, bottom_right)):
-        lines += [Line(x1, y1, x2, y2, rim, 0.16), Line(x1, y1, x2, y2, second, 0.11)]  # a rim for the light colour
+        lines += [Line(x1, y1, x2, y2, rim, 0.3), Line(x1, y1, x2, y2, second, 0.2)]  # a rim for the light colour
     for (x1, y1), (x2, y2) in ((top_left, top_right), (bottom_left, bottom_right)):
-        lines.append(Line(x1, y1, x2, y2, first, 0.14))
+        lines.append(Line(x1, y1, x2, y2, first, 0.24))
     labels = [Label(*centre(r, -1.05), str(r + 1)) for r in range(n)]
     labels += [Label(centre(-1.1, c)[0] + 0.25, centre(-1.1, c)[1], COLUMNS[c]) for c in range(n)]
     centres = tuple(centre(r, c) for r in range(n) for c in range(n))

@@ -381,7 +381,9 @@ class Odoku(Game):
         from envs.games.odoku.picture import odoku_view
 
         statuses = group_status(state)
-        decided = f"decided so far: {statuses.count('balanced')} balanced, {statuses.count('unbalanced')} unbalanced"
+        decided = (
+            f"decided so far: {statuses.count('balanced')} balanced (+), {statuses.count('unbalanced')} unbalanced (-)"
+        )
         if state.player == TERMINAL:
             coin = self.result_text(state)
         elif state.player == CHANCE:

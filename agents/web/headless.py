@@ -1,5 +1,6 @@
-"""What the browser-board tests share: the app served by uvicorn in a thread, on a free port
-of 127.0.0.1, and headless Chromium driven by Selenium (Debian's chromium and chromium-driver)."""
+"""The board without a person: the app served by uvicorn in a thread on a free port of
+127.0.0.1, and headless Chromium driven by Selenium (Debian's ``chromium`` and
+``chromium-driver``), for the browser tests and ``examples/board_screenshots.py``."""
 
 from __future__ import annotations
 
@@ -9,13 +10,12 @@ import socket
 import threading
 import time
 
-import pytest
-
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 CHROMEDRIVER = shutil.which("chromedriver")
-needs_chromium = pytest.mark.skipif(
-    CHROMIUM is None or CHROMEDRIVER is None,
-    reason="the browser tests need Debian's chromium and chromium-driver (apt-get install -y chromium chromium-driver)",
+MISSING = (
+    ""
+    if CHROMIUM and CHROMEDRIVER
+    else "headless Chromium is missing: apt-get install -y chromium chromium-driver (Debian's packages)"
 )
 
 
