@@ -5,7 +5,7 @@
 Serves the board (``agents.web``, extra ``web``) on a free local port, opens each game in
 headless Chromium (Debian's ``chromium`` and ``chromium-driver``), lets ``random`` play both
 seats for a number of turns from seed 0, and saves the board with its notes as
-``board_GAME.png``; Nex 5x5 is saved once more with the analysis overlay (``board_analysis.png``).
+``board_GAME.png`` (a small palette PNG); Nex 5x5 is saved once more with the analysis overlay (``board_analysis.png``).
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ from __future__ import annotations
 import argparse
 import time
 from pathlib import Path
+
+from PIL import Image
 
 from agents.web.headless import MISSING, chromium, served
 from agents.web.server import make_app
@@ -61,6 +63,12 @@ def press(driver, selector: str) -> None:
     wait(lambda: views(driver) > before)
 
 
+def save(element, path: Path) -> None:
+    """A screenshot of ``element`` as a small PNG (a palette of 96 colours)."""
+    element.screenshot(str(path))
+    Image.open(path).convert("RGB").quantize(colors=96).save(path, optimize=True)
+
+
 def main(argv: list[str] | None = None) -> list[Path]:
     """Save the screenshots; the paths written."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -83,7 +91,7 @@ def main(argv: list[str] | None = None) -> list[Path]:
                         break
                     press(driver, "#step")
                 path = out / f"board_{name}.png"
-                driver.find_element("css selector", "#left").screenshot(str(path))
+                save(driver.find_element("css selector", "#left"), path)
                 written.append(path)
                 print(path)
             open_game(driver, base, "nex", ("human", "random"), {"size": 5})
@@ -93,7 +101,7 @@ def main(argv: list[str] | None = None) -> list[Path]:
             driver.find_element("css selector", "#analyse").click()
             wait(lambda: driver.find_elements("css selector", "#analysis-moves tr[data-share]"))
             path = out / "board_analysis.png"
-            driver.find_element("css selector", "#layout").screenshot(str(path))
+            save(driver.find_element("css selector", "#layout"), path)
             written.append(path)
             print(path)
         finally:
