@@ -1,7 +1,8 @@
 """Evaluate agents: ``python evaluate.py [mode=MODE] [game=GAME] [players=[...]] [key=value ...]``.
 
 Composes ``configs/evaluate.yaml`` with Hydra and hands it to
-:func:`agents.evaluation.modes.evaluate`; ``--help`` lists the modes, see ``docs/evaluate.md``.
+:func:`agents.web.modes.evaluate_any` (the evaluation modes and the browser board's); ``--help``
+lists the modes, see ``docs/evaluate.md``.
 """
 
 import logging
@@ -12,7 +13,7 @@ from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig
 
 from agents.config import LogLines
-from agents.evaluation.modes import evaluate
+from agents.web.modes import evaluate_any
 
 
 @hydra.main(config_path="configs", config_name="evaluate", version_base="1.3")
@@ -20,7 +21,7 @@ def main(cfg: DictConfig) -> None:
     logging.captureWarnings(True)
     log = logging.getLogger("agents.evaluate")
     try:
-        evaluate(cfg, HydraConfig.get().runtime.output_dir, LogLines(log))
+        evaluate_any(cfg, HydraConfig.get().runtime.output_dir, LogLines(log))
     except ValueError as error:  # bad settings, specs or checkpoints: a message, no traceback
         log.error("error: %s", error)
         sys.exit(1)

@@ -271,6 +271,11 @@ class Game(abc.ABC):
         """The board as an RGB uint8 image."""
         raise NotImplementedError(f"{self.info.name} has no rgb_array rendering")
 
+    def board_view(self, state):
+        """The board as data for a vector drawing (an ``envs.board_view.BoardView``: cells with
+        their names, contents and the actions a click offers), what the browser board draws."""
+        raise NotImplementedError(f"{self.info.name} has no board view")
+
     # --- errors -----------------------------------------------------------------
     def check_action(self, state, action) -> int:
         """Validate an action's type, range and legality; return it as an int.

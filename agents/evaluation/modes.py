@@ -51,17 +51,19 @@ from agents.players.registry import display_names, make_player, split_name
 from agents.search.solver import Solver, optimal_share
 
 
-def evaluate(cfg: DictConfig, run_dir: str | Path, out: TextIO = sys.stdout) -> dict:
-    """Run ``cfg.mode`` and write ``results.json`` into ``run_dir``."""
-    if cfg.mode not in MODES:
-        raise ConfigError(f"mode: unknown mode {cfg.mode!r}; the modes are {', '.join(MODES)}")
+def evaluate(cfg: DictConfig, run_dir: str | Path, out: TextIO = sys.stdout, modes: dict | None = None) -> dict:
+    """Run ``cfg.mode`` and write ``results.json`` into ``run_dir``; ``modes`` (default
+    :data:`MODES`) is the table of modes (``agents.web.modes`` adds ``serve`` and ``analyse``)."""
+    modes = MODES if modes is None else modes
+    if cfg.mode not in modes:
+        raise ConfigError(f"mode: unknown mode {cfg.mode!r}; the modes are {', '.join(modes)}")
     cfg = typed(cfg, EvaluateConfig)
     _check_ranges(cfg)
     if cfg.torch_threads:  # this process plays the games when workers=1; worker processes use one thread each
         torch.set_num_threads(cfg.torch_threads)
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
-    summary = MODES[cfg.mode](cfg, run_dir, out)
+    summary = modes[cfg.mode](cfg, run_dir, out)
     document = {"mode": cfg.mode, "config": OmegaConf.to_container(cfg, resolve=True), **summary}
     (run_dir / "results.json").write_text(json.dumps(document, indent=2) + "\n")
     print(f"results in {run_dir}", file=out)

@@ -32,6 +32,9 @@ class EvaluateConfig:
     positions: str = MISSING
     checkpoints: Any = None  # a run directory or a list of checkpoint paths
     simulations: Optional[int] = None
+    host: str = MISSING  # host, port, checkpoint_dir: mode=serve and mode=analyse (agents/web/modes.py)
+    port: int = MISSING
+    checkpoint_dir: Optional[str] = None
     game: Any = MISSING
 
 

@@ -193,6 +193,14 @@ class Rules(abc.ABC):
 
         return draw_stone_square(board, self.n, marks)
 
+    @cached_property
+    def layout(self):
+        """The board's geometry for vector drawings (an ``envs.board_view.Layout``): by default
+        an n x n grid of squares, row 1 at the top."""
+        from envs.stones.view import square_stone_layout
+
+        return square_stone_layout(self.n)
+
 
 @lru_cache(maxsize=None)
 def _table(values: tuple[int, ...]) -> bytes:
@@ -623,6 +631,11 @@ class StoneGame(Game):
     def goal_text(self, seat: int) -> str:
         # seat 0 holds the first colour until a pie swap, which the opening line precedes
         return f"{self.rules.goals[seat]} (your stones are {self.rules.symbols[seat + 1]})"
+
+    def board_view(self, state: StoneState):
+        from envs.stones.view import stone_board_view
+
+        return stone_board_view(self, state)
 
     def render_rgb(self, state: StoneState) -> np.ndarray:
         marks = [""] * self.num_cells

@@ -3,7 +3,7 @@ and choosing an action from that result."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol, Sequence
 
 import numpy as np
@@ -35,6 +35,8 @@ class SearchResult:
     Gumbel search only (else None): ``selected``, the action sequential
     halving chose; ``improved_policy`` [num_actions], ``softmax(logits +
     sigma(completed q))``, the policy target of Gumbel MuZero.
+    ``principal_variation``: the line of most visited children from the root
+    (chance outcomes included), what the search expects to be played.
     """
 
     visit_counts: np.ndarray
@@ -44,6 +46,7 @@ class SearchResult:
     to_play: int
     selected: int | None = None
     improved_policy: np.ndarray | None = None
+    principal_variation: list[int] = field(default_factory=list)
 
     def policy(self, temperature: float) -> np.ndarray:
         """Visit distribution ``N(a)^(1/T)`` normalised; T = 0 puts equal mass on

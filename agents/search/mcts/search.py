@@ -238,6 +238,7 @@ class MCTS:
             q_values=q_values,
             priors=priors,
             to_play=int(tree.nodes[root, PLAYER]),
+            principal_variation=tree.principal_variation(root),
         )
         if halving is not None:
             result.selected = actions[halving.selected(tree, root)]

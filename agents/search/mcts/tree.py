@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.search.mcts.kernels import FIRST_EDGE, NUM_EDGES, PLAYER, child_stats
+from agents.search.mcts.kernels import FIRST_EDGE, NUM_EDGES, PLAYER, VISITS, child_stats
 
 
 class Tree:
@@ -67,6 +67,20 @@ class Tree:
     def child_stats(self, node: int) -> tuple[np.ndarray, np.ndarray]:
         """Visits (float) and mean value for ``node``'s mover (0 where unvisited) of each edge."""
         return child_stats(self.nodes, self.values, self.children(node), max(self.nodes[node, PLAYER], 0))
+
+    def principal_variation(self, root: int) -> list[int]:
+        """The actions (or outcomes) of the most visited child at each node from ``root``, down to
+        a node whose children were never visited (ties: the first action)."""
+        line, node = [], root
+        while self.nodes[node, FIRST_EDGE] >= 0:
+            children = self.children(node)
+            visits = np.where(children >= 0, self.nodes[children, VISITS], 0)
+            if visits.max() <= 0:
+                break
+            best = int(np.argmax(visits))
+            line.append(int(self.actions[node][best]))
+            node = int(children[best])
+        return line
 
 
 # A search's first array sizes (they double when full, so these only save copies): a node per

@@ -14,6 +14,7 @@ chain, so plain Hex has no draws; in Nex neutrals belong to no chain.
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Sequence
 
 import numpy as np
@@ -78,6 +79,12 @@ class HexRules(Rules):
         from envs.games.hex.picture import draw_hex_board
 
         return draw_hex_board(board, self.n, marks)
+
+    @cached_property
+    def layout(self):
+        from envs.games.hex.picture import hex_layout
+
+        return hex_layout(self.n)
 
 
 class Hex(StoneGame):

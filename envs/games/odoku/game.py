@@ -377,6 +377,23 @@ class Odoku(Game):
 
         return draw_odoku(state.board, REGION_OF_CELL, group_status(state))
 
+    def board_view(self, state: OdokuState):
+        from envs.games.odoku.picture import odoku_view
+
+        statuses = group_status(state)
+        decided = (
+            f"decided so far: {statuses.count('balanced')} balanced (+), {statuses.count('unbalanced')} unbalanced (-)"
+        )
+        if state.player == TERMINAL:
+            coin = self.result_text(state)
+        elif state.player == CHANCE:
+            coin = "the coin decides who moves next"
+        else:
+            coin = (
+                f"the coin chose {SEAT_NAMES[state.player]}: {SEAT_NAMES[state.player]} to move, blue (X) or white (O)"
+            )
+        return odoku_view(state.board, REGION_OF_CELL, statuses, (coin, decided))
+
 
 def _odoku_obs_map(k: int, swap: bool):
     # A quarter turn makes every row a column: the row and column count planes trade places.

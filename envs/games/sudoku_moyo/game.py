@@ -401,6 +401,13 @@ class SudokuMoyo(Game):
         dead = [not state.grid[c] and not state.candidates(c) for c in range(NUM_CELLS)]
         return draw_sudoku_moyo(state.grid, state.given, OWNER_OF, dead)
 
+    def board_view(self, state: SudokuMoyoState):
+        from envs.games.sudoku_moyo.picture import sudoku_moyo_view
+
+        dead = [not state.grid[c] and not state.candidates(c) for c in range(NUM_CELLS)]
+        notes = self.render_text(state).splitlines()[-1:]
+        return sudoku_moyo_view(state.grid, state.given, OWNER_OF, dead, notes)
+
 
 # --- puzzles --------------------------------------------------------------------------------------------
 _ALL_PUZZLES = [(n, 1.0 / PUZZLE_COUNT) for n in range(PUZZLE_COUNT)]

@@ -7,6 +7,7 @@ from typing import Sequence
 import numpy as np
 from PIL import Image, ImageDraw
 
+from envs.board_view import BoardView, Cell, box_lines, colour, square_layout
 from envs.render import BOARD_LINE, CELL, MARGIN, RGB, draw_square_board
 
 # Sudoku Moyo: boxes in their owner's colour, placed digits on counters of the
@@ -40,3 +41,24 @@ def draw_sudoku_moyo(
         draw.line([(edge, MARGIN), (edge, MARGIN + size * CELL)], fill=BOARD_LINE, width=3)
         draw.line([(MARGIN, edge), (MARGIN + size * CELL, edge)], fill=BOARD_LINE, width=3)
     return np.asarray(image)
+
+
+def sudoku_moyo_view(
+    grid: Sequence[int], given: Sequence[int], owner: Sequence[int], dead: Sequence[bool], notes
+) -> BoardView:
+    """The board as vector data (``envs.board_view``), row 9 at the top: boxes in their owner's
+    colour, givens printed on the board, placed digits on counters, dead cells tagged; a click
+    on a cell offers the nine digits."""
+    size = 9
+    layout = square_layout([str(r + 1) for r in reversed(range(size))], list("abcdefghi"), box_lines(size, 3))
+    cells = []
+    for cell, digit in enumerate(grid):
+        r, c = divmod(cell, size)
+        x, y = layout.centres[(size - 1 - r) * size + c]
+        tags = ("given",) if given[cell] else ("dead",) if dead[cell] else ("placed",) if digit else ()
+        counter = SUDOKU_COUNTERS[owner[cell]] if digit and not given[cell] else ""
+        text = str(digit) if digit else ("x" if dead[cell] else "")
+        fill = colour(SUDOKU_BOX_COLOURS[owner[cell]])
+        actions = tuple(range(9 * cell, 9 * cell + 9))
+        cells.append(Cell(cell, "abcdefghi"[c] + str(r + 1), x, y, "square", actions, counter, fill, text, tags))
+    return BoardView(layout.width, layout.height, tuple(cells), layout.lines, layout.labels, (), tuple(notes))

@@ -25,6 +25,7 @@ The six symmetries of the triangle permute the three distances to the sides
 from __future__ import annotations
 
 import re
+from functools import cached_property
 from typing import Sequence
 
 import numpy as np
@@ -150,6 +151,12 @@ class YRules(Rules):
         from envs.games.y.picture import draw_y_board
 
         return draw_y_board(board, self.n, marks, [self.cell_name(cell) for cell in range(self.n)])
+
+    @cached_property
+    def layout(self):
+        from envs.games.y.picture import y_layout
+
+        return y_layout(self.n, [self.cell_name(cell) for cell in range(self.n)])
 
 
 class Y(StoneGame):

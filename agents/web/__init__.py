@@ -1,0 +1,9 @@
+"""The browser board: ``evaluate.py mode=serve`` (play, watch, replay and analyse every game
+in a browser) and ``evaluate.py mode=analyse`` (JSON-lines analysis on stdin and stdout).
+
+``session.py`` holds one game at the board, ``analysis.py`` what an agent thinks of a
+position, ``players.py`` the player specs allowed from outside, ``server.py`` the Starlette
+app (extra ``web``), ``engine.py`` the JSON-lines engine, ``modes.py`` the two modes, and
+``static/`` the page (plain JavaScript modules and SVG, nothing fetched from the network).
+This package sits above the rest of ``agents``: nothing else imports it.
+"""

@@ -1,0 +1,51 @@
+"""The view of a stone board (``envs.board_view``): one cell per point on the board, the stone
+on it, the cells chosen earlier in a neutral game's turn numbered in their order."""
+
+from __future__ import annotations
+
+from envs.board_view import BoardView, Cell, Layout, colour, square_layout
+from envs.kernels import OFF_BOARD
+from envs.stones.board import COLUMNS
+from envs.stones.picture import STONE_OF_VALUE, WOOD
+
+WOOD_FILL = colour(WOOD)
+
+
+def square_stone_layout(n: int) -> Layout:
+    """An n x n grid, row 1 at the top, columns a.. (Gomoku, Reversi)."""
+    return square_layout([str(r + 1) for r in range(n)], list(COLUMNS[:n]))
+
+
+def stone_board_view(game, state) -> BoardView:
+    """The view of ``game`` (a ``StoneGame``) at ``state``."""
+    rules, layout = game.rules, game.rules.layout
+    cells = []
+    for cell, centre in enumerate(layout.centres):
+        value = state.board[cell]
+        if centre is None or value == OFF_BOARD:
+            continue
+        chosen = cell in state.chosen
+        cells.append(
+            Cell(
+                id=cell,
+                name=rules.cell_name(cell),
+                x=centre[0],
+                y=centre[1],
+                shape=layout.shape,
+                actions=(cell,),
+                owner=STONE_OF_VALUE[value] or "",
+                fill=WOOD_FILL,
+                text=str(state.chosen.index(cell) + 1) if chosen else "",
+                tags=("chosen",) if chosen else (),
+            )
+        )
+    buttons = ((game.PASS,) if rules.captures else ()) + ((game.SWAP_SIDES,) if game.pie_turn is not None else ())
+    colours = f"{rules.seat_names[0]} plays {_stone_word(state, 0)}, {rules.seat_names[1]} {_stone_word(state, 1)}"
+    return BoardView(
+        layout.width, layout.height, tuple(cells), layout.lines, layout.labels, buttons, (game.status(state), colours)
+    )
+
+
+def _stone_word(state, seat: int) -> str:
+    colour_of_seat = 1 + (seat ^ state.swapped)
+    return STONE_OF_VALUE[colour_of_seat]

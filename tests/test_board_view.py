@@ -1,0 +1,123 @@
+"""Every game's board as vector data (``Game.board_view``): each legal action is offered by
+exactly one cell or button, cells and labels lie inside the drawing, the owners are the stones
+on the board, and the layouts put the cells where the rule book does."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from small_games import SMALL
+
+import envs
+from envs.board_view import HEX_RADIUS
+
+DEFAULT_AND_SMALL = [(name, {}) for name in envs.GAMES] + list(SMALL.items())
+
+
+def random_position(game, seed: int, steps: int):
+    rng = np.random.default_rng(seed)
+    state = game.initial_state()
+    for _ in range(steps):
+        if game.is_terminal(state):
+            break
+        action = game.sample_chance(state, rng) if game.is_chance(state) else rng.choice(game.legal_actions(state))
+        game.apply(state, int(action))
+    return state
+
+
+@settings(max_examples=40, deadline=None)
+@given(game_index=st.integers(0, len(DEFAULT_AND_SMALL) - 1), seed=st.integers(0, 2**16), steps=st.integers(0, 60))
+def test_every_legal_action_is_offered_by_one_cell_or_button(game_index, seed, steps):
+    name, params = DEFAULT_AND_SMALL[game_index]
+    game = envs.make_game(name, **params)
+    state = random_position(game, seed, steps)
+    view = game.board_view(state)
+    offered = [a for cell in view.cells for a in cell.actions] + list(view.buttons)
+    assert len(offered) == len(set(offered))
+    assert set(game.legal_actions(state)) <= set(offered) <= set(range(game.info.num_actions))
+    names = [cell.name for cell in view.cells]
+    assert len(set(names)) == len(names)
+    centres = {(round(cell.x, 6), round(cell.y, 6)) for cell in view.cells}
+    assert len(centres) == len(view.cells)
+    extent = HEX_RADIUS if view.cells[0].shape == "hex" else 0.5
+    for cell in view.cells:  # inside the drawing: the page adds a margin of one cell width
+        assert 0.5 - 1e-9 <= cell.x <= view.width - 0.5 + 1e-9 and extent - 1e-9 <= cell.y
+        assert cell.y <= view.height - extent + 1e-9
+    for label in view.labels:
+        assert -1 < label.x < view.width + 1 and -1 < label.y < view.height + 1, label
+    if game.to_play(state) >= 0:  # a stone game's cell names are its notation
+        for cell in view.cells:
+            if len(cell.actions) == 1:
+                assert game.action_to_text(state, cell.actions[0]) == cell.name
+
+
+@pytest.mark.parametrize("name", sorted(SMALL))
+def test_owners_are_the_stones_on_the_board(name):
+    game = envs.make_game(name, **SMALL[name])
+    state = random_position(game, 1, 30)
+    owners = {cell.name: cell.owner for cell in game.board_view(state).cells}
+    if hasattr(state, "counts"):  # the stone games: counts of empty, first, second, neutral
+        assert [list(owners.values()).count(o) for o in ("", "black", "white", "neutral")] == state.counts
+        symbols = game.rules.symbols
+        for cell, value in enumerate(state.board):
+            if value < 4:
+                assert owners[game.rules.cell_name(cell)] == ("", "black", "white", "neutral")[value], symbols
+    elif name == "odoku":
+        assert [owners[f"{'abcde'[c % 5]}{c // 5 + 1}"] for c in range(25)] == [
+            ("", "blue", "white")[v] for v in state.board
+        ]
+    else:  # Sudoku Moyo: a placed digit sits on a counter of its box's owner, givens on none
+        view = game.board_view(state)
+        for cell in view.cells:
+            digit = state.grid[cell.id]
+            assert cell.text == (str(digit) if digit else ("x" if "dead" in cell.tags else ""))
+            assert bool(cell.owner) == bool(digit and not state.given[cell.id])
+
+
+def test_the_layouts_put_cells_where_the_rule_book_does():
+    hex3 = {
+        c.name: (c.x, c.y)
+        for c in envs.make_game("hex", size=3).board_view(envs.make_game("hex", size=3).initial_state()).cells
+    }
+    assert hex3["a1"] == (0.5, HEX_RADIUS) and hex3["c1"] == (2.5, HEX_RADIUS)
+    assert hex3["a2"] == pytest.approx((1.0, HEX_RADIUS * 2.5))  # row 2 half a cell right of row 1
+    y = envs.make_game("y", size=3)
+    cells = {c.name: (c.x, c.y) for c in y.board_view(y.initial_state()).cells}
+    assert sorted(cells) == ["a1", "b2", "c1", "c3", "d2", "e1"]
+    assert cells["c3"][1] < cells["b2"][1] < cells["a1"][1]  # row 1 at the bottom, the apex on top
+    assert math.isclose(cells["c3"][0], (cells["a1"][0] + cells["e1"][0]) / 2)
+    odoku = envs.make_game("odoku")
+    cells = {c.name: c for c in odoku.board_view(odoku.initial_state()).cells}
+    assert (cells["a5"].x, cells["a5"].y) == (0.5, 0.5) and cells["c3"].tags == ("region-0",)  # north at the top
+    assert cells["b3"].actions == (22, 23)
+    square = envs.make_game("gomoku", size=5)
+    view = square.board_view(square.initial_state())
+    assert [(c.name, c.x, c.y) for c in view.cells[:2]] == [("a1", 0.5, 0.5), ("b1", 1.5, 0.5)]  # row 1 at the top
+
+
+def test_verdicts_and_steps_are_shown():
+    odoku = envs.make_game("odoku")
+    state = odoku.initial_state()
+    for turn in ["B Xa1", "A Xb1", "B Oc1", "A Od1"]:
+        for action in odoku.parse_turn(state, turn):
+            odoku.apply(state, action)
+    view = odoku.board_view(state)
+    labels = [label.text for label in view.labels]
+    assert "1+" in labels and "a" in labels  # row 1 holds two blue and two white: balanced
+    assert view.notes == ("the coin decides who moves next", "decided so far: 1 balanced (+), 0 unbalanced (-)")
+    nex = envs.make_game("nex", size=4)
+    state = nex.initial_state()
+    nex.apply(state, 0)
+    [chosen] = [c for c in nex.board_view(state).cells if c.tags]
+    assert (chosen.name, chosen.text, chosen.tags, chosen.owner) == ("a1", "1", ("chosen",), "black")
+    assert nex.board_view(state).notes[0] == "Vertical (v) to move, drop a1: now its neutral"
+
+
+def test_every_registered_game_has_a_board_view():
+    for name in envs.GAMES:
+        game = envs.make_game(name)
+        assert game.board_view(game.initial_state()).cells
