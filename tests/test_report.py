@@ -17,11 +17,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 from hydra import compose, initialize_config_dir
+from test_checkpoint import write_checkpoint
 
 import envs.core
 from agents.config import ConfigError
 from agents.evaluation.decisiveness import decided_turns
-from agents.evaluation.ladder import budget_specs, play_ladder, rung_lineups, significant_doublings
+from agents.evaluation.ladder import budget_specs, highest_significant, play_ladder, rung_lineups, significant_doublings
 from agents.evaluation.luck import chance_share, play_duplicates, upset_rate
 from agents.evaluation.modes import evaluate
 from agents.evaluation.report_page import PLOTS, SECTIONS
@@ -108,7 +109,7 @@ def test_the_ladder_recovers_the_known_elo_gap_of_each_rung(coin_duel):
         assert step.pair.games == 600
         assert abs(step.elo - expected) < step.elo_ci < 100
         assert step.significant
-    assert significant_doublings(steps) == 2
+    assert significant_doublings(steps) == 2 and highest_significant(steps) == "noisy:0"
     assert chain.names == ("noisy:1", "noisy:0.5", "noisy:0") and chain.rating[0] == 0.0
     assert chain.rating[0] < chain.rating[1] < chain.rating[2]
 
@@ -116,6 +117,7 @@ def test_the_ladder_recovers_the_known_elo_gap_of_each_rung(coin_duel):
 def test_a_ladder_of_equal_players_finds_no_significant_doubling(coin_duel):
     steps, _ = play_ladder(coin_duel, ["noisy:0.0", "noisy:0", "noisy:0.00"], games=200, seed=0)
     assert [s.significant for s in steps] == [False, False] and significant_doublings(steps) == 0
+    assert highest_significant(steps) is None
     for step in steps:
         assert abs(step.elo) < step.elo_ci  # a fair coin: the gap 0 is inside every interval
 
@@ -206,6 +208,17 @@ def test_a_quick_report_on_a_small_board_writes_every_section_and_plot(tmp_path)
     assert 'mode=stats game=hex game.size=3 "players=[mcts:128,mcts:64]" games=40 seed=0' in page
     assert "depth:" in text and f"report: {folder / 'report.md'}" in text
     assert result["report"] == str(folder / "report.md")
+
+
+def test_an_agent_is_laddered_at_doubling_budgets_beside_mcts(tmp_path):
+    path = tmp_path / "hex3.pt"
+    write_checkpoint(path, envs.make_game("hex", size=3))
+    folder = tmp_path / "report"
+    run(tmp_path, "game=hex", "game.size=3", f"report_dir={folder}", f"agent=az:{path}")
+    agent = json.loads((folder / "report.json").read_text())["sections"]["depth"]["agent"]
+    assert [s["stronger"] for s in agent["steps"]] == [f"az:{path}:{n}" for n in (4, 8, 16, 32)]
+    assert list(agent["chain"]) == [f"az:{path}:{n}" for n in (2, 4, 8, 16, 32)]
+    assert f"The agent `az:{path}`" in (folder / "report.md").read_text()
 
 
 @pytest.mark.parametrize(

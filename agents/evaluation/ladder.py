@@ -101,13 +101,14 @@ def play_ladder(
 
 
 def significant_doublings(steps: Sequence[LadderStep]) -> int:
-    """How many rungs, counted from the bottom without a break, give a significant edge."""
-    count = 0
-    for step in steps:
-        if not step.significant:
-            break
-        count += 1
-    return count
+    """How many rungs (doublings) give the stronger side a significant edge."""
+    return sum(step.significant for step in steps)
+
+
+def highest_significant(steps: Sequence[LadderStep]) -> str | None:
+    """The stronger spec of the highest rung with a significant edge (None: no rung has one)."""
+    significant = [step.stronger for step in steps if step.significant]
+    return significant[-1] if significant else None
 
 
 def gap_per_doubling(chain: Ratings) -> tuple[float, float]:

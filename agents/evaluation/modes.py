@@ -366,7 +366,7 @@ def run_report(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
         )
     print(
         f"depth: {depth['elo_per_doubling']:.0f} +- {depth['elo_per_doubling_ci']:.0f} Elo per doubling, "
-        f"{depth['significant_doublings']} of {len(depth['steps'])} rungs significant from the bottom",
+        f"{depth['significant_doublings']} of {len(depth['steps'])} doublings with a significant edge",
         file=out,
     )
     share = luck["chance_share"]

@@ -29,6 +29,7 @@ about linearly with ``rung_games`` and doubles with every extra doubling.
 from __future__ import annotations
 
 import os
+import resource
 import time
 from dataclasses import asdict, dataclass
 
@@ -37,7 +38,13 @@ import numpy as np
 from agents.config import ConfigError, game_from_config
 from agents.evaluation.decisiveness import THRESHOLD, decided_turns, value_traces
 from agents.evaluation.game_stats import first_seat_rates, game_statistics, legal_turns_by_turn
-from agents.evaluation.ladder import budget_specs, gap_per_doubling, play_ladder, significant_doublings
+from agents.evaluation.ladder import (
+    budget_specs,
+    gap_per_doubling,
+    highest_significant,
+    play_ladder,
+    significant_doublings,
+)
 from agents.evaluation.luck import chance_share, play_duplicates, upset_rate
 from agents.evaluation.runner import play_games
 
@@ -75,7 +82,7 @@ def game_report(
     """Every figure of the report (module docstring) for the game of ``game_cfg``."""
     plan = budget_of(budget)
     game = game_from_config(game_cfg)
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), _cpu_seconds()
     report = {
         "game": game.info.name,
         "params": dict(game.info.params),
@@ -99,7 +106,7 @@ def game_report(
         "elo_per_doubling": per_doubling,
         "elo_per_doubling_ci": per_doubling_ci,
         "significant_doublings": significant_doublings(steps),
-        "significant_rungs": sum(s.significant for s in steps),
+        "highest_significant": highest_significant(steps),
     }
     if agent:
         agent_steps, agent_chain = play_ladder(
@@ -110,6 +117,7 @@ def game_report(
             "steps": [s.as_dict() for s in agent_steps],
             "chain": agent_chain.as_dict(),
             "significant_doublings": significant_doublings(agent_steps),
+            "highest_significant": highest_significant(agent_steps),
         }
     sections["depth"]["seconds"] = time.perf_counter() - clock
 
@@ -168,7 +176,14 @@ def game_report(
         "seconds": time.perf_counter() - clock,
     }
     report["seconds"] = time.perf_counter() - started
+    report["cpu_seconds"] = _cpu_seconds() - cpu_started
     return report
+
+
+def _cpu_seconds() -> float:
+    """CPU time of this process and its finished worker processes (user + system)."""
+    usage = [resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)]
+    return sum(u.ru_utime + u.ru_stime for u in usage)
 
 
 def _balance_variants(game_cfg: dict, params: dict) -> list[tuple[str, dict, bool]]:

@@ -48,7 +48,8 @@ def write_report(report: dict, game_cfg: dict, folder: Path) -> Path:
         "",
         f"Budget `{report['budget']}` ({_plan_text(report['plan'])}); seed {seed}; "
         f"wall time **{report['seconds'] / 60:.1f} min** with `workers={report['workers']}` "
-        f"on a machine with {report['cpu_count']} CPU cores. Every interval is 95%.",
+        f"({report['cpu_seconds'] / 60:.1f} min of CPU time) on a machine with {report['cpu_count']} CPU cores. "
+        "Every interval is 95%.",
         "",
         *_balance(sections["balance"], game_cfg, seed),
         *_depth(sections["depth"], game_cfg, seed),
@@ -123,9 +124,9 @@ def _depth(section: dict, game_cfg: dict, seed: int) -> list[str]:
         *_ladder_table(section["steps"], game_cfg, seed),
         "",
         f"Elo per doubling over the ladder: **{section['elo_per_doubling']:.0f} +- "
-        f"{section['elo_per_doubling_ci']:.0f}**; significant rungs from the bottom without a break: "
-        f"**{section['significant_doublings']} of {len(section['steps'])}** "
-        f"({section['significant_rungs']} significant in all).",
+        f"{section['elo_per_doubling_ci']:.0f}**; doublings with a significant edge: "
+        f"**{section['significant_doublings']} of {len(section['steps'])}**, the highest "
+        f"{_highest(section['highest_significant'])}.",
         "",
         "![Elo against search budget](depth.png)",
         "",
@@ -133,13 +134,18 @@ def _depth(section: dict, game_cfg: dict, seed: int) -> list[str]:
     if "agent" in section:
         agent = section["agent"]
         lines += [
-            f"The agent `{agent['spec']}` at doubling search budgets: significant rungs from the bottom "
-            f"{agent['significant_doublings']} of {len(agent['steps'])}.",
+            f"The agent `{agent['spec']}` at doubling search budgets: doublings with a significant edge "
+            f"{agent['significant_doublings']} of {len(agent['steps'])}, the highest "
+            f"{_highest(agent['highest_significant'])}.",
             "",
             *_ladder_table(agent["steps"], game_cfg, seed),
             "",
         ]
     return lines
+
+
+def _highest(spec: str | None) -> str:
+    return "none" if spec is None else f"up to `{spec}`"
 
 
 def _ladder_table(steps: list[dict], game_cfg: dict, seed: int) -> list[str]:
