@@ -23,7 +23,7 @@ import envs.core
 from agents.config import ConfigError
 from agents.evaluation.decisiveness import decided_turns
 from agents.evaluation.ladder import budget_specs, highest_significant, play_ladder, rung_lineups, significant_doublings
-from agents.evaluation.luck import chance_share, play_duplicates, upset_rate
+from agents.evaluation.luck import chance_share, outcome_by_turns, play_duplicates, turns_by_seat, upset_rate
 from agents.evaluation.modes import evaluate
 from agents.evaluation.report_page import PLOTS, SECTIONS
 from agents.evaluation.runner import play_games
@@ -169,6 +169,22 @@ def test_a_pair_shares_its_chance_draws_but_not_its_players_choices(coin_duel):
     coins = [(a.actions[2:], b.actions[2:]) for a, b in pairs if len(a.actions) == len(b.actions) == 3]
     assert coins and all(x == y for x, y in coins)
     assert any(a.actions[:2] != b.actions[:2] for a, b in pairs)
+
+
+def test_the_outcome_is_tabled_by_turns_only_where_chance_decides_who_moves():
+    odoku = envs.make_game("odoku")
+    results = play_games({"name": "odoku"}, [("random", "random")] * 60, 0)
+    counts = [turns_by_seat(odoku, r.actions) for r in results]
+    assert all(sum(c) == r.num_turns == 25 for c, r in zip(counts, results)) and len({c[1] for c in counts}) > 3
+    table = outcome_by_turns(odoku, results)
+    assert table["outcome"] == "score" and sum(row["games"] for row in table["rows"]) == 60
+    for row in table["rows"]:
+        scores = [r.info["score"] for r, c in zip(results, counts) if c[1] == row["turns"]]
+        assert row["mean"] == pytest.approx(np.mean(scores))
+    hex4 = envs.make_game("hex", size=4, pie_rule=True)
+    alternating = play_games({"name": "hex", "size": 4, "pie_rule": True}, [("random", "random")] * 20, 0)
+    assert all(sum(turns_by_seat(hex4, r.actions)) == r.num_turns for r in alternating)
+    assert outcome_by_turns(hex4, alternating) is None
 
 
 def test_decided_turns_count_the_winners_last_turns_above_the_threshold():

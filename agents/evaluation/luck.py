@@ -21,6 +21,12 @@ the outcome never varies; the interval is a seeded bootstrap over the pairs.
 In a game without chance nodes both games of a pair are independent games
 and the estimate is 0 up to its noise.
 
+**Turns by seat** (:func:`outcome_by_turns`): where chance decides who moves
+(Odoku's coin), the seats' numbers of turns differ from game to game; the
+outcome (the game's ``score_fact``, else seat 0's return) is then tabled by
+seat 1's number of turns, with the least-squares slope per extra turn. Games
+whose seats alternate (at most two values of the difference) have no table.
+
 The same chance draws give the same outcomes when both games reach the same
 chance nodes in turn (Odoku's coin before every move, Sudoku Moyo's puzzle at
 the start): the k-th chance node of each game gets the k-th draw.
@@ -40,6 +46,8 @@ from agents.evaluation.runner import GameResult, play_game
 from agents.players.player import Player
 from agents.players.registry import make_player
 from agents.pool import WorkerPool
+from envs.core import CHANCE, Game
+from envs.records import split_turns
 
 BOOTSTRAP = 2000  # resamples of the pairs for the chance share's interval
 
@@ -151,4 +159,43 @@ def upset_rate(results: Sequence[GameResult], weaker_seats: Sequence[int], gap: 
         "expected": expected_score(0.0, gap),
         "expected_low": expected_score(0.0, gap + gap_ci),
         "expected_high": expected_score(0.0, gap - gap_ci),
+    }
+
+
+def turns_by_seat(game: Game, actions: Sequence[int]) -> list[int]:
+    """How many turns each seat took in the game ``actions``."""
+    state, counts = game.initial_state(), [0] * game.info.num_seats
+    for turn in split_turns(game, actions):
+        seat = None
+        for action in turn:
+            mover = game.to_play(state)
+            if seat is None and mover != CHANCE:
+                seat = mover
+            game.apply(state, action)
+        if seat is not None:
+            counts[seat] += 1
+    return counts
+
+
+def outcome_by_turns(game: Game, results: Sequence[GameResult]) -> dict | None:
+    """The outcome tabled by seat 1's number of turns (module docstring); None where the seats alternate."""
+    counts = np.array([turns_by_seat(game, r.actions) for r in results])
+    if len(set(counts[:, 0] - counts[:, 1])) <= 2:
+        return None
+    fact = game.score_fact
+    outcome = np.array([r.info[fact] if fact else r.returns[0] for r in results], dtype=float)
+    rows = []
+    for turns in sorted(set(counts[:, 1])):
+        picked = outcome[counts[:, 1] == turns]
+        rows.append({"turns": int(turns), "games": len(picked), "mean": float(picked.mean())})
+    x = counts[:, 1].astype(float)
+    slope, intercept = np.polyfit(x, outcome, 1)
+    residual = outcome - (slope * x + intercept)
+    spread = np.sum((x - x.mean()) ** 2)
+    slope_se = np.sqrt(np.sum(residual**2) / (len(x) - 2) / spread) if len(x) > 2 and spread > 0 else float("inf")
+    return {
+        "outcome": fact or "seat 0's return",
+        "rows": rows,
+        "slope": float(slope),
+        "slope_ci": 1.96 * float(slope_se),
     }

@@ -45,7 +45,7 @@ from agents.evaluation.ladder import (
     play_ladder,
     significant_doublings,
 )
-from agents.evaluation.luck import chance_share, play_duplicates, upset_rate
+from agents.evaluation.luck import chance_share, outcome_by_turns, play_duplicates, upset_rate
 from agents.evaluation.runner import play_games
 
 
@@ -149,6 +149,8 @@ def game_report(
         "has_chance": game.info.has_chance,
         "upsets": upset_rate(games, weaker_seats, gap, gap_ci),
         "chance_share": chance_share(pairs, seatings, seed).as_dict(),
+        "by_turns": outcome_by_turns(game, default_results),
+        "seat_names": list(game.info.seat_names),
         "seconds": time.perf_counter() - clock,
     }
 

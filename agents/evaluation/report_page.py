@@ -188,7 +188,29 @@ def _luck(section: dict, command: str) -> list[str]:
         "",
         chance,
         "",
+        *_by_turns(section),
     ]
+
+
+def _by_turns(section: dict) -> list[str]:
+    table = section["by_turns"]
+    if table is None:
+        return []
+    second = section["seat_names"][1]
+    lines = [
+        f"Chance decides who moves, so the seats' turns differ between games: the balance games (the game's rule) "
+        f"by {second}'s number of turns, the outcome being {table['outcome']}:",
+        "",
+        f"| {second}'s turns | games | mean {table['outcome']} |",
+        "|---|---|---|",
+    ]
+    lines += [f"| {row['turns']} | {row['games']} | {row['mean']:.2f} |" for row in table["rows"]]
+    lines += [
+        "",
+        f"Least-squares slope: **{table['slope']:+.3f} +- {table['slope_ci']:.3f}** per extra turn of {second}.",
+        "",
+    ]
+    return lines
 
 
 def _decisiveness(section: dict, command: str) -> list[str]:
