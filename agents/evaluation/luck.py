@@ -40,7 +40,7 @@ from typing import Sequence
 import numpy as np
 
 from agents.config import game_from_config
-from agents.evaluation.intervals import score_interval
+from agents.evaluation.intervals import mean_interval, score_interval
 from agents.evaluation.ratings import expected_score
 from agents.evaluation.runner import GameResult, play_game
 from agents.players.player import Player
@@ -187,7 +187,8 @@ def outcome_by_turns(game: Game, results: Sequence[GameResult]) -> dict | None:
     rows = []
     for turns in sorted(set(counts[:, 1])):
         picked = outcome[counts[:, 1] == turns]
-        rows.append({"turns": int(turns), "games": len(picked), "mean": float(picked.mean())})
+        mean, half = mean_interval(picked)
+        rows.append({"turns": int(turns), "games": len(picked), "mean": mean, "ci": half})
     x = counts[:, 1].astype(float)
     slope, intercept = np.polyfit(x, outcome, 1)
     residual = outcome - (slope * x + intercept)

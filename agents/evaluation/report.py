@@ -65,7 +65,7 @@ class Budget:
 
 BUDGETS = {
     "quick": Budget(8, 4, 20, 40, 20, 8, 64, 2),
-    "standard": Budget(8, 6, 60, 100, 60, 20, 200, 4),
+    "standard": Budget(8, 5, 40, 100, 40, 12, 100, 3),
     "thorough": Budget(16, 8, 200, 400, 200, 60, 800, 10),
 }
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from agents.config import game_defaults
+from agents.evaluation.intervals import mean_interval
 
 PLOTS = ("depth.png", "lengths.png", "decided.png", "branching.png")
 SECTIONS = ("## Balance", "## Depth", "## Luck", "## Decisiveness and length", "## Branching")
@@ -204,7 +205,9 @@ def _by_turns(section: dict) -> list[str]:
         f"| {second}'s turns | games | mean {table['outcome']} |",
         "|---|---|---|",
     ]
-    lines += [f"| {row['turns']} | {row['games']} | {row['mean']:.2f} |" for row in table["rows"]]
+    lines += [
+        f"| {row['turns']} | {row['games']} | {row['mean']:.2f}{_plus_minus(row['ci'])} |" for row in table["rows"]
+    ]
     lines += [
         "",
         f"Least-squares slope: **{table['slope']:+.3f} +- {table['slope_ci']:.3f}** per extra turn of {second}.",
@@ -225,8 +228,8 @@ def _decisiveness(section: dict, command: str) -> list[str]:
         "",
     ]
     if decided:
-        mean, half = _mean_ci(decided)
-        share_mean, share_half = _mean_ci(shares)
+        mean, half = mean_interval(decided)
+        share_mean, share_half = mean_interval(shares)
         lines += [
             f"The winner's value by `mcts:{section['value_simulations']}` at every turn start of {len(decided)} won "
             f"games: it stays at or above {section['threshold']:+.1f} for the last **{mean:.1f} +- {half:.1f}** "
@@ -258,10 +261,8 @@ def _branching(section: dict, command: str) -> list[str]:
     ]
 
 
-def _mean_ci(values) -> tuple[float, float]:
-    values = np.asarray(values, dtype=float)
-    half = 1.96 * values.std(ddof=1) / np.sqrt(len(values)) if len(values) > 1 else float("nan")
-    return float(values.mean()), float(half)
+def _plus_minus(half: float) -> str:
+    return "" if not np.isfinite(half) else f" +- {half:.2f}"
 
 
 # --- plots -------------------------------------------------------------------------------
