@@ -86,6 +86,7 @@ def game_report(
     report = {
         "game": game.info.name,
         "params": dict(game.info.params),
+        "game_cfg": dict(game_cfg),
         "budget": budget,
         "plan": asdict(plan),
         "seed": seed,

@@ -41,7 +41,7 @@ def write_report(report: dict, game_cfg: dict, folder: Path) -> Path:
     _plot_lengths(sections["decisiveness"]["lengths"], folder / "lengths.png")
     _plot_decided(sections["decisiveness"], folder / "decided.png")
     _plot_branching(sections["branching"]["counts"], folder / "branching.png")
-    params = ", ".join(f"{k} {v}" for k, v in report["params"].items()) or "default"
+    params = ", ".join(f"{k} {v}" for k, v in report["params"].items() if v not in ("", None)) or "default"
     lines = [
         f"# {report['game']} ({params}): the game inventor's report",
         "",
@@ -99,6 +99,10 @@ def _balance(section: dict, game_cfg: dict, seed: int) -> list[str]:
             f"`{stats} games={row['games']} seed={seed}` |"
         )
     lines += ["", _verdict(section["rows"]), ""]
+    for row in section["rows"]:
+        kinds = ", ".join(f"{kind} {share:.1%}" for kind, share in row["turn_kinds"].items())
+        lines.append(f"Turn kinds, {row['variant']}: {kinds}.")
+    lines.append("")
     return lines
 
 
