@@ -21,7 +21,7 @@ from test_checkpoint import write_checkpoint
 
 import envs.core
 from agents.config import ConfigError
-from agents.evaluation.decisiveness import decided_turns
+from agents.evaluation.decisiveness import decided_turns, value_traces
 from agents.evaluation.ladder import budget_specs, highest_significant, play_ladder, rung_lineups, significant_doublings
 from agents.evaluation.luck import chance_share, outcome_by_turns, play_duplicates, turns_by_seat, upset_rate
 from agents.evaluation.modes import evaluate
@@ -244,3 +244,12 @@ def test_an_agent_is_laddered_at_doubling_budgets_beside_mcts(tmp_path):
 def test_bad_report_settings_name_the_key(tmp_path, override, message):
     with pytest.raises(ConfigError, match=message):
         run(tmp_path, "game=hex", "game.size=3", override)
+
+
+def test_duplicates_and_value_traces_do_not_depend_on_the_workers():
+    cfg = {"name": "odoku"}
+    lineups = [("mcts:8", "mcts:4"), ("mcts:4", "mcts:8")]
+    alone, pooled = play_duplicates(cfg, lineups, 0, workers=1), play_duplicates(cfg, lineups, 0, workers=2)
+    assert [(a.actions, b.actions) for a, b in alone] == [(a.actions, b.actions) for a, b in pooled]
+    games = [a.actions for a, _ in alone]
+    assert value_traces(cfg, games, 8, 0, workers=1) == value_traces(cfg, games, 8, 0, workers=2)
