@@ -163,7 +163,7 @@ def test_batch_games_reaches_the_runner_and_torch_threads_this_process(tmp_path,
 
 
 def test_modes_are_a_table():
-    assert set(MODES) == {"match", "solve", "accuracy", "stats", "odoku", "play", "curve"}
+    assert set(MODES) == {"match", "solve", "accuracy", "stats", "odoku", "play", "curve", "report"}
     assert issubclass(ConfigError, ValueError)
 
 

@@ -7,7 +7,10 @@ robins and tallies them; :mod:`~agents.evaluation.ratings` fits Bradley-Terry
 ratings; :mod:`~agents.evaluation.intervals` gives confidence intervals of
 scores and means; :mod:`~agents.evaluation.game_stats` computes game-design
 statistics; :mod:`~agents.evaluation.odoku_measures` holds Odoku's exact
-yardsticks; :mod:`~agents.evaluation.modes` is what ``evaluate.py`` runs, one
+yardsticks; :mod:`~agents.evaluation.ladder`, :mod:`~agents.evaluation.luck` and
+:mod:`~agents.evaluation.decisiveness` measure depth, luck and decisiveness for
+:mod:`~agents.evaluation.report` (the game inventor's report, written as a page by
+:mod:`~agents.evaluation.report_page`); :mod:`~agents.evaluation.modes` is what ``evaluate.py`` runs, one
 function per ``mode``. Depends on ``agents.players`` (and below), never on
 ``agents.training``.
 """

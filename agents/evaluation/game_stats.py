@@ -15,6 +15,10 @@ engine alone. Per batch of games (:func:`game_statistics`):
                          that choose deterministically repeat one game per seating
 =======================  ====================================================================
 
+Branching (:func:`legal_turns_by_turn`): the number of complete legal turns
+(``envs.turns``: every way to finish the turn, a drop and its neutral counted
+as one turn) at each turn start of a game, counted up to a cap.
+
 Turn kinds (docs/rules.md section 2; each game names its own, ``game.turn_kind``):
 ``drop`` (stone then neutral, or a NeuVersi stone whose neutral is left out),
 ``swap`` (two neutrals and a stone given back), ``fill`` and ``convert`` (the
@@ -33,6 +37,9 @@ from agents.evaluation.intervals import score_interval
 from agents.evaluation.runner import GameResult
 from envs.core import CHANCE, Game
 from envs.records import split_turns
+from envs.turns import iter_turns
+
+TURN_CAP = 20000  # legal turns counted per position at most (a neutral turn on a big board has more)
 
 KINDS = ("drop", "swap", "fill", "convert", "pass", "swap-sides", "place")
 
@@ -124,3 +131,23 @@ def game_statistics(game: Game, results: Sequence[GameResult]) -> dict:
             "per_turn_start": float(np.mean([x for f in facts for x in f["per_turn"]])),
         },
     }
+
+
+def legal_turns_by_turn(game: Game, actions: Sequence[int], cap: int = TURN_CAP) -> list[int]:
+    """The number of complete legal turns at each turn start of the game ``actions``
+    (at most ``cap``: a count equal to ``cap`` means at least that many)."""
+    state, counts = game.initial_state(), []
+    for turn in split_turns(game, actions):
+        turn = list(turn)
+        while turn and game.to_play(state) == CHANCE:
+            game.apply(state, turn.pop(0))
+        if not turn:
+            continue
+        count = 0
+        for count, _ in enumerate(iter_turns(game, state), start=1):
+            if count >= cap:
+                break
+        counts.append(count)
+        for action in turn:
+            game.apply(state, action)
+    return counts

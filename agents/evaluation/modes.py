@@ -20,6 +20,8 @@ directory and returns a JSON-ready summary, which :func:`evaluate` saves as
 ``play``       a game with a person (``human``) at the terminal
 ``curve``      a run's learning curve: each checkpoint (milestones and the newest) against
                each of ``players``, ``games`` each: ``curve.csv``, ``curve.png``
+``report``     the game inventor's report (balance, depth, luck, decisiveness, branching) at a
+               ``budget``: ``report.md`` with PNG plots in ``report_dir`` (``agents.evaluation.report``)
 =============  ==============================================================================
 """
 
@@ -43,6 +45,8 @@ from agents.evaluation.exactness import judge_lines, lost_for_mover
 from agents.evaluation.game_stats import distinct_games, first_seat_rates, game_statistics, repeats_warning
 from agents.evaluation.intervals import score_interval
 from agents.evaluation.odoku_measures import ORACLE, measure_against_oracle
+from agents.evaluation.report import budget_of, game_report
+from agents.evaluation.report_page import write_report
 from agents.evaluation.runner import game_record, play_games
 from agents.evaluation.settings import EvaluateConfig
 from agents.evaluation.tournament import round_robin
@@ -343,6 +347,38 @@ def run_curve(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
     return {"checkpoints": [str(p) for p in checkpoints], "opponents": opponents, "x_axis": axis, "table": rows}
 
 
+def run_report(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
+    budget_of(cfg.budget)  # an unknown budget fails before any game
+    agent = cfg.get("ladder")
+    if agent is not None:
+        if not isinstance(agent, str) or split_name(agent)[1].split(":")[0] != "az":
+            raise ConfigError(
+                f"ladder: must be null or a checkpoint spec az:PATH (laddered at 2, 4, ... simulations), got {agent!r}"
+            )
+        make_player(f"{agent}:1", _game(cfg))  # a wrong checkpoint fails before any game
+    folder = Path(cfg.report_dir) if cfg.get("report_dir") else run_dir / "report"
+    game_cfg = _game_cfg(cfg)
+    report = game_report(game_cfg, cfg.budget, cfg.seed, cfg.workers, cfg.progress, agent)
+    page = write_report(report, game_cfg, folder)
+    (folder / "report.json").write_text(json.dumps(report, indent=1) + "\n")
+    depth, balance, luck = (report["sections"][key] for key in ("depth", "balance", "luck"))
+    for row in balance["rows"]:
+        win = row["first_seat"]["win"]
+        print(
+            f"balance, {row['variant']}: seat 0 wins {win['rate']:.1%} ({win['ci_low']:.1%}..{win['ci_high']:.1%})",
+            file=out,
+        )
+    print(
+        f"depth: {depth['elo_per_doubling']:.0f} +- {depth['elo_per_doubling_ci']:.0f} Elo per doubling, "
+        f"{depth['significant_doublings']} of {len(depth['steps'])} doublings with a significant edge",
+        file=out,
+    )
+    share = luck["chance_share"]
+    print(f"luck: chance share {share['share']:.2f} ({share['ci_low']:.2f}..{share['ci_high']:.2f})", file=out)
+    print(f"report: {page} ({report['seconds'] / 60:.1f} min)", file=out)
+    return {"report": str(page), "seconds": report["seconds"]}
+
+
 MODES: dict[str, Callable[[DictConfig, Path, TextIO], dict]] = {
     "match": run_match,
     "solve": run_solve,
@@ -351,6 +387,7 @@ MODES: dict[str, Callable[[DictConfig, Path, TextIO], dict]] = {
     "odoku": run_odoku,
     "play": run_play,
     "curve": run_curve,
+    "report": run_report,
 }
 
 
