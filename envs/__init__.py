@@ -39,6 +39,8 @@ GAMES = {
     "reversi": ("Reversi-v0", "envs.games.reversi.game:Reversi", {}),
     "y": ("Y-v0", "envs.games.y.game:Y", {}),
     "sudoku_moyo": ("SudokuMoyo-v0", "envs.games.sudoku_moyo.game:SudokuMoyo", {}),
+    "amazons": ("Amazons-v0", "envs.games.amazons.game:Amazons", {}),
+    "progressive_amazons": ("ProgressiveAmazons-v0", "envs.games.amazons.game:ProgressiveAmazons", {}),
 }
 
 
