@@ -13,4 +13,6 @@ SMALL = {
     "y": {"size": 5},
     "neuy": {"size": 4},
     "sudoku_moyo": {"givens": 30},
+    "amazons": {"size": 5},
+    "progressive_amazons": {"size": 5},
 }
