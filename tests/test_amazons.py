@@ -75,6 +75,16 @@ def test_the_reconstructed_start_is_the_default_at_19():
     assert game.info.params == {"schedule": "134", "restricted": True, "size": 19, "start": TEXT_START}
 
 
+def test_the_start_is_symmetric_but_for_the_printed_a7():
+    """docs/rules.md section 7b: y's amazons keep their places under a half turn, and o's are y's
+    mirrored left to right except a7 (where the mirror image has a4)."""
+    game = make_game("progressive_amazons")
+    ys, os = (set(cells(game, side)) for side in TEXT_START.split("/"))
+    assert {360 - c for c in ys} == ys
+    mirrored = {(c // 19) * 19 + 18 - c % 19 for c in ys}
+    assert mirrored - os == set(cells(game, "a4")) and os - mirrored == set(cells(game, "a7"))
+
+
 def test_the_standard_start():
     assert standard_start(10) == "a4 d1 g1 j4 / a7 d10 g10 j7"
     assert standard_start(5) == "a2 b1 d1 e2 / a4 b5 d5 e4"
