@@ -41,6 +41,8 @@ GAMES = {
     "sudoku_moyo": ("SudokuMoyo-v0", "envs.games.sudoku_moyo.game:SudokuMoyo", {}),
     "amazons": ("Amazons-v0", "envs.games.amazons.game:Amazons", {}),
     "progressive_amazons": ("ProgressiveAmazons-v0", "envs.games.amazons.game:ProgressiveAmazons", {}),
+    "hexxagon": ("Hexxagon-v0", "envs.games.hexxagon.game:Hexxagon", {}),
+    "hexxagon_1344": ("Hexxagon1344-v0", "envs.games.hexxagon.game:Hexxagon1344", {}),
 }
 
 

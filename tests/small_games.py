@@ -15,4 +15,6 @@ SMALL = {
     "sudoku_moyo": {"givens": 30},
     "amazons": {"size": 5},
     "progressive_amazons": {"size": 5},
+    "hexxagon": {"size": 3},
+    "hexxagon_1344": {"size": 3},
 }

@@ -22,6 +22,8 @@ SMALL_SIZES = {
     "adneuversi": 4,
     "amazons": 5,
     "progressive_amazons": 5,
+    "hexxagon": 3,
+    "hexxagon_1344": 5,
 }
 TINY = NetConfig(channels=8, blocks=1, value_hidden=8)
 
