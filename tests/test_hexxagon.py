@@ -74,6 +74,9 @@ def test_the_sample_turns_print_back_as_recorded():
             game.apply(state, action)
     assert format_game(game, actions) == record.turns
     assert actions == [cell(game, w) for w in ("v4", "n6", "m5", "p4", "f6")]
+    # the order matters: once m5 has jumped, no stone o had at the start of the turn touches n6
+    with pytest.raises(IllegalActionError, match="n6 is empty but next to none of your stones that may move"):
+        game.parse_turn(game.step(game.initial_state(), cell(game, "v4")), "m5p4,n6,f6")
 
 
 # --- hand-made positions, one rule each -----------------------------------------------------------------

@@ -19,7 +19,9 @@ Turn kinds (docs/rules.md section 2; each game names its own, ``game.turn_kind``
 ``drop`` (stone then neutral, or a NeuVersi stone whose neutral is left out),
 ``swap`` (two neutrals and a stone given back), ``fill`` and ``convert`` (the
 end-game rules), ``pass``, ``swap-sides``; ``place`` for one stone in the plain
-games (Hex, Gomoku, Reversi) and Odoku.
+games (Hex, Gomoku, Reversi) and Odoku, and for a turn of the schedule's full count in the
+scheduled games (Amazons, Hexxagon); ``short`` for a scheduled turn that ended before its
+count (docs/rules.md section 6).
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from agents.evaluation.runner import GameResult
 from envs.core import CHANCE, Game
 from envs.records import split_turns
 
-KINDS = ("drop", "swap", "fill", "convert", "pass", "swap-sides", "place")
+KINDS = ("drop", "swap", "fill", "convert", "pass", "swap-sides", "place", "short")
 
 
 def game_facts(game: Game, actions: Sequence[int]) -> dict:
