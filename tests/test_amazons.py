@@ -207,6 +207,16 @@ def expected_mask(game, state, moved):
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), size=st.sampled_from([4, 5, 6]), schedule=st.sampled_from(["1", "134", "12"]))
 def test_random_games_follow_the_rules_turn_by_turn(seed, size, schedule):
+    check_random_game(seed, size, schedule)
+
+
+@pytest.mark.slow
+def test_thousands_of_random_games_follow_the_rules():
+    for seed in range(3000):
+        check_random_game(seed, [4, 5, 6][seed % 3], ("1", "134", "12")[seed % 3])
+
+
+def check_random_game(seed, size, schedule):
     game, rng = make_game("amazons", size=size, schedule=schedule), np.random.default_rng(seed)
     state = game.initial_state()
     moved, moves_in_turn, turn = set(), 0, 0

@@ -226,6 +226,16 @@ def expected_mask(game, coords, state, origins):
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), size=st.sampled_from([3, 4]), schedule=st.sampled_from(["1", "1344", "12"]))
 def test_random_games_follow_the_rules_turn_by_turn(seed, size, schedule):
+    check_random_game(seed, size, schedule)
+
+
+@pytest.mark.slow
+def test_thousands_of_random_games_follow_the_rules():
+    for seed in range(3000):
+        check_random_game(seed, [3, 4][seed % 2], ("1", "134", "12")[seed % 3])
+
+
+def check_random_game(seed, size, schedule):
     game, rng = make_game("hexxagon", size=size, schedule=schedule), np.random.default_rng(seed)
     coords, state = doubled(game), game.initial_state()
     origins = set(np.flatnonzero(state.board == PIECE[0]).tolist())
