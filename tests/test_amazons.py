@@ -149,7 +149,7 @@ def test_bad_turns_and_moves_name_the_problem():
     game = make_game("amazons")
     state = game.initial_state()
     assert game.parse_turn(state, "a4a5/a6") == [30, 40, 50]  # rules.md section 3
-    assert game.info.obs_shape == (8, 10, 10) and make_game("progressive_amazons").info.num_actions == 361
+    assert game.info.obs_shape == (9, 10, 10) and make_game("progressive_amazons").info.num_actions == 361
     with pytest.raises(NotationError, match="expected from, to and arrow"):
         game.parse_turn(state, "a4a5")
     with pytest.raises(IllegalActionError, match="a5 is empty; a move starts with one of your amazons"):

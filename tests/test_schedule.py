@@ -66,7 +66,7 @@ def test_every_turn_holds_the_schedules_count_or_ends_when_no_move_is_left(name,
             break
         quota, kind = game.schedule.moves(number), game.turn_kind(start, turn)
         if moves < quota:  # cut short: no move left for the mover within the restriction
-            assert kind == "short" and game.rules.options(state.board, seat, (), origins) == []
+            assert kind == "short" and game.rules.options(state.board, seat, (), origins, ()) == []
         else:
             assert (moves, kind) == (quota, "place")
 
@@ -91,7 +91,7 @@ def test_the_observation_shows_the_piece_picked_the_step_and_the_moves_left():
     for action in game.parse_turn(state, "a2a3/a4"):
         game.apply(state, action)
     planes = game.observe(state)  # o to move: three moves in this turn
-    assert planes.shape == (8, 6, 6) and np.all(planes[6] == 3 / 4) and planes[3:6].sum() == 0
+    assert planes.shape == (9, 6, 6) and np.all(planes[6] == 3 / 4) and planes[3:6].sum() == 0
     assert planes[7].sum() == planes[0].sum() == 4
     amazon = int(np.flatnonzero(game.legal_mask(state))[0])
     game.apply(state, amazon)
@@ -105,6 +105,7 @@ def test_the_observation_shows_the_piece_picked_the_step_and_the_moves_left():
     game.apply(state, game.legal_actions(state)[0])
     planes = game.observe(state)
     assert np.all(planes[6] == 2 / 4) and planes[3:6].sum() == 0
+    assert planes[8].flat[target] == 1 and planes[8].sum() == 1  # where this turn's amazon went
 
 
 def test_every_cell_a_mask_offers_completes_into_a_whole_move():

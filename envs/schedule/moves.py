@@ -21,6 +21,7 @@ None when the game is played without the restriction.
 from __future__ import annotations
 
 import abc
+import re
 from typing import Sequence
 
 import numpy as np
@@ -53,22 +54,35 @@ class MoveRules(abc.ABC):
     def initial_board(self) -> np.ndarray:
         """The start: int8 values of every cell (module doc)."""
 
+    #: whether a PASS action (the one after the cells) may end a turn at any whole move: at the
+    #: turn's start it passes the turn; two passed turns in a row end the game (``pass_returns``)
+    can_pass: bool = False
+
     @abc.abstractmethod
-    def options(self, board: np.ndarray, seat: int, partial: tuple[int, ...], origins) -> list[int]:
+    def options(self, board: np.ndarray, seat: int, partial: tuple[int, ...], origins, placed) -> list[int]:
         """The cells the next micro-step may choose, sorted, after ``partial`` (the move's cells so
-        far, already applied to ``board``); every one can be completed into a whole move."""
+        far, already applied to ``board``); every one can be completed into a whole move.
+        ``placed``: the cells this turn's earlier moves put a piece on (``landing``)."""
 
     @abc.abstractmethod
     def play(self, board: np.ndarray, seat: int, partial: tuple[int, ...], cell: int) -> bool:
         """Apply the micro-step ``cell`` to ``board`` in place; True when it completes the move."""
 
     @abc.abstractmethod
-    def why_illegal(self, board: np.ndarray, seat: int, partial: tuple[int, ...], origins, cell: int) -> str:
+    def why_illegal(self, board: np.ndarray, seat: int, partial: tuple[int, ...], origins, placed, cell: int) -> str:
         """Why the micro-step ``cell`` is not among ``options`` (one sentence naming the cell)."""
 
     @abc.abstractmethod
     def stuck_returns(self, board: np.ndarray, seat: int) -> tuple[float, float]:
         """The returns when ``seat`` is to start a turn and has no move."""
+
+    def landing(self, cells: Sequence[int]) -> int:
+        """The cell a whole move (its micro-step cells) puts the mover's piece on."""
+        return cells[-1]
+
+    def pass_returns(self, board: np.ndarray) -> tuple[float, float]:
+        """The returns when both seats have passed a turn in a row (``can_pass``)."""
+        raise NotImplementedError(f"{self.name} has no pass")
 
     def over_returns(self, board: np.ndarray) -> tuple[float, float] | None:
         """The returns when the game has ended after a move (Hexxagon: a full board), else None."""
@@ -106,6 +120,15 @@ class MoveRules(abc.ABC):
         """The micro-step cells of one move's notation; NotationError for bad text."""
 
     move_separator: str = " "  # between the moves of one turn when written
+
+    def turn_text(self, moves: Sequence[Sequence[int]]) -> str:
+        """The notation of a turn's whole moves (each its micro-step cells)."""
+        return self.move_separator.join(self.move_text(cells) for cells in moves)
+
+    def read_turn(self, text: str) -> list[list[int]]:
+        """The moves of a turn's text (``turn_text``'s inverse), each its micro-step cells; the
+        words are split at spaces and commas."""
+        return [self.parse_move(word) for word in re.split(r"[\s,]+", text.strip()) if word]
 
     # --- pictures and symmetry -------------------------------------------------------------------
     def extra_planes(self, board: np.ndarray) -> list[np.ndarray]:

@@ -12,13 +12,16 @@ cells, how the game ends) and the schedule says how many moves each turn holds.
 * A turn whose quota cannot be filled (no move is left for the mover within the
   restriction) ends after the moves it has; a seat that has no move at the
   start of its turn ends the game (``rules.stuck_returns``).
+* Where the rules allow it (``rules.can_pass``, Send It's "up to four"), the
+  action PASS after the cells ends the turn after any whole move, and passes
+  the turn at its start; two passed turns in a row end the game
+  (``rules.pass_returns``).
 * Every cell the mask offers can be completed into a whole move, so masks never
   lead into a dead end; the turn ends only after a whole move.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Sequence
 
 import numpy as np
@@ -32,7 +35,19 @@ class ScheduledState:
     """A position: the board, the seat to move, the turn (its number and the moves left in it),
     the current move's cells so far, the turn's allowed origins, the moves made, the result."""
 
-    __slots__ = ("board", "player", "turn", "moves_left", "partial", "origins", "moves", "result", "legal")
+    __slots__ = (
+        "board",
+        "player",
+        "turn",
+        "moves_left",
+        "partial",
+        "origins",
+        "placed",
+        "passes",
+        "moves",
+        "result",
+        "legal",
+    )
 
     def __init__(self, board: np.ndarray):
         self.board = board
@@ -41,6 +56,8 @@ class ScheduledState:
         self.moves_left = 0
         self.partial: tuple[int, ...] = ()
         self.origins: frozenset[int] = frozenset()
+        self.placed: tuple[int, ...] = ()  # the cells this turn's moves put a piece on
+        self.passes = 0  # turns passed in a row
         self.moves = 0
         self.result: tuple[float, float] | None = None
         self.legal: list[int] | None = None
@@ -50,12 +67,22 @@ class ScheduledState:
         other.board = self.board.copy()
         other.player, other.turn, other.moves_left = self.player, self.turn, self.moves_left
         other.partial, other.origins, other.moves = self.partial, self.origins, self.moves
+        other.placed, other.passes = self.placed, self.passes
         other.result, other.legal = self.result, self.legal
         return other
 
     def key(self) -> tuple:
         """Hashable identity of the position."""
-        return (self.board.tobytes(), self.player, self.turn, self.moves_left, self.partial, self.origins)
+        return (
+            self.board.tobytes(),
+            self.player,
+            self.turn,
+            self.moves_left,
+            self.partial,
+            self.origins,
+            self.placed,
+            self.passes,
+        )
 
 
 class ScheduledGame(Game):
@@ -64,14 +91,16 @@ class ScheduledGame(Game):
 
     ===================  ================================================================
     Actions              ``Discrete(rows * cols)``: one board cell per micro-step (a
-                         piece, its destination, Amazons' arrow); cell ``r * cols + c``
+                         piece, its destination, Amazons' arrow); cell ``r * cols + c``;
+                         with ``rules.can_pass`` one more, PASS (Send It)
     Observation          ``(planes, rows, cols)`` float32 from the mover's view: 0 the
                          mover's pieces, 1 the opponent's, then the rules' own planes
                          (arrows, the board's cells), the piece picked (the current
                          move's cells so far), one plane per micro-step after the first
                          (all ones in that step), moves left this turn (the current
-                         one included) over the schedule's largest count, and the
-                         pieces that may still start a move this turn
+                         one included) over the schedule's largest count, the
+                         pieces that may still start a move this turn, and the cells
+                         this turn's moves have put a piece on
     Returns              the rules' (``stuck_returns``, ``over_returns``, ``limit_returns``)
     ===================  ================================================================
     """
@@ -89,11 +118,12 @@ class ScheduledGame(Game):
         self.restricted = bool(restricted)
         self._steps = len(rules.step_names)
         self._extra = len(rules.extra_plane_names)
-        planes = 2 + self._extra + 1 + (self._steps - 1) + 2
+        planes = 2 + self._extra + 1 + (self._steps - 1) + 3
+        self.PASS = rules.num_cells  # an action only where ``rules.can_pass``
         self.info = GameInfo(
             name=name or rules.name,
             seat_names=rules.seat_names,
-            num_actions=rules.num_cells,
+            num_actions=rules.num_cells + rules.can_pass,
             obs_shape=(planes, rules.rows, rules.cols),
             max_decisions=self._steps * rules.max_moves(),
             params={"schedule": self.schedule.text, "restricted": self.restricted},
@@ -112,7 +142,10 @@ class ScheduledGame(Game):
         if state.result is not None:
             return []
         if state.legal is None:
-            state.legal = self.rules.options(state.board, state.player, state.partial, self._origins(state))
+            rules = self.rules
+            state.legal = rules.options(state.board, state.player, state.partial, self._origins(state), state.placed)
+            if rules.can_pass and not state.partial:
+                state.legal = [*state.legal, self.PASS]
         return state.legal
 
     def returns(self, state: ScheduledState) -> tuple[float, float]:
@@ -124,12 +157,16 @@ class ScheduledGame(Game):
             raise IllegalActionError(self._why_illegal(state, cell))
         rules, seat = self.rules, state.player
         state.legal = None
+        if cell == self.PASS and rules.can_pass:
+            self._end_turn(state, seat)
+            return
         done = rules.play(state.board, seat, state.partial, cell)
         piece = PIECE[seat]
         state.origins = frozenset(c for c in state.origins if state.board[c] == piece)
         if not done:
             state.partial += (cell,)
             return
+        state.placed += (rules.landing((*state.partial, cell)),)
         state.partial = ()
         state.moves += 1
         state.moves_left -= 1
@@ -138,11 +175,18 @@ class ScheduledGame(Game):
             over = rules.limit_returns(state.board)
         if over is not None:
             state.result = over
-        elif state.moves_left == 0 or not self.legal_actions(state):
+        elif state.moves_left == 0 or not rules.options(state.board, seat, (), self._origins(state), state.placed):
+            self._end_turn(state, seat)
+
+    def _end_turn(self, state: ScheduledState, seat: int) -> None:
+        state.passes = 0 if state.placed else state.passes + 1
+        if state.passes >= 2:
+            state.result = self.rules.pass_returns(state.board)
+        else:
             self._start_turn(state, 1 - seat, state.turn + 1)
 
     def _start_turn(self, state: ScheduledState, seat: int, turn: int) -> None:
-        state.player, state.turn, state.legal = seat, turn, None
+        state.player, state.turn, state.legal, state.placed = seat, turn, None, ()
         state.moves_left = self.schedule.moves(turn)
         state.origins = frozenset(np.flatnonzero(state.board == PIECE[seat]).tolist())
         if not self.legal_actions(state):
@@ -152,12 +196,20 @@ class ScheduledGame(Game):
         return state.origins if self.restricted else None
 
     def _why_illegal(self, state: ScheduledState, cell: int) -> str:
-        return self.rules.why_illegal(state.board, state.player, state.partial, self._origins(state), cell)
+        if cell == self.PASS and self.rules.can_pass:
+            return "pass ends a turn only after a whole move; finish the move first"
+        return self.rules.why_illegal(
+            state.board, state.player, state.partial, self._origins(state), state.placed, cell
+        )
 
     # --- what generic code asks ------------------------------------------------------------------
     def turn_kind(self, state: ScheduledState, actions: Sequence[int]) -> str:
-        """``place`` for a turn of the schedule's full count, ``short`` for one that ended early."""
-        return "place" if len(self._moves_of(state, actions)) == state.moves_left else "short"
+        """``place`` for a turn of the schedule's full count, ``short`` for one that ended early,
+        ``pass`` for a turn passed at its start."""
+        moves = self._moves_of(state, actions)
+        if not moves:
+            return "pass"
+        return "place" if len(moves) == state.moves_left else "short"
 
     def goal_text(self, seat: int) -> str:
         counts = ", ".join(map(str, self.schedule.counts))
@@ -183,6 +235,8 @@ class ScheduledGame(Game):
         planes[base + self._steps] = state.moves_left / self.schedule.most
         for cell in self._origins(state) if self.restricted else np.flatnonzero(board == PIECE[seat]):
             planes[base + self._steps + 1, cell] = 1.0
+        for cell in state.placed:
+            planes[base + self._steps + 2, cell] = 1.0
         return planes.reshape(self.info.obs_shape)
 
     def symmetries(self) -> list[Symmetry]:
@@ -193,18 +247,22 @@ class ScheduledGame(Game):
         action = int(action)
         if not 0 <= action < self.info.num_actions:
             raise IllegalActionError(f"action {action} is out of range 0..{self.info.num_actions - 1}")
-        return self.rules.cell_name(action)
+        return "pass" if action == self.PASS else self.rules.cell_name(action)
 
     def format_turn(self, state: ScheduledState, actions: Sequence[int]) -> str:
         """The turn's moves in the rules' notation, ``a7d7/g4 d19g16/g7`` (a move cut short at the
-        end of ``actions`` is written as far as it goes)."""
-        return self.rules.move_separator.join(self.rules.move_text(cells) for cells in self._moves_of(state, actions))
+        end of ``actions`` is written as far as it goes); a turn passed at its start is ``pass``, and
+        the pass that ends a turn after some moves is not written."""
+        moves = self._moves_of(state, actions)
+        return self.rules.turn_text(moves) if moves else "pass"
 
     def _moves_of(self, state: ScheduledState, actions: Sequence[int]) -> list[list[int]]:
         state, moves, current = state.copy(), [], []
         for action in actions:
-            current.append(int(action))
             self.apply(state, action)
+            if action == self.PASS and self.rules.can_pass:
+                continue
+            current.append(int(action))
             if not state.partial:
                 moves.append(current)
                 current = []
@@ -212,20 +270,24 @@ class ScheduledGame(Game):
 
     def parse_turn(self, state: ScheduledState, text: str) -> list[int]:
         """A whole turn, its moves separated by spaces or commas (``a7d7/g4 d19g16/g7``); every move
-        is checked in the position it is played in, and the turn must end where the text does."""
-        words = [w for w in re.split(r"[\s,]+", turn_text(text).strip()) if w]
-        if not words:
-            raise NotationError(f"cannot read {self.info.name} turn {text!r}: no moves")
+        is checked in the position it is played in, and the turn must end where the text does
+        (where the rules allow a pass, one ends a turn cut short, and ``pass`` passes the turn)."""
+        text = turn_text(text).strip()
         if state.result is not None:
             raise IllegalActionError(f"turn {text!r}: the game is over")
+        can_pass = self.rules.can_pass
+        moves = [] if can_pass and text.lower() == "pass" else self.rules.read_turn(text)
+        if not moves and not (can_pass and text.lower() == "pass"):
+            raise NotationError(f"cannot read {self.info.name} turn {text!r}: no moves")
         trial, actions, seat = state.copy(), [], state.player
-        for number, word in enumerate(words, start=1):
+        for number, cells in enumerate(moves, start=1):
             if self.to_play(trial) != seat:
                 raise IllegalActionError(
-                    f"turn {text!r} has {len(words)} moves, but the turn ends after {number - 1} "
+                    f"turn {text!r} has {len(moves)} moves, but the turn ends after {number - 1} "
                     f"(schedule {self.schedule.text})"
                 )
-            for cell in self.rules.parse_move(word):
+            word = self.rules.move_text(cells)
+            for cell in cells:
                 try:
                     self.apply(trial, cell)
                 except IllegalActionError as error:
@@ -234,10 +296,12 @@ class ScheduledGame(Game):
             if trial.partial:
                 raise NotationError(f"move {word!r} of turn {text!r} is not a whole move")
         if self.to_play(trial) == seat:
-            raise IllegalActionError(
-                f"turn {text!r} has {len(words)} moves; this turn holds {state.moves_left} "
-                f"(schedule {self.schedule.text})"
-            )
+            if not can_pass:
+                raise IllegalActionError(
+                    f"turn {text!r} has {len(moves)} moves; this turn holds {state.moves_left} "
+                    f"(schedule {self.schedule.text})"
+                )
+            actions.append(self.PASS)  # the turn stops here
         return actions
 
     def render_text(self, state: ScheduledState) -> str:

@@ -106,7 +106,7 @@ class AmazonsRules(MoveRules):
     def can_move(self, board: np.ndarray, cell: int) -> bool:
         return any(ray and board[ray[0]] == EMPTY for ray in self.rays[cell])
 
-    def options(self, board, seat, partial, origins) -> list[int]:
+    def options(self, board, seat, partial, origins, placed) -> list[int]:
         if not partial:
             pieces = np.flatnonzero(board == PIECE[seat]).tolist() if origins is None else sorted(origins)
             return [cell for cell in pieces if self.can_move(board, cell)]
@@ -119,7 +119,7 @@ class AmazonsRules(MoveRules):
             board[cell] = BLOCK
         return len(partial) == 2
 
-    def why_illegal(self, board, seat, partial, origins, cell) -> str:
+    def why_illegal(self, board, seat, partial, origins, placed, cell) -> str:
         name, value = self.cell_name(cell), board[cell]
         if not partial:
             if value != PIECE[seat]:
@@ -132,6 +132,9 @@ class AmazonsRules(MoveRules):
         if value != EMPTY:
             return f"the {step} must go to an empty cell; {name} is not empty"
         return f"the {step} goes a queen's move from {start} over empty cells; {name} is not one"
+
+    def landing(self, cells) -> int:
+        return cells[1]  # the amazon's destination (the arrow is the third cell)
 
     def stuck_returns(self, board, seat) -> tuple[float, float]:
         return (-1.0, 1.0) if seat == 0 else (1.0, -1.0)
@@ -211,10 +214,11 @@ class Amazons(ScheduledGame):
                     the last for ever (``134``: 1, 3, then 4); with ``restricted`` an
                     amazon moves at most once a turn; a turn whose quota cannot be
                     filled ends after the moves it has
-    Observation     ``(8, n, n)``: 0 mover's amazons, 1 rival amazons, 2 arrows,
+    Observation     ``(9, n, n)``: 0 mover's amazons, 1 rival amazons, 2 arrows,
                     3 the amazon picked (and where it went), 4 step "destination",
                     5 step "arrow", 6 moves left this turn / the schedule's largest
-                    count, 7 the mover's amazons that may still move this turn
+                    count, 7 the mover's amazons that may still move this turn,
+                    8 where this turn's amazons have gone
     Returns         +1 / -1: the seat that has no move at the start of its turn loses
                     (no draws)
     Symmetries      the 8 maps of the square

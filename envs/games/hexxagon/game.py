@@ -115,7 +115,7 @@ class HexxagonRules(MoveRules):
     def _sources(self, board, seat, origins) -> list[int]:
         return np.flatnonzero(board == PIECE[seat]).tolist() if origins is None else sorted(origins)
 
-    def options(self, board, seat, partial, origins) -> list[int]:
+    def options(self, board, seat, partial, origins, placed) -> list[int]:
         if partial:
             return sorted(c for c in self.two_away[partial[0]] if board[c] == EMPTY)
         sources = self._sources(board, seat, origins)
@@ -136,7 +136,7 @@ class HexxagonRules(MoveRules):
                 board[c] = piece
         return True
 
-    def why_illegal(self, board, seat, partial, origins, cell) -> str:
+    def why_illegal(self, board, seat, partial, origins, placed, cell) -> str:
         if board[cell] == OFF_BOARD:
             return f"cell {cell} is not on the board"
         name, value = self.cell_name(cell), board[cell]
@@ -285,10 +285,11 @@ class Hexxagon(ScheduledGame):
                     ``restricted`` every move is from a stone that was the mover's at
                     the start of the turn and has not jumped away; a turn whose quota
                     cannot be filled ends after the moves it has
-    Observation     ``(7, 2s-1, 2s-1)``: 0 mover's stones, 1 rival stones, 2 the
+    Observation     ``(8, 2s-1, 2s-1)``: 0 mover's stones, 1 rival stones, 2 the
                     board's cells, 3 the stone picked for a jump, 4 step "jump",
                     5 moves left this turn / the schedule's largest count, 6 the
-                    mover's stones that may still move this turn
+                    mover's stones that may still move this turn, 7 the cells this
+                    turn's moves have put a stone on
     Returns         the seat that cannot move at the start of its turn ends the game;
                     the empty cells go to the other side; more stones wins, equal is
                     a draw; a game reaching ``move_limit`` moves is scored by the
