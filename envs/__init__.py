@@ -43,6 +43,7 @@ GAMES = {
     "progressive_amazons": ("ProgressiveAmazons-v0", "envs.games.amazons.game:ProgressiveAmazons", {}),
     "hexxagon": ("Hexxagon-v0", "envs.games.hexxagon.game:Hexxagon", {}),
     "hexxagon_1344": ("Hexxagon1344-v0", "envs.games.hexxagon.game:Hexxagon1344", {}),
+    "send_it": ("SendIt-v0", "envs.games.send_it.game:SendIt", {}),
 }
 
 

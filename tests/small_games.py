@@ -17,4 +17,5 @@ SMALL = {
     "progressive_amazons": {"size": 5},
     "hexxagon": {"size": 3},
     "hexxagon_1344": {"size": 3},
+    "send_it": {"size": 5},
 }

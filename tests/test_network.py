@@ -24,6 +24,7 @@ SMALL_SIZES = {
     "progressive_amazons": 5,
     "hexxagon": 3,
     "hexxagon_1344": 5,
+    "send_it": 5,
 }
 TINY = NetConfig(channels=8, blocks=1, value_hidden=8)
 
