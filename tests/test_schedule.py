@@ -18,6 +18,7 @@ GAMES = {
     "progressive_amazons": {"size": 6},
     "hexxagon": {"size": 3},
     "hexxagon_1344": {"size": 4},
+    "send_it": {"size": 5, "move_limit": 30},
 }
 
 
@@ -55,18 +56,24 @@ def test_every_turn_holds_the_schedules_count_or_ends_when_no_move_is_left(name,
     assert game.is_terminal(final)
     state = game.initial_state()
     for number, turn in enumerate(split_turns(game, actions)):
-        start, seat, moves = state.copy(), state.player, 0
+        start, seat, moves, cells, placed = state.copy(), state.player, 0, [], []
         origins = set(np.flatnonzero(state.board == PIECE[seat]).tolist())
         for action in turn:
             game.apply(state, action)
+            if game.rules.can_pass and action == game.PASS:
+                continue
             origins = {c for c in origins if state.board[c] == PIECE[seat]}  # pieces that never left
-            moves += not state.partial
+            cells.append(action)
+            if not state.partial:  # a whole move: where it put its piece
+                moves, placed, cells = moves + 1, placed + [game.rules.landing(cells)], []
         assert not state.partial  # a turn ends after a whole move
         if game.is_terminal(state):
             break
         quota, kind = game.schedule.moves(number), game.turn_kind(start, turn)
-        if moves < quota:  # cut short: no move left for the mover within the restriction
-            assert kind == "short" and game.rules.options(state.board, seat, (), origins, ()) == []
+        if game.rules.can_pass and turn[-1] == game.PASS:  # the mover stopped (Send It's "up to")
+            assert moves < quota and kind == ("short" if moves else "pass")
+        elif moves < quota:  # cut short: no move left for the mover within the restriction
+            assert kind == "short" and game.rules.options(state.board, seat, (), origins, tuple(placed)) == []
         else:
             assert (moves, kind) == (quota, "place")
 
