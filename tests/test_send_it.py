@@ -57,6 +57,10 @@ def test_the_first_turns_replay_to_the_printed_board():
         "k3",
     ]
     assert game.to_play(states[-1]) == 0 and states[-1].moves_left == 4
+    grid = start.reshape(13, 13)
+    assert np.array_equal(np.rot90(grid, 2), grid)  # a half turn keeps the start
+    assert np.array_equal(np.rot90(grid) == PIECE[0], grid == PIECE[1])  # a quarter turn swaps the sides
+    assert game.info.params["move_limit"] == 676
 
 
 def test_the_turns_print_back_as_the_column_writes_them():
