@@ -207,6 +207,16 @@ def sees(board, n, seat, cell):
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), size=st.sampled_from([5, 6]))
 def test_random_games_drop_by_the_rules(seed, size):
+    check_random_game(seed, size)
+
+
+@pytest.mark.slow
+def test_a_thousand_random_games_drop_by_the_rules():
+    for seed in range(1000):
+        check_random_game(seed, (5, 6)[seed % 2])
+
+
+def check_random_game(seed, size):
     game, rng = make_game("send_it", size=size, move_limit=60), np.random.default_rng(seed)
     state = game.initial_state()
     while not game.is_terminal(state):
