@@ -125,7 +125,8 @@ class ScheduledGame(Game):
             seat_names=rules.seat_names,
             num_actions=rules.num_cells + rules.can_pass,
             obs_shape=(planes, rules.rows, rules.cols),
-            max_decisions=self._steps * rules.max_moves(),
+            # a pass ends at most one turn with moves and one without between two such turns
+            max_decisions=self._steps * rules.max_moves() + (2 * rules.max_moves() + 1) * rules.can_pass,
             params={"schedule": self.schedule.text, "restricted": self.restricted},
         )
 
