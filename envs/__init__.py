@@ -39,6 +39,11 @@ GAMES = {
     "reversi": ("Reversi-v0", "envs.games.reversi.game:Reversi", {}),
     "y": ("Y-v0", "envs.games.y.game:Y", {}),
     "sudoku_moyo": ("SudokuMoyo-v0", "envs.games.sudoku_moyo.game:SudokuMoyo", {}),
+    "amazons": ("Amazons-v0", "envs.games.amazons.game:Amazons", {}),
+    "progressive_amazons": ("ProgressiveAmazons-v0", "envs.games.amazons.game:ProgressiveAmazons", {}),
+    "hexxagon": ("Hexxagon-v0", "envs.games.hexxagon.game:Hexxagon", {}),
+    "hexxagon_1344": ("Hexxagon1344-v0", "envs.games.hexxagon.game:Hexxagon1344", {}),
+    "send_it": ("SendIt-v0", "envs.games.send_it.game:SendIt", {}),
 }
 
 

@@ -13,4 +13,9 @@ SMALL = {
     "y": {"size": 5},
     "neuy": {"size": 4},
     "sudoku_moyo": {"givens": 30},
+    "amazons": {"size": 5},
+    "progressive_amazons": {"size": 5},
+    "hexxagon": {"size": 3},
+    "hexxagon_1344": {"size": 3},
+    "send_it": {"size": 5},
 }

@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # agents' packages, lowest first: each may import envs, agents.config and the packages before it
 LAYERS = ("search", "net", "players", "evaluation", "training", "web")
 # envs' folders, lowest first ("" is the API at the top level): each imports only itself and those before it
-ENVS_LAYERS = ("", "stones", "neutral", "vector", "games")
+ENVS_LAYERS = ("", "stones", "neutral", "schedule", "vector", "games")
 
 
 def imports_of(path: Path) -> set[str]:

@@ -12,7 +12,20 @@ from agents.training.replay import ReplayBuffer, augment
 from envs.games.odoku.game import optimal_actions
 
 GAME_CONFIGS = {name: envs.game_defaults(name) for name in sorted(envs.GAMES)}
-SMALL_SIZES = {"hex": 3, "nex": 3, "gomoku": 5, "neumoku": 5, "reversi": 4, "neuversi": 4, "adneuversi": 4}
+SMALL_SIZES = {
+    "hex": 3,
+    "nex": 3,
+    "gomoku": 5,
+    "neumoku": 5,
+    "reversi": 4,
+    "neuversi": 4,
+    "adneuversi": 4,
+    "amazons": 5,
+    "progressive_amazons": 5,
+    "hexxagon": 3,
+    "hexxagon_1344": 5,
+    "send_it": 5,
+}
 TINY = NetConfig(channels=8, blocks=1, value_hidden=8)
 
 
@@ -202,6 +215,11 @@ def test_augmentation_maps_legal_policies_for_every_game(cfg):
     if cfg["name"] == "sudoku_moyo":
         pytest.skip(
             "the drawn puzzle is not mapped by replaying mapped actions; test_sudoku_moyo maps whole positions instead"
+        )
+    if cfg["name"] == "progressive_amazons" and cfg["size"] == 19:
+        pytest.skip(
+            "the text's 19x19 start is fixed by no map but the identity, so no mapped game is reached by "
+            "replay; the 5x5 variant (the standard start, mirror-symmetric) checks the same maps"
         )
     game = build(cfg)
     symmetries = game.symmetries()

@@ -23,7 +23,9 @@ Turn kinds (docs/rules.md section 2; each game names its own, ``game.turn_kind``
 ``drop`` (stone then neutral, or a NeuVersi stone whose neutral is left out),
 ``swap`` (two neutrals and a stone given back), ``fill`` and ``convert`` (the
 end-game rules), ``pass``, ``swap-sides``; ``place`` for one stone in the plain
-games (Hex, Gomoku, Reversi) and Odoku.
+games (Hex, Gomoku, Reversi) and Odoku, and for a turn of the schedule's full count in the
+scheduled games (Amazons, Hexxagon); ``short`` for a scheduled turn that ended before its
+count (docs/rules.md section 6).
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ from envs.turns import iter_turns
 
 TURN_CAP = 20000  # legal turns counted per position at most (a neutral turn on a big board has more)
 
-KINDS = ("drop", "swap", "fill", "convert", "pass", "swap-sides", "place")
+KINDS = ("drop", "swap", "fill", "convert", "pass", "swap-sides", "place", "short")
 
 
 def game_facts(game: Game, actions: Sequence[int]) -> dict:

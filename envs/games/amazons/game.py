@@ -1,0 +1,256 @@
+"""The Game of the Amazons, plain and with the 13(4) progressive mutator (docs/rules.md section 7).
+
+Cells (index = r * n + c; row 1 at the top, as the text's diagram prints it)::
+
+    row 1 |  0      1    ...  n-1         a move: a queen's move of one of the
+    row 2 |  n     n+1   ... 2n-1         mover's amazons, then an arrow shot
+            a      b           ...        from where it lands, both over empty
+                                          cells; ``a7d7/g4``
+
+One move is three micro-steps (the amazon, its destination, the arrow), each a
+cell. The seat that has no move at the start of its turn loses.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Sequence
+
+import numpy as np
+
+from envs.core import NotationError
+from envs.schedule.moves import BLOCK, EMPTY, PIECE, MoveRules
+from envs.schedule.mutator import ScheduledGame
+from envs.stones.board import COLUMNS, DIHEDRAL, board_symmetry, cell_name, check_size, parse_cell, square_diagram
+
+QUEEN_STEPS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
+_MOVE = re.compile(r"^([a-z][0-9]{1,2})([a-z][0-9]{1,2})/([a-z][0-9]{1,2})$")
+
+# The text's 19x19 start, reconstructed from its record (docs/rules.md section 7b): the pieces
+# that never move stand where the final diagram shows them, every other one on the from-square
+# of its first move.
+TEXT_START = "s4 a16 a8 s12 d1 p19 l1 h19 / a7 d19 l19 h1 a12 p1 s8 s16"
+
+
+@lru_cache(maxsize=None)
+def queen_rays(n: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """For every cell, the cells along each of the 8 queen directions, nearest first."""
+    rays = []
+    for r in range(n):
+        for c in range(n):
+            cell_rays = []
+            for dr, dc in QUEEN_STEPS:
+                ray, rr, cc = [], r + dr, c + dc
+                while 0 <= rr < n and 0 <= cc < n:
+                    ray.append(rr * n + cc)
+                    rr, cc = rr + dr, cc + dc
+                cell_rays.append(tuple(ray))
+            rays.append(tuple(cell_rays))
+    return tuple(rays)
+
+
+def standard_start(n: int) -> str:
+    """The standard 10x10 start scaled to n x n: ``a4 d1 g1 j4 / a7 d10 g10 j7`` for n = 10."""
+    k = (n - 1) // 3
+    first = [(k, 0), (0, k), (0, n - 1 - k), (k, n - 1)]
+    names = [[cell_name(r * n + c, n) for r, c in first], [cell_name((n - 1 - r) * n + c, n) for r, c in first]]
+    return " / ".join(" ".join(side) for side in names)
+
+
+class AmazonsRules(MoveRules):
+    """One Amazons move (a queen move and an arrow) for the turn-schedule mutator."""
+
+    step_names = ("amazon", "destination", "arrow")
+    extra_plane_names = ("arrows",)
+    restriction_text = "an amazon moves at most once a turn"
+
+    def __init__(self, size: int, start: str, seat_names: tuple[str, str], name: str):
+        self.n = self.rows = self.cols = check_size(size, 4)
+        self.name, self.seat_names = name, seat_names
+        self.rays = queen_rays(self.n)
+        self.start_text = start or standard_start(self.n)
+        self.start = self._read_start(self.start_text)
+
+    def _read_start(self, text: str) -> np.ndarray:
+        sides = text.split("/")
+        if len(sides) != 2:
+            raise ValueError(f"start must list each side's amazons, 'a4 d1 / a7 d10', got {text!r}")
+        board = np.zeros(self.num_cells, np.int8)
+        for seat, side in enumerate(sides):
+            for word in side.split():
+                try:
+                    cell = parse_cell(word, self.n)
+                except NotationError as error:
+                    raise ValueError(f"start: {error}") from None
+                if board[cell] != EMPTY:
+                    raise ValueError(f"start: {word} holds two amazons")
+                board[cell] = PIECE[seat]
+        if not all((board == piece).any() for piece in PIECE):
+            raise ValueError(f"start must give each side at least one amazon, got {text!r}")
+        return board
+
+    def initial_board(self) -> np.ndarray:
+        return self.start.copy()
+
+    def reach(self, board: np.ndarray, cell: int) -> list[int]:
+        """The empty cells a queen on ``cell`` reaches (sorted)."""
+        out = []
+        for ray in self.rays[cell]:
+            for target in ray:
+                if board[target] != EMPTY:
+                    break
+                out.append(target)
+        return sorted(out)
+
+    def can_move(self, board: np.ndarray, cell: int) -> bool:
+        return any(ray and board[ray[0]] == EMPTY for ray in self.rays[cell])
+
+    def options(self, board, seat, partial, origins, placed) -> list[int]:
+        if not partial:
+            pieces = np.flatnonzero(board == PIECE[seat]).tolist() if origins is None else sorted(origins)
+            return [cell for cell in pieces if self.can_move(board, cell)]
+        return self.reach(board, partial[-1])
+
+    def play(self, board, seat, partial, cell) -> bool:
+        if len(partial) == 1:
+            board[partial[0]], board[cell] = EMPTY, PIECE[seat]
+        elif len(partial) == 2:
+            board[cell] = BLOCK
+        return len(partial) == 2
+
+    def why_illegal(self, board, seat, partial, origins, placed, cell) -> str:
+        name, value = self.cell_name(cell), board[cell]
+        if not partial:
+            if value != PIECE[seat]:
+                what = "is empty" if value == EMPTY else "holds an arrow" if value == BLOCK else "holds a rival amazon"
+                return f"{name} {what}; a move starts with one of your amazons"
+            if origins is not None and cell not in origins:
+                return f"the amazon on {name} has moved this turn ({self.restriction_text})"
+            return f"the amazon on {name} is shut in: no empty cell next to it"
+        start, step = self.cell_name(partial[-1]), self.step_names[len(partial)]
+        if value != EMPTY:
+            return f"the {step} must go to an empty cell; {name} is not empty"
+        return f"the {step} goes a queen's move from {start} over empty cells; {name} is not one"
+
+    def landing(self, cells) -> int:
+        return cells[1]  # the amazon's destination (the arrow is the third cell)
+
+    def stuck_returns(self, board, seat) -> tuple[float, float]:
+        return (-1.0, 1.0) if seat == 0 else (1.0, -1.0)
+
+    def max_moves(self) -> int:
+        return int((self.start == EMPTY).sum())  # every move shoots an arrow on an empty cell
+
+    def goal_text(self, seat: int) -> str:
+        return "be the last to move: every move is an amazon's queen move and an arrow shot from where it lands"
+
+    def result_text(self, board, winner) -> str:
+        return f"{self.seat_names[winner]} wins: {self.seat_names[1 - winner]} has no move"
+
+    # --- notation --------------------------------------------------------------------------------------
+    def cell_name(self, cell: int) -> str:
+        return cell_name(cell, self.n)
+
+    def move_text(self, cells: Sequence[int]) -> str:
+        names = [self.cell_name(c) for c in cells]
+        return "".join(names[:2]) + ("/" + names[2] if len(names) > 2 else "")
+
+    def parse_move(self, text: str) -> list[int]:
+        match = _MOVE.match(text.lower())
+        if match is None:
+            raise NotationError(f"cannot read Amazons move {text!r}: expected from, to and arrow, 'a7d7/g4'")
+        return [parse_cell(word, self.n) for word in match.groups()]
+
+    # --- pictures and symmetry ----------------------------------------------------------------------------
+    def extra_planes(self, board):
+        return [board == BLOCK]
+
+    def symbols(self) -> str:
+        return "." + "".join(self.seat_names) + "#"
+
+    def diagram(self, board) -> str:
+        symbols = self.symbols()
+        letters = " ".join(COLUMNS[: self.n])
+        return "\n".join([letters, *square_diagram([symbols[v] for v in board], self.n)])
+
+    def read_diagram(self, text: str) -> np.ndarray:
+        """The board of a diagram in :meth:`diagram`'s layout (the text's): every line of n cell
+        symbols is a row, top to bottom; row numbers and letter lines are skipped."""
+        symbols, rows = self.symbols(), []
+        for line in text.splitlines():
+            tokens = line.split()
+            cells = [t for t in tokens if t in symbols and len(t) == 1]
+            if len(cells) == self.n and len(tokens) == self.n + 1:
+                rows.append([symbols.index(t) for t in cells])
+        if len(rows) != self.n:
+            raise NotationError(f"a {self.n}x{self.n} diagram needs {self.n} rows, found {len(rows)}")
+        return np.array(rows, np.int8).reshape(-1)
+
+    def picture(self, board, marks) -> np.ndarray:
+        from envs.games.amazons.picture import draw_amazons
+
+        return draw_amazons(board, self.n, marks)
+
+    def symmetries(self, num_actions: int):
+        return [board_symmetry(name, self.n, num_actions) for name in DIHEDRAL]
+
+
+class Amazons(ScheduledGame):
+    """The Game of the Amazons (``Amazons-v0``); ``ProgressiveAmazons`` is the text's 13(4) form.
+
+    ==============  ==============================================================
+    Board           n x n, ``size`` 4..26 (default 10); cell ``r * n + c``, row 1
+                    (r = 0) at the top; ``start`` lists each side's amazons,
+                    ``"a4 d1 g1 j4 / a7 d10 g10 j7"``, "" the standard 10x10 start
+                    scaled to n (docs/rules.md section 7)
+    Seats           0 moves first (``w``; ``y`` in the 13(4) form), 1 second (``b``; ``o``)
+    Actions         ``Discrete(n * n)``: a move is three micro-steps, each a cell: an
+                    amazon of the mover's (one with an empty neighbour), its
+                    destination (a queen's move over empty cells), the arrow (a
+                    queen's move from the destination; the vacated cell counts as
+                    empty)
+    Turns           ``schedule`` (default ``1``): digits, the moves of turn 1, 2, ...,
+                    the last for ever (``134``: 1, 3, then 4); with ``restricted`` an
+                    amazon moves at most once a turn; a turn whose quota cannot be
+                    filled ends after the moves it has
+    Observation     ``(9, n, n)``: 0 mover's amazons, 1 rival amazons, 2 arrows,
+                    3 the amazon picked (and where it went), 4 step "destination",
+                    5 step "arrow", 6 moves left this turn / the schedule's largest
+                    count, 7 the mover's amazons that may still move this turn,
+                    8 where this turn's amazons have gone
+    Returns         +1 / -1: the seat that has no move at the start of its turn loses
+                    (no draws)
+    Symmetries      the 8 maps of the square
+    Notation        a move ``a7d7/g4`` (from, to, arrow); a turn its moves separated
+                    by spaces, ``a7d7/g4 d19g16/g7``
+    ==============  ==============================================================
+    """
+
+    SEATS = ("w", "b")
+
+    def __init__(self, size: int = 10, schedule: str = "1", restricted: bool = True, start: str = ""):
+        if not isinstance(start, str):
+            raise ValueError(f"start must be text such as 'a4 d1 / a7 d10', got {start!r}")
+        rules = AmazonsRules(size, start, self.SEATS, self.registry_name())
+        super().__init__(rules, schedule, restricted)
+        self.info.params.update(size=rules.n, start=rules.start_text)
+
+    @classmethod
+    def registry_name(cls) -> str:
+        return "amazons"
+
+
+class ProgressiveAmazons(Amazons):
+    """Amazons with the 13(4) progressive mutator (``ProgressiveAmazons-v0``): 19x19, the text's
+    start, turns of 1, 3, then 4 moves, an amazon moving at most once a turn. On other sizes the
+    start is the standard one scaled (``Amazons``' table)."""
+
+    SEATS = ("y", "o")
+
+    def __init__(self, size: int = 19, schedule: str = "134", restricted: bool = True, start: str = ""):
+        super().__init__(size, schedule, restricted, start or (TEXT_START if size == 19 else ""))
+
+    @classmethod
+    def registry_name(cls) -> str:
+        return "progressive_amazons"

@@ -1,0 +1,329 @@
+"""Hexxagon, plain and 1344 (docs/rules.md section 8): clone or jump on a hexagon of hexagons.
+
+The hexagon of side s is kept in a (2s-1) x (2s-1) array in axial coordinates:
+cell ``r * (2s-1) + q`` is on the board when s-1 <= r + q <= 3(s-1); row r+1
+is printed with its cells at the doubled letters 2q + r - (s-1) (the text's
+diagram: 17 rows, letters ``a``-``G`` for s = 9)::
+
+    row 1        i . . . q . . . y            (s = 9: i1 is r = 0, q = 8)
+    row 9    a . . . . . . . . . . . . . . . . G
+    row 17       i . . . q . . . y
+
+A move is a clone (a stone of the mover's grows into an adjacent empty cell:
+one micro-step, the new cell, written ``v4``) or a jump (a stone leaves its cell
+for an empty cell two away: two micro-steps, written ``m5p4``); then every enemy
+stone next to the cell moved to turns to the mover's colour.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Sequence
+
+import numpy as np
+
+from envs.core import NotationError, Symmetry
+from envs.schedule.moves import EMPTY, OFF_BOARD, PIECE, MoveRules
+from envs.schedule.mutator import ScheduledGame
+from envs.stones.board import HEX_STEPS, cell_symmetry
+
+LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+MIN_SIDE, MAX_SIDE = 3, (len(LETTERS) - 1) // 4 + 1  # the widest row uses letters 0 .. 4(s-1)
+_CELL = re.compile(r"([a-zA-Z])([0-9]{1,2})")
+# The text's 1344 start, reconstructed (docs/rules.md section 8b): its diagram less the printed
+# first two turns; a half turn of the board maps x's stones onto o's.
+TEXT_START = "i1 q1 u5 i9 G9 e13 u13 C13 i17 / y1 e5 C5 m5 a9 y9 m13 q17 y17"
+
+
+@lru_cache(maxsize=None)
+def geometry(side: int):
+    """(on-board mask, neighbour lists, cells two away) of the hexagon of side ``side``."""
+    n = 2 * side - 1
+    on = np.array([side - 1 <= r + q <= 3 * (side - 1) for r in range(n) for q in range(n)])
+    ring2 = [(dr, dq) for dr in range(-2, 3) for dq in range(-2, 3) if (abs(dr) + abs(dq) + abs(dr + dq)) == 4]
+
+    def around(steps):
+        table = []
+        for r in range(n):
+            for q in range(n):
+                cells = [(r + dr) * n + q + dq for dr, dq in steps if 0 <= r + dr < n and 0 <= q + dq < n]
+                table.append(tuple(c for c in cells if on[r * n + q] and on[c]))
+        return tuple(table)
+
+    return on, around(HEX_STEPS), around(ring2)
+
+
+def corner_start(side: int) -> tuple[list[int], list[int]]:
+    """The six corners, alternately x's and o's, going round from the top left."""
+    n, k = 2 * side - 1, side - 1
+    corners = [(0, k), (0, n - 1), (k, n - 1), (n - 1, k), (n - 1, 0), (k, 0)]
+    cells = [r * n + q for r, q in corners]
+    return cells[0::2], cells[1::2]
+
+
+class HexxagonRules(MoveRules):
+    """One Hexxagon move (a clone or a jump, then the captures) for the turn-schedule mutator."""
+
+    step_names = ("stone or clone", "jump")
+    extra_plane_names = ("cells of the board",)
+    restriction_text = "every move is from a stone that was yours at the start of the turn and has not jumped"
+    move_separator = ","
+    seat_names = ("x", "o")
+
+    def __init__(self, side: int, start: str, name: str, move_limit: int):
+        if isinstance(side, bool) or not isinstance(side, (int, np.integer)) or not MIN_SIDE <= side <= MAX_SIDE:
+            raise ValueError(
+                f"size (the hexagon's side) must be an integer from {MIN_SIDE} to {MAX_SIDE}, got {side!r}"
+            )
+        self.side, self.name = int(side), name
+        self.rows = self.cols = 2 * self.side - 1
+        self.on, self.adjacent, self.two_away = geometry(self.side)
+        self.playable = int(self.on.sum())
+        if isinstance(move_limit, bool) or not isinstance(move_limit, (int, np.integer)) or move_limit < 0:
+            raise ValueError(f"move_limit must be a positive integer (0: four moves a cell), got {move_limit!r}")
+        self.move_limit = int(move_limit) or 4 * self.playable
+        self.start = self._read_start(start)
+        self.start_text = start or " / ".join(
+            " ".join(self.cell_name(c) for c in np.flatnonzero(self.start == piece)) for piece in PIECE
+        )
+
+    def _read_start(self, text: str) -> np.ndarray:
+        board = np.where(self.on, EMPTY, OFF_BOARD).astype(np.int8)
+        if not text:
+            sides = corner_start(self.side)
+        else:
+            parts = text.split("/")
+            if len(parts) != 2:
+                raise ValueError(f"start must list each side's stones, 'i1 q1 / y1 e5', got {text!r}")
+            try:
+                sides = [[self.parse_cell(word) for word in part.split()] for part in parts]
+            except NotationError as error:
+                raise ValueError(f"start: {error}") from None
+        for seat, cells in enumerate(sides):
+            for cell in cells:
+                if board[cell] != EMPTY:
+                    raise ValueError(f"start: {self.cell_name(cell)} holds two stones")
+                board[cell] = PIECE[seat]
+        if not all((board == piece).any() for piece in PIECE):
+            raise ValueError(f"start must give each side at least one stone, got {text!r}")
+        return board
+
+    def initial_board(self) -> np.ndarray:
+        return self.start.copy()
+
+    def _sources(self, board, seat, origins) -> list[int]:
+        return np.flatnonzero(board == PIECE[seat]).tolist() if origins is None else sorted(origins)
+
+    def options(self, board, seat, partial, origins, placed) -> list[int]:
+        if partial:
+            return sorted(c for c in self.two_away[partial[0]] if board[c] == EMPTY)
+        sources = self._sources(board, seat, origins)
+        clones = {c for s in sources for c in self.adjacent[s] if board[c] == EMPTY}
+        jumps = [s for s in sources if any(board[c] == EMPTY for c in self.two_away[s])]
+        return sorted(clones.union(jumps))
+
+    def play(self, board, seat, partial, cell) -> bool:
+        piece = PIECE[seat]
+        if not partial and board[cell] == piece:
+            return False  # a jump starts
+        if partial:
+            board[partial[0]] = EMPTY
+        board[cell] = piece
+        enemy = PIECE[1 - seat]
+        for c in self.adjacent[cell]:
+            if board[c] == enemy:
+                board[c] = piece
+        return True
+
+    def why_illegal(self, board, seat, partial, origins, placed, cell) -> str:
+        if board[cell] == OFF_BOARD:
+            return f"cell {cell} is not on the board"
+        name, value = self.cell_name(cell), board[cell]
+        if partial:
+            start = self.cell_name(partial[0])
+            if value != EMPTY:
+                return f"the jump from {start} lands on an empty cell; {name} is not empty"
+            return f"the jump from {start} goes to an empty cell two away; {name} is not two away"
+        if value == EMPTY:
+            return (
+                f"{name} is empty but next to none of your stones that may move ({self.restriction_text})"
+                if origins is not None
+                else f"{name} is empty but next to none of your stones"
+            )
+        if value != PIECE[seat]:
+            return f"{name} holds a rival stone; a move clones to an empty cell or jumps from your stone"
+        if origins is not None and cell not in origins:
+            return f"the stone on {name} may not move this turn ({self.restriction_text})"
+        return f"the stone on {name} has no empty cell two away to jump to"
+
+    def counts(self, board) -> tuple[int, int]:
+        return int((board == PIECE[0]).sum()), int((board == PIECE[1]).sum())
+
+    def _score(self, counts) -> tuple[float, float]:
+        first, second = counts
+        return (0.0, 0.0) if first == second else (1.0, -1.0) if first > second else (-1.0, 1.0)
+
+    def stuck_returns(self, board, seat) -> tuple[float, float]:
+        counts = list(self.counts(board))
+        counts[1 - seat] += int((board == EMPTY).sum())  # the side that can still move takes the empty cells
+        return self._score(counts)
+
+    def limit_returns(self, board) -> tuple[float, float]:
+        return self._score(self.counts(board))
+
+    def max_moves(self) -> int:
+        return self.move_limit
+
+    def goal_text(self, seat: int) -> str:
+        return "have more stones at the end: clone next to a stone or jump two away, turning the rival stones around"
+
+    def result_text(self, board, winner) -> str:
+        first, second = self.counts(board)
+        score = f"{first} stones to {second} on the board"
+        return f"a draw ({score})" if winner is None else f"{self.seat_names[winner]} wins ({score})"
+
+    # --- notation --------------------------------------------------------------------------------------
+    def cell_name(self, cell: int) -> str:
+        r, q = divmod(int(cell), self.cols)
+        return f"{LETTERS[2 * q + r - (self.side - 1)]}{r + 1}"
+
+    def parse_cell(self, text: str) -> int:
+        match = _CELL.fullmatch(text)
+        if match is None:
+            raise NotationError(f"cannot read cell {text!r}: expected a letter and a row number, e.g. 'v4'")
+        x, r = LETTERS.index(match.group(1)), int(match.group(2)) - 1
+        doubled = x + self.side - 1 - r
+        q = doubled // 2
+        if not 0 <= r < self.rows or doubled % 2 or not 0 <= q < self.cols or not self.on[r * self.cols + q]:
+            raise NotationError(f"cell {text!r} is not on the hexagon of side {self.side}")
+        return r * self.cols + q
+
+    def move_text(self, cells: Sequence[int]) -> str:
+        return "".join(self.cell_name(c) for c in cells)
+
+    def parse_move(self, text: str) -> list[int]:
+        words = _CELL.findall(text)
+        if not 1 <= len(words) <= 2 or "".join(a + b for a, b in words) != text:
+            raise NotationError(f"cannot read Hexxagon move {text!r}: expected a clone 'v4' or a jump 'm5p4'")
+        return [self.parse_cell(a + b) for a, b in words]
+
+    # --- pictures and symmetry ----------------------------------------------------------------------------
+    def extra_planes(self, board):
+        return [board != OFF_BOARD]
+
+    def diagram(self, board) -> str:
+        symbols = {EMPTY: ".", PIECE[0]: "x", PIECE[1]: "o"}
+        width = 4 * (self.side - 1) + 1
+        lines = ["  " + LETTERS[:width]]
+        for r in range(self.rows):
+            row = [symbols[v] for v in board[r * self.cols : (r + 1) * self.cols] if v != OFF_BOARD]
+            text = "  " + " " * abs(r - (self.side - 1)) + " ".join(row)
+            lines.append(text.ljust(width + 4) + str(r + 1))
+        return "\n".join(lines)
+
+    def read_diagram(self, text: str) -> np.ndarray:
+        """The board of a diagram in the text's layout: a line of the letters, then one line a row,
+        each cell's symbol under its letter (what stands right of the board is ignored)."""
+        lines = text.splitlines()
+        width = 4 * (self.side - 1) + 1
+        top = next((k for k, line in enumerate(lines) if LETTERS[:width] in line), None)
+        if top is None or len(lines) < top + 1 + self.rows:
+            raise NotationError(f"a diagram needs the letters {LETTERS[:width]} and {self.rows} rows under them")
+        base = lines[top].index(LETTERS[:width])
+        board = np.where(self.on, EMPTY, OFF_BOARD).astype(np.int8)
+        values = {".": EMPTY, "x": PIECE[0], "o": PIECE[1]}
+        for cell in np.flatnonzero(self.on):
+            r, q = divmod(int(cell), self.cols)
+            line = lines[top + 1 + r]
+            at = base + 2 * q + r - (self.side - 1)
+            if at >= len(line) or line[at] not in values:
+                raise NotationError(f"row {r + 1} of the diagram has no cell under {self.cell_name(cell)[0]}")
+            board[cell] = values[line[at]]
+        return board
+
+    def picture(self, board, marks) -> np.ndarray:
+        from envs.games.hexxagon.picture import draw_hexxagon
+
+        return draw_hexxagon(board, self.side, marks)
+
+    def symmetries(self, num_actions: int) -> list[Symmetry]:
+        """The 12 maps of the hexagon: 6 turns by 60 degrees, each with and without a reflection."""
+        n, k = self.rows, self.side - 1
+        maps = []
+        for reflect in (False, True):
+            for turn in range(6):
+                image = np.arange(n * n)
+                for cell in np.flatnonzero(self.on):
+                    r, q = divmod(int(cell), n)
+                    x, z = q - k, r - k
+                    y = -x - z
+                    if reflect:
+                        x, z = z, x
+                    for _ in range(turn):
+                        x, y, z = -z, -x, -y
+                    image[(z + k) * n + x + k] = cell
+                name = ("reflect_" if reflect else "") + f"turn{60 * turn}"
+                maps.append(cell_symmetry("identity" if not reflect and not turn else name, image, num_actions))
+        return maps
+
+
+class Hexxagon(ScheduledGame):
+    """Hexxagon on a hexagon of hexagons (``Hexxagon-v0``); ``Hexxagon1344`` is the text's variant.
+
+    ==============  ==============================================================
+    Board           a hexagon of side ``size`` (3..13, default 5: 61 cells) in a
+                    (2s-1) x (2s-1) array, cell ``r * (2s-1) + q`` (module doc);
+                    ``start`` lists each side's stones, ``"i1 q1 / y1 e5"``, "" the
+                    six corners, x and o alternately
+    Seats           0 ``x`` (moves first), 1 ``o``
+    Actions         ``Discrete((2s-1)^2)``: a clone is one micro-step, the empty cell
+                    it grows into (next to a stone of the mover's); a jump two, the
+                    stone, then an empty cell two away; then the rival stones next
+                    to the cell moved to turn
+    Turns           ``schedule`` (default ``1``; ``1344`` in the 1344 variant); with
+                    ``restricted`` every move is from a stone that was the mover's at
+                    the start of the turn and has not jumped away; a turn whose quota
+                    cannot be filled ends after the moves it has
+    Observation     ``(8, 2s-1, 2s-1)``: 0 mover's stones, 1 rival stones, 2 the
+                    board's cells, 3 the stone picked for a jump, 4 step "jump",
+                    5 moves left this turn / the schedule's largest count, 6 the
+                    mover's stones that may still move this turn, 7 the cells this
+                    turn's moves have put a stone on
+    Returns         the seat that cannot move at the start of its turn ends the game;
+                    the empty cells go to the other side; more stones wins, equal is
+                    a draw; a game reaching ``move_limit`` moves is scored by the
+                    stones on the board
+    Symmetries      the 12 maps of the hexagon
+    Notation        a clone ``v4``, a jump ``m5p4``; a turn its moves separated by
+                    commas, ``n6,m5p4,f6`` (spaces are read too)
+    ==============  ==============================================================
+    """
+
+    def __init__(
+        self, size: int = 5, schedule: str = "1", restricted: bool = True, start: str = "", move_limit: int = 0
+    ):
+        if not isinstance(start, str):
+            raise ValueError(f"start must be text such as 'i1 q1 / y1 e5', got {start!r}")
+        rules = HexxagonRules(size, start, self.registry_name(), move_limit)
+        super().__init__(rules, schedule, restricted)
+        self.info.params.update(size=rules.side, start=rules.start_text, move_limit=rules.move_limit)
+
+    @classmethod
+    def registry_name(cls) -> str:
+        return "hexxagon"
+
+
+class Hexxagon1344(Hexxagon):
+    """1344 Hexxagon (``Hexxagon1344-v0``): the text's 17-row hexagon (side 9, 217 cells), its
+    start, turns of 1, 3, 4, 4, ... moves, every move from a stone on the board at the start of
+    the turn. Other sizes start from the six corners (``Hexxagon``'s table)."""
+
+    def __init__(
+        self, size: int = 9, schedule: str = "1344", restricted: bool = True, start: str = "", move_limit: int = 0
+    ):
+        super().__init__(size, schedule, restricted, start or (TEXT_START if size == 9 else ""), move_limit)
+
+    @classmethod
+    def registry_name(cls) -> str:
+        return "hexxagon_1344"

@@ -1,0 +1,301 @@
+"""Send It (docs/rules.md section 9): drops in line of sight, Go captures, area scoring.
+
+Cells (index = r * n + c; row 1 at the top, as the column prints its board)::
+
+    row 1 |  0      1    ...  n-1        a drop goes on an empty cell that sees a
+    row 2 |  n     n+1   ... 2n-1        friendly stone along its row or column
+            a      b           ...       (only empty cells between); a turn drops
+                                         up to the schedule's count, no two of
+                                         them in one group
+
+Each drop is one micro-step (one cell); PASS ends the turn early, or passes it.
+Groups without a liberty are captured as in Go; when both sides pass in a row
+the game ends and Chinese area counting (stones plus surrounded empty cells)
+decides.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Sequence
+
+import numpy as np
+
+from envs.core import NotationError
+from envs.schedule.moves import EMPTY, PIECE, MoveRules
+from envs.schedule.mutator import ScheduledGame
+from envs.stones.board import COLUMNS, DIHEDRAL, board_symmetry, cell_name, check_size, parse_cell, square_diagram
+
+_WORD = re.compile(r"^([a-z]+)([0-9]{1,2})$")
+STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
+
+
+@lru_cache(maxsize=None)
+def geometry(n: int):
+    """(orthogonal neighbours of every cell, the four rays of cells from every cell, nearest first)."""
+    neighbours, rays = [], []
+    for r in range(n):
+        for c in range(n):
+            neighbours.append(tuple((r + dr) * n + c + dc for dr, dc in STEPS if 0 <= r + dr < n and 0 <= c + dc < n))
+            cell_rays = []
+            for dr, dc in STEPS:
+                ray, rr, cc = [], r + dr, c + dc
+                while 0 <= rr < n and 0 <= cc < n:
+                    ray.append(rr * n + cc)
+                    rr, cc = rr + dr, cc + dc
+                cell_rays.append(tuple(ray))
+            rays.append(tuple(cell_rays))
+    return tuple(neighbours), tuple(rays)
+
+
+def corner_start(n: int) -> str:
+    """x on (d, d) and its opposite corner point, o on the other two (13x13: ``c3 k11 / k3 c11``)."""
+    d = min(2, (n - 1) // 4)
+    far = n - 1 - d
+    return " / ".join(
+        " ".join(cell_name(r * n + c, n) for r, c in side) for side in (((d, d), (far, far)), ((d, far), (far, d)))
+    )
+
+
+class SendItRules(MoveRules):
+    """One Send It drop (a cell) for the turn-schedule mutator, with Go's captures."""
+
+    step_names = ("drop",)
+    restriction_text = "no two of a turn's new stones in one group"
+    can_pass = True
+    seat_names = ("x", "o")
+
+    def __init__(self, size: int, start: str, name: str, move_limit: int):
+        self.n = self.rows = self.cols = check_size(size, 5)
+        self.name = name
+        self.neighbours, self.rays = geometry(self.n)
+        if isinstance(move_limit, bool) or not isinstance(move_limit, (int, np.integer)) or move_limit < 0:
+            raise ValueError(f"move_limit must be a positive integer (0: four drops a cell), got {move_limit!r}")
+        self.move_limit = int(move_limit) or 4 * self.num_cells
+        self.start_text = start or corner_start(self.n)
+        self.start = self._read_start(self.start_text)
+
+    def _read_start(self, text: str) -> np.ndarray:
+        sides = text.split("/")
+        if len(sides) != 2:
+            raise ValueError(f"start must list each side's stones, 'c3 k11 / k3 c11', got {text!r}")
+        board = np.zeros(self.num_cells, np.int8)
+        for seat, side in enumerate(sides):
+            for word in side.split():
+                try:
+                    cell = parse_cell(word, self.n)
+                except NotationError as error:
+                    raise ValueError(f"start: {error}") from None
+                if board[cell] != EMPTY:
+                    raise ValueError(f"start: {word} holds two stones")
+                board[cell] = PIECE[seat]
+        if not all((board == piece).any() for piece in PIECE):
+            raise ValueError(f"start must give each side at least one stone, got {text!r}")
+        return board
+
+    def initial_board(self) -> np.ndarray:
+        return self.start.copy()
+
+    # --- Go: groups, liberties, captures ----------------------------------------------------------
+    def group(self, board: np.ndarray, cell: int) -> tuple[set[int], bool]:
+        """The group of the stone on ``cell`` and whether it has a liberty."""
+        colour, seen, todo, free = board[cell], {cell}, [cell], False
+        while todo:
+            for other in self.neighbours[todo.pop()]:
+                value = board[other]
+                if value == EMPTY:
+                    free = True
+                elif value == colour and other not in seen:
+                    seen.add(other)
+                    todo.append(other)
+        return seen, free
+
+    def _drop(self, board: np.ndarray, seat: int, cell: int) -> list[int]:
+        """Put the stone on ``cell`` and take the rival groups left without a liberty (in place)."""
+        board[cell] = PIECE[seat]
+        taken: list[int] = []
+        for other in self.neighbours[cell]:
+            if board[other] == PIECE[1 - seat]:
+                stones, free = self.group(board, other)
+                if not free:
+                    taken += stones
+                    board[list(stones)] = EMPTY
+        return taken
+
+    def in_sight(self, board: np.ndarray, seat: int, cell: int) -> bool:
+        """Whether an empty ``cell`` sees a stone of ``seat``'s along its row or column."""
+        for ray in self.rays[cell]:
+            for other in ray:
+                if board[other] != EMPTY:
+                    if board[other] == PIECE[seat]:
+                        return True
+                    break
+        return False
+
+    def _refusal(self, board: np.ndarray, seat: int, cell: int, placed) -> str | None:
+        """Why a drop on ``cell`` is illegal, or None when it is legal."""
+        name = self.cell_name(cell)
+        if board[cell] != EMPTY:
+            return f"{name} is not empty"
+        if not self.in_sight(board, seat, cell):
+            return f"{name} sees none of your stones along its row or column (only empty cells between)"
+        trial = board.copy()
+        self._drop(trial, seat, cell)
+        stones, free = self.group(trial, cell)
+        if not free:
+            return f"a stone on {name} would leave its own group without a liberty"
+        if placed is not None and stones.intersection(placed):
+            other = self.cell_name(min(stones.intersection(placed)))
+            return f"a stone on {name} joins {other}, dropped this turn ({self.restriction_text})"
+        return None
+
+    def options(self, board, seat, partial, origins, placed) -> list[int]:
+        rule = placed if origins is not None else None  # the group rule is the turn's restriction
+        return [int(c) for c in np.flatnonzero(board == EMPTY) if self._refusal(board, seat, int(c), rule) is None]
+
+    def play(self, board, seat, partial, cell) -> bool:
+        self._drop(board, seat, cell)
+        return True
+
+    def why_illegal(self, board, seat, partial, origins, placed, cell) -> str:
+        return self._refusal(board, seat, cell, placed if origins is not None else None) or f"{cell} is legal"
+
+    # --- the end --------------------------------------------------------------------------------------
+    def area(self, board: np.ndarray) -> tuple[int, int]:
+        """Chinese area: each side's stones plus the empty regions that touch only its stones."""
+        counts = [int((board == piece).sum()) for piece in PIECE]
+        seen = set()
+        for start in np.flatnonzero(board == EMPTY).tolist():
+            if start in seen:
+                continue
+            region, todo, touches = {start}, [start], set()
+            while todo:
+                for other in self.neighbours[todo.pop()]:
+                    value = board[other]
+                    if value == EMPTY and other not in region:
+                        region.add(other)
+                        todo.append(other)
+                    elif value != EMPTY:
+                        touches.add(int(value))
+            seen |= region
+            if len(touches) == 1:
+                counts[PIECE.index(touches.pop())] += len(region)
+        return counts[0], counts[1]
+
+    def _score(self, board) -> tuple[float, float]:
+        first, second = self.area(board)
+        return (0.0, 0.0) if first == second else (1.0, -1.0) if first > second else (-1.0, 1.0)
+
+    def pass_returns(self, board) -> tuple[float, float]:
+        return self._score(board)
+
+    def stuck_returns(self, board, seat) -> tuple[float, float]:
+        return self._score(board)  # never reached: a pass is always legal
+
+    def limit_returns(self, board) -> tuple[float, float]:
+        return self._score(board)
+
+    def max_moves(self) -> int:
+        return self.move_limit
+
+    def goal_text(self, seat: int) -> str:
+        return "have more area (stones and surrounded empty cells) when both sides pass"
+
+    def result_text(self, board, winner) -> str:
+        first, second = self.area(board)
+        score = f"area {first} to {second}"
+        return f"a draw ({score})" if winner is None else f"{self.seat_names[winner]} wins ({score})"
+
+    # --- notation --------------------------------------------------------------------------------------
+    def cell_name(self, cell: int) -> str:
+        return cell_name(cell, self.n)
+
+    def move_text(self, cells: Sequence[int]) -> str:
+        return self.cell_name(cells[0])
+
+    def parse_move(self, text: str) -> list[int]:
+        return [parse_cell(text.lower(), self.n)]
+
+    def turn_text(self, moves) -> str:
+        """Drops one after another in a row share its number, as the column writes them: ``bg3 g11 b7``."""
+        words: list[tuple[str, int]] = []
+        for (cell,) in moves:
+            row, letter = cell // self.n + 1, COLUMNS[cell % self.n]
+            if words and words[-1][1] == row:
+                words[-1] = (words[-1][0] + letter, row)
+            else:
+                words.append((letter, row))
+        return " ".join(f"{letters}{row}" for letters, row in words)
+
+    def read_turn(self, text: str) -> list[list[int]]:
+        moves = []
+        for word in re.split(r"[\s,]+", text.strip().lower()):
+            match = _WORD.match(word)
+            if match is None:
+                raise NotationError(f"cannot read Send It drops {word!r}: expected cells such as 'i3' or 'bg3'")
+            moves += [[parse_cell(letter + match.group(2), self.n)] for letter in match.group(1)]
+        return moves
+
+    # --- pictures and symmetry ----------------------------------------------------------------------------
+    def diagram(self, board) -> str:
+        letters = " ".join(COLUMNS[: self.n])
+        return "\n".join([letters, *square_diagram([".xo"[v] for v in board], self.n)])
+
+    def read_diagram(self, text: str) -> np.ndarray:
+        """The board of a diagram in the column's layout: every line that starts with n cell symbols
+        is a row, top to bottom (``O`` and ``X``, the last turn's stones, read as ``o`` and ``x``)."""
+        rows = []
+        for line in text.splitlines():
+            tokens = line.split()[: self.n]
+            if len(tokens) == self.n and all(t in ".xoXO" for t in tokens):
+                rows.append([".xo".index(t.lower()) for t in tokens])
+        if len(rows) != self.n:
+            raise NotationError(f"a {self.n}x{self.n} diagram needs {self.n} rows, found {len(rows)}")
+        return np.array(rows, np.int8).reshape(-1)
+
+    def picture(self, board, marks) -> np.ndarray:
+        from envs.stones.picture import draw_stone_square
+
+        return draw_stone_square(board.tolist(), self.n, marks)
+
+    def symmetries(self, num_actions: int):
+        return [board_symmetry(name, self.n, num_actions) for name in DIHEDRAL]
+
+
+class SendIt(ScheduledGame):
+    """Send It (``SendIt-v0``): drops in line of sight, Go captures, area scoring, 13444 turns.
+
+    ==============  ==============================================================
+    Board           n x n, ``size`` 5..26 (default 13); cell ``r * n + c``, row 1
+                    (r = 0) at the top; ``start`` lists each side's stones, "" the
+                    column's four (13x13: ``c3 k11 / k3 c11``, docs/rules.md 9)
+    Seats           0 ``x`` (moves first), 1 ``o``
+    Actions         ``Discrete(n * n + 1)``: a drop is one micro-step, an empty cell
+                    that sees a stone of the mover's along its row or column (only
+                    empty cells between; the turn's earlier drops count), whose own
+                    group keeps a liberty after its captures; with ``restricted``
+                    not in one group with another drop of the turn; PASS (``n * n``)
+                    ends the turn, or passes it at its start
+    Turns           ``schedule`` (default ``13444``: 1, 3, then up to 4 drops a turn,
+                    the column's pie rule)
+    Observation     ``(6, n, n)``: 0 mover's stones, 1 rival stones, 2 the piece picked (a drop has
+                    one step: zeros), 3 drops left this turn / 4, 4 the mover's
+                    stones from the start of the turn, 5 this turn's drops
+    Returns         +1 / -1 / 0 by Chinese area (stones plus empty regions touching
+                    only one side) when both sides pass a turn in a row, or at
+                    ``move_limit`` drops (default 0: four a cell)
+    Symmetries      the 8 maps of the square
+    Notation        drops ``i3``, one after another in a row ``bg3`` (b3 then g3); a
+                    turn its drops separated by spaces, ``bg3 g11 b7``; ``pass``
+    ==============  ==============================================================
+    """
+
+    def __init__(
+        self, size: int = 13, schedule: str = "13444", restricted: bool = True, start: str = "", move_limit: int = 0
+    ):
+        if not isinstance(start, str):
+            raise ValueError(f"start must be text such as 'c3 k11 / k3 c11', got {start!r}")
+        rules = SendItRules(size, start, "send_it", move_limit)
+        super().__init__(rules, schedule, restricted)
+        self.info.params.update(size=rules.n, start=rules.start_text, move_limit=rules.move_limit)

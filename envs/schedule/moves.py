@@ -1,0 +1,148 @@
+"""A base game's single move as micro-steps over board cells, for the turn-schedule mutator.
+
+A move picks cells one at a time: a piece, then its destination, then (Amazons)
+the arrow. Every micro-step is one action, so the action space stays the size
+of the board. The rules say which cells each micro-step offers, apply a step,
+and decide the end; the mutator (:mod:`envs.schedule.mutator`) groups moves into
+turns and keeps the turn's restriction.
+
+Board values (a flat int8 array over ``rows * cols`` cells):
+``EMPTY``, ``PIECE[seat]`` (1 and 2), ``BLOCK`` (an Amazons arrow) and ``OFF_BOARD``
+(a cell of the array that the board does not have).
+
+The turn's restriction is one set, ``origins``: the cells of the mover's pieces
+at the start of the turn that have stayed in place. A rule that keeps it offers
+only those pieces as a move's origin: with moving pieces (Amazons) that is "a
+piece moves at most once a turn", with cloning stones (Hexxagon) "every move is
+from a stone that was on the board at the start of the turn". ``origins`` is
+None when the game is played without the restriction.
+"""
+
+from __future__ import annotations
+
+import abc
+import re
+from typing import Sequence
+
+import numpy as np
+
+from envs.core import Symmetry
+
+EMPTY, BLOCK, OFF_BOARD = 0, 3, -1
+PIECE = (1, 2)
+
+
+class MoveRules(abc.ABC):
+    """One move of a base game as micro-steps over cells (module doc)."""
+
+    name: str
+    seat_names: tuple[str, str]
+    rows: int
+    cols: int
+    #: what each micro-step of a move chooses, the first one included ("piece", "destination", "arrow")
+    step_names: tuple[str, ...]
+    #: planes the rules add to the observation (``extra_planes``)
+    extra_plane_names: tuple[str, ...] = ()
+    #: the restriction the rules keep when ``restricted``, in words
+    restriction_text: str = ""
+
+    @property
+    def num_cells(self) -> int:
+        return self.rows * self.cols
+
+    @abc.abstractmethod
+    def initial_board(self) -> np.ndarray:
+        """The start: int8 values of every cell (module doc)."""
+
+    #: whether a PASS action (the one after the cells) may end a turn at any whole move: at the
+    #: turn's start it passes the turn; two passed turns in a row end the game (``pass_returns``)
+    can_pass: bool = False
+
+    @abc.abstractmethod
+    def options(self, board: np.ndarray, seat: int, partial: tuple[int, ...], origins, placed) -> list[int]:
+        """The cells the next micro-step may choose, sorted, after ``partial`` (the move's cells so
+        far, already applied to ``board``); every one can be completed into a whole move.
+        ``placed``: the cells this turn's earlier moves put a piece on (``landing``)."""
+
+    @abc.abstractmethod
+    def play(self, board: np.ndarray, seat: int, partial: tuple[int, ...], cell: int) -> bool:
+        """Apply the micro-step ``cell`` to ``board`` in place; True when it completes the move."""
+
+    @abc.abstractmethod
+    def why_illegal(self, board: np.ndarray, seat: int, partial: tuple[int, ...], origins, placed, cell: int) -> str:
+        """Why the micro-step ``cell`` is not among ``options`` (one sentence naming the cell)."""
+
+    @abc.abstractmethod
+    def stuck_returns(self, board: np.ndarray, seat: int) -> tuple[float, float]:
+        """The returns when ``seat`` is to start a turn and has no move."""
+
+    def landing(self, cells: Sequence[int]) -> int:
+        """The cell a whole move (its micro-step cells) puts the mover's piece on."""
+        return cells[-1]
+
+    def pass_returns(self, board: np.ndarray) -> tuple[float, float]:
+        """The returns when both seats have passed a turn in a row (``can_pass``)."""
+        raise NotImplementedError(f"{self.name} has no pass")
+
+    def over_returns(self, board: np.ndarray) -> tuple[float, float] | None:
+        """The returns when the game has ended after a move (Hexxagon: a full board), else None."""
+        return None
+
+    #: a game that reaches this many moves ends, scored by ``limit_returns`` (None: no limit)
+    move_limit: int | None = None
+
+    def limit_returns(self, board: np.ndarray) -> tuple[float, float]:
+        """The returns of a game that reaches ``move_limit``."""
+        return (0.0, 0.0)
+
+    @abc.abstractmethod
+    def max_moves(self) -> int:
+        """An upper bound on the moves of a game (``move_limit`` where there is one)."""
+
+    def goal_text(self, seat: int) -> str:
+        """What ``seat`` plays for, in one sentence."""
+        return "win the game"
+
+    def result_text(self, board: np.ndarray, winner: int | None) -> str:
+        """The end of a finished game in words."""
+        return "a draw" if winner is None else f"{self.seat_names[winner]} wins"
+
+    # --- notation --------------------------------------------------------------------------
+    @abc.abstractmethod
+    def cell_name(self, cell: int) -> str: ...
+
+    @abc.abstractmethod
+    def move_text(self, cells: Sequence[int]) -> str:
+        """The notation of one move given as its micro-step cells (``a7d7/g4``)."""
+
+    @abc.abstractmethod
+    def parse_move(self, text: str) -> list[int]:
+        """The micro-step cells of one move's notation; NotationError for bad text."""
+
+    move_separator: str = " "  # between the moves of one turn when written
+
+    def turn_text(self, moves: Sequence[Sequence[int]]) -> str:
+        """The notation of a turn's whole moves (each its micro-step cells)."""
+        return self.move_separator.join(self.move_text(cells) for cells in moves)
+
+    def read_turn(self, text: str) -> list[list[int]]:
+        """The moves of a turn's text (``turn_text``'s inverse), each its micro-step cells; the
+        words are split at spaces and commas."""
+        return [self.parse_move(word) for word in re.split(r"[\s,]+", text.strip()) if word]
+
+    # --- pictures and symmetry -------------------------------------------------------------------
+    def extra_planes(self, board: np.ndarray) -> list[np.ndarray]:
+        """Planes (flat over the cells) for ``extra_plane_names``."""
+        return []
+
+    @abc.abstractmethod
+    def diagram(self, board: np.ndarray) -> str:
+        """The board as text, like the text's diagrams."""
+
+    @abc.abstractmethod
+    def picture(self, board: np.ndarray, marks: Sequence[str]) -> np.ndarray:
+        """RGB picture of the board; ``marks`` is a short text per cell ('' for none)."""
+
+    def symmetries(self, num_actions: int) -> list[Symmetry]:
+        """Board maps the rules are invariant under, identity first."""
+        return [Symmetry("identity", lambda planes: planes, np.arange(num_actions))]

@@ -1,0 +1,321 @@
+"""The turn-schedule mutator (docs/rules.md section 6) over any base game's :class:`MoveRules`.
+
+This module knows everything about turns of several moves and nothing about the
+particular base game; the rules say what one move is (its micro-steps, their
+cells, how the game ends) and the schedule says how many moves each turn holds.
+
+* A turn of seat ``s`` holds ``schedule.moves(turn)`` moves, every move one to
+  three micro-steps (a piece, its destination, Amazons' arrow), each one action.
+* With ``restricted`` the rules' restriction holds within a turn: a move starts
+  only from a piece that stood where it stands at the start of the turn
+  (``origins``, :mod:`envs.schedule.moves`).
+* A turn whose quota cannot be filled (no move is left for the mover within the
+  restriction) ends after the moves it has; a seat that has no move at the
+  start of its turn ends the game (``rules.stuck_returns``).
+* Where the rules allow it (``rules.can_pass``, Send It's "up to four"), the
+  action PASS after the cells ends the turn after any whole move, and passes
+  the turn at its start; two passed turns in a row end the game
+  (``rules.pass_returns``).
+* Every cell the mask offers can be completed into a whole move, so masks never
+  lead into a dead end; the turn ends only after a whole move.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from envs.core import TERMINAL, Game, GameInfo, IllegalActionError, NotationError, Symmetry, turn_text
+from envs.schedule.moves import PIECE, MoveRules
+from envs.schedule.schedule import TurnSchedule
+
+
+class ScheduledState:
+    """A position: the board, the seat to move, the turn (its number and the moves left in it),
+    the current move's cells so far, the turn's allowed origins, the moves made, the result."""
+
+    __slots__ = (
+        "board",
+        "player",
+        "turn",
+        "moves_left",
+        "partial",
+        "origins",
+        "placed",
+        "passes",
+        "moves",
+        "result",
+        "legal",
+    )
+
+    def __init__(self, board: np.ndarray):
+        self.board = board
+        self.player = 0
+        self.turn = 0
+        self.moves_left = 0
+        self.partial: tuple[int, ...] = ()
+        self.origins: frozenset[int] = frozenset()
+        self.placed: tuple[int, ...] = ()  # the cells this turn's moves put a piece on
+        self.passes = 0  # turns passed in a row
+        self.moves = 0
+        self.result: tuple[float, float] | None = None
+        self.legal: list[int] | None = None
+
+    def copy(self) -> "ScheduledState":
+        other = ScheduledState.__new__(ScheduledState)
+        other.board = self.board.copy()
+        other.player, other.turn, other.moves_left = self.player, self.turn, self.moves_left
+        other.partial, other.origins, other.moves = self.partial, self.origins, self.moves
+        other.placed, other.passes = self.placed, self.passes
+        other.result, other.legal = self.result, self.legal
+        return other
+
+    def key(self) -> tuple:
+        """Hashable identity of the position."""
+        return (
+            self.board.tobytes(),
+            self.player,
+            self.turn,
+            self.moves_left,
+            self.partial,
+            self.origins,
+            self.placed,
+            self.passes,
+        )
+
+
+class ScheduledGame(Game):
+    """A base game's moves grouped into turns by a schedule: Amazons, Hexxagon (and their plain
+    forms with schedule ``1``).
+
+    ===================  ================================================================
+    Actions              ``Discrete(rows * cols)``: one board cell per micro-step (a
+                         piece, its destination, Amazons' arrow); cell ``r * cols + c``;
+                         with ``rules.can_pass`` one more, PASS (Send It)
+    Observation          ``(planes, rows, cols)`` float32 from the mover's view: 0 the
+                         mover's pieces, 1 the opponent's, then the rules' own planes
+                         (arrows, the board's cells), the piece picked (the current
+                         move's cells so far), one plane per micro-step after the first
+                         (all ones in that step), moves left this turn (the current
+                         one included) over the schedule's largest count, the
+                         pieces that may still start a move this turn, and the cells
+                         this turn's moves have put a piece on
+    Returns              the rules' (``stuck_returns``, ``over_returns``, ``limit_returns``)
+    ===================  ================================================================
+    """
+
+    engine_batch_reason = (
+        "a turn of moving pieces is a schedule, a restriction set and a move's micro-steps in "
+        "Python; make_vec steps the engine: the same games, at the engine's speed"
+    )
+
+    def __init__(self, rules: MoveRules, schedule="1", restricted: bool = True, name: str | None = None):
+        if not isinstance(restricted, (bool, np.bool_)):
+            raise ValueError(f"restricted must be true or false, got {restricted!r}")
+        self.rules = rules
+        self.schedule = TurnSchedule(schedule)
+        self.restricted = bool(restricted)
+        self._steps = len(rules.step_names)
+        self._extra = len(rules.extra_plane_names)
+        planes = 2 + self._extra + 1 + (self._steps - 1) + 3
+        self.PASS = rules.num_cells  # an action only where ``rules.can_pass``
+        self.info = GameInfo(
+            name=name or rules.name,
+            seat_names=rules.seat_names,
+            num_actions=rules.num_cells + rules.can_pass,
+            obs_shape=(planes, rules.rows, rules.cols),
+            # a pass ends at most one turn with moves and one without between two such turns
+            max_decisions=self._steps * rules.max_moves() + (2 * rules.max_moves() + 1) * rules.can_pass,
+            params={"schedule": self.schedule.text, "restricted": self.restricted},
+        )
+
+    # --- state and transitions --------------------------------------------------------------
+    def initial_state(self) -> ScheduledState:
+        state = ScheduledState(self.rules.initial_board())
+        self._start_turn(state, 0, 0)
+        return state
+
+    def to_play(self, state: ScheduledState) -> int:
+        return TERMINAL if state.result is not None else state.player
+
+    def legal_actions(self, state: ScheduledState) -> list[int]:
+        if state.result is not None:
+            return []
+        if state.legal is None:
+            rules = self.rules
+            state.legal = rules.options(state.board, state.player, state.partial, self._origins(state), state.placed)
+            if rules.can_pass and not state.partial:
+                state.legal = [*state.legal, self.PASS]
+        return state.legal
+
+    def returns(self, state: ScheduledState) -> tuple[float, float]:
+        return state.result if state.result is not None else (0.0, 0.0)
+
+    def apply(self, state: ScheduledState, action: int) -> None:
+        cell = self.check_action(state, action)
+        if cell not in self.legal_actions(state):
+            raise IllegalActionError(self._why_illegal(state, cell))
+        rules, seat = self.rules, state.player
+        state.legal = None
+        if cell == self.PASS and rules.can_pass:
+            self._end_turn(state, seat)
+            return
+        done = rules.play(state.board, seat, state.partial, cell)
+        piece = PIECE[seat]
+        state.origins = frozenset(c for c in state.origins if state.board[c] == piece)
+        if not done:
+            state.partial += (cell,)
+            return
+        state.placed += (rules.landing((*state.partial, cell)),)
+        state.partial = ()
+        state.moves += 1
+        state.moves_left -= 1
+        over = rules.over_returns(state.board)
+        if over is None and rules.move_limit is not None and state.moves >= rules.move_limit:
+            over = rules.limit_returns(state.board)
+        if over is not None:
+            state.result = over
+        elif state.moves_left == 0 or not rules.options(state.board, seat, (), self._origins(state), state.placed):
+            self._end_turn(state, seat)
+
+    def _end_turn(self, state: ScheduledState, seat: int) -> None:
+        state.passes = 0 if state.placed else state.passes + 1
+        if state.passes >= 2:
+            state.result = self.rules.pass_returns(state.board)
+        else:
+            self._start_turn(state, 1 - seat, state.turn + 1)
+
+    def _start_turn(self, state: ScheduledState, seat: int, turn: int) -> None:
+        state.player, state.turn, state.legal, state.placed = seat, turn, None, ()
+        state.moves_left = self.schedule.moves(turn)
+        state.origins = frozenset(np.flatnonzero(state.board == PIECE[seat]).tolist())
+        if not self.legal_actions(state):
+            state.result = self.rules.stuck_returns(state.board, seat)
+
+    def _origins(self, state: ScheduledState):
+        return state.origins if self.restricted else None
+
+    def _why_illegal(self, state: ScheduledState, cell: int) -> str:
+        if cell == self.PASS and self.rules.can_pass:
+            return "pass ends a turn only after a whole move; finish the move first"
+        return self.rules.why_illegal(
+            state.board, state.player, state.partial, self._origins(state), state.placed, cell
+        )
+
+    # --- what generic code asks ------------------------------------------------------------------
+    def turn_kind(self, state: ScheduledState, actions: Sequence[int]) -> str:
+        """``place`` for a turn of the schedule's full count, ``short`` for one that ended early,
+        ``pass`` for a turn passed at its start."""
+        moves = self._moves_of(state, actions)
+        if not moves:
+            return "pass"
+        return "place" if len(moves) == state.moves_left else "short"
+
+    def goal_text(self, seat: int) -> str:
+        counts = ", ".join(map(str, self.schedule.counts))
+        return f"{self.rules.goal_text(seat)}; turns hold {counts} moves (the last count for ever)"
+
+    def result_text(self, state: ScheduledState) -> str:
+        return self.rules.result_text(state.board, self.winner(state))
+
+    # --- observation and symmetry ------------------------------------------------------------------
+    def observe(self, state: ScheduledState) -> np.ndarray:
+        rules, board = self.rules, state.board
+        seat = state.player if state.result is None else 0
+        planes = np.zeros((self.info.obs_shape[0], rules.num_cells), np.float32)
+        planes[0] = board == PIECE[seat]
+        planes[1] = board == PIECE[1 - seat]
+        for k, plane in enumerate(rules.extra_planes(board)):
+            planes[2 + k] = plane
+        base = 2 + self._extra
+        for cell in state.partial:
+            planes[base, cell] = 1.0
+        if state.partial:
+            planes[base + len(state.partial)] = 1.0
+        planes[base + self._steps] = state.moves_left / self.schedule.most
+        for cell in self._origins(state) if self.restricted else np.flatnonzero(board == PIECE[seat]):
+            planes[base + self._steps + 1, cell] = 1.0
+        for cell in state.placed:
+            planes[base + self._steps + 2, cell] = 1.0
+        return planes.reshape(self.info.obs_shape)
+
+    def symmetries(self) -> list[Symmetry]:
+        return self.rules.symmetries(self.info.num_actions)
+
+    # --- text ----------------------------------------------------------------------------------------
+    def action_to_text(self, state: ScheduledState, action: int) -> str:
+        action = int(action)
+        if not 0 <= action < self.info.num_actions:
+            raise IllegalActionError(f"action {action} is out of range 0..{self.info.num_actions - 1}")
+        return "pass" if action == self.PASS else self.rules.cell_name(action)
+
+    def format_turn(self, state: ScheduledState, actions: Sequence[int]) -> str:
+        """The turn's moves in the rules' notation, ``a7d7/g4 d19g16/g7`` (a move cut short at the
+        end of ``actions`` is written as far as it goes); a turn passed at its start is ``pass``, and
+        the pass that ends a turn after some moves is not written."""
+        moves = self._moves_of(state, actions)
+        return self.rules.turn_text(moves) if moves else "pass"
+
+    def _moves_of(self, state: ScheduledState, actions: Sequence[int]) -> list[list[int]]:
+        state, moves, current = state.copy(), [], []
+        for action in actions:
+            self.apply(state, action)
+            if action == self.PASS and self.rules.can_pass:
+                continue
+            current.append(int(action))
+            if not state.partial:
+                moves.append(current)
+                current = []
+        return moves + ([current] if current else [])
+
+    def parse_turn(self, state: ScheduledState, text: str) -> list[int]:
+        """A whole turn, its moves separated by spaces or commas (``a7d7/g4 d19g16/g7``); every move
+        is checked in the position it is played in, and the turn must end where the text does
+        (where the rules allow a pass, one ends a turn cut short, and ``pass`` passes the turn)."""
+        text = turn_text(text).strip()
+        if state.result is not None:
+            raise IllegalActionError(f"turn {text!r}: the game is over")
+        can_pass = self.rules.can_pass
+        moves = [] if can_pass and text.lower() == "pass" else self.rules.read_turn(text)
+        if not moves and not (can_pass and text.lower() == "pass"):
+            raise NotationError(f"cannot read {self.info.name} turn {text!r}: no moves")
+        trial, actions, seat = state.copy(), [], state.player
+        for number, cells in enumerate(moves, start=1):
+            if self.to_play(trial) != seat:
+                raise IllegalActionError(
+                    f"turn {text!r} has {len(moves)} moves, but the turn ends after {number - 1} "
+                    f"(schedule {self.schedule.text})"
+                )
+            word = self.rules.move_text(cells)
+            for cell in cells:
+                try:
+                    self.apply(trial, cell)
+                except IllegalActionError as error:
+                    raise IllegalActionError(f"move {word!r} of turn {text!r}: {error}") from None
+                actions.append(cell)
+            if trial.partial:
+                raise NotationError(f"move {word!r} of turn {text!r} is not a whole move")
+        if self.to_play(trial) == seat:
+            if not can_pass:
+                raise IllegalActionError(
+                    f"turn {text!r} has {len(moves)} moves; this turn holds {state.moves_left} "
+                    f"(schedule {self.schedule.text})"
+                )
+            actions.append(self.PASS)  # the turn stops here
+        return actions
+
+    def render_text(self, state: ScheduledState) -> str:
+        lines = [self.rules.diagram(state.board)]
+        if state.result is None:
+            name = self.info.seat_names[state.player]
+            lines.append(f"{name} to move: {state.moves_left} move(s) left this turn (turn {state.turn + 1})")
+        else:
+            lines.append(self.result_text(state))
+        return "\n".join(lines)
+
+    def render_rgb(self, state: ScheduledState) -> np.ndarray:
+        marks = [""] * self.rules.num_cells
+        for k, cell in enumerate(state.partial):
+            marks[cell] = "*" if k == 0 else str(k)
+        return self.rules.picture(state.board, marks)
