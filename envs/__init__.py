@@ -39,6 +39,7 @@ GAMES = {
     "reversi": ("Reversi-v0", "envs.games.reversi.game:Reversi", {}),
     "y": ("Y-v0", "envs.games.y.game:Y", {}),
     "sudoku_moyo": ("SudokuMoyo-v0", "envs.games.sudoku_moyo.game:SudokuMoyo", {}),
+    "biqala": ("Biqala-v0", "envs.games.biqala.game:Biqala", {}),
 }
 
 

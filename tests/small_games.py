@@ -13,4 +13,5 @@ SMALL = {
     "y": {"size": 5},
     "neuy": {"size": 4},
     "sudoku_moyo": {"givens": 30},
+    "biqala": {"outer_seeds": 1, "inner_seeds": 1},
 }
