@@ -40,6 +40,7 @@ GAMES = {
     "y": ("Y-v0", "envs.games.y.game:Y", {}),
     "sudoku_moyo": ("SudokuMoyo-v0", "envs.games.sudoku_moyo.game:SudokuMoyo", {}),
     "biqala": ("Biqala-v0", "envs.games.biqala.game:Biqala", {}),
+    "push_go": ("PushGo-v0", "envs.games.push_go.game:PushGo", {}),
 }
 
 

@@ -14,4 +14,5 @@ SMALL = {
     "neuy": {"size": 4},
     "sudoku_moyo": {"givens": 30},
     "biqala": {"outer_seeds": 1, "inner_seeds": 1},
+    "push_go": {"size": 5},
 }
