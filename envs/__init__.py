@@ -41,6 +41,7 @@ GAMES = {
     "sudoku_moyo": ("SudokuMoyo-v0", "envs.games.sudoku_moyo.game:SudokuMoyo", {}),
     "biqala": ("Biqala-v0", "envs.games.biqala.game:Biqala", {}),
     "push_go": ("PushGo-v0", "envs.games.push_go.game:PushGo", {}),
+    "hop_chess": ("HopChess-v0", "envs.games.hop_chess.game:HopChess", {}),
 }
 
 

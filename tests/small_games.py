@@ -15,4 +15,5 @@ SMALL = {
     "sudoku_moyo": {"givens": 30},
     "biqala": {"outer_seeds": 1, "inner_seeds": 1},
     "push_go": {"size": 5},
+    "hop_chess": {"max_turns": 4},
 }
