@@ -297,6 +297,10 @@ def test_bad_text_and_bad_actions_are_named():
     chosen = GAME.step(state, FROM + square_of("g1"))
     with pytest.raises(IllegalActionError, match="cannot end there"):
         GAME.apply(chosen, TO + square_of("g3"))
+    with pytest.raises(ValueError, match="black is in check with white to move"):
+        make_game("hop_chess", fen="7k/8/8/8/8/8/8/4K2R w - - 0 1")
+    with pytest.raises(ValueError, match="one king a side"):
+        make_game("hop_chess", fen="8/8/8/8/8/8/8/4K3 w - - 0 1")
     knights = GAME.state_at(from_fen("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1", opening=False))
     with pytest.raises(NotationError, match="ambiguous: b1-d2, f1-d2"):
         GAME.parse_turn(knights, "Nd2 a3")

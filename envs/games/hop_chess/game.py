@@ -104,10 +104,8 @@ class HopChess(Game):
             raise ValueError(f"max_turns must be a positive integer, got {max_turns!r}")
         if not isinstance(fen, str):
             raise ValueError(f"fen must be a FEN string, got {fen!r}")
-        self.start = from_fen(fen)
-        if self.start.board.count(KING) != 1 or self.start.board.count(-KING) != 1:
-            raise ValueError("fen: each side needs exactly one king")
         self.fen, self.max_turns = fen, int(max_turns)
+        self.start = self.state_at(from_fen(fen)).pos  # refuses a position without two kings or a side in check
         self.info = GameInfo(
             name="hop_chess",
             seat_names=SEAT_NAMES,
@@ -144,6 +142,10 @@ class HopChess(Game):
 
     def state_at(self, pos: Position, plies: int = 0) -> HopChessState:
         """A state at the start of a turn in ``pos`` (hoppers where ``pos`` has them)."""
+        if pos.board.count(KING) != 1 or pos.board.count(-KING) != 1:
+            raise ValueError("a position needs exactly one king a side")
+        if in_check(pos, 1 - pos.side):
+            raise ValueError(f"{SEAT_NAMES[1 - pos.side]} is in check with {SEAT_NAMES[pos.side]} to move")
         state = HopChessState.__new__(HopChessState)
         state.pos, state.plies = pos.copy(), plies
         self._start_turn(state)
@@ -377,8 +379,6 @@ class HopChess(Game):
                 if symbol not in PIECE_OF_SYMBOL:
                     raise NotationError(f"diagram: unexpected {symbol!r} (white pawns are 'O', black 'p')")
                 pos.board[square] = PIECE_OF_SYMBOL[symbol]
-        if pos.board.count(KING) != 1 or pos.board.count(-KING) != 1:
-            raise NotationError("diagram: each side needs exactly one king")
         homes = ((4, 7, 1), (4, 0, 2), (60, 63, 4), (60, 56, 8))  # king, rook, right
         sign = {4: 1, 60: -1}
         pos.castling = sum(
