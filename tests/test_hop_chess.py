@@ -359,3 +359,17 @@ def test_random_games_agree_with_the_naive_king_test(seed):
 def test_many_random_games():
     for seed in range(40):
         check_random_game(seed, turns=30)
+
+
+@pytest.mark.slow
+def test_a_thousand_short_random_games():
+    """The mask is the legal actions and hoppers stay on empty squares in 1,000 games of 12 turns."""
+    game = make_game("hop_chess", max_turns=12)
+    for seed in range(1000):
+        rng, state = np.random.default_rng(seed), game.initial_state()
+        while not game.is_terminal(state):
+            legal = game.legal_actions(state)
+            assert np.flatnonzero(game.legal_mask(state)).tolist() == legal
+            game.apply(state, legal[int(rng.integers(len(legal)))])
+            assert all(state.pos.board[h] == 0 for h in state.pos.hoppers if h >= 0)
+        assert state.plies <= 12 and sum(game.returns(state)) == 0
