@@ -44,6 +44,9 @@ GAMES = {
     "hexxagon": ("Hexxagon-v0", "envs.games.hexxagon.game:Hexxagon", {}),
     "hexxagon_1344": ("Hexxagon1344-v0", "envs.games.hexxagon.game:Hexxagon1344", {}),
     "send_it": ("SendIt-v0", "envs.games.send_it.game:SendIt", {}),
+    "biqala": ("Biqala-v0", "envs.games.biqala.game:Biqala", {}),
+    "push_go": ("PushGo-v0", "envs.games.push_go.game:PushGo", {}),
+    "hop_chess": ("HopChess-v0", "envs.games.hop_chess.game:HopChess", {}),
 }
 
 

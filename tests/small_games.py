@@ -18,4 +18,7 @@ SMALL = {
     "hexxagon": {"size": 3},
     "hexxagon_1344": {"size": 3},
     "send_it": {"size": 5},
+    "biqala": {"outer_seeds": 1, "inner_seeds": 1},
+    "push_go": {"size": 5},
+    "hop_chess": {"max_turns": 4},
 }

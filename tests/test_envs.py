@@ -9,8 +9,15 @@ import envs
 from envs import CHANCE, GAMES, GameError, GameOverError, IllegalActionError, make_game
 from envs.records import format_game, replay
 
-# Small boards keep the sweep fast; Odoku and Sudoku Moyo have no size.
-SMALL = {name: ({} if name in ("odoku", "sudoku_moyo") else {"size": 6 if "versi" in name else 5}) for name in GAMES}
+# Small boards keep the sweep fast; Odoku, Sudoku Moyo, Biqala and Hop Chess have no size
+# (Biqala: fewer seeds; Hop Chess: short games).
+SIZELESS = {
+    "odoku": {},
+    "sudoku_moyo": {},
+    "biqala": {"outer_seeds": 1, "inner_seeds": 2},
+    "hop_chess": {"max_turns": 12},
+}
+SMALL = {name: SIZELESS.get(name, {"size": 6 if "versi" in name else 5}) for name in GAMES}
 IDS = [(name, GAMES[name][0]) for name in GAMES]
 
 

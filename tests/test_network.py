@@ -223,6 +223,8 @@ def test_augmentation_maps_legal_policies_for_every_game(cfg):
         )
     game = build(cfg)
     symmetries = game.symmetries()
+    if len(symmetries) == 1:
+        pytest.skip(f"{cfg['name']} has no symmetry but the identity: nothing to map")
     rng = np.random.default_rng(2)
     for _ in range(3):
         actions, state = random_prefix(game, rng, int(rng.integers(1, 12)))

@@ -1,0 +1,457 @@
+"""Hop Chess: FIDE chess where each turn also moves the player's hopper, and a piece that
+lands on a hopper moves again (docs/rules.md section 12; the rules are in ``moves.py``).
+
+Squares (index = rank * 8 + file)::
+
+    8 | 56 57 ... 63
+    ...
+    1 |  0  1 ...  7
+         a  b ...  h
+
+A turn is two or three micro-steps: the piece's square, its final square (with the piece
+a promotion makes), then the hopper's square (none on white's first move).
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from envs.core import TERMINAL, Game, GameInfo, IllegalActionError, NotationError, turn_text
+from envs.games.hop_chess.moves import (
+    BISHOP,
+    KING,
+    KNIGHT,
+    LETTERS,
+    PAWN,
+    QUEEN,
+    ROOK,
+    START_FEN,
+    WHITE,
+    Position,
+    colour_of,
+    from_fen,
+    in_check,
+    legal_turns,
+    make_piece_move,
+    place_hopper,
+    square_name,
+    square_of,
+)
+
+FROM, TO, HOPPER = 0, 64, 320
+NUM_ACTIONS = HOPPER + 64
+TO_KINDS = (QUEEN, KNIGHT, BISHOP, ROOK)  # TO + 64 * k + square: k names the promotion (0 also: none)
+SEAT_NAMES = ("white", "black")
+# the seed's diagrams: white capitals with 'O' for its pawns, black small letters
+PIECE_OF_SYMBOL = {"O": PAWN, "p": -PAWN} | {
+    symbol: sign * LETTERS.index(symbol.upper())
+    for sign, case in ((1, str.upper), (-1, str.lower))
+    for symbol in map(case, "NBRQK")
+}
+NUM_PLANES = 22
+
+
+class HopChessState:
+    """The position, the micro-step under way (the chosen piece's square; the piece move
+    made and the hopper's squares left), the legal turns of the turn, turns played, and at
+    the end the winner (-1 a draw) and why."""
+
+    __slots__ = ("pos", "origin", "move", "turns", "plies", "player", "winner", "reason")
+
+    def copy(self) -> "HopChessState":
+        other = HopChessState.__new__(HopChessState)
+        other.pos, other.origin, other.move, other.turns = self.pos.copy(), self.origin, self.move, self.turns
+        other.plies, other.player, other.winner, other.reason = self.plies, self.player, self.winner, self.reason
+        return other
+
+
+class HopChess(Game):
+    """The rules of Hop Chess (``HopChess-v0``).
+
+    ==============  ==============================================================
+    Seats           0 = white (moves first), 1 = black
+    Actions         ``Discrete(384)``: 0-63 the square of the piece to move; 64 +
+                    64 k + s its final square s (k = 0 also for every move that does
+                    not promote; a promotion to queen, knight, bishop, rook is k = 0,
+                    1, 2, 3); 320 + s the hopper to square s. The hops between are not
+                    actions: every path to the same final square gives the same position
+    Observation     ``(22, 8, 8)`` float32, rank 8 at the top, from the mover's view:
+                    0-5 the mover's pawns, knights, bishops, rooks, queens, king, 6-11
+                    the opponent's, 12 the mover's hopper, 13 the opponent's, 14 the
+                    chosen piece, 15 the piece has moved (the hopper is next), 16 the
+                    mover is white, 17 the en passant square, 18-21 castling rights
+                    (mover's short and long, opponent's short and long)
+    Returns         +1 / -1 checkmate; 0 stalemate, 75 moves (150 turns) without a
+                    capture or pawn move, bare kings, or ``max_turns`` turns
+    Symmetries      the identity only (castling is not mirror-symmetric)
+    Notation        ``Ng1-f3 e5`` (piece move, then the hopper's square), short forms
+                    as in the seed's game (``Nf3 e5``, ``B:f6 e5``, ``e:Q+ f3``,
+                    ``Nce2 f3``), ``O-O h3``; white's first turn has no hopper
+    Arguments       ``fen`` (a start without hoppers; the standard one by default),
+                    ``max_turns`` (default 400)
+    ==============  ==============================================================
+    """
+
+    engine_batch_reason = (
+        "a Hop Chess turn needs the full move generator with hops and check through hoppers, "
+        "so make_vec steps the engine: the same games, at the engine's speed"
+    )
+
+    def __init__(self, fen: str = START_FEN, max_turns: int = 400):
+        if isinstance(max_turns, bool) or not isinstance(max_turns, (int, np.integer)) or max_turns < 1:
+            raise ValueError(f"max_turns must be a positive integer, got {max_turns!r}")
+        if not isinstance(fen, str):
+            raise ValueError(f"fen must be a FEN string, got {fen!r}")
+        self.fen, self.max_turns = fen, int(max_turns)
+        self.start = self.state_at(from_fen(fen)).pos  # refuses a position without two kings or a side in check
+        self.info = GameInfo(
+            name="hop_chess",
+            seat_names=SEAT_NAMES,
+            num_actions=NUM_ACTIONS,
+            obs_shape=(NUM_PLANES, 8, 8),
+            max_decisions=3 * self.max_turns,
+            params={"fen": fen, "max_turns": self.max_turns},
+        )
+
+    # --- transitions -----------------------------------------------------------------------------
+    def initial_state(self) -> HopChessState:
+        state = HopChessState.__new__(HopChessState)
+        state.pos, state.plies = self.start.copy(), 0
+        self._start_turn(state)
+        return state
+
+    def _start_turn(self, state: HopChessState) -> None:
+        state.origin, state.move, state.winner, state.reason = -1, None, -1, ""
+        pos = state.pos
+        state.turns = legal_turns(pos)
+        state.player = pos.side
+        if not state.turns:
+            checked = in_check(pos, pos.side)
+            state.winner = 1 - pos.side if checked else -1
+            state.reason = "checkmate" if checked else "stalemate"
+        elif pos.clock >= 150:
+            state.reason = "75 moves without a capture or a pawn move"
+        elif all(abs(p) in (0, KING) for p in pos.board):
+            state.reason = "bare kings"
+        elif state.plies >= self.max_turns:
+            state.reason = f"{self.max_turns} turns"
+        if state.reason:
+            state.player, state.turns = TERMINAL, {}
+
+    def state_at(self, pos: Position, plies: int = 0) -> HopChessState:
+        """A state at the start of a turn in ``pos`` (hoppers where ``pos`` has them)."""
+        if pos.board.count(KING) != 1 or pos.board.count(-KING) != 1:
+            raise ValueError("a position needs exactly one king a side")
+        if in_check(pos, 1 - pos.side):
+            raise ValueError(f"{SEAT_NAMES[1 - pos.side]} is in check with {SEAT_NAMES[pos.side]} to move")
+        state = HopChessState.__new__(HopChessState)
+        state.pos, state.plies = pos.copy(), plies
+        self._start_turn(state)
+        return state
+
+    def to_play(self, state: HopChessState) -> int:
+        return state.player
+
+    def legal_actions(self, state: HopChessState) -> list[int]:
+        if state.player == TERMINAL:
+            return []
+        if state.move is not None:
+            return [HOPPER + s for s in state.turns[state.move]]
+        if state.origin < 0:
+            return sorted({FROM + move[0] for move in state.turns})
+        return sorted({_to_action(move) for move in state.turns if move[0] == state.origin})
+
+    def apply(self, state: HopChessState, action: int) -> None:
+        action = self.check_action(state, action)
+        if action not in self.legal_actions(state):
+            raise IllegalActionError(f"action {action} ({_action_name(action)}): {self._problem(state, action)}")
+        if state.move is not None:
+            place_hopper(state.pos, action - HOPPER)
+            self._end_turn(state)
+        elif state.origin < 0:
+            state.origin = action - FROM
+        else:
+            move = _move_of(state, action)
+            make_piece_move(state.pos, move)
+            if state.turns[move] == [-1]:  # white's first move: no hopper
+                place_hopper(state.pos, -1)
+                self._end_turn(state)
+            else:
+                state.move = move
+
+    def _end_turn(self, state: HopChessState) -> None:
+        state.plies += 1
+        self._start_turn(state)
+
+    def _problem(self, state: HopChessState, action: int) -> str:
+        if state.move is not None:
+            return "the piece has moved: put the hopper on an empty square where the king is then safe"
+        if state.origin < 0:
+            if not FROM <= action < TO:
+                return "choose the square of a piece to move first"
+            piece = state.pos.board[action]
+            if piece == 0 or colour_of(piece) != state.pos.side:
+                return f"no {SEAT_NAMES[state.pos.side]} piece on {square_name(action)}"
+            return f"the piece on {square_name(action)} has no legal move"
+        if not TO <= action < HOPPER:
+            return f"the piece on {square_name(state.origin)} is chosen: name its final square"
+        return f"the piece on {square_name(state.origin)} cannot end there (its moves, hops and the king's safety)"
+
+    def returns(self, state: HopChessState) -> tuple[float, float]:
+        if state.player != TERMINAL or state.winner < 0:
+            return (0.0, 0.0)
+        return (1.0, -1.0) if state.winner == WHITE else (-1.0, 1.0)
+
+    def outcome_info(self, state: HopChessState) -> dict:
+        return {"reason": state.reason}
+
+    def result_text(self, state: HopChessState) -> str:
+        who = "a draw" if state.winner < 0 else f"{SEAT_NAMES[state.winner]} wins"
+        return f"{who} ({state.reason})"
+
+    def goal_text(self, seat: int) -> str:
+        return "checkmate the enemy king (hops count)"
+
+    # --- observation ------------------------------------------------------------------------------------
+    def observe(self, state: HopChessState) -> np.ndarray:
+        pos = state.pos
+        mover = pos.side
+        planes = np.zeros((NUM_PLANES, 64), dtype=np.float32)
+        for square, piece in enumerate(pos.board):
+            if piece:
+                planes[abs(piece) - 1 + (0 if colour_of(piece) == mover else 6), square] = 1.0
+        for colour, plane in ((mover, 12), (1 - mover, 13)):
+            if pos.hoppers[colour] >= 0:
+                planes[plane, pos.hoppers[colour]] = 1.0
+        if state.origin >= 0:
+            planes[14, state.origin] = 1.0
+        planes[15] = state.move is not None
+        planes[16] = mover == WHITE
+        if pos.ep >= 0:
+            planes[17, pos.ep] = 1.0
+        bits = (1, 2, 4, 8) if mover == WHITE else (4, 8, 1, 2)
+        for plane, bit in enumerate(bits, start=18):
+            planes[plane] = bool(pos.castling & bit)
+        board = planes.reshape(NUM_PLANES, 8, 8)
+        return np.ascontiguousarray(board[:, ::-1, :])
+
+    # --- text -----------------------------------------------------------------------------------------
+    def action_to_text(self, state: HopChessState, action: int) -> str:
+        action = int(action)
+        if FROM <= action < TO:
+            piece = state.pos.board[action]
+            return (LETTERS[abs(piece)] if abs(piece) > PAWN else "") + square_name(action)
+        if TO <= action < HOPPER:
+            square = (action - TO) % 64
+            move = _move_of(state, action) if state.origin >= 0 and state.move is None else None
+            promo = "=" + LETTERS[move[2]] if move and move[2] else ""
+            return (":" if state.pos.board[square] else "-") + square_name(square) + promo
+        return square_name(action - HOPPER)
+
+    def format_turn(self, state: HopChessState, actions) -> str:
+        """``Ng1-f3 e5``: the piece's square and final square joined, a space, the hopper."""
+        state = state.copy()
+        words = []
+        for action in actions:
+            words.append(self.action_to_text(state, action))
+            self.apply(state, action)
+        if len(words) >= 2:
+            words[:2] = [words[0] + words[1]]
+        return " ".join(words)
+
+    _SHORT = re.compile(
+        r"^(?P<piece>[NBRQK])?(?P<file>[a-h])?(?P<rank>[1-8])?(?P<sep>[-:x])?"
+        r"(?P<target>[a-h][1-8]|[PNBRQ])(=?(?P<promo>[NBRQ]))?[+#]*$"
+    )
+    _LONG = re.compile(r"^(?P<piece>[NBRQK])?(?P<path>[a-h][1-8](?:[-:x][a-h][1-8])+)(=?(?P<promo>[NBRQ]))?[+#]*$")
+
+    def parse_turn(self, state: HopChessState, text: str) -> list[int]:
+        """A whole turn at its start (``Nf3 e5``, ``Ng1-f3 e5``, ``Bc8-f5-e4 d2``, ``O-O h3``);
+        within a turn, the rest: a final square (``f3``) or the hopper's square."""
+        words = turn_text(text).split()
+        if state.player == TERMINAL:
+            raise IllegalActionError(f"{text!r}: the game is over ({state.reason})")
+        actions: list[int] = []
+        if state.move is None and state.origin >= 0:
+            if not words:
+                raise NotationError(f"{text!r}: name the chosen piece's final square")
+            target = square_of_text(words.pop(0).lstrip("-:x").rstrip("+#"))
+            actions.append(TO + target)
+        elif state.move is None:
+            if not words:
+                raise NotationError("a turn needs a piece move, e.g. 'Nf3 e5'")
+            move = self._read_move(state, words.pop(0))
+            actions += [FROM + move[0], _to_action(move)]
+        else:
+            move = state.move
+        scratch = state.copy()
+        for action in actions:
+            self.apply(scratch, action)
+        if scratch.move is not None:
+            if not words:
+                raise NotationError(f"{text!r}: the turn needs the hopper's square after the piece move")
+            actions.append(HOPPER + square_of_text(words.pop(0).rstrip("+#")))
+        if words:
+            raise NotationError(f"{text!r}: unexpected {' '.join(words)!r} after the turn")
+        return actions
+
+    def _read_move(self, state: HopChessState, word: str) -> tuple[int, int, int]:
+        pos = state.pos
+        clean = word.replace("0", "O").rstrip("+#")
+        if clean in ("O-O", "O-O-O"):
+            home = 4 if pos.side == WHITE else 60
+            target = home + (2 if clean == "O-O" else -2)
+            found = [m for m in state.turns if m[:2] == (home, target) and abs(pos.board[home]) == KING]
+            return _one(found, word)
+        long, short = self._LONG.match(word), self._SHORT.match(word)
+        if long:
+            squares = [square_of(s) for s in re.split(r"[-:x]", long["path"])]
+            kind = LETTERS.index(long["piece"]) if long["piece"] else PAWN
+            promo = LETTERS.index(long["promo"]) if long["promo"] else 0
+            found = [
+                m
+                for m in state.turns
+                if m[:2] == (squares[0], squares[-1]) and abs(pos.board[m[0]]) == kind and _promo_fits(m, promo)
+            ]
+            return _one(found, word)
+        if not short:
+            raise NotationError(
+                f"cannot read Hop Chess move {word!r}: expected e.g. 'Nf3', 'B:f6', 'e:d4', 'Ng1-f3', 'O-O'"
+            )
+        kind = LETTERS.index(short["piece"]) if short["piece"] else PAWN
+        promo = LETTERS.index(short["promo"]) if short["promo"] else 0
+        target = short["target"]
+        found = []
+        for move in state.turns:
+            origin, final, _ = move
+            if abs(pos.board[origin]) != kind or not _promo_fits(move, promo):
+                continue
+            if short["file"] and "abcdefgh"[origin % 8] != short["file"]:
+                continue
+            if short["rank"] and str(origin // 8 + 1) != short["rank"]:
+                continue
+            captured = pos.board[final]
+            if len(target) == 2:
+                if final != square_of(target):
+                    continue
+            elif captured == 0 or LETTERS[abs(captured)] != target:
+                continue
+            if short["sep"] in (":", "x") and captured == 0 and not (kind == PAWN and final == pos.ep):
+                continue
+            found.append(move)
+        return _one(found, word)
+
+    def render_text(self, state: HopChessState) -> str:
+        """The seed's diagram: pieces as letters (white capitals), ``O`` white pawns, ``@``
+        white's hopper, ``#`` black's."""
+        pos, lines = state.pos, []
+        for rank in range(7, -1, -1):
+            row = []
+            for file in range(8):
+                square = rank * 8 + file
+                row.append(_symbol(pos, square))
+            lines.append(" ".join(row) + f"  {rank + 1}")
+        lines.append("a b c d e f g h")
+        if state.player == TERMINAL:
+            lines.append(self.result_text(state))
+        else:
+            lines.append(f"{SEAT_NAMES[state.player]} to move")
+        return "\n".join(lines)
+
+    def render_rgb(self, state: HopChessState) -> np.ndarray:
+        from envs.games.hop_chess.picture import draw_hop_chess
+
+        return draw_hop_chess([_symbol(state.pos, s) for s in range(64)], state.origin)
+
+    def from_diagram(self, diagram: str, to_move: str = "white") -> HopChessState:
+        """A state from a diagram in the seed's style (``render_text`` reads back): castling
+        rights where king and rook stand at home, no en passant, past white's first move."""
+        symbols = self.read_diagram(diagram)
+        if to_move not in SEAT_NAMES:
+            raise NotationError(f"to_move must be 'white' or 'black', got {to_move!r}")
+        pos = Position()
+        for square, symbol in enumerate(symbols):
+            if symbol in "@#":
+                pos.hoppers["@#".index(symbol)] = square
+            elif symbol != ".":
+                if symbol not in PIECE_OF_SYMBOL:
+                    raise NotationError(f"diagram: unexpected {symbol!r} (white pawns are 'O', black 'p')")
+                pos.board[square] = PIECE_OF_SYMBOL[symbol]
+        homes = ((4, 7, 1), (4, 0, 2), (60, 63, 4), (60, 56, 8))  # king, rook, right
+        sign = {4: 1, 60: -1}
+        pos.castling = sum(
+            bit
+            for king, rook, bit in homes
+            if pos.board[king] == sign[king] * KING and pos.board[rook] == sign[king] * ROOK
+        )
+        pos.side, pos.opening = SEAT_NAMES.index(to_move), False
+        return self.state_at(pos)
+
+    def read_diagram(self, diagram: str) -> list[str]:
+        """The 64 symbols of a diagram in the seed's style (rank 8 first), index = rank * 8 + file."""
+        rows = [line.split()[:8] for line in diagram.strip().splitlines()]
+        rows = [row for row in rows if len(row) == 8]
+        if len(rows) != 8:
+            raise NotationError(f"a diagram needs 8 ranks of 8 squares, got {len(rows)}")
+        return [rows[7 - rank][file] for rank in range(8) for file in range(8)]
+
+    def symbols(self, state: HopChessState) -> list[str]:
+        return [_symbol(state.pos, s) for s in range(64)]
+
+
+def _symbol(pos: Position, square: int) -> str:
+    piece = pos.board[square]
+    if piece:
+        letter = "O" if piece == PAWN else LETTERS[abs(piece)]
+        return letter if piece > 0 else letter.lower()
+    if square == pos.hoppers[0]:
+        return "@"
+    if square == pos.hoppers[1]:
+        return "#"
+    return "."
+
+
+def _move_of(state: HopChessState, action: int) -> tuple[int, int, int] | None:
+    """The legal piece move that to-action ``action`` names for the chosen piece (k = 0 is the
+    move without promotion, or with a queen's when that is the only one), or None."""
+    kind, square = divmod(action - TO, 64)
+    found = [m for m in state.turns if m[:2] == (state.origin, square) and _to_action(m) == action]
+    return min(found, key=lambda m: m[2]) if found else None
+
+
+def _to_action(move: tuple[int, int, int]) -> int:
+    origin, final, promo = move
+    return TO + 64 * (TO_KINDS.index(promo) if promo else 0) + final
+
+
+def _promo_fits(move, promo: int) -> bool:
+    """A written promotion must match; an unwritten one is a queen."""
+    return move[2] == promo or (promo == 0 and move[2] in (0, QUEEN))
+
+
+def _one(found: list, word: str):
+    if not found:
+        raise IllegalActionError(f"{word!r} is not a legal move here")
+    if len(found) > 1:
+        options = ", ".join(f"{square_name(m[0])}-{square_name(m[1])}" for m in found)
+        raise NotationError(f"{word!r} is ambiguous: {options}")
+    return found[0]
+
+
+def square_of_text(text: str) -> int:
+    try:
+        return square_of(text)
+    except ValueError:
+        raise NotationError(f"cannot read square {text!r}: expected a1..h8") from None
+
+
+def _action_name(action: int) -> str:
+    if FROM <= action < TO:
+        return f"piece on {square_name(action)}"
+    if TO <= action < HOPPER:
+        return f"to {square_name((action - TO) % 64)}"
+    if HOPPER <= action < NUM_ACTIONS:
+        return f"hopper to {square_name(action - HOPPER)}"
+    return "out of range"

@@ -1,0 +1,405 @@
+"""Push Go: Go with the push move of the seed's "Little Go change" (docs/rules.md section 11).
+
+Cells (index = r * n + c; row 1 at the top, as in the other stone games)::
+
+    1 |  0  1  2 ...
+    2 |  n n+1  ...
+         a  b  c
+
+Colour 1 is ``x`` (black, moves first), colour 2 ``o`` (white, receives komi).
+Actions: ``c`` places a stone on cell c; ``n*n + c`` pushes the enemy stone on c
+(isolated, in atari) into its one liberty; ``2*n*n`` passes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from envs.core import TERMINAL, Game, GameInfo, IllegalActionError, NotationError, Symmetry, turn_text
+from envs.stones.board import (
+    DIHEDRAL,
+    board_symmetry,
+    cell_name,
+    check_size,
+    neighbour_table,
+    parse_cell,
+    square_diagram,
+)
+
+EMPTY, BLACK, WHITE = 0, 1, 2
+SYMBOLS = ".xo"
+SEAT_NAMES = ("x", "o")
+PUSH_FORMS = ("place", "move")
+NUM_PLANES = 6
+ORTHOGONAL = ((-1, 0), (1, 0), (0, -1), (0, 1))
+
+
+class PushGoState:
+    """The board (0 empty, 1 x, 2 o), whose turn, consecutive passes, turns played, and
+    the board before the last turn (the position the mover may not bring back: ko)."""
+
+    __slots__ = ("board", "player", "passes", "turns", "previous")
+
+    def __init__(self, n: int):
+        self.board = bytearray(n * n)
+        self.player = 0
+        self.passes = 0
+        self.turns = 0
+        self.previous = bytes(n * n)
+
+    def copy(self) -> "PushGoState":
+        other = PushGoState.__new__(PushGoState)
+        other.board, other.previous = self.board[:], self.previous
+        other.player, other.passes, other.turns = self.player, self.passes, self.turns
+        return other
+
+
+class PushGo(Game):
+    """The rules of Push Go (``PushGo-v0``).
+
+    ==============  ==============================================================
+    Board           n x n, ``size`` 2..19 (default 9); cell ``r * n + c``, row 1 at
+                    the top
+    Seats           0 ``x`` (black, moves first), 1 ``o`` (white, takes ``komi``,
+                    default 7.5)
+    Actions         ``Discrete(2*n*n + 1)``: 0..n*n-1 place a stone on the cell;
+                    n*n + c push the enemy stone on c, an isolated stone (no stone of
+                    its colour beside it) in atari, into its one liberty, and place a
+                    stone on c (``push_form="place"``, the form the text settles on;
+                    ``"move"``: the mover's stone beyond c moves onto c instead);
+                    2*n*n pass. Captures, then suicide: a turn removes the enemy's
+                    groups left without liberties, then a group of the mover's left
+                    without liberties makes the turn illegal
+    Ko              a turn may not bring back the board as it was before the
+                    opponent's last turn (simple ko, placements and pushes alike)
+    Observation     ``(6, n, n)`` float32 from the mover's view: 0 mover's stones, 1
+                    opponent's stones, 2 mover's stones in atari, 3 opponent's stones in
+                    atari, 4 the mover is x, 5 the opponent passed last
+    Returns         area scoring: stones plus empty regions that touch one colour only;
+                    x wins (+1 / -1) when its area exceeds o's plus ``komi``, o when it
+                    falls short, a draw (0) when equal (only with a whole-number komi)
+    Termination     two passes in a row, or ``max_turns`` turns (default 4*n*n)
+    Symmetries      the 8 maps of the square
+    Notation        ``e5``, a push ``d5>c5`` (the stone on d5 goes to c5), ``pass``
+    ==============  ==============================================================
+    """
+
+    engine_batch_reason = (
+        "Go's captures, pushes and ko need group flood fills and the previous board, "
+        "so make_vec steps the engine: the same games, at the engine's speed"
+    )
+
+    def __init__(self, size: int = 9, komi: float = 7.5, push_form: str = "place", max_turns: int | None = None):
+        self.n = check_size(size, 2)
+        if self.n > 19:
+            raise ValueError(f"size must be from 2 to 19, got {size}")
+        if isinstance(komi, bool) or not isinstance(komi, (int, float)) or not abs(komi) <= self.n * self.n:
+            raise ValueError(f"komi must be a number of points within +-{self.n * self.n}, got {komi!r}")
+        if push_form not in PUSH_FORMS:
+            raise ValueError(f"push_form must be one of {PUSH_FORMS}, got {push_form!r}")
+        default_turns = 4 * self.n * self.n
+        max_turns = default_turns if max_turns is None else max_turns
+        if isinstance(max_turns, bool) or not isinstance(max_turns, (int, np.integer)) or max_turns < 1:
+            raise ValueError(f"max_turns must be a positive integer, got {max_turns!r}")
+        self.komi, self.push_form, self.max_turns = float(komi), push_form, int(max_turns)
+        cells = self.n * self.n
+        self.pass_action = 2 * cells
+        self.neighbours = neighbour_table(self.n, ORTHOGONAL)
+        self.info = GameInfo(
+            name="push_go",
+            seat_names=SEAT_NAMES,
+            num_actions=2 * cells + 1,
+            obs_shape=(NUM_PLANES, self.n, self.n),
+            max_decisions=self.max_turns,
+            params={"size": self.n, "komi": self.komi, "push_form": push_form, "max_turns": self.max_turns},
+        )
+
+    # --- positions ----------------------------------------------------------------------------
+    def initial_state(self) -> PushGoState:
+        return PushGoState(self.n)
+
+    def from_diagram(self, text: str, to_move: str = "x") -> PushGoState:
+        """A position from a diagram: rows of ``.``, ``x`` and ``o`` top to bottom; an arrow
+        ``<-`` or ``<`` (the seed's mark of the cell a push emptied) reads as ``.``, any other
+        word (row numbers, ``[edge]``) is ignored; ``to_move`` ``x`` or ``o``."""
+        lines = text.replace("<-", " . ").replace("<", " . ").splitlines()
+        rows = [[w for w in line.split() if w in SYMBOLS] for line in lines]
+        rows = [row for row in rows if row]
+        if len(rows) != self.n or any(len(row) != self.n for row in rows):
+            shape = [len(row) for row in rows]
+            raise NotationError(f"a {self.n}x{self.n} diagram needs {self.n} rows of {self.n} cells, got {shape}")
+        if to_move not in SEAT_NAMES:
+            raise NotationError(f"to_move must be 'x' or 'o', got {to_move!r}")
+        state = PushGoState(self.n)
+        state.board = bytearray(SYMBOLS.index(w) for row in rows for w in row)
+        state.previous = bytes(state.board)
+        state.player = SEAT_NAMES.index(to_move)
+        return state
+
+    # --- transitions -----------------------------------------------------------------------------
+    def to_play(self, state: PushGoState) -> int:
+        return state.player
+
+    def legal_actions(self, state: PushGoState) -> list[int]:
+        if state.player == TERMINAL:
+            return []
+        board, colour = state.board, state.player + 1
+        groups = self._groups(board)
+        places, pushes = [], []
+        for cell in range(self.n * self.n):
+            if board[cell] == EMPTY:
+                captures = any(
+                    board[x] == 3 - colour and groups[x][1] == {cell} for x in self.neighbours[cell]
+                )  # fmt: skip
+                if captures:  # only a capture can bring a board back (ko)
+                    if self._result(state, cell) is not None:
+                        places.append(cell)
+                elif any(
+                    board[x] == EMPTY or (board[x] == colour and len(groups[x][1]) > 1) for x in self.neighbours[cell]
+                ):
+                    places.append(cell)
+            elif board[cell] == 3 - colour and len(groups[cell][0]) == 1 and len(groups[cell][1]) == 1:
+                if self._result(state, self.n * self.n + cell) is not None:
+                    pushes.append(self.n * self.n + cell)
+        return places + pushes + [self.pass_action]
+
+    def apply(self, state: PushGoState, action: int) -> None:
+        action = self.check_action(state, action)
+        if action == self.pass_action:
+            state.previous = bytes(state.board)
+            state.passes += 1
+        else:
+            board = self._result(state, action)
+            if board is None:
+                raise IllegalActionError(f"action {action} ({self._name(action)}): {self._problem(state, action)}")
+            state.previous, state.board = bytes(state.board), board
+            state.passes = 0
+        state.turns += 1
+        state.player = 1 - state.player
+        if state.passes >= 2 or state.turns >= self.max_turns:
+            state.player = TERMINAL
+
+    def _result(self, state: PushGoState, action: int) -> bytearray | None:
+        """The board after placement or push ``action``, or None when it is illegal."""
+        n2, colour = self.n * self.n, state.player + 1
+        board = state.board[:]
+        if action < n2:
+            if board[action] != EMPTY:
+                return None
+            board[action] = colour
+            touched = (action,)
+        else:
+            cell = action - n2
+            liberty = self._push_target(board, cell, colour)
+            if liberty is None:
+                return None
+            board[liberty], board[cell] = 3 - colour, colour
+            touched = (cell, liberty)
+            if self.push_form == "move":
+                board[self._beyond(cell, liberty)] = EMPTY
+        for start in touched:  # the enemy's groups without liberties go
+            for x in (start, *self.neighbours[start]):
+                if board[x] == 3 - colour:
+                    stones, liberties = self._group(board, x)
+                    if not liberties:
+                        for stone in stones:
+                            board[stone] = EMPTY
+        for start in touched:  # then no group of the mover's may be without liberties
+            for x in (start, *self.neighbours[start]):
+                if board[x] == colour and not self._group(board, x)[1]:
+                    return None
+        if bytes(board) == state.previous:
+            return None
+        return board
+
+    def _push_target(self, board, cell: int, colour: int) -> int | None:
+        """The liberty the enemy stone on ``cell`` is pushed into, or None when there is no push."""
+        if board[cell] != 3 - colour:
+            return None
+        stones, liberties = self._group(board, cell)
+        if len(stones) != 1 or len(liberties) != 1:
+            return None
+        (liberty,) = liberties
+        if self.push_form == "move":
+            beyond = self._beyond(cell, liberty)
+            if beyond is None or board[beyond] != colour:
+                return None
+        return liberty
+
+    def _beyond(self, cell: int, liberty: int) -> int | None:
+        """The cell on the far side of ``cell`` from ``liberty`` (None off the board)."""
+        n = self.n
+        r, c = divmod(cell, n)
+        dr, dc = r - liberty // n, c - liberty % n
+        if 0 <= r + dr < n and 0 <= c + dc < n:
+            return (r + dr) * n + c + dc
+        return None
+
+    def _problem(self, state: PushGoState, action: int) -> str:
+        n2, colour = self.n * self.n, state.player + 1
+        board = state.board
+        if action < n2:
+            if board[action] != EMPTY:
+                return f"{cell_name(action, self.n)} is not empty"
+        else:
+            cell = action - n2
+            if board[cell] != 3 - colour:
+                return f"there is no {SYMBOLS[3 - colour]} stone on {cell_name(cell, self.n)} to push"
+            stones, liberties = self._group(board, cell)
+            if len(stones) != 1:
+                return "only an isolated stone (none of its colour beside it) can be pushed"
+            if len(liberties) != 1:
+                return f"the stone has {len(liberties)} liberties; only a stone in atari can be pushed"
+            if self._push_target(board, cell, colour) is None:
+                return f"the move form needs a {SYMBOLS[colour]} stone beyond it, opposite its liberty"
+        if self._suicide(state, action):
+            return "suicide: the turn would leave a group of the mover's without liberties"
+        return "ko: the turn would bring back the board as it was before the opponent's last turn"
+
+    def _suicide(self, state: PushGoState, action: int) -> bool:
+        saved = state.previous
+        state.previous = b""  # no ko: whatever is refused now is refused as suicide
+        try:
+            return self._result(state, action) is None
+        finally:
+            state.previous = saved
+
+    def _group(self, board, cell: int) -> tuple[list[int], set[int]]:
+        colour, stones, liberties = board[cell], [cell], set()
+        seen = {cell}
+        for stone in stones:
+            for x in self.neighbours[stone]:
+                if board[x] == EMPTY:
+                    liberties.add(x)
+                elif board[x] == colour and x not in seen:
+                    seen.add(x)
+                    stones.append(x)
+        return stones, liberties
+
+    def _groups(self, board) -> list:
+        """Per cell, the (stones, liberties) of its group (None on an empty cell)."""
+        found: list = [None] * len(board)
+        for cell in range(len(board)):
+            if board[cell] and found[cell] is None:
+                group = self._group(board, cell)
+                for stone in group[0]:
+                    found[stone] = group
+        return found
+
+    # --- the end -------------------------------------------------------------------------------
+    def area(self, board) -> tuple[int, int]:
+        """Area scores (x, o): stones plus the empty regions that touch one colour only."""
+        scores = [0, 0, 0]
+        for stone in board:
+            scores[stone] += 1
+        seen = set()
+        for cell in range(len(board)):
+            if board[cell] == EMPTY and cell not in seen:
+                region, touches = [cell], set()
+                seen.add(cell)
+                for x in region:
+                    for y in self.neighbours[x]:
+                        if board[y] == EMPTY and y not in seen:
+                            seen.add(y)
+                            region.append(y)
+                        elif board[y]:
+                            touches.add(board[y])
+                if len(touches) == 1:
+                    scores[touches.pop()] += len(region)
+        return scores[BLACK], scores[WHITE]
+
+    def margin(self, state: PushGoState) -> float:
+        """x's area minus o's area and the komi."""
+        black, white = self.area(state.board)
+        return black - white - self.komi
+
+    def returns(self, state: PushGoState) -> tuple[float, float]:
+        if state.player != TERMINAL:
+            return (0.0, 0.0)
+        margin = self.margin(state)
+        return (0.0, 0.0) if margin == 0 else ((1.0, -1.0) if margin > 0 else (-1.0, 1.0))
+
+    def outcome_info(self, state: PushGoState) -> dict:
+        return {"margin": self.margin(state)}
+
+    def result_text(self, state: PushGoState) -> str:
+        margin = self.margin(state)
+        if margin == 0:
+            return "a draw"
+        return f"{SEAT_NAMES[int(margin < 0)]} wins by {abs(margin):g}"
+
+    def turn_kind(self, state: PushGoState, actions) -> str:
+        action = actions[0] if actions else self.pass_action
+        return "pass" if action == self.pass_action else ("push" if action >= self.n * self.n else "place")
+
+    def goal_text(self, seat: int) -> str:
+        return "have more area (stones and surrounded empty cells)" + (" after the komi" if seat == 0 else " with komi")
+
+    # --- observation and symmetry ----------------------------------------------------------------
+    def observe(self, state: PushGoState) -> np.ndarray:
+        n, mover = self.n, (0 if state.player == TERMINAL else state.player) + 1
+        board = np.frombuffer(bytes(state.board), dtype=np.uint8)
+        planes = np.zeros((NUM_PLANES, n * n), dtype=np.float32)
+        planes[0], planes[1] = board == mover, board == 3 - mover
+        for cell, group in enumerate(self._groups(state.board)):
+            if group is not None and len(group[1]) == 1:
+                planes[2 if board[cell] == mover else 3, cell] = 1.0
+        planes[4] = mover == BLACK
+        planes[5] = state.passes > 0
+        return planes.reshape(self.info.obs_shape)
+
+    def symmetries(self) -> list[Symmetry]:
+        n2 = self.n * self.n
+        result = []
+        for name in DIHEDRAL:
+            base = board_symmetry(name, self.n, self.info.num_actions)
+            perm = base.action_perm.copy()
+            perm[n2 : 2 * n2] = base.action_perm[:n2] + n2
+            result.append(Symmetry(name, base.obs, perm))
+        return result
+
+    # --- text ---------------------------------------------------------------------------------
+    def _name(self, action: int) -> str:
+        n2 = self.n * self.n
+        if action == self.pass_action:
+            return "pass"
+        if action < n2:
+            return cell_name(action, self.n)
+        return f"push {cell_name(action - n2, self.n)}"
+
+    def action_to_text(self, state: PushGoState, action: int) -> str:
+        action, n2 = int(action), self.n * self.n
+        if n2 <= action < 2 * n2:
+            cell = action - n2
+            liberty = self._push_target(state.board, cell, state.player + 1)
+            if liberty is not None:
+                return f"{cell_name(cell, self.n)}>{cell_name(liberty, self.n)}"
+        return self._name(action)
+
+    def parse_turn(self, state: PushGoState, text: str) -> list[int]:
+        """``e5`` (a stone on e5), ``d5>c5`` (push the stone on d5 into c5), ``pass``."""
+        word = turn_text(text).strip().lower()
+        if word == "pass":
+            return [self.pass_action]
+        if ">" not in word:
+            return [parse_cell(word, self.n)]
+        source, _, target = word.partition(">")
+        cell, liberty = parse_cell(source, self.n), parse_cell(target, self.n)
+        if state.player != TERMINAL and self._push_target(state.board, cell, state.player + 1) not in (None, liberty):
+            raise NotationError(f"{text!r}: the stone on {source} would be pushed into its liberty, not {target}")
+        return [self.n * self.n + cell]
+
+    def render_text(self, state: PushGoState) -> str:
+        lines = square_diagram([SYMBOLS[v] for v in state.board], self.n)
+        black, white = self.area(state.board)
+        lines.append(f"area x {black}, o {white}, komi {self.komi:g}")
+        if state.player == TERMINAL:
+            lines.append(self.result_text(state))
+        else:
+            lines.append(f"{SEAT_NAMES[state.player]} to move")
+        return "\n".join(lines)
+
+    def render_rgb(self, state: PushGoState) -> np.ndarray:
+        from envs.stones.picture import draw_stone_square
+
+        return draw_stone_square(state.board, self.n, [""] * (self.n * self.n))

@@ -1,0 +1,310 @@
+"""Push Go (docs/rules.md section 11): the seed's push diagrams replay, the push and its ko,
+suicide, area scoring and komi; properties over random games against an independent reading."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from envs import TERMINAL, IllegalActionError, NotationError, make_game
+from envs.games.push_go.game import BLACK, EMPTY, WHITE
+
+# The seed's "Little Go change": x pushes the isolated o on d5 (in atari) into c5.
+FIRST_BEFORE = """
+  . . . . . . . .
+  . . . . . . . .
+  . . . . . . . .
+  . . o x . . . .
+  . o . o x . . .
+  . . o x . . . .
+  . . . . . . . .
+  . . . . . . . .
+"""
+FIRST_AFTER = """
+  . . . . . . . .
+  . . . . . . . .
+  . . . . . . . .
+  . . o x . . . .
+  . o o x<- . . .
+  . . o x . . . .
+  . . . . . . . .
+  . . . . . . . .
+"""
+# "[check previous]": the push at the edge, o pushing the x beside it, printed in both forms.
+EDGE_BEFORE = """
+  . . . .
+  . x o .
+  x . x o
+  [edge]
+"""
+EDGE_MOVED = """
+  . . . .
+  . x o .
+  x x o <
+  [edge]
+"""
+EDGE_PLACED = """
+  . . . . .
+  . x o .
+  x x o o
+  [edge]
+"""
+
+
+def on_the_edge(fragment: str, n: int = 9) -> str:
+    """A 4-column fragment that ends at the bottom edge, set in columns c-f of the bottom rows
+    of an n x n board (an arrow ``<`` is an empty cell; the fifth dot of EDGE_PLACED's first
+    row is a misprint: the fragment is four columns wide)."""
+    rows = [line.replace("<", ".").split()[:4] for line in fragment.strip().splitlines() if "edge" not in line]
+    empty = [". "] * n
+    board = [empty[:] for _ in range(n - len(rows))]
+    board += [[". ", ". "] + [w + " " for w in row] + [". "] * (n - 6) for row in rows]
+    return "\n".join("".join(row) for row in board)
+
+
+def test_the_push_in_the_form_the_text_settles_on_places_a_new_stone():
+    game = make_game("push_go", size=8)
+    state = game.from_diagram(FIRST_BEFORE, "x")
+    assert game.parse_turn(state, "d5>c5") == [64 + 4 * 8 + 3]
+    game.apply(state, game.parse_turn(state, "d5>c5")[0])
+    after = game.from_diagram(FIRST_AFTER, "o").board
+    after[4 * 8 + 4] = BLACK  # the first diagram shows the first form: there e5's stone moved in
+    assert state.board == after and state.player == 1
+
+
+def test_the_first_form_replays_the_first_diagram_square_by_square():
+    game = make_game("push_go", size=8, push_form="move")
+    state = game.from_diagram(FIRST_BEFORE, "x")
+    game.apply(state, game.parse_turn(state, "d5>c5")[0])
+    assert state.board == game.from_diagram(FIRST_AFTER, "o").board
+
+
+@pytest.mark.parametrize("form, printed", [("move", EDGE_MOVED), ("place", EDGE_PLACED)])
+def test_the_edge_diagrams_replay_in_both_forms(form, printed):
+    game = make_game("push_go", size=9, push_form=form)
+    state = game.from_diagram(on_the_edge(EDGE_BEFORE), "o")
+    assert game.action_to_text(state, 81 + 8 * 9 + 4) == "e9>d9"  # the x on e9 goes to its liberty d9
+    for action in game.parse_turn(state, "e9>d9"):
+        game.apply(state, action)
+    assert state.board == game.from_diagram(on_the_edge(printed), "x").board
+
+
+FRAME = """
+. x o . .
+x o . o .
+. x o . .
+. . . . .
+. . . . .
+"""
+
+
+def test_a_ko_is_not_retaken_at_once_but_the_push_resolves_it():
+    game = make_game("push_go", size=5)
+    state = game.from_diagram(FRAME, "x")
+    game.apply(state, game.parse_turn(state, "c2")[0])  # x takes the o on b2
+    assert state.board[5 + 1] == EMPTY
+    b2 = game.parse_turn(state, "b2")[0]
+    assert b2 not in game.legal_actions(state)
+    with pytest.raises(IllegalActionError, match="ko: the turn would bring back the board"):
+        game.apply(state, b2)
+    push = game.parse_turn(state, "c2>b2")[0]
+    assert push in game.legal_actions(state)
+    game.apply(state, push)  # o pushes x's ko stone into b2 and stands on c2
+    assert state.board[5 + 1] == BLACK and state.board[5 + 2] == WHITE
+    assert game.turn_kind(state, [push]) == "push"
+
+
+def test_an_exchange_elsewhere_lifts_the_ko():
+    game = make_game("push_go", size=5)
+    state = game.from_diagram(FRAME, "x")
+    for text in ("c2", "e5", "d5"):  # x takes, o plays a threat elsewhere, x answers
+        game.apply(state, game.parse_turn(state, text)[0])
+    assert game.parse_turn(state, "b2")[0] in game.legal_actions(state)
+
+
+def test_suicide_is_illegal_and_a_capture_is_not_suicide():
+    game = make_game("push_go", size=5)
+    state = game.from_diagram(". o . . .\no . . . .\n. . . . .\n. . . . .\n. . . . .", "x")
+    assert 0 not in game.legal_actions(state)
+    with pytest.raises(IllegalActionError, match="suicide"):
+        game.apply(state, 0)  # a1
+    state = game.from_diagram(". o x . .\no x . . .\nx . . . .\n. . . . .\n. . . . .", "x")
+    game.apply(state, 0)  # a1 fills its own last liberty but takes b1 and a2 first
+    assert (state.board[0], state.board[1], state.board[5]) == (BLACK, EMPTY, EMPTY)
+
+
+def test_only_an_isolated_stone_in_atari_is_pushed():
+    game = make_game("push_go", size=5)
+    state = game.from_diagram(". o . . .\nx . . . .\n. . . . .\n. . o o .\n. . . . .", "x")
+    pushes = [a for a in game.legal_actions(state) if 25 <= a < 50]
+    assert pushes == []  # b1 has two liberties, c4 d4 are a pair
+    with pytest.raises(IllegalActionError, match="only a stone in atari"):
+        game.apply(state, 25 + 1)
+    with pytest.raises(IllegalActionError, match="only an isolated stone"):
+        game.apply(state, 25 + 15 + 2)
+    with pytest.raises(IllegalActionError, match="no o stone on a2"):
+        game.apply(state, 25 + 5)
+    corner = game.from_diagram("o x . . .\n. . . . .\n. . . . .\n. . . . .\n. . . . .", "x")
+    game.apply(corner, game.parse_turn(corner, "a1>a2")[0])  # in a corner one stone is enough
+    assert (corner.board[0], corner.board[5]) == (BLACK, WHITE)
+
+
+def test_the_move_form_needs_a_stone_of_the_movers_beyond():
+    diagram = "x . . . .\no . . . .\nx . . . .\n. . . . .\n. . . . ."  # o on a2, in atari, liberty b2
+    moving = make_game("push_go", size=5, push_form="move")
+    with pytest.raises(IllegalActionError, match="beyond it"):
+        moving.apply(moving.from_diagram(diagram, "x"), 25 + 5)  # beyond a2 is off the board
+    placing = make_game("push_go", size=5)
+    state = placing.from_diagram(diagram, "x")
+    placing.apply(state, 25 + 5)
+    assert (state.board[5], state.board[6]) == (BLACK, WHITE)
+
+
+def test_area_scoring_and_komi():
+    game = make_game("push_go", size=3, komi=0)
+    state = game.from_diagram("x . o\nx . o\nx . o", "x")
+    assert game.area(state.board) == (3, 3)  # the middle column touches both: nobody's
+    for action in (game.pass_action, game.pass_action):
+        game.apply(state, action)
+    assert state.player == TERMINAL and game.returns(state) == (0.0, 0.0) and game.result_text(state) == "a draw"
+    game = make_game("push_go", size=3, komi=0.5)
+    state = game.from_diagram("x o .\nx o .\nx o .", "o")
+    assert game.area(state.board) == (3, 6)
+    game.apply(state, game.pass_action)
+    assert state.player == 0 and game.returns(state) == (0.0, 0.0)
+    game.apply(state, game.pass_action)
+    assert game.returns(state) == (-1.0, 1.0) and game.result_text(state) == "o wins by 3.5"
+    assert game.outcome_info(state) == {"margin": -3.5}
+
+
+def test_komi_decides_a_full_board():
+    state = make_game("push_go", size=3).from_diagram("x x x\nx . x\nx x x", "o")
+    for komi, expected in ((8.5, (1.0, -1.0)), (9, (0.0, 0.0))):
+        game = make_game("push_go", size=3, komi=komi)
+        end = state.copy()
+        game.apply(end, game.pass_action)
+        game.apply(end, game.pass_action)
+        assert game.returns(end) == expected
+
+
+def test_notation_both_ways_and_bad_text():
+    game = make_game("push_go", size=9)
+    state = game.initial_state()
+    assert game.parse_turn(state, "e5") == [4 * 9 + 4] and game.action_to_text(state, 40) == "e5"
+    assert game.parse_turn(state, "pass") == [162] and game.action_to_text(state, 162) == "pass"
+    with pytest.raises(NotationError, match="off the 9x9 board"):
+        game.parse_turn(state, "j1")
+    with pytest.raises(NotationError):
+        game.parse_turn(state, "hello")
+    edge = make_game("push_go", size=9).from_diagram(on_the_edge(EDGE_BEFORE), "o")
+    with pytest.raises(NotationError, match="pushed into its liberty, not e8"):
+        game.parse_turn(edge, "e9>e8")
+    with pytest.raises(ValueError, match="push_form"):
+        make_game("push_go", push_form="slide")
+
+
+def test_symmetries_map_pushes_with_their_cells():
+    game = make_game("push_go", size=5)
+    state = game.from_diagram(FRAME, "x")
+    game.apply(state, game.parse_turn(state, "c2")[0])  # o to move: the push c2>b2, not b2 (ko)
+    legal = np.flatnonzero(game.legal_mask(state))
+    assert len(game.symmetries()) == 8
+    for symmetry in game.symmetries():
+        other = state.copy()
+        other.board = mapped_board(symmetry, state.board)
+        other.previous = bytes(mapped_board(symmetry, state.previous))
+        assert sorted(symmetry.action_perm[legal]) == game.legal_actions(other), symmetry.name
+
+
+def mapped_board(symmetry, board) -> bytearray:
+    values = np.frombuffer(bytes(board), dtype=np.uint8).reshape(1, 5, 5)
+    return bytearray(symmetry.obs(values).reshape(-1).tolist())
+
+
+# --- properties ------------------------------------------------------------------------------
+def group(board, n, cell):
+    """Stones and liberties of ``cell``'s group, by a recursive search (independent of the engine)."""
+    stones, liberties = set(), set()
+
+    def visit(c):
+        stones.add(c)
+        r, k = divmod(c, n)
+        for rr, kk in ((r - 1, k), (r + 1, k), (r, k - 1), (r, k + 1)):
+            if 0 <= rr < n and 0 <= kk < n:
+                x = rr * n + kk
+                if board[x] == EMPTY:
+                    liberties.add(x)
+                elif board[x] == board[c] and x not in stones:
+                    visit(x)
+
+    visit(cell)
+    return stones, liberties
+
+
+def independent_result(board, previous, n, colour, action, form):
+    """The board after ``action`` by an independent reading of docs/rules.md 8, or None."""
+    board, n2 = list(board), n * n
+    if action < n2:
+        if board[action]:
+            return None
+        board[action] = colour
+    else:
+        cell = action - n2
+        if board[cell] != 3 - colour:
+            return None
+        stones, liberties = group(board, n, cell)
+        if len(stones) != 1 or len(liberties) != 1:
+            return None
+        (liberty,) = liberties
+        board[liberty], board[cell] = 3 - colour, colour
+        if form == "move":
+            r, k = divmod(cell, n)
+            rr, kk = 2 * r - liberty // n, 2 * k - liberty % n
+            if not (0 <= rr < n and 0 <= kk < n) or board[rr * n + kk] != colour:
+                return None
+            board[rr * n + kk] = EMPTY
+    for c in range(n2):
+        if board[c] == 3 - colour and not group(board, n, c)[1]:
+            for s in group(board, n, c)[0]:
+                board[s] = EMPTY
+    if any(board[c] == colour and not group(board, n, c)[1] for c in range(n2)):
+        return None
+    if bytes(board) == previous:
+        return None
+    return board
+
+
+def check_random_game(game, seed: int) -> None:
+    rng, n = np.random.default_rng(seed), game.n
+    state, turns = game.initial_state(), 0
+    while not game.is_terminal(state):
+        legal = game.legal_actions(state)
+        assert np.flatnonzero(game.legal_mask(state)).tolist() == legal
+        for action in range(game.pass_action):
+            result = independent_result(state.board, state.previous, n, state.player + 1, action, game.push_form)
+            assert (action in legal) == (result is not None), (action, game.render_text(state))
+            if result is not None:
+                assert list(game.step(state, action).board) == result
+            else:
+                with pytest.raises(IllegalActionError):
+                    game.step(state, action)
+        game.apply(state, legal[int(rng.integers(len(legal)))])
+        turns += 1
+        # every group on the board has a liberty
+        assert all(group(state.board, n, c)[1] for c in range(n * n) if state.board[c])
+    assert turns <= game.info.max_decisions
+    margin = game.margin(state)
+    assert game.returns(state) == ((1.0, -1.0) if margin > 0 else (-1.0, 1.0) if margin < 0 else (0.0, 0.0))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([(4, "place"), (5, "place"), (4, "move"), (5, "move")]))
+def test_the_mask_is_the_rules_independent_reading(seed, board):
+    size, form = board
+    check_random_game(make_game("push_go", size=size, push_form=form, komi=0.5), seed)
+
+
+@pytest.mark.slow
+def test_thousands_of_random_games():
+    for seed in range(1000):
+        check_random_game(make_game("push_go", size=5, push_form=("place", "move")[seed % 2]), seed)
