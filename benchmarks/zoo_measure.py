@@ -6,7 +6,9 @@ the same function ``evaluate.py`` calls) and writes the figure into
 ``agents/net/zoo/NAME.json``, replacing a figure of the same name. ``--workers``
 plays the games in that many processes (the results do not depend on it, so the
 card's commands leave it out); ``--only`` measures the figures whose name
-contains the text. Each evaluation's files go to ``--out/NAME/FIGURE``.
+contains the text (two processes may measure different figures of one card at
+once: each re-reads the card before writing its figure). Each evaluation's
+files go to ``--out/NAME/FIGURE``.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ def measure(name: str, only: str | None, workers: int, out_dir: Path) -> list[di
             documents[command] = evaluate(cfg, run_dir, LogLines(log))
             log.info("%s: %.1f min", command, (time.time() - started) / 60)
         figure = read_figure(planned, documents[command])
+        card = json.loads(path.read_text())  # as it is now: another measuring process may have written to it
         card["figures"] = [f for f in card["figures"] if f["name"] != figure["name"]] + [figure]
         order = [p.name for p in planned_figures(card["game"])]
         card["figures"].sort(key=lambda f: order.index(f["name"]) if f["name"] in order else len(order))

@@ -36,7 +36,7 @@ class PlannedFigure:
 
     name: str
     overrides: tuple[str, ...]
-    reads: str  # "score:SPEC:OPPONENT" (a match row) or "regret:SPEC:SEAT" (mode=odoku)
+    reads: tuple[str, str, str]  # ("score", SPEC, OPPONENT): a match row; ("regret", SPEC, SEAT): mode=odoku
     target: str
     goal: tuple[str, float] | None  # (">=" or "<=", bound); None: reported, no target
 
@@ -56,21 +56,21 @@ def planned_figures(game: dict) -> list[PlannedFigure]:
         PlannedFigure(
             "score vs mcts:400",
             (*base, f"players=[{zoo},mcts:400]", *match),
-            f"score:{zoo}:mcts:400",
+            ("score", zoo, "mcts:400"),
             f">= {STRONG:.2f}" if small_board else "none set (reported)",
             (">=", STRONG) if small_board else None,
         ),
         PlannedFigure(
             "score vs mcts:1600",
             (*base, f"players=[{zoo},mcts:1600]", *match),
-            f"score:{zoo}:mcts:1600",
+            ("score", zoo, "mcts:1600"),
             f">= {STRONG:.2f}" if not chance_setup else "> 0.50 in duplicate",
             (">=", STRONG) if not chance_setup else (">", 0.5),
         ),
         PlannedFigure(
             "raw network (no search) vs mcts:400",
             (*base, f"players=[{raw},mcts:400]", *match),
-            f"score:{raw}:mcts:400",
+            ("score", raw, "mcts:400"),
             "none set (reported)",
             None,
         ),
@@ -82,7 +82,7 @@ def planned_figures(game: dict) -> list[PlannedFigure]:
                 PlannedFigure(
                     f"raw network's regret per move as {seat_name} (oracle opponent)",
                     command,
-                    f"regret:{raw}:{seat}",
+                    ("regret", raw, str(seat)),
                     f"<= {ODOKU_REGRET} points a move",
                     ("<=", ODOKU_REGRET),
                 )
@@ -92,7 +92,7 @@ def planned_figures(game: dict) -> list[PlannedFigure]:
 
 def read_figure(planned: PlannedFigure, document: dict, date: datetime.date | None = None) -> dict:
     """The card's figure from the ``results.json`` document of ``planned``'s command."""
-    kind, spec, which = planned.reads.split(":", 2)
+    kind, spec, which = planned.reads
     if kind == "score":
         row = next(r for r in document["table"] if r["player"] == spec and r["opponent"] == which)
         value, interval, games = row["score"], [row["ci_low"], row["ci_high"]], row["games"]
@@ -177,7 +177,7 @@ def zoo_listing() -> tuple[str, list[str], dict[str, str]]:
         lines += [f"  {name:{width}s}{command}" for name, command in missing.items()]
         lines.append(
             "  then: python -m agents.net.zoo.export RUN/checkpoints/CHECKPOINT.pt --command '...' --commit C "
-            "--machine M, and python benchmarks/zoo_measure.py GAME (docs/zoo.md)"
+            "--machine M, and PYTHONPATH=. python benchmarks/zoo_measure.py GAME (docs/zoo.md)"
         )
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks), names, missing

@@ -40,6 +40,8 @@ def export_network(
     """Write the zoo files of the checkpoint (``name``: default the game's name); returns their paths."""
     checkpoint = load_checkpoint(checkpoint_path)
     config = stored_config(checkpoint, checkpoint_path)
+    if not isinstance(config.get("seed"), int) or not isinstance(config.get("agent", {}).get("search"), dict):
+        raise CheckpointError(f"checkpoint {checkpoint_path}: field 'config' lacks the run's seed or agent.search")
     name = name or checkpoint["game"]["name"]
     model = {key: (t.half() if half and t.is_floating_point() else t).clone() for key, t in checkpoint["model"].items()}
     entry = {
