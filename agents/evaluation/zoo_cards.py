@@ -161,6 +161,8 @@ def format_card(card: dict) -> str:
             f"{figure['date']}); target {figure['target']}: {figure['verdict']}",
             f"      {figure['command']}",
         ]
+        if figure.get("note"):  # optional: what the figure means beside a reference (e.g. the oracle's ceiling)
+            lines.append(f"      note: {figure['note']}")
     return "\n".join(lines)
 
 

@@ -69,7 +69,7 @@ FIGURE_FIELDS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "met": (bool, "whether the target is met"),
     "verdict": (str, "met, or missed and by how much"),
     "date": (str, "when it was measured (YYYY-MM-DD)"),
-}
+}  # optional: "note", text that puts the figure beside a reference (shown by mode=zoo)
 
 
 class ZooError(ValueError):
