@@ -309,12 +309,18 @@ def turn_text(text) -> str:
 
 
 def play_out(
-    game: Game, state, rng: np.random.Generator, players: Mapping[int, Any], actions: list | None = None
+    game: Game,
+    state,
+    rng: np.random.Generator,
+    players: Mapping[int, Any],
+    actions: list | None = None,
+    chance_rng: np.random.Generator | None = None,
 ) -> int:
     """Play ``state`` forward in place until a seat without a player is to move, or the end.
 
-    Chance outcomes are drawn from ``rng``; seat ``s`` in ``players`` acts by
-    ``players[s].act(state, rng)``. Every action is appended to ``actions`` when
+    Chance outcomes are drawn from ``chance_rng`` (default: ``rng``); seat ``s`` in
+    ``players`` acts by ``players[s].act(state, rng)`` (a chance generator of its own
+    gives two games the same luck: duplicate matches). Every action is appended to ``actions`` when
     given; returns the number of decisions the players made. The one game loop:
     ``agents.evaluation.runner.play_game`` gives every seat a player, the env
     gives its opponent's seats one and stops where its agent is to move.
@@ -323,7 +329,7 @@ def play_out(
     while True:
         seat = game.to_play(state)
         if seat == CHANCE:
-            action = game.sample_chance(state, rng)
+            action = game.sample_chance(state, rng if chance_rng is None else chance_rng)
         elif seat in players:
             action = players[seat].act(state, rng)
             decisions += 1

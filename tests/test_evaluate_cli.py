@@ -145,8 +145,8 @@ def test_batch_games_reaches_the_runner_and_torch_threads_this_process(tmp_path,
     monkeypatch.setattr(
         runner,
         "play_lockstep",
-        lambda game, lineups, rngs, opening=0: (
-            groups.append(len(lineups)) or play_lockstep(game, lineups, rngs, opening)
+        lambda game, lineups, rngs, opening=0, chance_rngs=None: (
+            groups.append(len(lineups)) or play_lockstep(game, lineups, rngs, opening, chance_rngs)
         ),
     )
     threads = torch.get_num_threads()
@@ -163,7 +163,7 @@ def test_batch_games_reaches_the_runner_and_torch_threads_this_process(tmp_path,
 
 
 def test_modes_are_a_table():
-    assert set(MODES) == {"match", "solve", "accuracy", "stats", "odoku", "play", "curve", "report"}
+    assert set(MODES) == {"match", "solve", "accuracy", "stats", "odoku", "play", "curve", "report", "zoo"}
     assert issubclass(ConfigError, ValueError)
 
 

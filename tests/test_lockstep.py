@@ -188,7 +188,7 @@ def test_the_groups_of_games_are_the_same_for_any_number_of_workers(monkeypatch)
             self.asked = workers
 
         def map(self, task, jobs, progress="", count=None):
-            groups[self.asked] = [[(lineup, seed.spawn_key) for lineup, seed in group] for group in jobs]
+            groups[self.asked] = [[(lineup, seed.spawn_key) for lineup, seed, _ in group] for group in jobs]
             return super().map(task, jobs, progress, count)
 
     monkeypatch.setattr(runner, "WorkerPool", InProcessPool)

@@ -22,6 +22,8 @@ directory and returns a JSON-ready summary, which :func:`evaluate` saves as
                each of ``players``, ``games`` each: ``curve.csv``, ``curve.png``
 ``report``     the game inventor's report (balance, depth, luck, decisiveness, branching) at a
                ``budget``: ``report.md`` with PNG plots in ``report_dir`` (``agents.evaluation.report``)
+``zoo``        the cards of the zoo's networks (``zoo[:GAME]`` players), and the games
+               without one with the command that would make it
 =============  ==============================================================================
 """
 
@@ -50,6 +52,7 @@ from agents.evaluation.report_page import write_report
 from agents.evaluation.runner import game_record, play_games
 from agents.evaluation.settings import EvaluateConfig
 from agents.evaluation.tournament import round_robin
+from agents.evaluation.zoo_cards import zoo_listing
 from agents.players.human import play_interactive
 from agents.players.registry import display_names, make_player, split_name
 from agents.search.solver import Solver, optimal_share
@@ -79,8 +82,18 @@ def run_match(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
     specs = _players(cfg, at_least=2)
     names = display_names(specs)
     game = _game(cfg)
+    if cfg.duplicate and cfg.games % 2:
+        raise ConfigError(f"games: duplicate=true plays each setup twice, so games must be even, got {cfg.games}")
     tournament = round_robin(
-        _game_cfg(cfg), specs, cfg.games, cfg.seed, cfg.workers, cfg.progress, cfg.batch_games, cfg.opening
+        _game_cfg(cfg),
+        specs,
+        cfg.games,
+        cfg.seed,
+        cfg.workers,
+        cfg.progress,
+        cfg.batch_games,
+        cfg.opening,
+        cfg.duplicate,
     )
     tournament = dataclasses.replace(tournament, players=tuple(names))  # tables, plots, ratings by name
     games_dir = run_dir / "games"
@@ -99,6 +112,8 @@ def run_match(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
     _print_table(rows, out)
     anchor_note = "" if ratings.anchor == "random" else " (no random player: the first player is the anchor)"
     print(f"ratings: Bradley-Terry, Elo scale, {ratings.anchor} = 0{anchor_note}", file=out)
+    if cfg.duplicate:
+        print(f"duplicate: {cfg.games // 2} chance setups per pair, each played twice with the seats swapped", file=out)
     _warn_of_repeats(tournament.results, out)
 
     _write_csv(run_dir / "results.csv", rows)
@@ -272,7 +287,7 @@ def run_odoku(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
     specs = _players(cfg, at_least=1)
     names = display_names(specs)
     width = max(len(name) for name in names + ["player"]) + 2
-    print(f"{'player':{width}s}{'seat':4s} {'mean score':>17s} {'regret/move':>11s} {'regret/game':>11s}", file=out)
+    print(f"{'player':{width}s}{'seat':4s} {'mean score':>17s} {'regret/move':>20s} {'regret/game':>11s}", file=out)
     for spec, name in zip(specs, names):
         seats = measure_against_oracle(
             _game_cfg(cfg), spec, cfg.games, cfg.seed, cfg.workers, cfg.progress, cfg.batch_games
@@ -281,7 +296,7 @@ def run_odoku(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
         for m in seats:
             print(
                 f"{name:{width}s}{'BA'[m.seat]:4s} {m.mean_score:8.3f} +- {m.score_ci:5.3f} "
-                f"{m.regret_per_move:11.4f} {m.regret_per_game:11.3f}",
+                f"{m.regret_per_move:11.4f} +- {m.regret_per_move_ci:.4f} {m.regret_per_game:11.3f}",
                 file=out,
             )
     print("reference (docs/rules.md): oracle 9.375 from either seat; random as B 3.40, as A 14.33", file=out)
@@ -379,6 +394,12 @@ def run_report(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
     return {"report": str(page), "seconds": report["seconds"]}
 
 
+def run_zoo(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
+    text, names, missing = zoo_listing()
+    print(text, file=out)
+    return {"networks": names, "missing": missing}
+
+
 MODES: dict[str, Callable[[DictConfig, Path, TextIO], dict]] = {
     "match": run_match,
     "solve": run_solve,
@@ -388,6 +409,7 @@ MODES: dict[str, Callable[[DictConfig, Path, TextIO], dict]] = {
     "play": run_play,
     "curve": run_curve,
     "report": run_report,
+    "zoo": run_zoo,
 }
 
 
@@ -410,6 +432,10 @@ def _check_ranges(cfg: DictConfig) -> None:
             raise ConfigError(f"{key}: must be an integer >= {low}, got {value!r}")
     if not isinstance(cfg.get("prior_draws"), (int, float)) or cfg.prior_draws < 0:
         raise ConfigError(f"prior_draws: must be a number >= 0, got {cfg.get('prior_draws')!r}")
+    if not isinstance(cfg.get("duplicate"), bool):
+        raise ConfigError(f"duplicate: must be true or false, got {cfg.get('duplicate')!r}")
+    if cfg.duplicate and cfg.mode != "match":
+        raise ConfigError(f"duplicate: duplicate=true plays in mode=match, not mode={cfg.mode}")
     if cfg.get("positions") not in ACCURACY_POSITIONS:
         raise ConfigError(f"positions: must be one of {', '.join(ACCURACY_POSITIONS)}, got {cfg.get('positions')!r}")
 

@@ -8,8 +8,9 @@
   of the best move minus the value of the move played, from the mover's side
   (B maximises the value, A minimises it); values are exact by the random-turn
   theorem (``envs.games.odoku.game.action_values``). Reported per move (mean over all its
-  moves) and per game (the sum over its moves in a game, averaged over games).
-  The oracle's regret is exactly 0.
+  moves) and per game (the sum over its moves in a game, averaged over games),
+  the regret per move with the half-width of its 95% interval (a ratio of sums
+  over independent games: the delta method). The oracle's regret is exactly 0.
 """
 
 from __future__ import annotations
@@ -58,6 +59,7 @@ class SeatMeasure:
     regret_per_move: float
     regret_per_game: float
     regret_total: float
+    regret_per_move_ci: float  # half-width of the 95% interval of regret_per_move
 
     def as_dict(self) -> dict:
         return dict(self.__dict__)
@@ -71,16 +73,28 @@ def measure_seat(game: Odoku, results: Sequence[GameResult], seat: int) -> SeatM
     moves = sum(len(g) for g in per_game)
     total = sum(sum(g) for g in per_game)
     mean, ci = mean_interval(r.info["score"] for r in results)
+    per_move = total / moves if moves else 0.0
     return SeatMeasure(
         seat=seat,
         games=len(results),
         mean_score=mean,
         score_ci=ci,
         moves=moves,
-        regret_per_move=total / moves if moves else 0.0,
+        regret_per_move=per_move,
         regret_per_game=total / len(results),
         regret_total=total,
+        regret_per_move_ci=_ratio_half_width([sum(g) for g in per_game], [len(g) for g in per_game], per_move),
     )
+
+
+def _ratio_half_width(sums: Sequence[float], counts: Sequence[int], ratio: float) -> float:
+    """Half-width of the 95% interval of ``sum(sums) / sum(counts)`` over independent games:
+    the interval of the mean residual ``sum - ratio * count``, divided by the mean count."""
+    mean_count = sum(counts) / len(counts) if counts else 0.0
+    if mean_count == 0 or len(counts) < 2:
+        return 0.0 if mean_count == 0 else float("inf")
+    _, half = mean_interval(s - ratio * c for s, c in zip(sums, counts))
+    return half / mean_count
 
 
 def measure_against_oracle(

@@ -33,6 +33,14 @@ choices are that close, and the games differ from ``batch_games=1`` (each
 ``opening=K`` starts every game with K whole turns played at random from the
 game's own generator (:func:`random_turns`), so that deterministic players play
 varied games; the turns are part of the game's actions and record.
+
+``duplicate=True`` plays duplicate matches, for games with a chance setup (Sudoku
+Moyo's puzzle, Odoku's coin): the lineups come in pairs, the second the first
+with the seats swapped, and both games of pair ``j`` draw every chance outcome
+(and the ``opening``) from one chance generator, child ``j`` of
+``SeedSequence([seed, DUPLICATE_STREAM])``: the same puzzle, the same sequence of
+coins, the same opening, each player once in each seat. The players' own choices
+still draw from the game's generator.
 """
 
 from __future__ import annotations
@@ -70,9 +78,15 @@ class GameResult:
 
 
 def play_game(
-    game: Game, players: Sequence[Player], rng: np.random.Generator, state=None, opening: int = 0
+    game: Game,
+    players: Sequence[Player],
+    rng: np.random.Generator,
+    state=None,
+    opening: int = 0,
+    chance_rng: np.random.Generator | None = None,
 ) -> GameResult:
-    """Play one game: ``players[seat]`` acts for ``seat``; chance outcomes drawn from ``rng``.
+    """Play one game: ``players[seat]`` acts for ``seat``; chance outcomes drawn from ``rng``,
+    or from ``chance_rng`` when given (which then plays the opening too: duplicate matches).
 
     Every player is ``reset()`` first. An illegal action from a player raises the
     engine's ``IllegalActionError`` (naming the action); it is never skipped.
@@ -84,8 +98,8 @@ def play_game(
     start = game.initial_state() if state is None else state.copy()
     state = start.copy()
     actions: list[int] = []
-    decisions = random_turns(game, state, rng, opening, actions)
-    decisions += play_out(game, state, rng, dict(enumerate(players)), actions)
+    decisions = random_turns(game, state, rng if chance_rng is None else chance_rng, opening, actions)
+    decisions += play_out(game, state, rng, dict(enumerate(players)), actions, chance_rng)
     return _result(game, start, state, actions, decisions)
 
 
@@ -108,7 +122,11 @@ def random_turns(game: Game, state, rng: np.random.Generator, turns: int, action
 
 
 def play_lockstep(
-    game: Game, lineups: Sequence[Sequence[Player]], rngs: Sequence[np.random.Generator], opening: int = 0
+    game: Game,
+    lineups: Sequence[Sequence[Player]],
+    rngs: Sequence[np.random.Generator],
+    opening: int = 0,
+    chance_rngs: Sequence[np.random.Generator | None] | None = None,
 ) -> list[GameResult]:
     """Play one game per lineup together: game ``k`` as ``play_game(game, lineups[k],
     rngs[k])`` plays it, but in waves: every unfinished game advances through chance
@@ -120,26 +138,31 @@ def play_lockstep(
     draws (every player here), each game equals its ``play_game`` as long as
     the players' evaluations do not depend on which positions share a call.
     Games with a player that keeps state between moves (``Player.keeps_state``)
-    are played alone, one after another. ``opening`` as in :func:`play_game`.
+    are played alone, one after another. ``opening`` and ``chance_rngs`` (one per game
+    or None) as ``opening`` and ``chance_rng`` in :func:`play_game`.
     """
     if len(rngs) != len(lineups):
         raise ValueError(f"play_lockstep needs one generator per game: {len(lineups)} games, {len(rngs)} generators")
+    chance = list(chance_rngs) if chance_rngs is not None else [None] * len(lineups)
+    if len(chance) != len(lineups):
+        raise ValueError(f"play_lockstep needs one chance generator per game: {len(lineups)} games, {len(chance)}")
+    chance = [rng if c is None else c for rng, c in zip(rngs, chance)]
     results: dict[int, GameResult] = {}
     for k, players in enumerate(lineups):
         _check_lineup(game, players)
         if any(player.keeps_state for player in players):
-            results[k] = play_game(game, players, rngs[k], opening=opening)
+            results[k] = play_game(game, players, rngs[k], opening=opening, chance_rng=chance[k])
     together = [k for k in range(len(lineups)) if k not in results]
     for player in {id(p): p for k in together for p in lineups[k]}.values():
         player.reset()
     start = game.initial_state()
     states = {k: start.copy() for k in together}
     actions: dict[int, list[int]] = {k: [] for k in together}
-    decisions = {k: random_turns(game, states[k], rngs[k], opening, actions[k]) for k in together}
+    decisions = {k: random_turns(game, states[k], chance[k], opening, actions[k]) for k in together}
     while together:
         waiting: dict[int, tuple[Player, list[int]]] = {}  # id(player) -> (player, its games)
         for k in together:
-            play_out(game, states[k], rngs[k], {}, actions[k])  # chance, up to a decision or the end
+            play_out(game, states[k], rngs[k], {}, actions[k], chance[k])  # chance, up to a decision or the end
             if not game.is_terminal(states[k]):
                 player = lineups[k][game.to_play(states[k])]
                 waiting.setdefault(id(player), (player, []))[1].append(k)
@@ -235,10 +258,12 @@ def play_games(
     progress: bool = False,
     batch_games: int = 1,
     opening: int = 0,
+    duplicate: bool = False,
 ) -> list[GameResult]:
     """Play one game per lineup (the spec of each seat); results in lineup order.
-    ``opening=K``: every game starts with K random turns (:func:`random_turns`)."""
-    return play_batches(game_cfg, [lineups], seed, workers, progress, batch_games, opening)[0]
+    ``opening=K``: every game starts with K random turns (:func:`random_turns`);
+    ``duplicate``: the lineups are seat-swapped pairs sharing their chance (the module's docstring)."""
+    return play_batches(game_cfg, [lineups], seed, workers, progress, batch_games, opening, duplicate)[0]
 
 
 def play_batches(
@@ -249,6 +274,7 @@ def play_batches(
     progress: bool = False,
     batch_games: int = 1,
     opening: int = 0,
+    duplicate: bool = False,
 ) -> list[list[GameResult]]:
     """Play several batches of lineups on one pool of workers; each batch's games are
     those :func:`play_games` plays for it with the same ``seed`` (game ``k`` of every
@@ -256,7 +282,8 @@ def play_batches(
 
     The games of all batches, in order, are cut into groups of ``batch_games``
     consecutive games (the same groups for any number of workers); a worker plays
-    a group's games in lockstep (:func:`play_lockstep`)."""
+    a group's games in lockstep (:func:`play_lockstep`). ``duplicate``: every batch's
+    lineups are seat-swapped pairs, and each pair shares one chance generator."""
     if workers < 1:
         raise ValueError(f"workers must be >= 1, got {workers}")
     if not isinstance(batch_games, int) or isinstance(batch_games, bool) or batch_games < 1:
@@ -266,7 +293,8 @@ def play_batches(
     jobs = []
     for lineups in batches:
         seeds = np.random.SeedSequence(seed).spawn(len(lineups))
-        jobs += [(tuple(lineup), child) for lineup, child in zip(lineups, seeds)]
+        chance = duplicate_chance_seeds(lineups, seed) if duplicate else [None] * len(lineups)
+        jobs += [(tuple(lineup), child, luck) for lineup, child, luck in zip(lineups, seeds, chance)]
     groups = [jobs[start : start + batch_games] for start in range(0, len(jobs), batch_games)]
     processes = workers if workers > 1 and len(groups) > 1 else 0
     with WorkerPool(processes, _seating, dict(game_cfg), opening) as pool:
@@ -274,6 +302,23 @@ def play_batches(
     results = [result for group in played for result in group]
     ends = np.cumsum([len(lineups) for lineups in batches]).tolist()
     return [results[end - len(lineups) : end] for lineups, end in zip(batches, ends)]
+
+
+DUPLICATE_STREAM = 0x6475706C  # "dupl": the chance generators of duplicate pairs, apart from the games' own
+
+
+def duplicate_chance_seeds(lineups: Sequence[Sequence[str]], seed: int) -> list[np.random.SeedSequence]:
+    """One chance seed per game, the same for both games of each seat-swapped pair; a ValueError
+    unless the lineups come in such pairs (``[a, b], [b, a], ...``)."""
+    pairs = [tuple(lineups[k : k + 2]) for k in range(0, len(lineups), 2)]
+    for number, pair in enumerate(pairs):
+        if len(pair) != 2 or tuple(pair[1]) != tuple(pair[0])[::-1] or len(pair[0]) != 2:
+            raise ValueError(
+                f"duplicate matches need the games in seat-swapped pairs of two players ([a, b] then [b, a]); "
+                f"games {2 * number + 1}.. are {[list(lineup) for lineup in pair]}"
+            )
+    children = np.random.SeedSequence([seed, DUPLICATE_STREAM]).spawn(len(pairs))
+    return [children[k // 2] for k in range(len(lineups))]
 
 
 def _seating(game_cfg: dict, opening: int) -> dict:
@@ -285,13 +330,14 @@ def _play_group(seating: dict, group) -> list[GameResult]:
     game: Game = seating["game"]
     players: dict[tuple[int, str], Player] = seating["players"]
     lineups = []
-    for lineup, _ in group:
+    for lineup, _, _ in group:
         for seat, spec in enumerate(lineup):
             if (seat, spec) not in players:
                 players[seat, spec] = make_player(spec, game)
         lineups.append([players[seat, spec] for seat, spec in enumerate(lineup)])
-    rngs = [np.random.default_rng(seed_seq) for _, seed_seq in group]
-    return play_lockstep(game, lineups, rngs, seating["opening"])
+    rngs = [np.random.default_rng(seed_seq) for _, seed_seq, _ in group]
+    chance = [None if luck is None else np.random.default_rng(luck) for _, _, luck in group]
+    return play_lockstep(game, lineups, rngs, seating["opening"], chance)
 
 
 # --- records -----------------------------------------------------------------------------

@@ -35,6 +35,7 @@ class EvaluateConfig:
     host: str = MISSING  # host, port, checkpoint_dir: mode=serve and mode=analyse (agents/web/modes.py)
     port: int = MISSING
     checkpoint_dir: Optional[str] = None
+    duplicate: bool = False  # match: every chance setup played twice, seats swapped
     budget: str = MISSING  # budget, report_dir, ladder: mode=report (agents/evaluation/report.py)
     report_dir: Optional[str] = None
     ladder: Optional[str] = None  # not "agent": train.py's config group of that name would take it

@@ -104,13 +104,17 @@ def round_robin(
     progress: bool = False,
     batch_games: int = 1,
     opening: int = 0,
+    duplicate: bool = False,
 ) -> Tournament:
-    """Play a seat-swapped round robin between the player specs (``batch_games``, ``opening``:
-    see :func:`agents.evaluation.runner.play_batches`)."""
+    """Play a seat-swapped round robin between the player specs (``batch_games``, ``opening``,
+    ``duplicate``: see :func:`agents.evaluation.runner.play_batches`; duplicate matches need
+    an even ``games_per_pair``, each pair of games one chance setup)."""
     specs = tuple(specs)
     if len(set(specs)) != len(specs):
         raise ValueError(f"players must be distinct specs, got {list(specs)}")
+    if duplicate and games_per_pair % 2:
+        raise ValueError(f"duplicate matches play each setup twice: games per pair must be even, got {games_per_pair}")
     schedule = round_robin_schedule(len(specs), games_per_pair)
     lineups = [tuple(specs[p] for p in seats) for seats in schedule]
-    results = play_games(game_cfg, lineups, seed, workers, progress, batch_games, opening)
+    results = play_games(game_cfg, lineups, seed, workers, progress, batch_games, opening, duplicate)
     return Tournament(players=specs, schedule=tuple(schedule), results=tuple(results))

@@ -92,9 +92,12 @@ def checkpoint_order(path: Path) -> tuple[int, int, int]:
     return int(step), int(iteration or -1), -1 if stop is None else int(stop or 1)
 
 
-def check_game(checkpoint: dict, game: Game, path: str | Path, any_size: bool = False) -> None:
+def check_game(
+    checkpoint: dict, game: Game, path: str | Path, any_size: bool = False, what: str = "checkpoint"
+) -> None:
     """Raise CheckpointError unless the checkpoint was trained on ``game`` with the same
-    parameters; with ``any_size``, its ``size`` may differ."""
+    parameters; with ``any_size``, its ``size`` may differ. ``what`` names the file's kind
+    in the message (a zoo network, :mod:`agents.net.zoo`)."""
     trained = checkpoint["game"]
     wanted = {"name": game.info.name, "params": dict(game.info.params)}
     ignored = {"size"} if any_size else set()
@@ -103,7 +106,7 @@ def check_game(checkpoint: dict, game: Game, path: str | Path, any_size: bool = 
         return {key: value for key, value in params.items() if key not in ignored}
 
     if trained["name"] != wanted["name"] or compared(trained["params"]) != compared(wanted["params"]):
-        raise CheckpointError(f"checkpoint {path} is for {_describe(trained)}, not {_describe(wanted)}")
+        raise CheckpointError(f"{what} {path} is for {_describe(trained)}, not {_describe(wanted)}")
 
 
 def build_network(checkpoint: dict, path: str | Path, game: Game) -> PolicyValueNet:

@@ -45,17 +45,24 @@ def load_az_player(path: str | Path, game: Game, simulations: int | None = None)
     """A player from checkpoint ``path`` for ``game``: search with ``simulations``
     (default: the checkpoint's training budget), or the raw network for 0."""
     checkpoint = load_checkpoint(path, game)
-    estimator = NetEstimator(game, build_network(checkpoint, path, game))
-    if simulations == 0:
-        return NetworkPlayer(estimator)
+    net = build_network(checkpoint, path, game)
     try:
         search = dict(yaml.safe_load(checkpoint["config"])["agent"]["search"])
-        if simulations is not None:
-            search["num_simulations"] = simulations
-        config = SearchConfig(**search)
+        SearchConfig(**search)
     except (KeyError, TypeError, ValueError) as error:
         raise CheckpointError(f"checkpoint {path}: field 'config' has no usable agent.search ({error})") from None
-    return SearchPlayer(game, estimator, config)
+    return network_player(game, net, search, simulations)
+
+
+def network_player(game: Game, net, search: dict, simulations: int | None = None) -> Player:
+    """``net`` searching with the ``agent.search`` settings ``search`` (``simulations``, when
+    given, sets the budget), or the raw network for ``simulations=0``."""
+    estimator = NetEstimator(game, net)
+    if simulations == 0:
+        return NetworkPlayer(estimator)
+    if simulations is not None:
+        search = {**search, "num_simulations": simulations}
+    return SearchPlayer(game, estimator, SearchConfig(**search))
 
 
 def make_az_player(game: Game, args: list[str]) -> Player:

@@ -1,7 +1,7 @@
 """The registry of player specs: ``make_player(spec, game)``.
 
 Specs are short strings, as on the command line: ``random``, ``greedy``,
-``mcts:N``, ``az:PATH[:SIMS]``, ``oracle``, ``solver``, ``human``. Each kind
+``mcts:N``, ``az:PATH[:SIMS]``, ``zoo[:GAME][:SIMS]``, ``oracle``, ``solver``, ``human``. Each kind
 maps to a factory ``(game, args) -> Player``, imported on first use, so a
 spec that needs torch (``az``) imports it only when it is asked for. A spec may
 carry a display name for tables, plots and records: ``me=az:PATH:64``; without
@@ -41,6 +41,10 @@ PLAYER_SPECS: dict[str, tuple[str | Callable, str]] = {
     "az": (
         "agents.players.az_player:make_az_player",
         "az:PATH[:SIMS]: a training checkpoint with its search (SIMS=0: the raw network)",
+    ),
+    "zoo": (
+        "agents.players.zoo_player:make_zoo_player",
+        "zoo[:GAME][:SIMS]: the zoo's network for this game (agents/net/zoo/, python evaluate.py mode=zoo)",
     ),
     "oracle": ("agents.players.oracle:make_oracle_player", "oracle: Odoku's exact perfect player"),
     "solver": ("agents.players.solver_player:make_solver_player", "solver: exact alpha-beta player for tiny boards"),

@@ -1,0 +1,185 @@
+"""The zoo's cards: the figures every network is measured by, their verdicts, and the listing.
+
+:func:`planned_figures` says, for a game, which figures its card carries, each
+with the ``python evaluate.py`` command that measures it and the target set for
+it (issue 36): the zoo network's score against ``mcts:400`` and ``mcts:1600``
+over 200 games, seats alternating (duplicate matches for a game with a chance
+setup at its start: Sudoku Moyo's puzzle), its raw network against ``mcts:400``,
+and for Odoku the regret per move against the oracle from each seat.
+:func:`read_figure` turns an evaluation's ``results.json`` document into a
+card's figure; ``benchmarks/zoo_measure.py`` runs the commands and writes the
+figures. :func:`zoo_listing` is what ``python evaluate.py mode=zoo`` prints: every
+card, then every registered game that has no network, with the command that
+would make one.
+"""
+
+from __future__ import annotations
+
+import datetime
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+
+from agents.net.zoo import read_card, zoo_names
+from envs import GAMES, game_defaults
+
+CONFIGS = Path(__file__).resolve().parents[2] / "configs"  # beside train.py and evaluate.py in a checkout
+SCORE_GAMES = 200  # games per score figure, seats alternating
+ODOKU_GAMES = 2000  # games per seat against the oracle
+STRONG = 0.90  # the target score against mcts:1600 (and Neu-Y's, Y's against mcts:400)
+ODOKU_REGRET = 0.002  # the target regret per move, each seat
+
+
+@dataclass(frozen=True)
+class PlannedFigure:
+    """A figure a card carries: what ``evaluate.py`` overrides measure it, how to read it and its target."""
+
+    name: str
+    overrides: tuple[str, ...]
+    reads: tuple[str, str, str]  # ("score", SPEC, OPPONENT): a match row; ("regret", SPEC, SEAT): mode=odoku
+    target: str
+    goal: tuple[str, float] | None  # (">=" or "<=", bound); None: reported, no target
+
+    def command(self) -> str:
+        return "python evaluate.py " + shlex.join(self.overrides)
+
+
+def planned_figures(game: dict) -> list[PlannedFigure]:
+    """The figures of a card for ``game`` (``{"name", "params"}``, as on the card)."""
+    name, params = game["name"], game["params"]
+    base = [f"game={name}"] + [f"game.{key}={params[key]}" for key in ("size",) if key in params]
+    zoo, raw = f"zoo:{name}", f"zoo:{name}:0"
+    chance_setup = name == "sudoku_moyo"  # the puzzle is drawn at the start: duplicate matches judge it fairly
+    match = [f"games={SCORE_GAMES}"] + (["duplicate=true"] if chance_setup else [])
+    small_board = name in ("neuy", "y")
+    figures = [
+        PlannedFigure(
+            "score vs mcts:400",
+            (*base, f"players=[{zoo},mcts:400]", *match),
+            ("score", zoo, "mcts:400"),
+            f">= {STRONG:.2f}" if small_board else "none set (reported)",
+            (">=", STRONG) if small_board else None,
+        ),
+        PlannedFigure(
+            "score vs mcts:1600",
+            (*base, f"players=[{zoo},mcts:1600]", *match),
+            ("score", zoo, "mcts:1600"),
+            f">= {STRONG:.2f}" if not chance_setup else "> 0.50 in duplicate",
+            (">=", STRONG) if not chance_setup else (">", 0.5),
+        ),
+        PlannedFigure(
+            "raw network (no search) vs mcts:400",
+            (*base, f"players=[{raw},mcts:400]", *match),
+            ("score", raw, "mcts:400"),
+            "none set (reported)",
+            None,
+        ),
+    ]
+    if name == "odoku":
+        command = (*base, "mode=odoku", f"players=[{raw}]", f"games={ODOKU_GAMES}")
+        for seat, seat_name in enumerate("BA"):
+            figures.append(
+                PlannedFigure(
+                    f"raw network's regret per move as {seat_name} (oracle opponent)",
+                    command,
+                    ("regret", raw, str(seat)),
+                    f"<= {ODOKU_REGRET} points a move",
+                    ("<=", ODOKU_REGRET),
+                )
+            )
+    return figures
+
+
+def read_figure(planned: PlannedFigure, document: dict, date: datetime.date | None = None) -> dict:
+    """The card's figure from the ``results.json`` document of ``planned``'s command."""
+    kind, spec, which = planned.reads
+    if kind == "score":
+        row = next(r for r in document["table"] if r["player"] == spec and r["opponent"] == which)
+        value, interval, games = row["score"], [row["ci_low"], row["ci_high"]], row["games"]
+    else:
+        measure = document["measures"][spec][int(which)]
+        value, half, games = measure["regret_per_move"], measure["regret_per_move_ci"], measure["games"]
+        value, interval = round(value, 5), [round(max(0.0, value - half), 5), round(value + half, 5)]
+    met, verdict = judge(value, interval, planned.goal)
+    return {
+        "name": planned.name,
+        "command": planned.command(),
+        "games": games,
+        "value": value,
+        "interval": interval,
+        "target": planned.target,
+        "met": met,
+        "verdict": verdict,
+        "date": (date or datetime.date.today()).isoformat(),
+    }
+
+
+def judge(value: float, interval: list[float], goal: tuple[str, float] | None) -> tuple[bool, str]:
+    """Whether ``value`` meets ``goal``, and a verdict naming the margin."""
+    if goal is None:
+        return True, "reported; no target"
+    relation, bound = goal
+    met = {">=": value >= bound, ">": value > bound, "<=": value <= bound}[relation]
+    gap = abs(value - bound)
+    low, high = interval
+    beyond = (high < bound) if relation in (">=", ">") else (low > bound)
+    if met:
+        return True, f"met: {value:g} {relation} {bound:g}, by {gap:.4g}"
+    sure = "its whole interval misses it" if beyond else "its interval still reaches it"
+    return False, f"missed by {gap:.4g}: {value:g} against {relation} {bound:g} ({sure})"
+
+
+def recipe_command(name: str) -> str:
+    """The training command that would make ``name``'s network at its default size."""
+    size = game_defaults(name).get("size")
+    recipes = CONFIGS / "experiment"
+    for recipe in (f"{name}{size}", name):
+        if (recipes / f"{recipe}.yaml").is_file():
+            return f"python train.py experiment={recipe}" if recipe != name else f"python train.py game={name}"
+    others = sorted(path.stem for path in recipes.glob(f"{name}[0-9]*.yaml"))
+    known = f" (recipes for other sizes: {', '.join(others)})" if others else ""
+    return f"python train.py game={name} game.size={size}  # no recipe at size {size}{known}: the plain defaults"
+
+
+def format_card(card: dict) -> str:
+    """A card as text, for the console."""
+    params = ", ".join(f"{k}={v}" for k, v in sorted(card["game"]["params"].items()))
+    training = card["training"]
+    lines = [
+        f"== zoo:{card['name']}: {card['game']['name']}({params})",
+        f"  trained: recipe {training['recipe']}, overrides {training['overrides']}, commit {training['commit']}, "
+        f"seed {training['seed']}, {training['iterations']} iterations / {training['steps']} learner steps, "
+        f"{training['wall_seconds'] / 60:.1f} min on {training['machine']}",
+        "  made by:",
+        *[f"    {command}" for command in training["commands"]],
+        "  figures:",
+    ]
+    for figure in card["figures"]:
+        low, high = figure["interval"]
+        lines += [
+            f"    {figure['name']}: {figure['value']:g} (95% CI {low:g}..{high:g}, {figure['games']} games, "
+            f"{figure['date']}); target {figure['target']}: {figure['verdict']}",
+            f"      {figure['command']}",
+        ]
+        if figure.get("note"):  # optional: what the figure means beside a reference (e.g. the oracle's ceiling)
+            lines.append(f"      note: {figure['note']}")
+    return "\n".join(lines)
+
+
+def zoo_listing() -> tuple[str, list[str], dict[str, str]]:
+    """The text ``mode=zoo`` prints, the zoo's names, and each game without a network with the
+    command that would make one."""
+    names = zoo_names()
+    blocks = [format_card(read_card(name)) for name in names]
+    games = {card_game for card_game in (read_card(name)["game"]["name"] for name in names)}
+    missing = {name: recipe_command(name) for name in GAMES if name not in games}
+    if missing:
+        lines = ["== games without a zoo network, and the training command that would make one:"]
+        width = max(len(name) for name in missing) + 2
+        lines += [f"  {name:{width}s}{command}" for name, command in missing.items()]
+        lines.append(
+            "  then: python -m agents.net.zoo.export RUN/checkpoints/CHECKPOINT.pt --command '...' --commit C "
+            "--machine M, and PYTHONPATH=. python benchmarks/zoo_measure.py GAME (docs/zoo.md)"
+        )
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks), names, missing

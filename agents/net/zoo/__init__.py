@@ -1,0 +1,182 @@
+"""The zoo: trained networks shipped inside the package, each with its card.
+
+This folder holds, for each network ``NAME`` (the game's registry name, e.g. ``odoku``):
+
+* ``NAME.pt``: the network alone, a ``torch.save`` of plain containers and
+  tensors, loaded with ``torch.load(weights_only=True)``:
+
+  ===============  ==========================================================
+  ``format``       ``"neuzero-zoo/1"``
+  ``game``         ``{"name": ..., "params": {...}}``: the game, rules and size
+                   it was trained for (the only ones it plays)
+  ``net_config``   the network's depth and width (``NetConfig``)
+  ``model``        the network's ``state_dict`` (float32 or float16)
+  ``search``       the ``agent.search`` settings it was trained with
+  ===============  ==========================================================
+
+* ``NAME.json``: its card (:data:`CARD_FIELDS`): how it was made (the recipe and
+  its overrides, commit, seed, training wall time and machine, the commands that
+  regenerate it) and its measured figures, each with its 95% interval, the
+  command that measures it, the target and by how much it is met or missed.
+
+``python -m agents.net.zoo.export`` writes both from a training checkpoint; the
+``zoo[:GAME][:SIMS]`` player spec (``agents.players.zoo_player``) plays them, and
+``python evaluate.py mode=zoo`` prints the cards. A network refuses any game,
+rule set or board size but its own (:func:`load_network`), naming both.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from agents.net.checkpoint import CheckpointError, check_game
+from agents.net.network import NetConfig, PolicyValueNet
+from envs.core import Game
+
+ZOO_DIR = Path(__file__).resolve().parent
+FORMAT = "neuzero-zoo/1"
+WEIGHT_FIELDS = ("format", "game", "net_config", "model", "search")
+
+# card field -> (type, what it holds); "training" and each figure have fields of their own
+CARD_FIELDS: dict[str, tuple[type, str]] = {
+    "name": (str, "the network's name, its files' stem (the game's registry name)"),
+    "game": (dict, "{name, params}: the game, rules and size it was trained for, as in NAME.pt"),
+    "training": (dict, "how it was made (TRAINING_FIELDS)"),
+    "figures": (list, "its measured strength (FIGURE_FIELDS), one entry per figure"),
+}
+TRAINING_FIELDS: dict[str, tuple[type | tuple[type, ...], str]] = {
+    "recipe": (str, "configs/experiment/RECIPE.yaml"),
+    "overrides": (list, "the command-line overrides of the run, as Hydra recorded them"),
+    "commands": (list, "the commands that regenerate NAME.pt, in order (train, resume..., export)"),
+    "commit": (str, "the code's commit the run trained at"),
+    "seed": (int, "the run's seed"),
+    "wall_seconds": ((int, float), "training wall-clock seconds, summed over resumes"),
+    "machine": (str, "where it trained, and how busy the machine was"),
+    "steps": (int, "learner steps"),
+    "iterations": (int, "training iterations"),
+}
+FIGURE_FIELDS: dict[str, tuple[type | tuple[type, ...], str]] = {
+    "name": (str, "what is measured, e.g. 'score vs mcts:400'"),
+    "command": (str, "the command that measures it (python evaluate.py ...)"),
+    "games": (int, "games played"),
+    "value": ((int, float), "the figure"),
+    "interval": (list, "its 95% interval [low, high]"),
+    "target": (str, "the target the issue sets, in words"),
+    "met": (bool, "whether the target is met"),
+    "verdict": (str, "met, or missed and by how much"),
+    "date": (str, "when it was measured (YYYY-MM-DD)"),
+}  # optional: "note", text that puts the figure beside a reference (shown by mode=zoo)
+
+
+class ZooError(ValueError):
+    """A zoo network that is missing, damaged, or asked to play a game it was not trained for."""
+
+
+def zoo_names(directory: Path = ZOO_DIR) -> list[str]:
+    """The networks in the zoo: the stems with both a weights file and a card."""
+    return sorted(path.stem for path in Path(directory).glob("*.pt") if path.with_suffix(".json").is_file())
+
+
+def weights_path(name: str, directory: Path = ZOO_DIR) -> Path:
+    return Path(directory) / f"{name}.pt"
+
+
+def card_path(name: str, directory: Path = ZOO_DIR) -> Path:
+    return Path(directory) / f"{name}.json"
+
+
+def read_card(name: str, directory: Path = ZOO_DIR) -> dict[str, Any]:
+    """The card of network ``name``, checked complete (:func:`card_problems`)."""
+    path = card_path(name, directory)
+    if not path.is_file():
+        raise ZooError(f"zoo network {name!r} has no card {path}")
+    try:
+        card = json.loads(path.read_text())
+    except json.JSONDecodeError as error:
+        raise ZooError(f"zoo card {path}: not readable JSON ({error})") from None
+    problems = card_problems(card)
+    if problems:
+        raise ZooError(f"zoo card {path}: " + "; ".join(problems))
+    return card
+
+
+def card_problems(card: Any) -> list[str]:
+    """What a card lacks or holds wrongly, one sentence each; [] for a complete card."""
+    if not isinstance(card, dict):
+        return [f"must be a JSON object, got {type(card).__name__}"]
+    problems = _field_problems(card, CARD_FIELDS, "")
+    if isinstance(card.get("training"), dict):
+        problems += _field_problems(card["training"], TRAINING_FIELDS, "training.")
+        commands = card["training"].get("commands")
+        if isinstance(commands, list) and not (commands and all(isinstance(c, str) and c for c in commands)):
+            problems.append("training.commands must be a non-empty list of commands")
+    figures = card.get("figures")
+    if isinstance(figures, list):
+        if not figures:
+            problems.append("figures: none measured")
+        for number, figure in enumerate(figures):
+            if not isinstance(figure, dict):
+                problems.append(f"figures[{number}] must be an object")
+                continue
+            problems += _field_problems(figure, FIGURE_FIELDS, f"figures[{number}].")
+            interval = figure.get("interval")
+            if isinstance(interval, list) and not (
+                len(interval) == 2 and all(isinstance(v, (int, float)) for v in interval) and interval[0] <= interval[1]
+            ):
+                problems.append(f"figures[{number}].interval must be [low, high], got {interval!r}")
+    if isinstance(card.get("game"), dict) and not (
+        isinstance(card["game"].get("name"), str) and isinstance(card["game"].get("params"), dict)
+    ):
+        problems.append("game must be {name, params}")
+    return problems
+
+
+def _field_problems(record: dict, fields: dict, prefix: str) -> list[str]:
+    problems = []
+    for key, (kind, meaning) in fields.items():
+        if key not in record:
+            problems.append(f"{prefix}{key} is missing ({meaning})")
+        elif not isinstance(record[key], kind) or (kind is int and isinstance(record[key], bool)):
+            problems.append(f"{prefix}{key} must be {_kind_name(kind)}, got {record[key]!r}")
+    return problems
+
+
+def _kind_name(kind) -> str:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    return " or ".join(
+        {"str": "text", "dict": "an object", "list": "a list"}.get(k.__name__, k.__name__) for k in kinds
+    )
+
+
+def load_network(name: str, game: Game, directory: Path = ZOO_DIR) -> tuple[PolicyValueNet, dict]:
+    """Zoo network ``name`` for ``game`` and the search settings it was trained with.
+
+    Raises :class:`ZooError` for a network the zoo lacks (listing those it has) and
+    for a game, rule set or board size other than its own (naming both)."""
+    path = weights_path(name, directory)
+    if not path.is_file():
+        have = ", ".join(zoo_names(directory)) or "none"
+        raise ZooError(
+            f"the zoo has no network {name!r} (it has: {have}); python evaluate.py mode=zoo lists them "
+            "and the commands that would make the others"
+        )
+    try:
+        entry = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as error:  # torch raises many types for a damaged file
+        raise ZooError(f"zoo network {path}: not readable ({type(error).__name__}: {error})") from None
+    if not isinstance(entry, dict) or entry.get("format") != FORMAT or any(k not in entry for k in WEIGHT_FIELDS):
+        raise ZooError(f"zoo network {path}: not a zoo file (format {FORMAT!r} with {', '.join(WEIGHT_FIELDS)})")
+    try:
+        check_game(entry, game, path, what="zoo network")
+    except CheckpointError as error:
+        raise ZooError(f"{error}: it plays only the game, rules and size it was trained for") from None
+    net = PolicyValueNet.for_game(game.info, NetConfig(**entry["net_config"]))
+    try:
+        net.load_state_dict(entry["model"])  # float16 weights are copied into the float32 network
+    except (RuntimeError, TypeError, ValueError) as error:
+        raise ZooError(f"zoo network {path}: its weights do not fit its network ({error})") from None
+    return net.eval(), dict(entry["search"])

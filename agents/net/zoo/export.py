@@ -1,0 +1,154 @@
+"""Put a training checkpoint into the zoo: ``python -m agents.net.zoo.export CHECKPOINT``.
+
+Writes ``agents/net/zoo/NAME.pt`` (the network alone, :mod:`agents.net.zoo`) and
+the training part of its card ``NAME.json`` from the checkpoint and its run
+directory (the overrides Hydra recorded in ``RUN/.hydra/overrides.yaml``); the
+card's figures start empty, and ``python -m agents.net.zoo.measure NAME`` fills
+them. ``--half`` stores the weights in float16 (half the file; use it only where
+the measured strength is unchanged).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import shlex
+import sys
+import tempfile
+from pathlib import Path
+
+import torch
+import yaml
+
+from agents.net.checkpoint import CheckpointError, load_checkpoint, stored_config
+from agents.net.zoo import FORMAT, ZOO_DIR, card_path, weights_path
+
+log = logging.getLogger("agents.zoo")
+
+
+def export_network(
+    checkpoint_path: str | Path,
+    commands: list[str],
+    commit: str,
+    machine: str,
+    name: str | None = None,
+    half: bool = False,
+    directory: Path = ZOO_DIR,
+) -> tuple[Path, Path]:
+    """Write the zoo files of the checkpoint (``name``: default the game's name); returns their paths."""
+    checkpoint = load_checkpoint(checkpoint_path)
+    config = stored_config(checkpoint, checkpoint_path)
+    if not isinstance(config.get("seed"), int) or not isinstance(config.get("agent", {}).get("search"), dict):
+        raise CheckpointError(f"checkpoint {checkpoint_path}: field 'config' lacks the run's seed or agent.search")
+    name = name or checkpoint["game"]["name"]
+    model = {key: (t.half() if half and t.is_floating_point() else t).clone() for key, t in checkpoint["model"].items()}
+    entry = {
+        "format": FORMAT,
+        "game": checkpoint["game"],
+        "net_config": checkpoint["net_config"],
+        "model": model,
+        "search": dict(config["agent"]["search"]),
+    }
+    card = {
+        "name": name,
+        "game": checkpoint["game"],
+        "training": {
+            "recipe": _recipe(checkpoint_path, config),
+            "overrides": _overrides(checkpoint_path),
+            "commands": list(commands),
+            "commit": commit,
+            "seed": int(config["seed"]),
+            "wall_seconds": round(float(checkpoint.get("wall_seconds", 0.0)), 1),
+            "machine": machine,
+            "steps": checkpoint["step"],
+            "iterations": checkpoint["iteration"],
+            "weights": "float16" if half else "float32",
+        },
+        "figures": [],
+    }
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    weights, card_file = weights_path(name, directory), card_path(name, directory)
+    _atomic(weights, lambda handle: torch.save(entry, handle))
+    _atomic(card_file, lambda handle: handle.write((json.dumps(card, indent=2) + "\n").encode()))
+    return weights, card_file
+
+
+def _recipe(checkpoint_path: str | Path, config: dict) -> str:
+    """The recipe the run composed: the ``experiment=`` override, else the game's own recipe
+    (``configs/train.yaml``'s ``optional experiment: ${game}``), else ``none``."""
+    for override in _overrides(checkpoint_path):
+        if override.startswith("experiment="):
+            return override.split("=", 1)[1]
+    recipes = Path(__file__).resolve().parents[3] / "configs" / "experiment"
+    return config["game"]["name"] if (recipes / f"{config['game']['name']}.yaml").is_file() else "none"
+
+
+def _overrides(checkpoint_path: str | Path) -> list[str]:
+    """The run's command-line overrides (``RUN/.hydra/overrides.yaml``; [] when absent)."""
+    path = Path(checkpoint_path).resolve()
+    for run in path.parents[:3]:
+        recorded = run / ".hydra" / "overrides.yaml"
+        if recorded.is_file():
+            return [str(o) for o in yaml.safe_load(recorded.read_text()) or []]
+    return []
+
+
+def _atomic(path: Path, write) -> None:
+    handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            write(stream)
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+def parser() -> argparse.ArgumentParser:
+    arguments = argparse.ArgumentParser(
+        prog="python -m agents.net.zoo.export",
+        description="Write a training checkpoint's network and its card into the zoo (agents/net/zoo/); "
+        "then python -m agents.net.zoo.measure NAME measures its figures.",
+    )
+    arguments.add_argument("checkpoint", help="a training checkpoint, RUN/checkpoints/ckpt_*.pt")
+    arguments.add_argument("--name", help="the network's name (default: the checkpoint's game)")
+    arguments.add_argument(
+        "--command",
+        action="append",
+        required=True,
+        dest="commands",
+        help="a command that made the checkpoint, in order (repeat: train, then each resume)",
+    )
+    arguments.add_argument("--commit", required=True, help="the commit the run trained at")
+    arguments.add_argument("--machine", required=True, help="where it trained, e.g. '2 CPU cores, shared'")
+    arguments.add_argument("--half", action="store_true", help="store the weights in float16")
+    arguments.add_argument("--directory", type=Path, default=ZOO_DIR, help="the zoo folder (default: %(default)s)")
+    return arguments
+
+
+def main(argv: list[str] | None = None) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    args = parser().parse_args(argv)
+    export_command = "python -m agents.net.zoo.export " + shlex.join(sys.argv[1:] if argv is None else argv)
+    try:
+        weights, card = export_network(
+            args.checkpoint,
+            [*args.commands, export_command],
+            args.commit,
+            args.machine,
+            args.name,
+            args.half,
+            args.directory,
+        )
+    except CheckpointError as error:
+        log.error("error: %s", error)
+        return 1
+    log.info("wrote %s (%.0f kB) and %s", weights, weights.stat().st_size / 1024, card)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,84 @@
+"""Measure a zoo network's card: ``python benchmarks/zoo_measure.py NAME [--only TEXT] [--workers N]``.
+
+Runs each figure's command (``agents.evaluation.zoo_cards.planned_figures``: the
+``python evaluate.py`` overrides, composed with Hydra's compose API and run by
+the same function ``evaluate.py`` calls) and writes the figure into
+``agents/net/zoo/NAME.json``, replacing a figure of the same name. ``--workers``
+plays the games in that many processes (the results do not depend on it, so the
+card's commands leave it out); ``--only`` measures the figures whose name
+contains the text (two processes may measure different figures of one card at
+once: each re-reads the card before writing its figure). Each evaluation's
+files go to ``--out/NAME/FIGURE``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import re
+import sys
+import time
+from pathlib import Path
+
+from hydra import compose, initialize_config_dir
+
+from agents.config import LogLines
+from agents.evaluation.modes import evaluate
+from agents.evaluation.zoo_cards import CONFIGS, planned_figures, read_figure
+from agents.net.zoo import card_path
+
+log = logging.getLogger("zoo_measure")
+
+
+def measure(name: str, only: str | None, workers: int, out_dir: Path) -> list[dict]:
+    """Measure the figures of card ``name`` (those whose name contains ``only``); returns them."""
+    path = card_path(name)
+    card = json.loads(path.read_text())  # the export wrote it; its figures may still be missing
+    documents: dict[str, dict] = {}
+    measured = []
+    for planned in planned_figures(card["game"]):
+        if only and only not in planned.name:
+            continue
+        command = planned.command()
+        if command not in documents:  # one command may give several figures (Odoku's two seats)
+            started = time.time()
+            with initialize_config_dir(config_dir=str(CONFIGS), version_base="1.3"):
+                cfg = compose("evaluate", overrides=[*planned.overrides, f"workers={workers}", "progress=false"])
+            run_dir = out_dir / name / re.sub(r"[^A-Za-z0-9_.-]+", "_", planned.name)
+            documents[command] = evaluate(cfg, run_dir, LogLines(log))
+            log.info("%s: %.1f min", command, (time.time() - started) / 60)
+        figure = read_figure(planned, documents[command])
+        card = json.loads(path.read_text())  # as it is now: another measuring process may have written to it
+        card["figures"] = [f for f in card["figures"] if f["name"] != figure["name"]] + [figure]
+        order = [p.name for p in planned_figures(card["game"])]
+        card["figures"].sort(key=lambda f: order.index(f["name"]) if f["name"] in order else len(order))
+        path.write_text(json.dumps(card, indent=2) + "\n")  # after each figure: an interrupted run keeps the rest
+        log.info("%s: %s", figure["name"], figure["verdict"])
+        measured.append(figure)
+    return measured
+
+
+def main(argv: list[str] | None = None) -> int:
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    arguments = argparse.ArgumentParser(
+        prog="python benchmarks/zoo_measure.py", description=__doc__.split("\n\n")[1].replace("\n", " ")
+    )
+    arguments.add_argument("name", help="the zoo network (agents/net/zoo/NAME.pt)")
+    arguments.add_argument("--only", help="measure only the figures whose name contains this text")
+    arguments.add_argument("--workers", type=int, default=1, help="processes playing the games (default 1)")
+    arguments.add_argument("--out", type=Path, default=Path("runs/zoo_measure"), help="evaluation outputs")
+    args = arguments.parse_args(argv)
+    if not card_path(args.name).is_file():
+        log.error("error: no card %s (python -m agents.net.zoo.export writes it)", card_path(args.name))
+        return 1
+    try:
+        measure(args.name, args.only, args.workers, args.out)
+    except ValueError as error:
+        log.error("error: %s", error)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,268 @@
+"""The zoo: every shipped network loads, plays legally and beats random; every card is
+complete and its commands compose; a network refuses any other game, rules or size."""
+
+import json
+import shlex
+
+import gymnasium as gym
+import numpy as np
+import pytest
+import torch
+from hydra import compose, initialize_config_dir
+
+import envs
+from agents.evaluation.modes import evaluate
+from agents.evaluation.runner import play_games
+from agents.evaluation.zoo_cards import CONFIGS, judge, planned_figures, read_figure, recipe_command
+from agents.net.network import NetConfig, PolicyValueNet
+from agents.net.zoo import FORMAT, ZooError, card_problems, load_network, read_card, zoo_names
+from agents.net.zoo.export import export_network
+from agents.net.zoo.export import parser as export_parser
+from agents.players.az_player import NetworkPlayer
+from agents.players.mcts_player import SearchPlayer
+from agents.players.registry import make_player
+from agents.training.loop import build_settings
+from envs.core import make_game
+
+NAMES = zoo_names()
+
+
+def test_the_zoo_ships_a_network_for_odoku():
+    assert "odoku" in NAMES
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_network_plays_legal_games_and_beats_random_10_of_10(name):
+    card = read_card(name)
+    game_cfg = {"name": card["game"]["name"], **card["game"]["params"]}
+    lineups = [("zoo", "random"), ("random", "zoo")] * 5
+    results = play_games(game_cfg, lineups, seed=0)
+    game = make_game(**game_cfg)
+    for lineup, result in zip(lineups, results):
+        state = game.initial_state()
+        for action in result.actions:  # the engine's apply validates every action
+            game.apply(state, action)
+        assert game.is_terminal(state)
+        assert result.winner == lineup.index("zoo"), f"{name}: zoo lost or drew as seat {lineup.index('zoo')}"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_card_is_complete_with_every_planned_figure(name):
+    card = read_card(name)  # raises on any problem
+    assert card_problems(card) == []
+    assert card["name"] == name
+    planned = planned_figures(card["game"])
+    assert [f["name"] for f in card["figures"]] == [p.name for p in planned]
+    for figure, plan in zip(card["figures"], planned):
+        assert figure["command"] == plan.command()
+        low, high = figure["interval"]
+        assert low <= figure["value"] <= high
+        assert figure["met"] == judge(figure["value"], figure["interval"], plan.goal)[0]
+    weights = torch.load(CONFIGS.parent / "agents" / "net" / "zoo" / f"{name}.pt", weights_only=True)
+    assert weights["format"] == FORMAT and weights["game"] == card["game"]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_card_command_composes_and_its_players_build(name):
+    card = read_card(name)
+    commands = [*card["training"]["commands"], *(f["command"] for f in card["figures"])]
+    for command in commands:
+        words = shlex.split(command)
+        if words[:3] == ["python", "-m", "agents.net.zoo.export"]:
+            export_parser().parse_args(words[3:])
+            continue
+        assert words[0] == "python" and words[1] in ("train.py", "evaluate.py"), command
+        overrides = [w for w in words[2:] if not w.startswith("hydra.")]  # where a run writes is no config
+        with initialize_config_dir(config_dir=str(CONFIGS), version_base="1.3"):
+            cfg = compose(words[1].removesuffix(".py"), overrides=overrides)  # what --cfg job prints
+        if words[1] == "train.py":
+            build_settings(cfg)  # the run's settings validate, as train.py checks them
+        if words[1] == "evaluate.py":
+            game = make_game(**cfg.game)
+            for spec in cfg.players:
+                make_player(spec, game)
+
+
+def test_the_zoo_spec_forms():
+    game = make_game("odoku")
+    trained = load_network("odoku", game)[1]["num_simulations"]
+    assert isinstance(make_player("zoo", game), SearchPlayer)
+    assert make_player("zoo", game).mcts.config.num_simulations == trained
+    assert make_player("zoo:odoku:7", game).mcts.config.num_simulations == 7
+    assert make_player("zoo:7", game).mcts.config.num_simulations == 7
+    assert isinstance(make_player("zoo:odoku:0", game), NetworkPlayer)
+    for bad in ("zoo:odoku:x", "zoo:odoku:-1", "zoo:odoku:1:2", "zoo::3"):
+        with pytest.raises(ValueError, match="zoo"):
+            make_player(bad, game)
+
+
+def test_the_zoo_is_an_env_opponent():
+    env = gym.make("Odoku-v0", opponent="zoo", agent_seat=0)
+    observation, info = env.reset(seed=1)
+    terminated = False
+    while not terminated:
+        action = int(np.flatnonzero(observation["action_mask"])[0])
+        observation, reward, terminated, truncated, info = env.step(action)
+    assert info["winner"] in (0, 1, -1)
+
+
+def test_a_network_refuses_other_rules_and_other_games_naming_both():
+    with pytest.raises(ZooError, match=r"is for odoku\(bias=0\.5\), not odoku\(bias=0\.3\)"):
+        make_player("zoo:odoku", make_game("odoku", bias=0.3))
+    with pytest.raises(ZooError, match=r"is for odoku\(bias=0\.5\), not nex\(pie_rule=False, size=5\)"):
+        make_player("zoo:odoku", make_game("nex", size=5))
+
+
+def fake_entry(directory, name, game):
+    net = PolicyValueNet.for_game(game.info, NetConfig(channels=4, blocks=1, value_hidden=4))
+    entry = {
+        "format": FORMAT,
+        "game": {"name": game.info.name, "params": dict(game.info.params)},
+        "net_config": {"channels": 4, "blocks": 1, "value_hidden": 4},
+        "model": {k: v.half() for k, v in net.state_dict().items()},
+        "search": {"num_simulations": 4},
+    }
+    torch.save(entry, directory / f"{name}.pt")
+
+
+def test_a_network_refuses_another_board_size_naming_both(tmp_path):
+    fake_entry(tmp_path, "hex", make_game("hex", size=5))
+    net, search = load_network("hex", make_game("hex", size=5), tmp_path)  # float16 weights load
+    assert next(net.parameters()).dtype == torch.float32 and search == {"num_simulations": 4}
+    with pytest.raises(ZooError, match=r"is for hex\(pie_rule=False, size=5\), not hex\(pie_rule=False, size=7\)"):
+        load_network("hex", make_game("hex", size=7), tmp_path)
+
+
+def test_a_missing_network_names_the_zoo(tmp_path):
+    fake_entry(tmp_path, "hex", make_game("hex", size=5))
+    (tmp_path / "hex.json").write_text("{}")
+    with pytest.raises(ZooError, match=r"the zoo has no network 'nex' \(it has: hex\)"):
+        load_network("nex", make_game("nex"), tmp_path)
+    (tmp_path / "broken.pt").write_bytes(b"not a torch file")
+    with pytest.raises(ZooError, match="broken.pt: not readable"):
+        load_network("broken", make_game("nex"), tmp_path)
+
+
+def test_card_problems_name_each_missing_field():
+    card = json.loads((CONFIGS.parent / "agents" / "net" / "zoo" / "odoku.json").read_text())
+    del card["training"]["seed"]
+    card["figures"][0]["interval"] = [0.9, 0.1]
+    del card["figures"][1]["command"]
+    assert card_problems(card) == [
+        "training.seed is missing (the run's seed)",
+        "figures[0].interval must be [low, high], got [0.9, 0.1]",
+        "figures[1].command is missing (the command that measures it (python evaluate.py ...))",
+    ]
+    assert (
+        card_problems({"name": "x"})[0]
+        == "game is missing ({name, params}: the game, rules and size it was trained for, as in NAME.pt)"
+    )
+
+
+def test_verdicts_name_the_margin():
+    assert judge(0.93, [0.89, 0.96], (">=", 0.9)) == (True, "met: 0.93 >= 0.9, by 0.03")
+    assert judge(0.6, [0.53, 0.66], (">=", 0.9)) == (
+        False,
+        "missed by 0.3: 0.6 against >= 0.9 (its whole interval misses it)",
+    )
+    assert judge(0.0025, [0.0015, 0.0035], ("<=", 0.002)) == (
+        False,
+        "missed by 0.0005: 0.0025 against <= 0.002 (its interval still reaches it)",
+    )
+    assert judge(0.4, [0.3, 0.5], None) == (True, "reported; no target")
+
+
+def test_planned_figures_follow_the_game():
+    odoku = planned_figures({"name": "odoku", "params": {"bias": 0.5}})
+    assert [f.command() for f in odoku[:3]] == [
+        "python evaluate.py game=odoku 'players=[zoo:odoku,mcts:400]' games=200",
+        "python evaluate.py game=odoku 'players=[zoo:odoku,mcts:1600]' games=200",
+        "python evaluate.py game=odoku 'players=[zoo:odoku:0,mcts:400]' games=200",
+    ]
+    assert odoku[3].command() == "python evaluate.py game=odoku mode=odoku 'players=[zoo:odoku:0]' games=2000"
+    moyo = planned_figures({"name": "sudoku_moyo", "params": {"size": 9, "puzzle": ""}})
+    assert all("duplicate=true" in f.overrides for f in moyo) and moyo[1].goal == (">", 0.5)
+    assert planned_figures({"name": "neuy", "params": {"size": 13}})[0].goal == (">=", 0.9)
+
+
+def test_recipe_commands_for_the_missing_networks():
+    assert recipe_command("nex") == "python train.py experiment=nex11"
+    assert recipe_command("sudoku_moyo") == "python train.py game=sudoku_moyo"
+    assert recipe_command("neuy") == (
+        "python train.py game=neuy game.size=13  # no recipe at size 13 (recipes for other sizes: neuy7): "
+        "the plain defaults"
+    )
+
+
+def test_read_figure_from_a_match_document():
+    planned = planned_figures({"name": "nex", "params": {"size": 11}})[1]
+    document = {
+        "table": [
+            {"player": "zoo:nex", "opponent": "mcts:1600", "games": 200, "score": 0.7, "ci_low": 0.63, "ci_high": 0.76}
+        ]
+    }
+    figure = read_figure(planned, document)
+    assert (figure["value"], figure["interval"], figure["games"], figure["met"]) == (0.7, [0.63, 0.76], 200, False)
+
+
+def test_mode_zoo_prints_the_cards_and_the_missing_games(tmp_path):
+    with initialize_config_dir(config_dir=str(CONFIGS), version_base="1.3"):
+        cfg = compose("evaluate", overrides=["mode=zoo"])
+    lines = []
+
+    class Out:
+        def write(self, text):
+            lines.append(text)
+
+    document = evaluate(cfg, tmp_path, Out())
+    text = "".join(lines)
+    assert document["networks"] == NAMES
+    assert "== zoo:odoku: odoku(bias=0.5)" in text
+    assert document["missing"]["nex"] == "python train.py experiment=nex11"
+    assert "python train.py experiment=nex11" in text
+    assert sorted(document["missing"]) == sorted(set(envs.GAMES) - {read_card(n)["game"]["name"] for n in NAMES})
+
+
+def test_export_writes_the_network_alone_and_the_training_part_of_its_card(tmp_path, monkeypatch):
+    import tests.test_checkpoint as checkpoints
+
+    game = make_game("nex", size=3)
+    with pytest.raises(ValueError, match="lacks the run's seed"):
+        checkpoints.write_checkpoint(tmp_path / "no_seed.pt", game)
+        export_network(tmp_path / "no_seed.pt", ["python train.py"], "c", "m", directory=tmp_path / "zoo")
+    monkeypatch.setattr(checkpoints, "CONFIG", checkpoints.CONFIG + "seed: 4\n")
+    write_checkpoint = checkpoints.write_checkpoint
+    game = make_game("nex", size=3)
+    run = tmp_path / "run"
+    (run / "checkpoints").mkdir(parents=True)
+    (run / ".hydra").mkdir()
+    (run / ".hydra" / "overrides.yaml").write_text("- experiment=nex3\n- seed=4\n")
+    checkpoint = run / "checkpoints" / "ckpt_step0000002_iter0001.pt"
+    trained = write_checkpoint(checkpoint, game)[0]
+    weights, card = export_network(
+        checkpoint,
+        ["python train.py experiment=nex3 seed=4"],
+        "abc1234",
+        "a test",
+        half=True,
+        directory=tmp_path / "zoo",
+    )
+    entry = torch.load(weights, weights_only=True)
+    assert sorted(entry) == ["format", "game", "model", "net_config", "search"]
+    assert all(t.dtype == torch.float16 for t in entry["model"].values() if t.is_floating_point())
+    net, search = load_network("nex", game, tmp_path / "zoo")
+    assert search == entry["search"] and search["num_simulations"] > 0
+    observation = torch.rand(2, *game.info.obs_shape)
+    trained.eval()
+    with torch.no_grad():
+        assert torch.allclose(net(observation)[0], trained(observation)[0], atol=0.05)
+    written = json.loads(card.read_text())
+    assert written["training"]["recipe"] == "nex3"
+    assert written["training"]["overrides"] == ["experiment=nex3", "seed=4"]
+    assert written["training"]["commands"] == ["python train.py experiment=nex3 seed=4"]
+    assert (written["training"]["steps"], written["training"]["iterations"], written["training"]["weights"]) == (
+        2,
+        1,
+        "float16",
+    )
+    assert card_problems(written) == ["figures: none measured"]
