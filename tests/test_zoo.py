@@ -192,6 +192,7 @@ def test_recipe_commands_for_the_missing_networks():
         "python train.py game=neuy game.size=13  # no recipe at size 13 (recipes for other sizes: neuy7): "
         "the plain defaults"
     )
+    assert recipe_command("biqala") == "python train.py game=biqala  # no recipe: the plain defaults"
 
 
 def test_read_figure_from_a_match_document():

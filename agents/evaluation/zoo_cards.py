@@ -138,6 +138,8 @@ def recipe_command(name: str) -> str:
             return f"python train.py experiment={recipe}" if recipe != name else f"python train.py game={name}"
     others = sorted(path.stem for path in recipes.glob(f"{name}[0-9]*.yaml"))
     known = f" (recipes for other sizes: {', '.join(others)})" if others else ""
+    if size is None:  # a game of one board (Biqala, Hop Chess)
+        return f"python train.py game={name}  # no recipe: the plain defaults"
     return f"python train.py game={name} game.size={size}  # no recipe at size {size}{known}: the plain defaults"
 
 
