@@ -15,7 +15,16 @@ from agents.evaluation.modes import evaluate
 from agents.evaluation.runner import play_games
 from agents.evaluation.zoo_cards import CONFIGS, judge, planned_figures, read_figure, recipe_command
 from agents.net.network import NetConfig, PolicyValueNet
-from agents.net.zoo import FORMAT, ZooError, card_problems, load_network, read_card, zoo_names
+from agents.net.zoo import (
+    FORMAT,
+    ZooError,
+    card_path,
+    card_problems,
+    load_network,
+    read_card,
+    weights_path,
+    zoo_names,
+)
 from agents.net.zoo.export import export_network
 from agents.net.zoo.export import parser as export_parser
 from agents.players.az_player import NetworkPlayer
@@ -58,7 +67,7 @@ def test_every_card_is_complete_with_every_planned_figure(name):
         low, high = figure["interval"]
         assert low <= figure["value"] <= high
         assert figure["met"] == judge(figure["value"], figure["interval"], plan.goal)[0]
-    weights = torch.load(CONFIGS.parent / "agents" / "net" / "zoo" / f"{name}.pt", weights_only=True)
+    weights = torch.load(weights_path(name), weights_only=True)
     assert weights["format"] == FORMAT and weights["game"] == card["game"]
 
 
@@ -144,7 +153,7 @@ def test_a_missing_network_names_the_zoo(tmp_path):
 
 
 def test_card_problems_name_each_missing_field():
-    card = json.loads((CONFIGS.parent / "agents" / "net" / "zoo" / "odoku.json").read_text())
+    card = json.loads(card_path("odoku").read_text())
     del card["training"]["seed"]
     card["figures"][0]["interval"] = [0.9, 0.1]
     del card["figures"][1]["command"]
