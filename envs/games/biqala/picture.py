@@ -7,7 +7,7 @@ from typing import Sequence
 
 import numpy as np
 
-from envs.board_view import BoardView, Cell, colour, square_layout
+from envs.board_view import BoardView, Cell, Label, colour, square_layout
 from envs.render import RGB, draw_square_board
 
 # owner x ring: A's outer, A's inner, B's outer, B's inner; the transfer's source is marked
@@ -30,7 +30,7 @@ def draw_biqala(board: Sequence[int], owner: Sequence[int], inner: Sequence[bool
 def biqala_view(state) -> BoardView:
     """The board as vector data (``envs.board_view``), A's outer board at the top: every cell
     its owner's colour (the inner ring darker, a transfer's source marked and tagged
-    ``chosen``), its stones counted on a neutral pile. A click on one of the mover's cells
+    ``chosen``), its stones counted on a neutral pile, its letter in its corner. A click on one of the mover's cells
     offers its sow and the start of a transfer from it; while a transfer is under way, a stone
     put on it; the end of the transfer is a button."""
     from envs.games.biqala.game import (
@@ -69,7 +69,8 @@ def biqala_view(state) -> BoardView:
                 ("chosen",) if chosen else (),
             )
         )
-    labels = tuple(label for label in layout.labels if label.text)
+    labels = tuple(label for label in layout.labels if label.text)  # the rows' owners
+    labels += tuple(Label(cell.x - 0.37, cell.y - 0.35, cell.name) for cell in cells)  # each cell's letter
     a, b = state.stores
     notes = [f"captured: {SEAT_NAMES[0]} {a}, {SEAT_NAMES[1]} {b}"]
     if state.source >= 0:
