@@ -32,6 +32,14 @@ TURNS = {  # random turns before the picture, about half of a game at the defaul
     "reversi": 30,
     "y": 35,
     "sudoku_moyo": 20,
+    "amazons": 30,
+    "progressive_amazons": 10,
+    "hexxagon": 20,
+    "hexxagon_1344": 8,
+    "send_it": 20,
+    "biqala": 20,
+    "push_go": 30,
+    "hop_chess": 20,
 }
 
 

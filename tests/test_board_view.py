@@ -5,6 +5,7 @@ on the board, and the layouts put the cells where the rule book does."""
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -49,10 +50,11 @@ def test_every_legal_action_is_offered_by_one_cell_or_button(game_index, seed, s
         assert cell.y <= view.height - extent + 1e-9
     for label in view.labels:
         assert -1 < label.x < view.width + 1 and -1 < label.y < view.height + 1, label
-    if game.to_play(state) >= 0:  # a stone game's cell names are its notation
-        for cell in view.cells:
+    if game.to_play(state) >= 0:  # a cell's name is the game's notation of it: a stone game's action
+        for cell in view.cells:  # is the cell's name, another game's names it (Hop Chess ``Ng1``, ``:f3``)
             if len(cell.actions) == 1:
-                assert game.action_to_text(state, cell.actions[0]) == cell.name
+                text = game.action_to_text(state, cell.actions[0])
+                assert text == cell.name or cell.name in re.findall(r"[a-zA-Z][0-9]+", text), (text, cell.name)
 
 
 @pytest.mark.parametrize("name", sorted(SMALL))
@@ -66,6 +68,30 @@ def test_owners_are_the_stones_on_the_board(name):
         for cell, value in enumerate(state.board):
             if value < 4:
                 assert owners[game.rules.cell_name(cell)] == ("", "black", "white", "neutral")[value], symbols
+    elif hasattr(state, "partial"):  # the scheduled games: their board values, an arrow a neutral stone
+        first, second = ("white", "black") if "amazons" in name else ("black", "white")
+        assert [owners[game.rules.cell_name(cell)] for cell in np.flatnonzero(state.board >= 0)] == [
+            ("", first, second, "neutral")[v] for v in state.board if v >= 0
+        ]
+    elif name == "biqala":  # a pile of neutral stones where there are any, counted
+        from envs.games.biqala.game import LETTERS
+
+        view = game.board_view(state)
+        assert [(c.name, c.owner, c.text) for c in view.cells] == [
+            (LETTERS[c], "neutral" if k else "", str(k) if k else "") for c, k in enumerate(state.board)
+        ]
+    elif name == "push_go":
+        assert [owners[f"{'abcde'[c % 5]}{c // 5 + 1}"] for c in range(25)] == [
+            ("", "black", "white")[v] for v in state.board
+        ]
+    elif name == "hop_chess":  # a piece or a hopper: a stone of its colour, a piece with its letter
+        pos = state.pos
+        for cell in game.board_view(state).cells:
+            piece, hopper = pos.board[cell.id], cell.id in pos.hoppers
+            hopper_owner = ("white", "black")[pos.hoppers.index(cell.id)] if hopper else ""
+            assert cell.owner == ("white" if piece > 0 else "black" if piece else hopper_owner)
+            assert cell.text == ".PNBRQK"[abs(piece)].replace(".", "")
+            assert ("hopper" in cell.tags) == (hopper and not piece)
     elif name == "odoku":
         assert [owners[f"{'abcde'[c % 5]}{c // 5 + 1}"] for c in range(25)] == [
             ("", "blue", "white")[v] for v in state.board
@@ -97,6 +123,18 @@ def test_the_layouts_put_cells_where_the_rule_book_does():
     square = envs.make_game("gomoku", size=5)
     view = square.board_view(square.initial_state())
     assert [(c.name, c.x, c.y) for c in view.cells[:2]] == [("a1", 0.5, 0.5), ("b1", 1.5, 0.5)]  # row 1 at the top
+    hexxagon = envs.make_game("hexxagon", size=3)
+    cells = {c.name: (c.x, c.y) for c in hexxagon.board_view(hexxagon.initial_state()).cells}
+    assert [name for name, (x, y) in cells.items() if y == HEX_RADIUS] == ["c1", "e1", "g1"]  # row 1 at the top
+    assert cells["c1"][0] == cells["c3"][0] == 1.5 and cells["b2"][0] == (cells["a3"][0] + cells["c3"][0]) / 2
+    chess = envs.make_game("hop_chess")
+    cells = {c.name: c for c in chess.board_view(chess.initial_state()).cells}
+    assert (cells["a8"].x, cells["a8"].y, cells["h1"].x, cells["h1"].y) == (0.5, 0.5, 7.5, 7.5)  # white below
+    assert (cells["e1"].owner, cells["e1"].text, cells["d8"].owner, cells["d8"].text) == ("white", "K", "black", "Q")
+    biqala = envs.make_game("biqala")
+    cells = {c.name: c for c in biqala.board_view(biqala.initial_state()).cells}
+    assert (cells["K"].x, cells["K"].y, cells["k"].x, cells["k"].y) == (0.5, 0.5, 5.5, 3.5)  # A's outer board on top
+    assert cells["C"].actions == (8, 32) and cells["C"].text == "4"  # sow C, begin a transfer from C
 
 
 def test_verdicts_and_steps_are_shown():
@@ -121,3 +159,23 @@ def test_every_registered_game_has_a_board_view():
     for name in envs.GAMES:
         game = envs.make_game(name)
         assert game.board_view(game.initial_state()).cells
+
+
+def test_a_scheduled_turn_marks_its_cells_so_far():
+    amazons = envs.make_game("amazons", size=5)
+    state = amazons.initial_state()
+    for action in (1, 0):  # the amazon on b1 goes to a1; the arrow is next
+        amazons.apply(state, action)
+    view = amazons.board_view(state)
+    assert [(c.name, c.text, c.tags, c.owner) for c in view.cells if c.tags] == [
+        ("a1", "*", ("chosen",), "white"),
+        ("b1", "*", ("chosen",), ""),
+    ]
+    assert view.notes == ("w to move (turn 1, 1 move(s) left): choose the arrow",)
+    send_it = envs.make_game("send_it", size=5, schedule="134")
+    state = send_it.initial_state()
+    for _ in range(2):  # x's one drop, then o's first of three
+        send_it.apply(state, send_it.legal_actions(state)[0])
+    view = send_it.board_view(state)
+    assert [(c.text, c.tags) for c in view.cells if c.tags] == [("1", ("chosen",))]
+    assert view.buttons == (send_it.PASS,) and "2 move(s) left" in view.notes[0]

@@ -35,6 +35,14 @@ SIZES = {
     "reversi": {"size": 4},
     "y": {"size": 4},
     "sudoku_moyo": {"givens": 40},
+    "amazons": {"size": 5},
+    "progressive_amazons": {"size": 5},
+    "hexxagon": {"size": 3},
+    "hexxagon_1344": {"size": 3},
+    "send_it": {"size": 5},
+    "biqala": {"outer_seeds": 1, "inner_seeds": 1},
+    "push_go": {"size": 4},
+    "hop_chess": {"max_turns": 4},
 }
 
 

@@ -26,10 +26,14 @@ from typing import Sequence
 
 import numpy as np
 
+from envs.board_view import Layout, colour
 from envs.core import Symmetry
+from envs.stones.picture import WOOD
 
 EMPTY, BLOCK, OFF_BOARD = 0, 3, -1
 PIECE = (1, 2)
+VIEW_OWNERS = ("", "black", "white", "neutral")  # a board value's stone in the board view
+WOOD_FILL = colour(WOOD)
 
 
 class MoveRules(abc.ABC):
@@ -142,6 +146,21 @@ class MoveRules(abc.ABC):
     @abc.abstractmethod
     def picture(self, board: np.ndarray, marks: Sequence[str]) -> np.ndarray:
         """RGB picture of the board; ``marks`` is a short text per cell ('' for none)."""
+
+    def view_layout(self) -> Layout:
+        """The board's geometry for vector drawings (``envs.board_view``): a centre for every cell
+        of the array on the board, None for the others."""
+        raise NotImplementedError(f"{self.name} has no board view")
+
+    def cell_look(self, value: int) -> tuple[str, str, tuple[str, ...]]:
+        """How a cell holding board ``value`` is drawn: the stone on it (a key of
+        ``envs.render.STONE_COLOURS``, '' for none), its fill and its tags; by default the
+        first seat's pieces black, the second's white, on wood."""
+        return VIEW_OWNERS[value], WOOD_FILL, ()
+
+    def view_notes(self, board: np.ndarray) -> tuple[str, ...]:
+        """Lines about the position under the board (a score so far)."""
+        return ()
 
     def symmetries(self, num_actions: int) -> list[Symmetry]:
         """Board maps the rules are invariant under, identity first."""

@@ -314,6 +314,11 @@ class ScheduledGame(Game):
             lines.append(self.result_text(state))
         return "\n".join(lines)
 
+    def board_view(self, state: ScheduledState):
+        from envs.schedule.view import scheduled_board_view
+
+        return scheduled_board_view(self, state)
+
     def render_rgb(self, state: ScheduledState) -> np.ndarray:
         marks = [""] * self.rules.num_cells
         for k, cell in enumerate(state.partial):

@@ -192,6 +192,16 @@ class AmazonsRules(MoveRules):
 
         return draw_amazons(board, self.n, marks)
 
+    def view_layout(self):
+        from envs.stones.view import square_stone_layout
+
+        return square_stone_layout(self.n)
+
+    def cell_look(self, value: int):
+        from envs.games.amazons.picture import amazons_cell_look
+
+        return amazons_cell_look(value)
+
     def symmetries(self, num_actions: int):
         return [board_symmetry(name, self.n, num_actions) for name in DIHEDRAL]
 

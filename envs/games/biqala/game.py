@@ -341,6 +341,11 @@ class Biqala(Game):
             lines.append(f"{SEAT_NAMES[state.player]} to move")
         return "\n".join(lines)
 
+    def board_view(self, state: BiqalaState):
+        from envs.games.biqala.picture import biqala_view
+
+        return biqala_view(state)
+
     def render_rgb(self, state: BiqalaState) -> np.ndarray:
         from envs.games.biqala.picture import draw_biqala
 

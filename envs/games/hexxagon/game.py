@@ -247,6 +247,15 @@ class HexxagonRules(MoveRules):
 
         return draw_hexxagon(board, self.side, marks)
 
+    def view_layout(self):
+        from envs.games.hexxagon.picture import hexxagon_layout
+
+        return hexxagon_layout(self.side, LETTERS)
+
+    def view_notes(self, board) -> tuple[str, ...]:
+        first, second = self.counts(board)
+        return (f"stones: {self.seat_names[0]} {first}, {self.seat_names[1]} {second}",)
+
     def symmetries(self, num_actions: int) -> list[Symmetry]:
         """The 12 maps of the hexagon: 6 turns by 60 degrees, each with and without a reflection."""
         n, k = self.rows, self.side - 1

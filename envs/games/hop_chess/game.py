@@ -360,6 +360,11 @@ class HopChess(Game):
             lines.append(f"{SEAT_NAMES[state.player]} to move")
         return "\n".join(lines)
 
+    def board_view(self, state: HopChessState):
+        from envs.games.hop_chess.picture import hop_chess_view
+
+        return hop_chess_view(self, state)
+
     def render_rgb(self, state: HopChessState) -> np.ndarray:
         from envs.games.hop_chess.picture import draw_hop_chess
 

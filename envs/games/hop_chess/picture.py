@@ -1,4 +1,5 @@
-"""The picture of a Hop Chess board: checkered squares, pieces as letters, the hoppers."""
+"""The picture of a Hop Chess board: checkered squares, pieces as letters, the hoppers (in the
+picture and in the board view)."""
 
 from __future__ import annotations
 
@@ -6,10 +7,12 @@ from typing import Sequence
 
 import numpy as np
 
+from envs.board_view import BoardView, Cell, colour, square_layout
 from envs.render import RGB, draw_square_board
 
 LIGHT, DARK, CHOSEN = (235, 215, 180), (180, 135, 95), (240, 240, 120)
 HOPPER_STONES = {"@": "white", "#": "black"}
+SEAT_COLOURS = ("white", "black")
 
 
 def draw_hop_chess(symbols: Sequence[str], chosen: int) -> np.ndarray:
@@ -21,3 +24,47 @@ def draw_hop_chess(symbols: Sequence[str], chosen: int) -> np.ndarray:
     stones = [[HOPPER_STONES.get(symbols[s]) for s in row] for row in squares]
     marks = [["" if symbols[s] in ".@#" else symbols[s] for s in row] for row in squares]
     return draw_square_board(backgrounds, stones, [str(r) for r in range(8, 0, -1)], list("abcdefgh"), marks)
+
+
+def hop_chess_view(game, state) -> BoardView:
+    """The board as vector data (``envs.board_view``), rank 8 at the top: a piece is a stone of
+    its colour with its letter (``P`` a pawn), a hopper a plain stone of its colour (tagged
+    ``hopper``); the squares chosen so far in the turn (the piece's, its final square) are
+    marked and tagged ``chosen``. A click on a square offers what the turn's next micro-step
+    may do there: pick the piece, end the piece's move (each promotion where there are
+    several), put the hopper."""
+    from envs.games.hop_chess.game import FROM, HOPPER, TO, TO_KINDS
+    from envs.games.hop_chess.moves import LETTERS, colour_of, square_name
+
+    pos = state.pos
+    layout = square_layout([str(r) for r in range(8, 0, -1)], list("abcdefgh"))
+    chosen = ([state.origin] if state.origin >= 0 else []) + ([state.move[1]] if state.move is not None else [])
+    legal = set(game.legal_actions(state))
+    cells = []
+    for square in range(64):
+        rank, file = divmod(square, 8)
+        x, y = layout.centres[(7 - rank) * 8 + file]
+        piece = pos.board[square]
+        if state.move is not None:
+            actions: tuple[int, ...] = (HOPPER + square,)
+        elif state.origin >= 0:
+            ends = tuple(a for a in (TO + 64 * k + square for k in range(len(TO_KINDS))) if a in legal)
+            actions = ends or (TO + square,)
+        else:
+            actions = (FROM + square,)
+        tags: tuple[str, ...] = ()
+        if piece:
+            owner, text = SEAT_COLOURS[colour_of(piece)], LETTERS[abs(piece)]
+        elif square in pos.hoppers:
+            owner, text, tags = SEAT_COLOURS[pos.hoppers.index(square)], "", ("hopper",)
+        else:
+            owner, text = "", ""
+        ground = CHOSEN if square in chosen else (LIGHT if (rank + file) % 2 else DARK)
+        tags += ("chosen",) if square in chosen else ()
+        cells.append(Cell(square, square_name(square), x, y, "square", actions, owner, colour(ground), text, tags))
+    notes = []
+    if state.player >= 0:
+        step = "the hopper's square" if state.move is not None else "the piece's final square"
+        step = step if state.origin >= 0 else "a piece to move"
+        notes.append(f"{game.info.seat_names[state.player]} to move: choose {step}")
+    return BoardView(layout.width, layout.height, tuple(cells), (), layout.labels, (), tuple(notes))

@@ -399,6 +399,11 @@ class PushGo(Game):
             lines.append(f"{SEAT_NAMES[state.player]} to move")
         return "\n".join(lines)
 
+    def board_view(self, state: PushGoState):
+        from envs.games.push_go.view import push_go_view
+
+        return push_go_view(self, state)
+
     def render_rgb(self, state: PushGoState) -> np.ndarray:
         from envs.stones.picture import draw_stone_square
 

@@ -259,6 +259,15 @@ class SendItRules(MoveRules):
 
         return draw_stone_square(board.tolist(), self.n, marks)
 
+    def view_layout(self):
+        from envs.stones.view import square_stone_layout
+
+        return square_stone_layout(self.n)
+
+    def view_notes(self, board) -> tuple[str, ...]:
+        first, second = self.area(board)
+        return (f"area so far: {self.seat_names[0]} {first}, {self.seat_names[1]} {second}",)
+
     def symmetries(self, num_actions: int):
         return [board_symmetry(name, self.n, num_actions) for name in DIHEDRAL]
 
