@@ -269,6 +269,23 @@ def test_analysis_refuses_what_it_cannot_show(client):
 
 
 # --- checkpoints --------------------------------------------------------------------------------
+def test_odoku_against_the_zoo_agent_by_clicks(client):
+    """The shipped network takes a seat with no checkpoint directory; its budget is capped like mcts's."""
+    assert "zoo" in client.get("/api/games").json()["players"]
+    view = new(client, game="odoku", params={}, seats=("human", "zoo:odoku:4"), seed=3)
+    session = view["session"]
+    while not view["over"]:
+        if view["your_turn"]:
+            action = next(m["action"] for c in view["board"]["cells"] for m in c["moves"] if m["legal"])
+            view = post(client, "/api/play", session=session, action=action).json()
+        else:
+            view = post(client, "/api/view", session=session).json()
+    game, state = replay_record(client.get(f"/api/record/{session}").text)
+    assert game.is_terminal(state) and game.result_text(state) == view["result"]
+    with pytest.raises(ValueError, match="at most 100000 simulations"):
+        PlayerSource().make("zoo:odoku:1000000", envs.make_game("odoku"))
+
+
 def test_checkpoints_load_only_from_the_named_directory(tmp_path):
     from test_checkpoint import write_checkpoint
 

@@ -33,7 +33,7 @@ class PlayerSource:
 
     def kinds(self) -> list[str]:
         """The spec forms an agent seat may take, for the page's menu and error messages."""
-        forms = [help_text.split(":")[0] for kind, (_, help_text) in PLAYER_SPECS.items() if kind != "human"]
+        forms = [kind for kind in PLAYER_SPECS if kind != "human"]
         return [form for form in forms if form != "az" or self.checkpoint_dir is not None]
 
     def checkpoints(self) -> list[str]:
@@ -50,7 +50,7 @@ class PlayerSource:
         kind, *args = bare.split(":")
         if kind == "human":
             raise SpecError("'human' is the person at the board; an agent seat takes random, mcts:N, az:NAME, ...")
-        budget = args[-1] if kind == "mcts" or (kind == "az" and len(args) > 1) else ""
+        budget = args[-1] if kind in ("mcts", "zoo") and args or (kind == "az" and len(args) > 1) else ""
         if budget.strip().isdigit() and int(budget) > MAX_SIMULATIONS:
             raise SpecError(f"{bare}: at most {MAX_SIMULATIONS} simulations a move here")
         if kind == "az":
