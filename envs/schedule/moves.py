@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import abc
 import re
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
 from envs.board_view import Layout, colour
-from envs.core import Symmetry
+from envs.core import NotationError, Symmetry
 from envs.stones.picture import WOOD
 
 EMPTY, BLOCK, OFF_BOARD = 0, 3, -1
@@ -165,3 +165,24 @@ class MoveRules(abc.ABC):
     def symmetries(self, num_actions: int) -> list[Symmetry]:
         """Board maps the rules are invariant under, identity first."""
         return [Symmetry("identity", lambda planes: planes, np.arange(num_actions))]
+
+
+def read_start(text: str, num_cells: int, parse: Callable[[str], int], pieces: str, example: str) -> np.ndarray:
+    """The board of a start written as each side's cells, the first seat's before the slash
+    (``example``, e.g. ``"a4 d1 / a7 d10"``); ``pieces`` names them in the errors ("amazons")."""
+    sides = text.split("/")
+    if len(sides) != 2:
+        raise ValueError(f"start must list each side's {pieces}, {example!r}, got {text!r}")
+    board = np.zeros(num_cells, np.int8)
+    for seat, side in enumerate(sides):
+        for word in side.split():
+            try:
+                cell = parse(word)
+            except NotationError as error:
+                raise ValueError(f"start: {error}") from None
+            if board[cell] != EMPTY:
+                raise ValueError(f"start: {word} holds two {pieces}")
+            board[cell] = PIECE[seat]
+    if not all((board == piece).any() for piece in PIECE):
+        raise ValueError(f"start must give each side at least one {pieces[:-1]}, got {text!r}")
+    return board

@@ -20,7 +20,7 @@ from typing import Sequence
 import numpy as np
 
 from envs.core import NotationError
-from envs.schedule.moves import BLOCK, EMPTY, PIECE, MoveRules
+from envs.schedule.moves import BLOCK, EMPTY, PIECE, MoveRules, read_start
 from envs.schedule.mutator import ScheduledGame
 from envs.stones.board import COLUMNS, DIHEDRAL, board_symmetry, cell_name, check_size, parse_cell, square_diagram
 
@@ -70,25 +70,9 @@ class AmazonsRules(MoveRules):
         self.name, self.seat_names = name, seat_names
         self.rays = queen_rays(self.n)
         self.start_text = start or standard_start(self.n)
-        self.start = self._read_start(self.start_text)
-
-    def _read_start(self, text: str) -> np.ndarray:
-        sides = text.split("/")
-        if len(sides) != 2:
-            raise ValueError(f"start must list each side's amazons, 'a4 d1 / a7 d10', got {text!r}")
-        board = np.zeros(self.num_cells, np.int8)
-        for seat, side in enumerate(sides):
-            for word in side.split():
-                try:
-                    cell = parse_cell(word, self.n)
-                except NotationError as error:
-                    raise ValueError(f"start: {error}") from None
-                if board[cell] != EMPTY:
-                    raise ValueError(f"start: {word} holds two amazons")
-                board[cell] = PIECE[seat]
-        if not all((board == piece).any() for piece in PIECE):
-            raise ValueError(f"start must give each side at least one amazon, got {text!r}")
-        return board
+        self.start = read_start(
+            self.start_text, self.num_cells, lambda word: parse_cell(word, self.n), "amazons", "a4 d1 / a7 d10"
+        )
 
     def initial_board(self) -> np.ndarray:
         return self.start.copy()

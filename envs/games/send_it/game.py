@@ -23,7 +23,7 @@ from typing import Sequence
 import numpy as np
 
 from envs.core import NotationError
-from envs.schedule.moves import EMPTY, PIECE, MoveRules
+from envs.schedule.moves import EMPTY, PIECE, MoveRules, read_start
 from envs.schedule.mutator import ScheduledGame
 from envs.stones.board import COLUMNS, DIHEDRAL, board_symmetry, cell_name, check_size, parse_cell, square_diagram
 
@@ -74,25 +74,9 @@ class SendItRules(MoveRules):
             raise ValueError(f"move_limit must be a positive integer (0: four drops a cell), got {move_limit!r}")
         self.move_limit = int(move_limit) or 4 * self.num_cells
         self.start_text = start or corner_start(self.n)
-        self.start = self._read_start(self.start_text)
-
-    def _read_start(self, text: str) -> np.ndarray:
-        sides = text.split("/")
-        if len(sides) != 2:
-            raise ValueError(f"start must list each side's stones, 'c3 k11 / k3 c11', got {text!r}")
-        board = np.zeros(self.num_cells, np.int8)
-        for seat, side in enumerate(sides):
-            for word in side.split():
-                try:
-                    cell = parse_cell(word, self.n)
-                except NotationError as error:
-                    raise ValueError(f"start: {error}") from None
-                if board[cell] != EMPTY:
-                    raise ValueError(f"start: {word} holds two stones")
-                board[cell] = PIECE[seat]
-        if not all((board == piece).any() for piece in PIECE):
-            raise ValueError(f"start must give each side at least one stone, got {text!r}")
-        return board
+        self.start = read_start(
+            self.start_text, self.num_cells, lambda word: parse_cell(word, self.n), "stones", "c3 k11 / k3 c11"
+        )
 
     def initial_board(self) -> np.ndarray:
         return self.start.copy()
