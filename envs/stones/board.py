@@ -74,6 +74,22 @@ DIHEDRAL: dict[str, PlaneMap] = {
 }
 
 
+def ray_table(n: int, steps: Sequence[tuple[int, int]]) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """For every cell of an n x n grid, the cells along each (row, column) step in turn, nearest first."""
+    rays = []
+    for r in range(n):
+        for c in range(n):
+            cell_rays = []
+            for dr, dc in steps:
+                ray, rr, cc = [], r + dr, c + dc
+                while 0 <= rr < n and 0 <= cc < n:
+                    ray.append(rr * n + cc)
+                    rr, cc = rr + dr, cc + dc
+                cell_rays.append(tuple(ray))
+            rays.append(tuple(cell_rays))
+    return tuple(rays)
+
+
 def board_symmetry(name: str, n: int, num_actions: int, invert_plane: int | None = None) -> Symmetry:
     """The symmetry ``DIHEDRAL[name]`` of an n x n board; actions past the cells stay fixed.
 

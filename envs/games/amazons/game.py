@@ -22,7 +22,16 @@ import numpy as np
 from envs.core import NotationError
 from envs.schedule.moves import BLOCK, EMPTY, PIECE, MoveRules, read_start
 from envs.schedule.mutator import ScheduledGame
-from envs.stones.board import COLUMNS, DIHEDRAL, board_symmetry, cell_name, check_size, parse_cell, square_diagram
+from envs.stones.board import (
+    COLUMNS,
+    DIHEDRAL,
+    board_symmetry,
+    cell_name,
+    check_size,
+    parse_cell,
+    ray_table,
+    square_diagram,
+)
 
 QUEEN_STEPS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 _MOVE = re.compile(r"^([a-z][0-9]{1,2})([a-z][0-9]{1,2})/([a-z][0-9]{1,2})$")
@@ -36,18 +45,7 @@ TEXT_START = "s4 a16 a8 s12 d1 p19 l1 h19 / a7 d19 l19 h1 a12 p1 s8 s16"
 @lru_cache(maxsize=None)
 def queen_rays(n: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
     """For every cell, the cells along each of the 8 queen directions, nearest first."""
-    rays = []
-    for r in range(n):
-        for c in range(n):
-            cell_rays = []
-            for dr, dc in QUEEN_STEPS:
-                ray, rr, cc = [], r + dr, c + dc
-                while 0 <= rr < n and 0 <= cc < n:
-                    ray.append(rr * n + cc)
-                    rr, cc = rr + dr, cc + dc
-                cell_rays.append(tuple(ray))
-            rays.append(tuple(cell_rays))
-    return tuple(rays)
+    return ray_table(n, QUEEN_STEPS)
 
 
 def standard_start(n: int) -> str:

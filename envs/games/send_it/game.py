@@ -25,7 +25,16 @@ import numpy as np
 from envs.core import NotationError
 from envs.schedule.moves import EMPTY, PIECE, MoveRules, read_start
 from envs.schedule.mutator import ScheduledGame
-from envs.stones.board import COLUMNS, DIHEDRAL, board_symmetry, cell_name, check_size, parse_cell, square_diagram
+from envs.stones.board import (
+    COLUMNS,
+    DIHEDRAL,
+    board_symmetry,
+    cell_name,
+    check_size,
+    parse_cell,
+    ray_table,
+    square_diagram,
+)
 
 _WORD = re.compile(r"^([a-z]+)([0-9]{1,2})$")
 STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
@@ -34,19 +43,12 @@ STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 @lru_cache(maxsize=None)
 def geometry(n: int):
     """(orthogonal neighbours of every cell, the four rays of cells from every cell, nearest first)."""
-    neighbours, rays = [], []
-    for r in range(n):
-        for c in range(n):
-            neighbours.append(tuple((r + dr) * n + c + dc for dr, dc in STEPS if 0 <= r + dr < n and 0 <= c + dc < n))
-            cell_rays = []
-            for dr, dc in STEPS:
-                ray, rr, cc = [], r + dr, c + dc
-                while 0 <= rr < n and 0 <= cc < n:
-                    ray.append(rr * n + cc)
-                    rr, cc = rr + dr, cc + dc
-                cell_rays.append(tuple(ray))
-            rays.append(tuple(cell_rays))
-    return tuple(neighbours), tuple(rays)
+    neighbours = tuple(
+        tuple((r + dr) * n + c + dc for dr, dc in STEPS if 0 <= r + dr < n and 0 <= c + dc < n)
+        for r in range(n)
+        for c in range(n)
+    )
+    return neighbours, ray_table(n, STEPS)
 
 
 def corner_start(n: int) -> str:
