@@ -217,6 +217,50 @@ def test_en_passant_only_without_a_hop():
     assert state.pos.ep == -1 and "d6" not in destinations_of(state, "e5")
 
 
+def play_turns(state, turns):
+    for turn in turns:
+        for action in GAME.parse_turn(state, turn):
+            GAME.apply(state, action)
+    return state
+
+
+KNIGHTS_OUT_AND_BACK = ["Nf3-g1 d4", "Nf6-g8 e5", "Ng1-f3 d4", "Ng8-f6 e5"]
+
+
+def test_the_third_occurrence_of_a_position_draws():
+    state = play_turns(GAME.initial_state(), ["Ng1-f3", "Ng8-f6 e5"] + KNIGHTS_OUT_AND_BACK)
+    assert state.repeats == 1 and not GAME.observe(state)[22].any()
+    play_turns(state, KNIGHTS_OUT_AND_BACK[:1])
+    assert state.repeats == 2 and GAME.observe(state)[22].all()  # the position after turn 3 again
+    play_turns(state, KNIGHTS_OUT_AND_BACK[1:] + KNIGHTS_OUT_AND_BACK[:1])
+    assert GAME.is_terminal(state) and GAME.returns(state) == (0.0, 0.0)
+    assert GAME.result_text(state) == "a draw (threefold repetition)"
+
+
+def test_a_moved_hopper_or_a_pawn_move_makes_a_new_position():
+    state = play_turns(GAME.initial_state(), ["Ng1-f3", "Ng8-f6 e5"])
+    for hopper in ("a3", "b3", "c3", "d3", "e3", "g3", "h3", "a4", "b4", "c4", "e4", "f4"):
+        move = "Nf3-g1" if state.pos.board[square_of("f3")] else "Ng1-f3"
+        reply = "Nf6-g8" if state.pos.board[square_of("f6")] else "Ng8-f6"
+        play_turns(state, [f"{move} {hopper}", f"{reply} e5"])
+        assert state.repeats == 1  # white's hopper never stood there before
+    play_turns(state, KNIGHTS_OUT_AND_BACK * 2 + ["e2-e3 d4"])  # a repetition, then a pawn move
+    assert state.repeats == 1 and state.seen[1] is None
+    play_turns(state, ["Nf6-g8 e5", "Nf3-g1 d4", "Ng8-f6 e5", "Ng1-f3 d4", "Nf6-g8 e5"])
+    assert state.repeats == 2 and not GAME.is_terminal(state)
+
+
+def test_an_en_passant_right_makes_a_position_of_its_own():
+    pos = from_fen("4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1", opening=False)
+    pos.hoppers = [square_of("a3"), square_of("h6")]
+    state = play_turns(GAME.state_at(pos), ["d5 h6"])  # white may take en passant now
+    kings = ["Ke1-f1 a3", "Ke8-f8 h6", "Kf1-e1 a3", "Kf8-e8 h6"]
+    play_turns(state, kings)
+    assert state.repeats == 1  # the same pieces, but no en passant right: a new position
+    play_turns(state, kings + kings[:1])  # Kf1 with black to move a third time
+    assert GAME.is_terminal(state) and state.reason == "threefold repetition"
+
+
 def test_a_pawn_promotes_on_a_hopper_and_the_new_piece_moves_on():
     pos = from_fen("8/4P3/8/k7/8/8/8/4K3 w - - 0 1", opening=False)
     pos.hoppers = [square_of("e8"), -1]

@@ -50,20 +50,24 @@ PIECE_OF_SYMBOL = {"O": PAWN, "p": -PAWN} | {
     for sign, case in ((1, str.upper), (-1, str.lower))
     for symbol in map(case, "NBRQK")
 }
-NUM_PLANES = 22
+NUM_PLANES = 23
+REPETITIONS = 3  # the third occurrence of a position draws (docs/rules.md 12: a claim made for the players)
 
 
 class HopChessState:
     """The position, the micro-step under way (the chosen piece's square; the piece move
-    made and the hopper's squares left), the legal turns of the turn, turns played, and at
-    the end the winner (-1 a draw) and why."""
+    made and the hopper's squares left), the legal turns of the turn, turns played, the
+    positions at the turns' starts since the last capture or pawn move (``seen``: a chain of
+    (key, earlier) pairs, shared between copies, so a copy costs nothing), how often the
+    current one has occurred, and at the end the winner (-1 a draw) and why."""
 
-    __slots__ = ("pos", "origin", "move", "turns", "plies", "player", "winner", "reason")
+    __slots__ = ("pos", "origin", "move", "turns", "plies", "player", "winner", "reason", "seen", "repeats")
 
     def copy(self) -> "HopChessState":
         other = HopChessState.__new__(HopChessState)
         other.pos, other.origin, other.move, other.turns = self.pos.copy(), self.origin, self.move, self.turns
         other.plies, other.player, other.winner, other.reason = self.plies, self.player, self.winner, self.reason
+        other.seen, other.repeats = self.seen, self.repeats
         return other
 
 
@@ -77,14 +81,16 @@ class HopChess(Game):
                     not promote; a promotion to queen, knight, bishop, rook is k = 0,
                     1, 2, 3); 320 + s the hopper to square s. The hops between are not
                     actions: every path to the same final square gives the same position
-    Observation     ``(22, 8, 8)`` float32, rank 8 at the top, from the mover's view:
+    Observation     ``(23, 8, 8)`` float32, rank 8 at the top, from the mover's view:
                     0-5 the mover's pawns, knights, bishops, rooks, queens, king, 6-11
                     the opponent's, 12 the mover's hopper, 13 the opponent's, 14 the
                     chosen piece, 15 the piece has moved (the hopper is next), 16 the
                     mover is white, 17 the en passant square, 18-21 castling rights
-                    (mover's short and long, opponent's short and long)
-    Returns         +1 / -1 checkmate; 0 stalemate, 75 moves (150 turns) without a
-                    capture or pawn move, bare kings, or ``max_turns`` turns
+                    (mover's short and long, opponent's short and long), 22 the
+                    position has occurred before (once more draws)
+    Returns         +1 / -1 checkmate; 0 stalemate, threefold repetition, 75 moves
+                    (150 turns) without a capture or pawn move, bare kings, or
+                    ``max_turns`` turns
     Symmetries      the identity only (castling is not mirror-symmetric)
     Notation        ``Ng1-f3 e5`` (piece move, then the hopper's square), short forms
                     as in the seed's game (``Nf3 e5``, ``B:f6 e5``, ``e:Q+ f3``,
@@ -118,7 +124,7 @@ class HopChess(Game):
     # --- transitions -----------------------------------------------------------------------------
     def initial_state(self) -> HopChessState:
         state = HopChessState.__new__(HopChessState)
-        state.pos, state.plies = self.start.copy(), 0
+        state.pos, state.plies, state.seen = self.start.copy(), 0, None
         self._start_turn(state)
         return state
 
@@ -126,11 +132,14 @@ class HopChess(Game):
         state.origin, state.move, state.winner, state.reason = -1, None, -1, ""
         pos = state.pos
         state.turns = legal_turns(pos)
+        self._record_position(state)
         state.player = pos.side
         if not state.turns:
             checked = in_check(pos, pos.side)
             state.winner = 1 - pos.side if checked else -1
             state.reason = "checkmate" if checked else "stalemate"
+        elif state.repeats >= REPETITIONS:
+            state.reason = "threefold repetition"
         elif pos.clock >= 150:
             state.reason = "75 moves without a capture or a pawn move"
         elif all(abs(p) in (0, KING) for p in pos.board):
@@ -147,9 +156,28 @@ class HopChess(Game):
         if in_check(pos, 1 - pos.side):
             raise ValueError(f"{SEAT_NAMES[1 - pos.side]} is in check with {SEAT_NAMES[pos.side]} to move")
         state = HopChessState.__new__(HopChessState)
-        state.pos, state.plies = pos.copy(), plies
+        state.pos, state.plies, state.seen = pos.copy(), plies, None
         self._start_turn(state)
         return state
+
+    @staticmethod
+    def _record_position(state: HopChessState) -> None:
+        """Adds the position at this turn's start to ``seen`` and counts its occurrences.
+        FIDE's "same position" (art. 9.2.2): the same pieces on the same squares, the same
+        side to move, castling rights and en passant capture (the square counts only where a
+        pawn of the mover can take there); here also the same hoppers. A capture or a pawn
+        move (the clock back at 0) makes every earlier position unreachable, so the chain
+        restarts there."""
+        pos = state.pos
+        pawn = PAWN if pos.side == WHITE else -PAWN
+        ep = pos.ep if any(to == pos.ep and pos.board[start] == pawn for start, to, _ in state.turns) else -1
+        key = (tuple(pos.board), tuple(pos.hoppers), pos.side, pos.castling, ep, pos.opening)
+        earlier = state.seen if pos.clock > 0 else None
+        repeats, link = 1, earlier
+        while link is not None:
+            repeats += link[0] == key
+            link = link[1]
+        state.seen, state.repeats = (key, earlier), repeats
 
     def to_play(self, state: HopChessState) -> int:
         return state.player
@@ -234,6 +262,7 @@ class HopChess(Game):
         bits = (1, 2, 4, 8) if mover == WHITE else (4, 8, 1, 2)
         for plane, bit in enumerate(bits, start=18):
             planes[plane] = bool(pos.castling & bit)
+        planes[22] = state.repeats > 1
         board = planes.reshape(NUM_PLANES, 8, 8)
         return np.ascontiguousarray(board[:, ::-1, :])
 
