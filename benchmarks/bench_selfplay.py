@@ -1,13 +1,17 @@
-"""Self-play throughput at the training defaults (``configs/train.yaml``).
+"""Self-play throughput at the training defaults (``configs/train.yaml``), by inference backend.
 
-    python benchmarks/bench_selfplay.py [--games N] [experiment=nex5 ...]
+    python benchmarks/bench_selfplay.py [--games N] [--backends torch,onnx] [--rounds R] [experiment=nex5 ...]
 
 Composes the training config (Hydra overrides after the options), plays
 ``--games`` self-play games with a fresh network exactly as one training
-iteration does, and prints a table: recorded positions/s (the
-``perf/positions_per_s`` of training), network-evaluated MCTS simulations/s,
-network calls/s and their mean batch, and a lone ``search`` (one state, no
-batching) for comparison. Nothing here is a test.
+iteration does, once per backend of ``agents/net/inference.py`` per round, the
+backends alternating so that the machine's load falls on both alike, and prints
+per backend (the median round): recorded positions/s (the
+``perf/positions_per_s`` of training), network-evaluated positions/s, network
+calls/s and their mean batch, the network's own forward-pass ceiling (the
+positions those calls evaluated over the time spent inside them: self-play with
+nothing between the calls) and the share of it self-play reaches, a lone ``search`` (one state, no batching), and each
+measure's ratio to the first backend's. Nothing here is a test.
 """
 
 from __future__ import annotations
@@ -34,6 +38,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, help="self-play games to time (default: one iteration's)")
     parser.add_argument("--lone-moves", type=int, default=20, help="single-state searches to time")
+    parser.add_argument("--backends", default="torch,onnx", help="inference backends, the first the reference")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of every backend, alternating")
     parser.add_argument("overrides", nargs="*", help="Hydra overrides, e.g. experiment=nex5")
     args = parser.parse_args()
     with initialize_config_dir(config_dir=str(CONFIGS), version_base="1.3"):
@@ -48,21 +54,13 @@ def main() -> None:
     mcts = MCTS(game, s.search)
     rng = np.random.default_rng(s.seed)
 
-    estimator = NetEstimator(game, net, s.device)
-    self_play(game, mcts, estimator, 1, s.selfplay, rng)  # warm-up: imports, allocator
-    estimator = NetEstimator(game, net, s.device)
-    start = time.perf_counter()
-    batch = self_play(game, mcts, estimator, num_games, s.selfplay, rng)
-    seconds = time.perf_counter() - start
-    searches = batch.num_positions
-    simulations = searches * s.search.num_simulations
-
-    lone = NetEstimator(game, net, s.device)
-    state = game.initial_state()
-    lone_start = time.perf_counter()
-    for _ in range(args.lone_moves):
-        mcts.search(state, lone, rng)
-    lone_seconds = time.perf_counter() - lone_start
+    backends = args.backends.split(",")
+    rounds = {backend: [] for backend in backends}
+    for backend in backends:  # warm-up: imports, allocator, the first export
+        self_play(game, mcts, NetEstimator(game, net, s.device, backend), 1, s.selfplay, rng)
+    for _ in range(args.rounds):
+        for backend in backends:
+            rounds[backend].append(measure(game, net, mcts, s, backend, num_games, args.lone_moves, rng))
 
     print(
         f"game {game.info.name} {game.info.params}  net {s.net.to_dict()}  device {s.device}  "
@@ -70,22 +68,50 @@ def main() -> None:
     )
     print(
         f"simulations/move {s.search.num_simulations}  concurrent games {s.selfplay.concurrent_games}  "
-        f"games timed {num_games}"
+        f"games timed {num_games}  rounds {args.rounds} (median shown)"
     )
     print()
-    rows = [
-        ("self-play positions/s", searches / seconds),
-        ("self-play simulations/s", simulations / seconds),
-        ("self-play network calls/s", estimator.calls / seconds),
-        ("self-play mean batch", estimator.positions / max(estimator.calls, 1)),
-        ("self-play games/s", num_games / seconds),
-        ("lone search simulations/s", args.lone_moves * s.search.num_simulations / lone_seconds),
-    ]
-    width = max(len(name) for name, _ in rows)
-    print(f"{'measure':<{width}}  {'value':>10}")
-    print(f"{'-' * width}  {'-' * 10}")
-    for name, value in rows:
-        print(f"{name:<{width}}  {value:>10.1f}")
+    table = {
+        backend: {key: float(np.median([r[key] for r in rows])) for key in rows[0]} for backend, rows in rounds.items()
+    }
+    first = backends[0]
+    width = max(len(key) for key in table[first])
+    header = f"{'measure':<{width}}" + "".join(f"  {b:>10}" for b in backends)
+    header += "".join(f"  {b + '/' + first:>12}" for b in backends[1:])
+    print(header)
+    print("-" * len(header))
+    for key in table[first]:
+        line = f"{key:<{width}}" + "".join(f"  {table[b][key]:>10.1f}" for b in backends)
+        line += "".join(f"  {table[b][key] / table[first][key]:>12.2f}" for b in backends[1:])
+        print(line)
+
+
+def measure(game, net, mcts, s, backend: str, num_games: int, lone_moves: int, rng) -> dict:
+    """One round of one backend: the self-play games, its forward-pass ceiling, a lone search."""
+    estimator = NetEstimator(game, net, s.device, backend)
+    start = time.perf_counter()
+    batch = self_play(game, mcts, estimator, num_games, s.selfplay, rng)
+    seconds = time.perf_counter() - start
+    mean_batch = estimator.positions / max(estimator.calls, 1)
+    evaluated = estimator.positions / seconds
+    ceiling = estimator.positions / estimator.seconds  # the same forward passes with nothing between them
+
+    lone = estimator  # its session made already
+    state = game.initial_state()
+    lone_start = time.perf_counter()
+    for _ in range(lone_moves):
+        mcts.search(state, lone, rng)
+    lone_seconds = time.perf_counter() - lone_start
+    return {
+        "self-play positions/s": batch.num_positions / seconds,
+        "self-play evaluated positions/s": evaluated,
+        "self-play network calls/s": estimator.calls / seconds,
+        "self-play mean batch": mean_batch,
+        "self-play games/s": num_games / seconds,
+        "forward ceiling positions/s": ceiling,
+        "share of the ceiling, %": 100 * evaluated / ceiling,
+        "lone search simulations/s": lone_moves * s.search.num_simulations / lone_seconds,
+    }
 
 
 if __name__ == "__main__":

@@ -53,6 +53,7 @@ from agents.evaluation.runner import game_record, play_games
 from agents.evaluation.settings import EvaluateConfig
 from agents.evaluation.tournament import round_robin
 from agents.evaluation.zoo_cards import zoo_listing
+from agents.net.inference import BACKENDS, set_default_backend
 from agents.players.human import play_interactive
 from agents.players.registry import display_names, make_player, split_name
 from agents.search.solver import Solver, optimal_share
@@ -68,6 +69,7 @@ def evaluate(cfg: DictConfig, run_dir: str | Path, out: TextIO = sys.stdout, mod
     _check_ranges(cfg)
     if cfg.torch_threads:  # this process plays the games when workers=1; worker processes use one thread each
         torch.set_num_threads(cfg.torch_threads)
+    set_default_backend(cfg.inference)  # every network of every player, in this process and its workers
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     summary = modes[cfg.mode](cfg, run_dir, out)
@@ -436,6 +438,8 @@ def _check_ranges(cfg: DictConfig) -> None:
         raise ConfigError(f"duplicate: must be true or false, got {cfg.get('duplicate')!r}")
     if cfg.duplicate and cfg.mode != "match":
         raise ConfigError(f"duplicate: duplicate=true plays in mode=match, not mode={cfg.mode}")
+    if cfg.get("inference") not in BACKENDS:
+        raise ConfigError(f"inference: must be one of {', '.join(BACKENDS)}, got {cfg.get('inference')!r}")
     if cfg.get("positions") not in ACCURACY_POSITIONS:
         raise ConfigError(f"positions: must be one of {', '.join(ACCURACY_POSITIONS)}, got {cfg.get('positions')!r}")
 

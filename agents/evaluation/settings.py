@@ -26,6 +26,7 @@ class EvaluateConfig:
     batch_games: int = MISSING
     opening: int = MISSING
     torch_threads: int = MISSING
+    inference: str = "auto"  # how networks run their forward passes (agents/net/inference.py)
     progress: bool = True
     prior_draws: float = MISSING
     max_nodes: int = MISSING

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import torch
 
+from agents.net.inference import make_forward
 from agents.net.network import PolicyValueNet
 from envs.core import Game
 
@@ -16,16 +19,21 @@ class NetEstimator:
     in inference mode on ``device``, and returns ``priors [B, num_actions]``
     (softmax over the legal actions, zero elsewhere) and ``values [B, num_seats]``:
     the network's value ``v`` for the seat to move and ``-v`` for the other seat.
-    States must be decision states (a seat to move).
+    States must be decision states (a seat to move). ``inference`` names how the forward
+    pass runs (:mod:`agents.net.inference`; None: the process's default, ``auto``).
     """
 
-    def __init__(self, game: Game, net: PolicyValueNet, device: torch.device | str = "cpu"):
+    def __init__(
+        self, game: Game, net: PolicyValueNet, device: torch.device | str = "cpu", inference: str | None = None
+    ):
         net.check_fits(game.info)  # any board size of the game
         self.game = game
         self.net = net
         self.device = torch.device(device)
+        self.run = make_forward(net, self.device, inference)
         self.calls = 0  # forward passes so far (for benchmarks)
         self.positions = 0  # states estimated so far
+        self.seconds = 0.0  # spent in forward passes so far
 
     def estimate(self, states) -> tuple[np.ndarray, np.ndarray]:
         game = self.game
@@ -47,8 +55,9 @@ class NetEstimator:
         """Raw logits [B, num_actions] and mover values [B] for stacked observations (float64)."""
         if self.net.training:  # the learner trains the same module between calls
             self.net.eval()
-        with torch.inference_mode():
-            logits, value = self.net(torch.from_numpy(obs).to(self.device))
+        started = time.perf_counter()
+        logits, value = self.run(obs)
+        self.seconds += time.perf_counter() - started
         self.calls += 1
         self.positions += len(obs)
-        return logits.double().cpu().numpy(), value.double().cpu().numpy()
+        return logits.astype(np.float64), value.astype(np.float64)

@@ -60,6 +60,7 @@ from tqdm import tqdm
 
 from agents.config import ConfigError
 from agents.net.checkpoint import CheckpointError
+from agents.net.inference import set_default_backend
 from agents.net.net_estimator import NetEstimator
 from agents.search.mcts import MCTS
 from agents.training.baseline_eval import BaselineConfig, BaselineEval
@@ -140,6 +141,7 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
     info = s.game.info
     if s.torch_threads:
         torch.set_num_threads(s.torch_threads)
+    set_default_backend(s.inference)  # before the workers start: they inherit it
     start = run_start(s, checkpoint, path)
     net, replay, rng, step, iteration = start.net, start.replay, start.rng, start.step, start.iteration
     if start.wall_seconds is None:

@@ -25,6 +25,7 @@ from omegaconf import MISSING, DictConfig, OmegaConf
 
 from agents.config import ConfigError, check, game_from_config, typed
 from agents.net.checkpoint import CheckpointError, load_checkpoint
+from agents.net.inference import check_backend
 from agents.net.network import NetConfig, head_layout, resolve_device
 from agents.search.mcts import SearchConfig
 from agents.training.config_store import AGENT_SECTIONS
@@ -83,6 +84,7 @@ class RunConfig:
 
     seed: int = MISSING
     device: str = MISSING
+    inference: str = "auto"  # absent from checkpoints written before the key existed
     resume: Optional[str] = None
     progress: bool = True
     train: TrainSection = field(default_factory=TrainSection)
@@ -108,6 +110,7 @@ class Settings:
     selfplay: SelfPlayConfig
     learner: LearnerConfig
     device: torch.device
+    inference: str  # the forward pass of everything but the learner (agents/net/inference.py)
     seed: int
     iterations: int
     checkpoint_every: int
@@ -157,6 +160,7 @@ def build_settings(cfg: DictConfig) -> Settings:
         selfplay=sections["agent.selfplay"],
         learner=sections["agent.learner"],
         device=device,
+        inference=_inference(cfg),
         seed=seed,
         iterations=_integer(cfg, "train.iterations", 0),
         checkpoint_every=_integer(cfg, "train.checkpoint_every", 1),
@@ -203,6 +207,14 @@ def _milestone_every(cfg: DictConfig) -> int:
     if OmegaConf.select(cfg, "train") is not None and "milestone_every" not in cfg.train:
         return 0
     return _integer(cfg, "train.milestone_every", 0)
+
+
+def _inference(cfg: DictConfig) -> str:
+    value = OmegaConf.select(cfg, "inference", default="auto")
+    try:
+        return check_backend(value)
+    except ValueError as error:
+        raise ConfigError(str(error)) from None
 
 
 def _distributed(cfg: DictConfig):
