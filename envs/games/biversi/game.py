@@ -26,7 +26,7 @@ import numpy as np
 
 from envs.core import NotationError
 from envs.games.biversi import torus
-from envs.schedule.moves import EMPTY, PIECE, MoveRules
+from envs.schedule.moves import EMPTY, PIECE, MoveRules, read_start
 from envs.schedule.mutator import ScheduledGame
 from envs.stones.board import COLUMNS, DIHEDRAL, board_symmetry, cell_name, square_diagram
 
@@ -60,7 +60,7 @@ class BiversiRules(MoveRules):
     restriction_text = "while the two sections are apart, a turn's two placements go one into each"
     passes_when_stuck = True
 
-    def __init__(self, size: int, must_flank: bool):
+    def __init__(self, size: int, must_flank: bool, start: str):
         if isinstance(size, bool) or not isinstance(size, (int, np.integer)):
             raise ValueError(f"size must be an integer, got {size!r}")
         if not MIN_SIZE <= size <= MAX_SIZE or size % 2:
@@ -69,7 +69,16 @@ class BiversiRules(MoveRules):
             raise ValueError(f"must_flank must be true or false, got {must_flank!r}")
         self.n = self.rows = self.cols = int(size)
         self.must_flank = bool(must_flank)
-        self.start = start_board(self.n)
+        if not isinstance(start, str):
+            raise ValueError(f"start must be text such as 'c2 b3 / b2 c3', got {start!r}")
+        self.start = (
+            read_start(start, self.num_cells, self.parse_cell, "stones", "c2 b3 / b2 c3")
+            if start
+            else start_board(self.n)
+        )
+        self.start_text = " / ".join(
+            " ".join(self.cell_name(c) for c in np.flatnonzero(self.start == piece)) for piece in PIECE
+        )
 
     def initial_board(self) -> np.ndarray:
         return self.start.copy()
@@ -145,6 +154,9 @@ class BiversiRules(MoveRules):
     def cell_name(self, cell: int) -> str:
         return cell_name(cell, self.n)
 
+    def parse_cell(self, text: str) -> int:
+        return self.parse_move(text)[0]
+
     def move_text(self, cells: Sequence[int]) -> str:
         return self.cell_name(cells[0])
 
@@ -219,7 +231,9 @@ class Biversi(ScheduledGame):
     ==============  ==============================================================
     Board           n x n torus, ``size`` even 6..26 (default 10); cell ``r * n + c``,
                     row 1 (r = 0) at the top; x on b2 c3 and o on c2 b3 (crossed),
-                    x on g7 h7 and o on g8 h8 (parallel, n/2 rows and columns on)
+                    x on g7 h7 and o on g8 h8 (parallel, n/2 rows and columns on);
+                    ``start`` lists each side's stones instead, o's first,
+                    ``"c2 b3 / b2 c3"``
     Seats           0 ``o`` (moves first), 1 ``x``
     Actions         ``Discrete(n * n + 1)``: a cell (one placement, one micro-step),
                     PASS (``n * n``): the only action of a seat that has no
@@ -231,8 +245,9 @@ class Biversi(ScheduledGame):
     Turns           ``schedule`` (default ``12``: one placement, then two a turn).
                     While the two sections (the 8-connected groups of stones) are
                     apart, a turn's placements go one into each (next to a stone of
-                    it); a turn whose quota cannot be filled ends after the
-                    placements it has
+                    it; with a ``start`` of more groups, each into a group the turn
+                    has not touched); a turn whose quota cannot be filled ends
+                    after the placements it has
     Observation     ``(8, n, n)``: 0 mover's stones, 1 rival stones, 2 all ones while
                     the sections are apart, 3 (unused: a placement is one step),
                     4 (unused), 5 placements left this turn / 2, 6 the mover's
@@ -250,8 +265,8 @@ class Biversi(ScheduledGame):
         "run through Reversi's kernels on the board's tiling; make_vec steps the engine"
     )
 
-    def __init__(self, size: int = 10, schedule: str = "12", must_flank: bool = True):
-        rules = BiversiRules(size, must_flank)
+    def __init__(self, size: int = 10, schedule: str = "12", must_flank: bool = True, start: str = ""):
+        rules = BiversiRules(size, must_flank, start)
         super().__init__(rules, schedule, restricted=False)
-        self.info.params.update(size=rules.n, must_flank=rules.must_flank)
+        self.info.params.update(size=rules.n, must_flank=rules.must_flank, start=rules.start_text)
         del self.info.params["restricted"]  # placements have no origins to restrict
