@@ -74,6 +74,14 @@ def test_the_table_reads_as_printed():
     assert turns[5] == ("x", ["e1J", "b4"]) and turns[6] == ("o", ["b4", "i7"])
     assert turns[-1] == ("o", ["h9", "i6"]) and len(turns) == 17
     assert sum(len(cells) for _, cells in turns) == 33
+    # 41 stones on the board, 33 placements on 32 cells; the stones on no placed cell are the two
+    # patterns less b3 (a printed placement) and the two cells of the errata
+    game = make_game("biversi")
+    printed = game.rules.read_diagram(SAMPLE)
+    placed = {cell(game, w) for _, cells in turns for w in cells}
+    assert (printed != EMPTY).sum() == 41 and len(placed) == 32 and all(printed[c] != EMPTY for c in placed)
+    unplaced = names(game, sorted(set(np.flatnonzero(printed != EMPTY).tolist()) - placed))
+    assert sorted(unplaced) == ["a3", "b2", "b5", "c2", "c3", "g7", "g8", "h7", "h8"]
 
 
 def test_the_sample_replays_to_the_printed_board_cell_by_cell():
@@ -91,6 +99,19 @@ def test_the_sample_replays_to_the_printed_board_cell_by_cell():
     assert flanked_nothing == FLANK_NOTHING
     assert game.rules.counts(printed) == (26, 15) == game.rules.counts(state.board)
     assert state.player == 1 and state.moves_left == 2 and not game.is_terminal(state)  # X to move, as printed
+
+
+def test_the_errata_the_other_way_round_miss_the_board_on_c3_and_c4():
+    game = make_game("biversi", must_flank=False)
+    state = game.initial_state()
+    swapped = {(4, 0): "b5", (7, 0): "a3"}
+    o_turn = 0
+    for side, cells in printed_turns():
+        if side == "o":
+            o_turn += 1
+            cells = [swapped.get((o_turn, k), word) for k, word in enumerate(cells)]
+        play(game, state, " ".join(cells))
+    assert names(game, np.flatnonzero(state.board != game.rules.read_diagram(SAMPLE))) == ["c3", "c4"]
 
 
 def test_the_start_is_the_one_the_sample_fits_and_the_patterns_are_antipodal():
@@ -143,6 +164,49 @@ def test_the_printed_b3_is_a_start_cell():
         game.parse_turn(state, "b3 b0")
 
 
+def colourings(game):
+    """The 8 ways to colour the two patterns' cells (crossed b2-c3, parallel g7-h8 by rows or
+    by columns), each as a start text."""
+    for crossed in ("b2 c3", "c2 b3"):
+        other = "c2 b3" if crossed == "b2 c3" else "b2 c3"
+        for parallel, rest in (("g7 h7", "g8 h8"), ("g8 h8", "g7 h7"), ("g7 g8", "h7 h8"), ("h7 h8", "g7 g8")):
+            yield f"{other} {rest} / {crossed} {parallel}"  # o's stones / x's stones
+
+
+def flanking_replays(board, turns, n=10):
+    """Whether some order of each turn's placements lets every one flank a line (a search over
+    the orders, cut at the first placement that flanks nothing)."""
+    if not turns:
+        return True
+    (side, cells), rest = turns[0], turns[1:]
+    mover = PIECE["ox".index(side)]
+    for order in {tuple(cells), tuple(reversed(cells))}:
+        after, ok = board.copy(), True
+        for word in order:
+            c = make_game("biversi").rules.parse_cell(word)
+            flips = reference_flips(after, n, c, mover) if after[c] == EMPTY else set()
+            if not flips:
+                ok = False
+                break
+            after[list(flips) + [c]] = mover
+        if ok and flanking_replays(after, rest, n):
+            return True
+    return False
+
+
+def test_no_start_and_no_order_of_the_placements_makes_every_placement_flank():
+    game = make_game("biversi")
+    turns = corrected_turns()
+    fits = []
+    for start in colourings(game):
+        board = make_game("biversi", start=start).initial_state().board
+        assert not flanking_replays(board, turns)
+        if flanking_replays(board, turns[:5]):  # the turns before e1J joins the sections
+            fits.append(start)
+    assert len(fits) == 1
+    assert np.array_equal(make_game("biversi", start=fits[0]).initial_state().board, game.initial_state().board)
+
+
 # --- hand-made positions, one rule each -------------------------------------------------------------------
 def test_lines_wrap_round_the_edges():
     game = make_game("biversi", size=6, start="e1 e5 / f1 f6")
@@ -183,9 +247,7 @@ def names_to(game, words):
 
 def test_a_pass_from_a_random_game():
     # a 6x6 game (random play, seed 28): o's 15th turn finds no placement and passes
-    turns = (
-        "d4 | b4 c1 | a5 d2 | c4 e4 | a1 d3 | b1 b5 | a3 c5 | c6 e2 | d6 f1 | f3 a6 | d5 f2 | e1 b6 | f4 e3 | a4 d1"
-    )
+    turns = "d4 | b4 c1 | a5 d2 | c4 e4 | a1 d3 | b1 b5 | a3 c5 | c6 e2 | d6 f1 | f3 a6 | d5 f2 | e1 b6 | f4 e3 | a4 d1"
     game = make_game("biversi", size=6)
     state = game.initial_state()
     for text in turns.split("|"):
@@ -358,8 +420,10 @@ def check_random_game(seed, size, must_flank, schedule="12"):
         if game.is_terminal(state) or game.to_play(state) != seat:
             quota = game.schedule.moves(turn)
             # a turn holds the schedule's count, or stops where no placement is left for it
-            assert len(placed) == quota or action == game.PASS or not reference_options(
-                state.board, size, seat, placed, must_flank
+            assert (
+                len(placed) == quota
+                or action == game.PASS
+                or not reference_options(state.board, size, seat, placed, must_flank)
             )
             placed, turn = [], turn + 1
     assert decisions <= game.info.max_decisions
