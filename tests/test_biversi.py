@@ -138,6 +138,8 @@ def test_e1J_is_the_placement_that_joins_the_two_sections():
     assert len(sections(state.board, 10)) == 1
     # once joined, the turn's second placement may go anywhere legal: b4 is in the same section
     assert cell(game, "b4") in game.legal_actions(state)
+    assert game.info.obs_shape == (7, 10, 10) and not game.observe(state)[2].any()  # plane 2: apart
+    assert game.observe(game.initial_state())[2].all()
 
 
 def test_under_reversi_rules_the_sample_replays_until_its_first_placement_that_flanks_nothing():
@@ -326,6 +328,23 @@ def test_cell_names_read_back_row_0_is_row_10_and_bad_text_names_the_problem():
             make_game("biversi", start=bad)
     with pytest.raises(ValueError, match="schedule"):
         make_game("biversi", schedule="102")
+
+
+def test_the_8_maps_of_the_square_map_the_legal_placements():
+    game = make_game("biversi", size=8)
+    rng, state = np.random.default_rng(5), game.initial_state()
+    checked = 0
+    while not game.is_terminal(state) and checked < 12:
+        legal = game.legal_actions(state)
+        if legal != [game.PASS]:
+            for symmetry in game.symmetries():
+                board = symmetry.obs(state.board.reshape(1, 8, 8).astype(np.float32)).reshape(-1).astype(np.int8)
+                placed = [int(symmetry.action_perm[c]) for c in state.placed]
+                mapped = game.rules.options(board, state.player, (), None, tuple(placed))
+                assert mapped == sorted(int(symmetry.action_perm[a]) for a in legal), symmetry.name
+            checked += 1
+        game.apply(state, int(rng.choice(legal)))
+    assert len(game.symmetries()) == 8
 
 
 def test_check_env_and_an_illegal_step_loses_for_its_maker():

@@ -248,10 +248,10 @@ class Biversi(ScheduledGame):
                     it; with a ``start`` of more groups, each into a group the turn
                     has not touched); a turn whose quota cannot be filled ends
                     after the placements it has
-    Observation     ``(8, n, n)``: 0 mover's stones, 1 rival stones, 2 all ones while
-                    the sections are apart, 3 (unused: a placement is one step),
-                    4 (unused), 5 placements left this turn / 2, 6 the mover's
-                    stones, 7 this turn's placements
+    Observation     ``(7, n, n)``: 0 mover's stones, 1 rival stones, 2 all ones while
+                    the sections are apart, 3 the move's cells so far (empty: a
+                    placement is one step), 4 placements left this turn / 2, 5 the
+                    mover's stones, 6 this turn's placements
     Returns         when neither seat can place, more stones wins (+1 / -1), equal
                     counts draw (0)
     Symmetries      the 8 maps of the square
