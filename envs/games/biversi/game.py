@@ -136,9 +136,6 @@ class BiversiRules(MoveRules):
         first, second = self.counts(board)
         return (0.0, 0.0) if first == second else (1.0, -1.0) if first > second else (-1.0, 1.0)
 
-    def pass_returns(self, board) -> tuple[float, float]:
-        return self.stuck_returns(board, 0)
-
     def max_moves(self) -> int:
         return int((self.start == EMPTY).sum())  # every placement fills an empty cell
 
