@@ -61,6 +61,10 @@ class MoveRules(abc.ABC):
     #: whether a PASS action (the one after the cells) may end a turn at any whole move: at the
     #: turn's start it passes the turn; two passed turns in a row end the game (``pass_returns``)
     can_pass: bool = False
+    #: whether a seat with no move at the start of its turn passes (PASS its only action, Reversi's
+    #: forced pass) while the other seat still has a move; when neither has one the game ends
+    #: (``stuck_returns``). Without it the seat to start a turn without a move ends the game.
+    passes_when_stuck: bool = False
 
     @abc.abstractmethod
     def options(self, board: np.ndarray, seat: int, partial: tuple[int, ...], origins, placed) -> list[int]:
@@ -78,7 +82,8 @@ class MoveRules(abc.ABC):
 
     @abc.abstractmethod
     def stuck_returns(self, board: np.ndarray, seat: int) -> tuple[float, float]:
-        """The returns when ``seat`` is to start a turn and has no move."""
+        """The returns when ``seat`` is to start a turn and has no move (with ``passes_when_stuck``:
+        and neither has the other seat)."""
 
     def landing(self, cells: Sequence[int]) -> int:
         """The cell a whole move (its micro-step cells) puts the mover's piece on."""

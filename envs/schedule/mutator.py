@@ -11,7 +11,9 @@ cells, how the game ends) and the schedule says how many moves each turn holds.
   (``origins``, :mod:`envs.schedule.moves`).
 * A turn whose quota cannot be filled (no move is left for the mover within the
   restriction) ends after the moves it has; a seat that has no move at the
-  start of its turn ends the game (``rules.stuck_returns``).
+  start of its turn ends the game (``rules.stuck_returns``), or, where the
+  rules say so (``rules.passes_when_stuck``, Reversi's forced pass), passes
+  with the action PASS while the other seat still has a move.
 * Where the rules allow it (``rules.can_pass``, Send It's "up to four"), the
   action PASS after the cells ends the turn after any whole move, and passes
   the turn at its start; two passed turns in a row end the game
@@ -87,12 +89,14 @@ class ScheduledState:
 
 class ScheduledGame(Game):
     """A base game's moves grouped into turns by a schedule: Amazons, Hexxagon (and their plain
-    forms with schedule ``1``).
+    forms with schedule ``1``), Send It, Biversi.
 
     ===================  ================================================================
     Actions              ``Discrete(rows * cols)``: one board cell per micro-step (a
                          piece, its destination, Amazons' arrow); cell ``r * cols + c``;
-                         with ``rules.can_pass`` one more, PASS (Send It)
+                         with ``rules.can_pass`` one more, PASS (Send It); with
+                         ``rules.passes_when_stuck`` PASS too, a seat's only action
+                         when it has no move (Biversi)
     Observation          ``(planes, rows, cols)`` float32 from the mover's view: 0 the
                          mover's pieces, 1 the opponent's, then the rules' own planes
                          (arrows, the board's cells), the piece picked (the current
@@ -119,14 +123,17 @@ class ScheduledGame(Game):
         self._steps = len(rules.step_names)
         self._extra = len(rules.extra_plane_names)
         planes = 2 + self._extra + 1 + (self._steps - 1) + 3
-        self.PASS = rules.num_cells  # an action only where ``rules.can_pass``
+        self.PASS = rules.num_cells  # an action only where ``rules.can_pass`` or ``rules.passes_when_stuck``
+        self._has_pass = bool(rules.can_pass or rules.passes_when_stuck)
+        # a pass ends at most one turn with moves and one without between two such turns; a forced
+        # pass comes at most once between two moves
+        passes = (2 * rules.max_moves() + 1) * rules.can_pass or (rules.max_moves() + 1) * rules.passes_when_stuck
         self.info = GameInfo(
             name=name or rules.name,
             seat_names=rules.seat_names,
-            num_actions=rules.num_cells + rules.can_pass,
+            num_actions=rules.num_cells + self._has_pass,
             obs_shape=(planes, rules.rows, rules.cols),
-            # a pass ends at most one turn with moves and one without between two such turns
-            max_decisions=self._steps * rules.max_moves() + (2 * rules.max_moves() + 1) * rules.can_pass,
+            max_decisions=self._steps * rules.max_moves() + passes,
             params={"schedule": self.schedule.text, "restricted": self.restricted},
         )
 
@@ -147,6 +154,8 @@ class ScheduledGame(Game):
             state.legal = rules.options(state.board, state.player, state.partial, self._origins(state), state.placed)
             if rules.can_pass and not state.partial:
                 state.legal = [*state.legal, self.PASS]
+            elif rules.passes_when_stuck and not state.legal and not state.placed and self._other_can_move(state):
+                state.legal = [self.PASS]
         return state.legal
 
     def returns(self, state: ScheduledState) -> tuple[float, float]:
@@ -158,7 +167,7 @@ class ScheduledGame(Game):
             raise IllegalActionError(self._why_illegal(state, cell))
         rules, seat = self.rules, state.player
         state.legal = None
-        if cell == self.PASS and rules.can_pass:
+        if cell == self.PASS and self._has_pass:
             self._end_turn(state, seat)
             return
         done = rules.play(state.board, seat, state.partial, cell)
@@ -196,9 +205,17 @@ class ScheduledGame(Game):
     def _origins(self, state: ScheduledState):
         return state.origins if self.restricted else None
 
+    def _other_can_move(self, state: ScheduledState) -> bool:
+        """Whether the other seat would have a move at the start of a turn of its own."""
+        other = 1 - state.player
+        origins = frozenset(np.flatnonzero(state.board == PIECE[other]).tolist()) if self.restricted else None
+        return bool(self.rules.options(state.board, other, (), origins, ()))
+
     def _why_illegal(self, state: ScheduledState, cell: int) -> str:
         if cell == self.PASS and self.rules.can_pass:
             return "pass ends a turn only after a whole move; finish the move first"
+        if cell == self.PASS and self.rules.passes_when_stuck:
+            return "pass is legal only at the start of a turn with no move to make"
         return self.rules.why_illegal(
             state.board, state.player, state.partial, self._origins(state), state.placed, cell
         )
@@ -261,7 +278,7 @@ class ScheduledGame(Game):
         state, moves, current = state.copy(), [], []
         for action in actions:
             self.apply(state, action)
-            if action == self.PASS and self.rules.can_pass:
+            if action == self.PASS and self._has_pass:
                 continue
             current.append(int(action))
             if not state.partial:
@@ -276,6 +293,10 @@ class ScheduledGame(Game):
         text = turn_text(text).strip()
         if state.result is not None:
             raise IllegalActionError(f"turn {text!r}: the game is over")
+        if self.rules.passes_when_stuck and text.lower() == "pass":
+            if self.PASS not in self.legal_actions(state):
+                raise IllegalActionError(f"turn {text!r}: {self._why_illegal(state, self.PASS)}")
+            return [self.PASS]
         can_pass = self.rules.can_pass
         moves = [] if can_pass and text.lower() == "pass" else self.rules.read_turn(text)
         if not moves and not (can_pass and text.lower() == "pass"):

@@ -35,7 +35,7 @@ def scheduled_board_view(game, state) -> BoardView:
                 tags=tags + (("chosen",) if mark else ()),
             )
         )
-    buttons = (game.PASS,) if rules.can_pass else ()
+    buttons = (game.PASS,) if rules.can_pass or rules.passes_when_stuck else ()
     notes = (_status(game, state), *rules.view_notes(state.board))
     return BoardView(layout.width, layout.height, tuple(cells), layout.lines, layout.labels, buttons, notes)
 

@@ -1,0 +1,269 @@
+"""Biversi (docs/rules.md section 13): Reversi on a torus from two start patterns, 1222 turns.
+
+Cells (index = r * n + c; row 1 at the top, as the text prints its board; 10x10)::
+
+    row 1 | . . . . . . . . . .      the crossed pattern on b2-c3 (x on b2 c3,
+    row 2 | . x o . . . . . . .      o on c2 b3) and, antipodal to it (five rows
+    row 3 | . o x . . . . . . .      and five columns on), the parallel one on
+    ...                              g7-h8 (x on g7 h7, o on g8 h8)
+    row 7 | . . . . . . x x . .
+    row 8 | . . . . . . o o . .
+            a b c d e f g h i j
+
+A placement flanks lines of rival stones as at Reversi, the lines wrapping round
+the edges (``torus``), and flips them. o moves first with one placement, then
+every turn holds two (schedule ``12``); while the two sections (the groups of
+stones grown from the two patterns) are apart, a turn's placements go one into
+each. A seat without a placement passes; when neither has one, more stones wins.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+import numpy as np
+
+from envs.core import NotationError
+from envs.games.biversi import torus
+from envs.schedule.moves import EMPTY, PIECE, MoveRules, read_start
+from envs.schedule.mutator import ScheduledGame
+from envs.stones.board import COLUMNS, DIHEDRAL, board_symmetry, cell_name, square_diagram
+
+MIN_SIZE, MAX_SIZE = 6, len(COLUMNS)  # the patterns stay apart from 6 x 6 on
+# a cell: column letter, row number (the text writes row 10 as 0), then the text's mark J on the
+# placement that joins the two sections
+_WORD = re.compile(r"^([a-z])([0-9]{1,2})(J?)$")
+
+
+def start_board(n: int) -> np.ndarray:
+    """The crossed pattern on rows 2-3, columns b-c and the parallel one antipodal to it, both
+    as the text's sample has them (docs/rules.md section 13)."""
+    board = np.zeros(n * n, np.int8)
+    o, x = PIECE
+    h = n // 2
+    for (r, c), value in {(1, 1): x, (2, 2): x, (1, 2): o, (2, 1): o}.items():
+        board[r * n + c] = value
+    for (r, c), value in {(1, 1): x, (1, 2): x, (2, 1): o, (2, 2): o}.items():
+        board[(r + h) * n + c + h] = value
+    return board
+
+
+class BiversiRules(MoveRules):
+    """One Biversi placement for the turn-schedule mutator: a flanking stone on the torus, in the
+    section the turn has not played in while the sections are apart."""
+
+    name = "biversi"
+    seat_names = ("o", "x")
+    step_names = ("placement",)
+    extra_plane_names = ("sections apart",)
+    restriction_text = "while the two sections are apart, a turn's two placements go one into each"
+    passes_when_stuck = True
+
+    def __init__(self, size: int, must_flank: bool, start: str):
+        if isinstance(size, bool) or not isinstance(size, (int, np.integer)):
+            raise ValueError(f"size must be an integer, got {size!r}")
+        if not MIN_SIZE <= size <= MAX_SIZE or size % 2:
+            raise ValueError(f"size must be an even integer from {MIN_SIZE} to {MAX_SIZE}, got {size}")
+        if not isinstance(must_flank, (bool, np.bool_)):
+            raise ValueError(f"must_flank must be true or false, got {must_flank!r}")
+        self.n = self.rows = self.cols = int(size)
+        self.must_flank = bool(must_flank)
+        if not isinstance(start, str):
+            raise ValueError(f"start must be text such as 'c2 b3 / b2 c3', got {start!r}")
+        self.start = (
+            read_start(start, self.num_cells, self.parse_cell, "stones", "c2 b3 / b2 c3")
+            if start
+            else start_board(self.n)
+        )
+        self.start_text = " / ".join(
+            " ".join(self.cell_name(c) for c in np.flatnonzero(self.start == piece)) for piece in PIECE
+        )
+
+    def initial_board(self) -> np.ndarray:
+        return self.start.copy()
+
+    # --- placements ---------------------------------------------------------------------------
+    def placements(self, board: np.ndarray, seat: int) -> list[int]:
+        """The empty cells a stone of ``seat``'s may go on, the section rule aside."""
+        if self.must_flank:
+            return torus.flanking_cells(board, self.n, PIECE[seat])
+        return torus.touching_cells(board, self.n)
+
+    def open_sections(self, board: np.ndarray, placed: Sequence[int]) -> list[frozenset[int]] | None:
+        """The sections this turn may still place into while the two are apart (None: they have
+        met, or the turn has not placed yet, and any placement goes)."""
+        groups = torus.sections(board, self.n)
+        if len(groups) < 2 or not placed:
+            return None
+        return [group for group in groups if not group.intersection(placed)]
+
+    def in_section(self, cell: int, group: frozenset[int]) -> bool:
+        return any(other in group for other in torus.torus_neighbours(self.n)[cell].tolist())
+
+    def options(self, board, seat, partial, origins, placed) -> list[int]:
+        cells = self.placements(board, seat)
+        groups = self.open_sections(board, placed)
+        if groups is None:
+            return cells
+        return [cell for cell in cells if any(self.in_section(cell, group) for group in groups)]
+
+    def play(self, board, seat, partial, cell) -> bool:
+        piece = PIECE[seat]
+        for flipped in torus.torus_flips(board, self.n, cell, piece):
+            board[flipped] = piece
+        board[cell] = piece
+        return True
+
+    def why_illegal(self, board, seat, partial, origins, placed, cell) -> str:
+        name = self.cell_name(cell)
+        if board[cell] != EMPTY:
+            return f"{name} is not empty"
+        if cell not in self.placements(board, seat):
+            if self.must_flank:
+                return (
+                    f"a stone on {name} flanks no line of rival stones (a placement must flank one, as at "
+                    "Reversi; lines wrap round the edges)"
+                )
+            return f"{name} touches no stone (a placement goes next to a stone)"
+        return f"{name} is not in the section this turn has still to play in ({self.restriction_text})"
+
+    # --- the end --------------------------------------------------------------------------------
+    def counts(self, board) -> tuple[int, int]:
+        return int((board == PIECE[0]).sum()), int((board == PIECE[1]).sum())
+
+    def stuck_returns(self, board, seat) -> tuple[float, float]:
+        first, second = self.counts(board)
+        return (0.0, 0.0) if first == second else (1.0, -1.0) if first > second else (-1.0, 1.0)
+
+    def max_moves(self) -> int:
+        return int((self.start == EMPTY).sum())  # every placement fills an empty cell
+
+    def goal_text(self, seat: int) -> str:
+        return "have more stones when neither side can place: flank lines of rival stones, round the edges too"
+
+    def result_text(self, board, winner) -> str:
+        first, second = self.counts(board)
+        score = f"{first} stones to {second}"
+        return f"a draw ({score})" if winner is None else f"{self.seat_names[winner]} wins ({score})"
+
+    # --- notation -------------------------------------------------------------------------------
+    def cell_name(self, cell: int) -> str:
+        return cell_name(cell, self.n)
+
+    def parse_cell(self, text: str) -> int:
+        return self.parse_move(text)[0]
+
+    def move_text(self, cells: Sequence[int]) -> str:
+        return self.cell_name(cells[0])
+
+    def parse_move(self, text: str) -> list[int]:
+        """``e3``; row 10 may be written ``0`` (``j0`` is ``j10``, the text's way) and a trailing
+        ``J`` (the text's mark of the placement that joins the sections) is read and ignored."""
+        match = _WORD.match(text)
+        if match is None:
+            raise NotationError(
+                f"cannot read Biversi placement {text!r}: expected a column letter and a row number, e.g. 'e3'"
+            )
+        column, row = COLUMNS.index(match.group(1)), int(match.group(2))
+        if match.group(2) == "0" and self.n >= 10:
+            row = 10
+        if column >= self.n or not 1 <= row <= self.n:
+            raise NotationError(
+                f"cell {text!r} is off the {self.n}x{self.n} board (columns a-{COLUMNS[self.n - 1]}, rows 1-{self.n})"
+            )
+        return [(row - 1) * self.n + column]
+
+    # --- pictures and symmetry ----------------------------------------------------------------------
+    def extra_planes(self, board):
+        apart = len(torus.sections(board, self.n)) >= 2
+        return [np.full(self.num_cells, float(apart), np.float32)]
+
+    def symbols(self) -> str:
+        return "." + "".join(self.seat_names)
+
+    def diagram(self, board) -> str:
+        symbols = self.symbols()
+        return "\n".join([" ".join(COLUMNS[: self.n]), *square_diagram([symbols[v] for v in board], self.n)])
+
+    def read_diagram(self, text: str) -> np.ndarray:
+        """The board of a diagram in the text's layout: every line that starts with n cell symbols
+        is a row, top to bottom (what stands right of them, a row number or the move list, is
+        ignored)."""
+        symbols, rows = self.symbols(), []
+        for line in text.splitlines():
+            tokens = line.split()[: self.n]
+            if len(tokens) == self.n and all(len(t) == 1 and t in symbols for t in tokens):
+                rows.append([symbols.index(t) for t in tokens])
+        if len(rows) != self.n:
+            raise NotationError(f"a {self.n}x{self.n} diagram needs {self.n} rows, found {len(rows)}")
+        return np.array(rows, np.int8).reshape(-1)
+
+    def picture(self, board, marks) -> np.ndarray:
+        from envs.games.biversi.picture import draw_biversi
+
+        return draw_biversi(board, self.n, marks)
+
+    def view_layout(self):
+        from envs.stones.view import square_stone_layout
+
+        return square_stone_layout(self.n)
+
+    def view_notes(self, board) -> tuple[str, ...]:
+        first, second = self.counts(board)
+        apart = len(torus.sections(board, self.n)) >= 2
+        where = "apart: a turn places one stone into each" if apart else "joined: placements go anywhere"
+        return (f"stones: {self.seat_names[0]} {first}, {self.seat_names[1]} {second}", f"sections {where}")
+
+    def symmetries(self, num_actions: int):
+        """The 8 maps of the square: the torus, its flanking lines and its sections are invariant
+        under them (the start is not)."""
+        return [board_symmetry(name, self.n, num_actions) for name in DIHEDRAL]
+
+
+class Biversi(ScheduledGame):
+    """Biversi (``Biversi-v0``): Reversi on an n x n torus from a crossed and a parallel start
+    pattern set antipodally, one placement and then two a turn (docs/rules.md section 13).
+
+    ==============  ==============================================================
+    Board           n x n torus, ``size`` even 6..26 (default 10); cell ``r * n + c``,
+                    row 1 (r = 0) at the top; x on b2 c3 and o on c2 b3 (crossed),
+                    x on g7 h7 and o on g8 h8 (parallel, n/2 rows and columns on);
+                    ``start`` lists each side's stones instead, o's first,
+                    ``"c2 b3 / b2 c3"``
+    Seats           0 ``o`` (moves first), 1 ``x``
+    Actions         ``Discrete(n * n + 1)``: a cell (one placement, one micro-step),
+                    PASS (``n * n``): the only action of a seat that has no
+                    placement at the start of its turn while the other has one
+    Placement       an empty cell from which a stone flanks a line of rival stones,
+                    the lines wrapping round the edges; every flanked line flips.
+                    ``must_flank=False`` (the text's sample): any empty cell next to
+                    a stone, flipping what it flanks
+    Turns           ``schedule`` (default ``12``: one placement, then two a turn).
+                    While the two sections (the 8-connected groups of stones) are
+                    apart, a turn's placements go one into each (next to a stone of
+                    it; with a ``start`` of more groups, each into a group the turn
+                    has not touched); a turn whose quota cannot be filled ends
+                    after the placements it has
+    Observation     ``(7, n, n)``: 0 mover's stones, 1 rival stones, 2 all ones while
+                    the sections are apart, 3 the move's cells so far (empty: a
+                    placement is one step), 4 placements left this turn / 2, 5 the
+                    mover's stones, 6 this turn's placements
+    Returns         when neither seat can place, more stones wins (+1 / -1), equal
+                    counts draw (0)
+    Symmetries      the 8 maps of the square
+    Notation        ``e3`` (``j0`` is read as ``j10``, a trailing ``J`` ignored), a
+                    turn its placements separated by spaces ``d4 g9``, ``pass``
+    ==============  ==============================================================
+    """
+
+    engine_batch_reason = (
+        "a Biversi placement is flanking on a torus and a section test of the stone groups, "
+        "run through Reversi's kernels on the board's tiling; make_vec steps the engine"
+    )
+
+    def __init__(self, size: int = 10, schedule: str = "12", must_flank: bool = True, start: str = ""):
+        rules = BiversiRules(size, must_flank, start)
+        super().__init__(rules, schedule, restricted=False)
+        self.info.params.update(size=rules.n, must_flank=rules.must_flank, start=rules.start_text)
+        del self.info.params["restricted"]  # placements have no origins to restrict
