@@ -47,6 +47,7 @@ GAMES = {
     "biqala": ("Biqala-v0", "envs.games.biqala.game:Biqala", {}),
     "push_go": ("PushGo-v0", "envs.games.push_go.game:PushGo", {}),
     "hop_chess": ("HopChess-v0", "envs.games.hop_chess.game:HopChess", {}),
+    "blockdance": ("Blockdance-v0", "envs.games.blockdance.game:Blockdance", {}),
 }
 
 

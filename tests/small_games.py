@@ -21,4 +21,5 @@ SMALL = {
     "biqala": {"outer_seeds": 1, "inner_seeds": 1},
     "push_go": {"size": 5},
     "hop_chess": {"max_turns": 4},
+    "blockdance": {"size": 6, "max_turns": 30},
 }

@@ -80,19 +80,20 @@ def diagram(side: int, board: Sequence[int], symbols: Mapping[int, str]) -> str:
 
 def read_diagram(side: int, text: str, values: Mapping[str, int], off_board: int) -> np.ndarray:
     """The board of a diagram in the seeds' layout: a line of the letters, then one line a row,
-    each cell's symbol (a key of ``values``) under its letter; what stands right of the board
-    is ignored."""
+    each cell's symbol (a key of ``values``) under its letter; blank lines between the rows and
+    what stands right of the board are ignored."""
     n, width = 2 * side - 1, 4 * (side - 1) + 1
     on = geometry(side)[0]
     lines = text.splitlines()
     top = next((k for k, line in enumerate(lines) if LETTERS[:width] in line), None)
-    if top is None or len(lines) < top + 1 + n:
+    base = lines[top].index(LETTERS[:width]) if top is not None else 0
+    lines = [line for line in lines[top + 1 :] if line.strip()] if top is not None else []
+    if len(lines) < n:
         raise NotationError(f"a diagram needs the letters {LETTERS[:width]} and {n} rows under them")
-    base = lines[top].index(LETTERS[:width])
     board = np.full(n * n, off_board, dtype=np.int8)
     for cell in np.flatnonzero(on):
         r, q = divmod(int(cell), n)
-        line = lines[top + 1 + r]
+        line = lines[r]
         at = base + 2 * q + r - (side - 1)
         if at >= len(line) or line[at] not in values:
             raise NotationError(f"row {r + 1} of the diagram has no cell under {cell_name(side, cell)[0]}")
