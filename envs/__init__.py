@@ -48,6 +48,7 @@ GAMES = {
     "push_go": ("PushGo-v0", "envs.games.push_go.game:PushGo", {}),
     "hop_chess": ("HopChess-v0", "envs.games.hop_chess.game:HopChess", {}),
     "biversi": ("Biversi-v0", "envs.games.biversi.game:Biversi", {}),
+    "blockdance": ("Blockdance-v0", "envs.games.blockdance.game:Blockdance", {}),
 }
 
 

@@ -22,4 +22,5 @@ SMALL = {
     "push_go": {"size": 5},
     "hop_chess": {"max_turns": 4},
     "biversi": {"size": 6},
+    "blockdance": {"size": 6, "max_turns": 30},
 }

@@ -92,6 +92,10 @@ def test_owners_are_the_stones_on_the_board(name):
             assert cell.owner == ("white" if piece > 0 else "black" if piece else hopper_owner)
             assert cell.text == ".PNBRQK"[abs(piece)].replace(".", "")
             assert ("hopper" in cell.tags) == (hopper and not piece)
+    elif name == "blockdance":  # Y's men black, O's white
+        assert [owners[game.cell_name(c)] for c, v in enumerate(state.board) if v >= 0] == [
+            ("", "black", "white")[v] for v in state.board if v >= 0
+        ]
     elif name == "odoku":
         assert [owners[f"{'abcde'[c % 5]}{c // 5 + 1}"] for c in range(25)] == [
             ("", "blue", "white")[v] for v in state.board

@@ -10,12 +10,13 @@ from envs import CHANCE, GAMES, GameError, GameOverError, IllegalActionError, ma
 from envs.records import format_game, replay
 
 # Small boards keep the sweep fast; Odoku, Sudoku Moyo, Biqala and Hop Chess have no size
-# (Biqala: fewer seeds; Hop Chess: short games).
+# (Biqala: fewer seeds; Hop Chess: short games; Blockdance: its smallest hexagon, short games).
 SIZELESS = {
     "odoku": {},
     "sudoku_moyo": {},
     "biqala": {"outer_seeds": 1, "inner_seeds": 2},
     "hop_chess": {"max_turns": 12},
+    "blockdance": {"size": 6, "max_turns": 40},
 }
 SMALL = {name: SIZELESS.get(name, {"size": 6 if "versi" in name else 5}) for name in GAMES}
 IDS = [(name, GAMES[name][0]) for name in GAMES]

@@ -13,9 +13,10 @@ from hypothesis import strategies as st
 
 import envs  # noqa: F401  (registers the ids)
 from envs import IllegalActionError, NotationError, make_game
-from envs.games.hexxagon.game import LETTERS, TEXT_START
+from envs.games.hexxagon.game import TEXT_START
 from envs.records import format_game, parse_header, read_record, replay
 from envs.schedule.moves import EMPTY, OFF_BOARD, PIECE
+from envs.stones.hexagon import LETTERS
 
 DATA = Path(__file__).parent / "data"
 

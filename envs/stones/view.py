@@ -1,11 +1,15 @@
 """The view of a stone board (``envs.board_view``): one cell per point on the board, the stone
-on it, the cells chosen earlier in a neutral game's turn numbered in their order."""
+on it, the cells chosen earlier in a neutral game's turn numbered in their order; and the
+geometry of a hexagon of hexagonal cells (``envs.stones.hexagon``)."""
 
 from __future__ import annotations
 
-from envs.board_view import BoardView, Cell, Layout, colour, square_layout
+from functools import lru_cache
+
+from envs.board_view import HEX_RADIUS, HEX_ROW, BoardView, Cell, Label, Layout, colour, square_layout
 from envs.kernels import OFF_BOARD
 from envs.stones.board import COLUMNS
+from envs.stones.hexagon import LETTERS
 from envs.stones.picture import STONE_OF_VALUE, WOOD
 
 WOOD_FILL = colour(WOOD)
@@ -14,6 +18,24 @@ WOOD_FILL = colour(WOOD)
 def square_stone_layout(n: int) -> Layout:
     """An n x n grid, row 1 at the top, columns a.. (Gomoku, Reversi)."""
     return square_layout([str(r + 1) for r in range(n)], list(COLUMNS[:n]))
+
+
+@lru_cache(maxsize=None)
+def hexagon_layout(side: int) -> Layout:
+    """The hexagon of side ``side`` as vector geometry, row 1 at the top: cell ``r * n + q`` at
+    its doubled letter column ``2q + r - (side - 1)`` (half a cell width a letter), the letters
+    above the board, every row's number left of its first cell."""
+    n, k = 2 * side - 1, side - 1
+    centres: list[tuple[float, float] | None] = []
+    labels = []
+    for r in range(n):
+        for q in range(n):
+            on = k <= r + q <= 3 * k
+            centres.append((0.5 * (2 * q + r - k + 1), HEX_RADIUS + HEX_ROW * r) if on else None)
+        first = abs(r - k)  # the doubled column of the row's first cell
+        labels.append(Label(0.5 * (first + 1) - 0.85, HEX_RADIUS + HEX_ROW * r, str(r + 1)))
+    labels += [Label(0.5 * (x + 1), -0.45, LETTERS[x]) for x in range(4 * k + 1)]
+    return Layout(float(n), 2 * HEX_RADIUS + HEX_ROW * (n - 1), "hex", tuple(centres), (), tuple(labels))
 
 
 def stone_board_view(game, state) -> BoardView:

@@ -1,13 +1,6 @@
 """Hexxagon, plain and 1344 (docs/rules.md section 8): clone or jump on a hexagon of hexagons.
 
-The hexagon of side s is kept in a (2s-1) x (2s-1) array in axial coordinates:
-cell ``r * (2s-1) + q`` is on the board when s-1 <= r + q <= 3(s-1); row r+1
-is printed with its cells at the doubled letters 2q + r - (s-1) (the text's
-diagram: 17 rows, letters ``a``-``G`` for s = 9)::
-
-    row 1        i . . . q . . . y            (s = 9: i1 is r = 0, q = 8)
-    row 9    a . . . . . . . . . . . . . . . . G
-    row 17       i . . . q . . . y
+The board is a hexagon of side s (``envs.stones.hexagon``: cells, names, diagrams, maps).
 
 A move is a clone (a stone of the mover's grows into an adjacent empty cell:
 one micro-step, the new cell, written ``v4``) or a jump (a stone leaves its cell
@@ -17,8 +10,6 @@ stone next to the cell moved to turns to the mover's colour.
 
 from __future__ import annotations
 
-import re
-from functools import lru_cache
 from typing import Sequence
 
 import numpy as np
@@ -26,32 +17,14 @@ import numpy as np
 from envs.core import NotationError, Symmetry
 from envs.schedule.moves import EMPTY, OFF_BOARD, PIECE, MoveRules
 from envs.schedule.mutator import ScheduledGame
-from envs.stones.board import HEX_STEPS, cell_symmetry
+from envs.stones import hexagon
+from envs.stones.board import cell_symmetry
+from envs.stones.hexagon import CELL, MAX_SIDE, geometry
 
-LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-MIN_SIDE, MAX_SIDE = 3, (len(LETTERS) - 1) // 4 + 1  # the widest row uses letters 0 .. 4(s-1)
-_CELL = re.compile(r"([a-zA-Z])([0-9]{1,2})")
+MIN_SIDE = 3
 # The text's 1344 start, reconstructed (docs/rules.md section 8b): its diagram less the printed
 # first two turns; a half turn of the board maps x's stones onto o's.
 TEXT_START = "i1 q1 u5 i9 G9 e13 u13 C13 i17 / y1 e5 C5 m5 a9 y9 m13 q17 y17"
-
-
-@lru_cache(maxsize=None)
-def geometry(side: int):
-    """(on-board mask, neighbour lists, cells two away) of the hexagon of side ``side``."""
-    n = 2 * side - 1
-    on = np.array([side - 1 <= r + q <= 3 * (side - 1) for r in range(n) for q in range(n)])
-    ring2 = [(dr, dq) for dr in range(-2, 3) for dq in range(-2, 3) if (abs(dr) + abs(dq) + abs(dr + dq)) == 4]
-
-    def around(steps):
-        table = []
-        for r in range(n):
-            for q in range(n):
-                cells = [(r + dr) * n + q + dq for dr, dq in steps if 0 <= r + dr < n and 0 <= q + dq < n]
-                table.append(tuple(c for c in cells if on[r * n + q] and on[c]))
-        return tuple(table)
-
-    return on, around(HEX_STEPS), around(ring2)
 
 
 def corner_start(side: int) -> tuple[list[int], list[int]]:
@@ -185,25 +158,16 @@ class HexxagonRules(MoveRules):
 
     # --- notation --------------------------------------------------------------------------------------
     def cell_name(self, cell: int) -> str:
-        r, q = divmod(int(cell), self.cols)
-        return f"{LETTERS[2 * q + r - (self.side - 1)]}{r + 1}"
+        return hexagon.cell_name(self.side, cell)
 
     def parse_cell(self, text: str) -> int:
-        match = _CELL.fullmatch(text)
-        if match is None:
-            raise NotationError(f"cannot read cell {text!r}: expected a letter and a row number, e.g. 'v4'")
-        x, r = LETTERS.index(match.group(1)), int(match.group(2)) - 1
-        doubled = x + self.side - 1 - r
-        q = doubled // 2
-        if not 0 <= r < self.rows or doubled % 2 or not 0 <= q < self.cols or not self.on[r * self.cols + q]:
-            raise NotationError(f"cell {text!r} is not on the hexagon of side {self.side}")
-        return r * self.cols + q
+        return hexagon.parse_cell(self.side, text)
 
     def move_text(self, cells: Sequence[int]) -> str:
         return "".join(self.cell_name(c) for c in cells)
 
     def parse_move(self, text: str) -> list[int]:
-        words = _CELL.findall(text)
+        words = CELL.findall(text)
         if not 1 <= len(words) <= 2 or "".join(a + b for a, b in words) != text:
             raise NotationError(f"cannot read Hexxagon move {text!r}: expected a clone 'v4' or a jump 'm5p4'")
         return [self.parse_cell(a + b) for a, b in words]
@@ -213,44 +177,21 @@ class HexxagonRules(MoveRules):
         return [board != OFF_BOARD]
 
     def diagram(self, board) -> str:
-        symbols = {EMPTY: ".", PIECE[0]: "x", PIECE[1]: "o"}
-        width = 4 * (self.side - 1) + 1
-        lines = ["  " + LETTERS[:width]]
-        for r in range(self.rows):
-            row = [symbols[v] for v in board[r * self.cols : (r + 1) * self.cols] if v != OFF_BOARD]
-            text = "  " + " " * abs(r - (self.side - 1)) + " ".join(row)
-            lines.append(text.ljust(width + 4) + str(r + 1))
-        return "\n".join(lines)
+        return hexagon.diagram(self.side, board, {EMPTY: ".", PIECE[0]: "x", PIECE[1]: "o"})
 
     def read_diagram(self, text: str) -> np.ndarray:
-        """The board of a diagram in the text's layout: a line of the letters, then one line a row,
-        each cell's symbol under its letter (what stands right of the board is ignored)."""
-        lines = text.splitlines()
-        width = 4 * (self.side - 1) + 1
-        top = next((k for k, line in enumerate(lines) if LETTERS[:width] in line), None)
-        if top is None or len(lines) < top + 1 + self.rows:
-            raise NotationError(f"a diagram needs the letters {LETTERS[:width]} and {self.rows} rows under them")
-        base = lines[top].index(LETTERS[:width])
-        board = np.where(self.on, EMPTY, OFF_BOARD).astype(np.int8)
-        values = {".": EMPTY, "x": PIECE[0], "o": PIECE[1]}
-        for cell in np.flatnonzero(self.on):
-            r, q = divmod(int(cell), self.cols)
-            line = lines[top + 1 + r]
-            at = base + 2 * q + r - (self.side - 1)
-            if at >= len(line) or line[at] not in values:
-                raise NotationError(f"row {r + 1} of the diagram has no cell under {self.cell_name(cell)[0]}")
-            board[cell] = values[line[at]]
-        return board
+        """The board of a diagram in the text's layout (``envs.stones.hexagon.read_diagram``)."""
+        return hexagon.read_diagram(self.side, text, {".": EMPTY, "x": PIECE[0], "o": PIECE[1]}, OFF_BOARD)
 
     def picture(self, board, marks) -> np.ndarray:
-        from envs.games.hexxagon.picture import draw_hexxagon
+        from envs.stones.picture import draw_hexagon_board
 
-        return draw_hexxagon(board, self.side, marks)
+        return draw_hexagon_board(board, self.side, marks)
 
     def view_layout(self):
-        from envs.games.hexxagon.picture import hexxagon_layout
+        from envs.stones.view import hexagon_layout
 
-        return hexxagon_layout(self.side, LETTERS)
+        return hexagon_layout(self.side)
 
     def view_notes(self, board) -> tuple[str, ...]:
         first, second = self.counts(board)
@@ -258,23 +199,7 @@ class HexxagonRules(MoveRules):
 
     def symmetries(self, num_actions: int) -> list[Symmetry]:
         """The 12 maps of the hexagon: 6 turns by 60 degrees, each with and without a reflection."""
-        n, k = self.rows, self.side - 1
-        maps = []
-        for reflect in (False, True):
-            for turn in range(6):
-                image = np.arange(n * n)
-                for cell in np.flatnonzero(self.on):
-                    r, q = divmod(int(cell), n)
-                    x, z = q - k, r - k
-                    y = -x - z
-                    if reflect:
-                        x, z = z, x
-                    for _ in range(turn):
-                        x, y, z = -z, -x, -y
-                    image[(z + k) * n + x + k] = cell
-                name = ("reflect_" if reflect else "") + f"turn{60 * turn}"
-                maps.append(cell_symmetry("identity" if not reflect and not turn else name, image, num_actions))
-        return maps
+        return [cell_symmetry(name, image, num_actions) for name, image, _ in hexagon.hexagon_maps(self.side)]
 
 
 class Hexxagon(ScheduledGame):

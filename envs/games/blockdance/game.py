@@ -1,0 +1,571 @@
+"""Blockdance: turn a connected block of your men around one of them; kill every enemy man
+(docs/rules.md section 15; the rotation rule is in ``moves.py``).
+
+The board is a hexagon of side s (``envs.stones.hexagon``: 15 rows of 8 to 15 cells for the
+text's s = 8, letters ``a``-``C``). A turn is micro-steps over cells: the pivot (a man of the
+mover's), the angle (one of five actions after the cells), the block's other men one at a
+time (each next to the block so far), then the pivot again to turn the block; or the pass.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+import numpy as np
+
+from envs.core import TERMINAL, Game, GameInfo, IllegalActionError, NotationError, Symmetry, turn_text
+from envs.games.blockdance.moves import (
+    ANGLES,
+    EMPTY,
+    OFF_BOARD,
+    PIECE,
+    group_of,
+    is_legal_block,
+    landing,
+    largest_block,
+    moves_something,
+    turn_block,
+)
+from envs.games.blockdance.notation import NOT, cells_text, read_cells
+from envs.stones import hexagon
+from envs.stones.board import cell_symmetry
+
+SEAT_NAMES = ("y", "o")
+MIN_SIDE = 6  # the six flowers of the start need a hexagon of side 6 or more
+SYMBOLS = {EMPTY: ".", PIECE[0]: "y", PIECE[1]: "o"}
+# the text's diagram also has a "," (x11, the cell the last move left): read as empty
+DIAGRAM_VALUES = {".": EMPTY, ",": EMPTY, "y": PIECE[0], "o": PIECE[1]}
+NUM_PLANES = 14
+_PIVOT = re.compile(r"^([a-zA-Z][0-9]{1,2})(?:\.([0-9]))?$")
+_ANGLE = re.compile(r"^\.?([0-9])$")
+
+
+def flower_start(side: int) -> tuple[list[int], list[int]]:
+    """The text's start: six flowers of seven men (a man and its six neighbours) centred at the
+    middles of the sides of the ring 2 * ((s - 2) // 2) cells round the middle (6 for s = 8:
+    the flowers touch the edge); O's at the top, then alternately Y's and O's clockwise."""
+    n, k, radius = 2 * side - 1, side - 1, 2 * ((side - 2) // 2)
+    _, adjacent, _ = hexagon.geometry(side)
+    middle = k * n + k
+    top = (k - radius) * n + k + radius // 2  # straight up: half the steps up-left, half up-right
+    sides: tuple[list[int], list[int]] = ([], [])
+    for turn in range(6):
+        centre = hexagon.rotate(side, top, middle, turn)
+        sides[1 - turn % 2].extend(sorted((centre, *adjacent[centre])))
+    return sides[0], sides[1]
+
+
+class BlockdanceState:
+    """The board (a list of values, ``moves.py``), whose turn, the turn so far (the pivot or -1,
+    the angle or 0, the block's men in the order chosen, the pivot first), what the turn may
+    still do (the legal pivots; the chosen pivot's largest block by angle; the chosen angle's),
+    turns played, turns since the last capture, passes in a row, and at the end the winner
+    (-1 a draw) and why."""
+
+    __slots__ = (
+        "board",
+        "player",
+        "pivot",
+        "angle",
+        "block",
+        "pivots",
+        "largest",
+        "reach",
+        "turns",
+        "idle",
+        "passes",
+        "winner",
+        "reason",
+    )
+
+    def copy(self) -> "BlockdanceState":
+        other = BlockdanceState.__new__(BlockdanceState)
+        for name in self.__slots__:
+            setattr(other, name, getattr(self, name))
+        other.board = self.board[:]
+        return other
+
+    def men(self, seat: int) -> int:
+        return self.board.count(PIECE[seat])
+
+
+class Blockdance(Game):
+    """The rules of Blockdance (``Blockdance-v0``).
+
+    ==============  ==============================================================
+    Board           a hexagon of side ``size`` (6..13, default 8: the text's 169 cells)
+                    in a (2s-1) x (2s-1) array, cell ``r * (2s-1) + q``
+                    (``envs.stones.hexagon``); ``start`` lists each side's men,
+                    ``"v5 x5 / o2"``, "" the text's six flowers of seven
+    Seats           0 ``y`` (Y, moves first), 1 ``o`` (O)
+    Actions         ``Discrete((2s-1)^2 + 6)``: a cell, then (after the cells) the
+                    angles 1..5 (clockwise sixths of a turn), then pass. A turn is
+                    the pivot's cell, the angle, each other man of the block (a man
+                    of the mover's next to the block so far), the pivot's cell again
+                    (turn the block). Each step offers only what still leads to a
+                    legal move; pass is legal at every turn's start (``free_pass``;
+                    with ``free_pass=False`` only when no move is)
+    Observation     ``(14, 2s-1, 2s-1)`` float32, from the mover's view: 0 the
+                    mover's men, 1 the enemy's, 2 the board's cells, 3 the pivot, 4
+                    the block so far, 5 where the block lands, 6-10 the angle chosen
+                    (one plane each, 1..5), 11 the last turn was a pass, 12 turns
+                    since the last capture / ``idle_limit``, 13 turns / ``max_turns``
+    Returns         +1 / -1 when one side has no man left (the mover killed the last);
+                    0 when both pass in a row, after ``idle_limit`` turns in a row
+                    without a capture, or after ``max_turns`` turns
+    Symmetries      the 12 maps of the hexagon (a mirror turns angle a into 6 - a)
+    Notation        ``v5.2 xz5wy6``: the pivot, ``.`` the angle, the other men row by
+                    row (each row's letters, then its number); ``t7.4 not(s6)`` the
+                    pivot's whole group less the cells in brackets; ``pass``
+    Arguments       ``size``, ``start``, ``free_pass`` (default True, the text's
+                    reading), ``idle_limit`` (default 100), ``max_turns`` (default 500)
+    ==============  ==============================================================
+    """
+
+    engine_batch_reason = (
+        "a Blockdance move is a block of connected men turned round a pivot, found by a search "
+        "over the block's forced members, so make_vec steps the engine: the same games, at its speed"
+    )
+
+    def __init__(
+        self, size: int = 8, start: str = "", free_pass: bool = True, idle_limit: int = 100, max_turns: int = 500
+    ):
+        if (
+            isinstance(size, bool)
+            or not isinstance(size, (int, np.integer))
+            or not MIN_SIDE <= size <= hexagon.MAX_SIDE
+        ):
+            raise ValueError(
+                f"size (the hexagon's side) must be an integer from {MIN_SIDE} to {hexagon.MAX_SIDE}, got {size!r}"
+            )
+        for key, value in (("idle_limit", idle_limit), ("max_turns", max_turns)):
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 1 <= value <= 100_000:
+                raise ValueError(f"{key} must be an integer from 1 to 100000, got {value!r}")
+        if not isinstance(free_pass, (bool, np.bool_)):
+            raise ValueError(f"free_pass must be True or False, got {free_pass!r}")
+        if not isinstance(start, str):
+            raise ValueError(f"start must be text such as 'v5 x5 / o2 p1', got {start!r}")
+        self.side = int(size)
+        self.n = 2 * self.side - 1
+        self.num_cells = self.n * self.n
+        self.ANGLE, self.PASS = self.num_cells, self.num_cells + len(ANGLES)
+        self.on, self.adjacent, _ = hexagon.geometry(self.side)
+        self.free_pass, self.idle_limit, self.max_turns = bool(free_pass), int(idle_limit), int(max_turns)
+        self.start = self._read_start(start)
+        self.start_text = start or " / ".join(
+            " ".join(self.cell_name(c) for c in range(self.num_cells) if self.start[c] == piece) for piece in PIECE
+        )
+        most = max(self.start.count(piece) for piece in PIECE)
+        self.info = GameInfo(
+            name="blockdance",
+            seat_names=SEAT_NAMES,
+            num_actions=self.PASS + 1,
+            obs_shape=(NUM_PLANES, self.n, self.n),
+            max_decisions=self.max_turns * (most + 2),  # pivot, angle, the other men, the pivot again
+            params={
+                "size": self.side,
+                "start": self.start_text,
+                "free_pass": self.free_pass,
+                "idle_limit": self.idle_limit,
+                "max_turns": self.max_turns,
+            },
+        )
+
+    def _read_start(self, text: str) -> list[int]:
+        board = [EMPTY if on else OFF_BOARD for on in self.on]
+        if not text:
+            sides = flower_start(self.side)
+        else:
+            parts = text.split("/")
+            if len(parts) != 2:
+                raise ValueError(f"start must list each side's men, Y's then O's, 'v5 x5 / o2 p1', got {text!r}")
+            try:
+                sides = tuple([self.parse_cell(word) for word in part.split()] for part in parts)
+            except NotationError as error:
+                raise ValueError(f"start: {error}") from None
+        for seat, cells in enumerate(sides):
+            for cell in cells:
+                if board[cell] != EMPTY:
+                    raise ValueError(f"start: {self.cell_name(cell)} holds two men")
+                board[cell] = PIECE[seat]
+        if not all(board.count(piece) for piece in PIECE):
+            raise ValueError(f"start must give each side at least one man, got {text!r}")
+        return board
+
+    # --- transitions -------------------------------------------------------------------------
+    def initial_state(self) -> BlockdanceState:
+        return self.state_at(self.start, 0)
+
+    def state_at(self, board: Sequence[int], player: int, turns: int = 0) -> BlockdanceState:
+        """A state at the start of ``player``'s turn with ``board`` (values as ``moves.py``)."""
+        state = BlockdanceState.__new__(BlockdanceState)
+        state.board, state.player = [int(v) for v in board], player
+        state.turns, state.idle, state.passes = turns, 0, 0
+        state.winner, state.reason = -1, ""
+        self._start_turn(state)
+        return state
+
+    def _start_turn(self, state: BlockdanceState) -> None:
+        state.pivot, state.angle, state.block, state.largest, state.reach = -1, 0, (), {}, frozenset()
+        state.pivots = tuple(
+            c for c in range(self.num_cells) if state.board[c] == PIECE[state.player] and self._turns(state, c)
+        )
+
+    def _turns(self, state: BlockdanceState, pivot: int, first_only: bool = True) -> dict[int, frozenset[int]]:
+        """The angles that ``pivot`` may turn a block by, each with its largest block (the
+        first one found only, when ``first_only``)."""
+        found = {}
+        for angle in ANGLES:
+            image = landing(self.side, pivot, angle)
+            block = largest_block(state.board, pivot, image, self.adjacent)
+            if len(block) >= 2 and moves_something(state.board, block, image):
+                found[angle] = block
+                if first_only:
+                    break
+        return found
+
+    def to_play(self, state: BlockdanceState) -> int:
+        return state.player
+
+    def legal_actions(self, state: BlockdanceState) -> list[int]:
+        if state.player == TERMINAL:
+            return []
+        if state.pivot < 0:
+            can_pass = self.free_pass or not state.pivots
+            return list(state.pivots) + ([self.PASS] if can_pass else [])
+        if not state.angle:
+            return [self.ANGLE + angle - 1 for angle in state.largest]
+        return sorted(self._joiners(state) + ([state.pivot] if self._can_turn(state) else []))
+
+    def _joiners(self, state: BlockdanceState) -> list[int]:
+        """The men that may join the block next: in its largest block, next to the block so far."""
+        block = state.block
+        return [m for m in state.reach if m not in block and any(c in block for c in self.adjacent[m])]
+
+    def _can_turn(self, state: BlockdanceState) -> bool:
+        return is_legal_block(state.board, frozenset(state.block), landing(self.side, state.pivot, state.angle))
+
+    def apply(self, state: BlockdanceState, action: int) -> None:
+        action = self.check_action(state, action)
+        if action not in self.legal_actions(state):
+            raise IllegalActionError(f"action {action} ({self._action_name(action)}): {self._problem(state, action)}")
+        if action == self.PASS:
+            state.passes += 1
+            self._end_turn(state, taken=0)
+        elif state.pivot < 0:
+            state.pivot, state.block = action, (action,)
+            state.largest = self._turns(state, action, first_only=False)
+        elif not state.angle:
+            state.angle = action - self.ANGLE + 1
+            state.reach = state.largest[state.angle]
+        elif action != state.pivot:
+            state.block += (action,)
+        else:
+            taken = turn_block(state.board, state.block, landing(self.side, state.pivot, state.angle))
+            state.passes = 0
+            self._end_turn(state, taken)
+
+    def _end_turn(self, state: BlockdanceState, taken: int) -> None:
+        mover = state.player
+        state.turns += 1
+        state.idle = 0 if taken else state.idle + 1
+        state.player = 1 - mover
+        if not state.men(1 - mover):
+            state.winner, state.reason = mover, "every enemy man killed"
+        elif state.passes >= 2:
+            state.reason = "both passed"
+        elif state.idle >= self.idle_limit:
+            state.reason = f"{self.idle_limit} turns without a capture"
+        elif state.turns >= self.max_turns:
+            state.reason = f"{self.max_turns} turns"
+        if state.reason:
+            state.player = TERMINAL
+            state.pivot, state.angle, state.block, state.pivots, state.largest, state.reach = (
+                -1,
+                0,
+                (),
+                (),
+                {},
+                frozenset(),
+            )
+        else:
+            self._start_turn(state)
+
+    def _problem(self, state: BlockdanceState, action: int) -> str:
+        seat = SEAT_NAMES[state.player]
+        if state.pivot < 0:
+            if action == self.PASS:
+                return "passing is allowed only when no move is (free_pass=False); a move is legal"
+            if action >= self.ANGLE:
+                return "choose the pivot first: a man of yours"
+            name, value = self.cell_name(action), state.board[action]
+            if value == OFF_BOARD:
+                return f"cell {action} is not on the board"
+            if value != PIECE[state.player]:
+                return f"{name} holds no man of {seat}'s; the pivot is a man of yours"
+            return f"no block through {name} can turn: every rotation lands off the board or on your own men"
+        pivot = self.cell_name(state.pivot)
+        if not state.angle:
+            if action < self.ANGLE or action == self.PASS:
+                return f"the pivot is {pivot}: choose the angle (1..5 sixths of a turn clockwise)"
+            return f"no block through {pivot} can turn by {action - self.ANGLE + 1} (off the board or onto your men)"
+        if action >= self.ANGLE:
+            return f"the block through {pivot} is being chosen: add a man next to it, or {pivot} again to turn it"
+        if action == state.pivot:
+            return f"the block {self._block_text(state)} cannot turn yet: a man lands off the board or on a man of yours outside it, or nothing moves"
+        name = self.cell_name(action)
+        if state.board[action] != PIECE[state.player]:
+            return f"{name} holds no man of {seat}'s"
+        if action in state.block:
+            return f"{name} is in the block already"
+        if action not in state.reach:
+            return f"with {name} in it no block through {pivot} can turn by {state.angle}"
+        return f"{name} is not next to the block so far ({self._block_text(state)})"
+
+    def _block_text(self, state: BlockdanceState) -> str:
+        return " ".join(self.cell_name(c) for c in state.block)
+
+    def returns(self, state: BlockdanceState) -> tuple[float, float]:
+        if state.player != TERMINAL or state.winner < 0:
+            return (0.0, 0.0)
+        return (1.0, -1.0) if state.winner == 0 else (-1.0, 1.0)
+
+    def outcome_info(self, state: BlockdanceState) -> dict:
+        return {"reason": state.reason, "men": (state.men(0), state.men(1))}
+
+    def result_text(self, state: BlockdanceState) -> str:
+        who = "a draw" if state.winner < 0 else f"{SEAT_NAMES[state.winner]} wins"
+        return f"{who} ({state.reason}; men: y {state.men(0)}, o {state.men(1)})"
+
+    def turn_kind(self, state: BlockdanceState, actions: Sequence[int]) -> str:
+        return "pass" if list(actions[:1]) == [self.PASS] else "rotate"
+
+    def goal_text(self, seat: int) -> str:
+        return "kill every enemy man: turn a connected block of your men round one of them onto empty cells or enemies"
+
+    # --- observation and symmetry ------------------------------------------------------------
+    def observe(self, state: BlockdanceState) -> np.ndarray:
+        planes = np.zeros((NUM_PLANES, self.num_cells), dtype=np.float32)
+        board = np.array(state.board)
+        mover = 0 if state.player == TERMINAL else state.player
+        planes[0] = board == PIECE[mover]
+        planes[1] = board == PIECE[1 - mover]
+        planes[2] = board != OFF_BOARD
+        if state.pivot >= 0:
+            planes[3, state.pivot] = 1.0
+            planes[4, list(state.block)] = 1.0
+        if state.angle:
+            image = landing(self.side, state.pivot, state.angle)
+            planes[5, [image[m] for m in state.block]] = 1.0
+            planes[5 + state.angle] = 1.0
+        planes[11] = state.passes > 0
+        planes[12] = state.idle / self.idle_limit
+        planes[13] = state.turns / self.max_turns
+        return planes.reshape(self.info.obs_shape)
+
+    def symmetries(self) -> list[Symmetry]:
+        """The 12 maps of the hexagon; a mirror also swaps angle a and 6 - a (its planes and actions)."""
+        maps = []
+        mirrored = [self.ANGLE + 5 - a for a in ANGLES]  # angle a's action -> angle 6 - a's
+        for name, image, reflects in hexagon.hexagon_maps(self.side):
+            cells = cell_symmetry(name, image, self.info.num_actions)
+            if not reflects:
+                maps.append(cells)
+                continue
+            perm = cells.action_perm.copy()
+            perm[self.ANGLE : self.PASS] = mirrored
+            maps.append(Symmetry(name, _mirror_angles(cells.obs), perm))
+        return maps
+
+    # --- text --------------------------------------------------------------------------------
+    def cell_name(self, cell: int) -> str:
+        return hexagon.cell_name(self.side, cell)
+
+    def parse_cell(self, text: str) -> int:
+        return hexagon.parse_cell(self.side, text)
+
+    def _action_name(self, action: int) -> str:
+        if action == self.PASS:
+            return "pass"
+        if action >= self.ANGLE:
+            return f"angle {action - self.ANGLE + 1}"
+        return f"cell {self.cell_name(action)}" if self.on[action] else f"cell {action}, off the board"
+
+    def action_to_text(self, state: BlockdanceState, action: int) -> str:
+        """``v5`` (a pivot or a man joining the block), ``.2`` (the angle), ``v5 end`` (the pivot
+        again: turn the block), ``pass``."""
+        action = int(action)
+        if action == self.PASS:
+            return "pass"
+        if action >= self.ANGLE:
+            return f".{action - self.ANGLE + 1}"
+        name = self.cell_name(action) if self.on[action] else str(action)
+        return f"{name} end" if state.angle and action == state.pivot else name
+
+    def format_turn(self, state: BlockdanceState, actions: Sequence[int]) -> str:
+        """``v5.2 xz5wy6`` (the block's other men row by row), ``t7.4 not(s6)`` when naming the
+        men left out of the pivot's group is shorter, ``pass``; what a part of a turn has of it."""
+        actions = [int(a) for a in actions]
+        if actions[:1] == [self.PASS]:
+            return "pass"
+        scratch, text, members, whole = state.copy(), "", [], state.pivot < 0
+        for action in actions:
+            if scratch.pivot < 0:
+                text = self.cell_name(action)
+            elif not scratch.angle:
+                text += f".{action - self.ANGLE + 1}"
+            elif action != scratch.pivot:
+                members.append(action)
+            else:
+                listed = cells_text(self.side, members)
+                group = group_of(scratch.board, scratch.pivot, self.adjacent) - set(scratch.block)
+                left_out = f"not({cells_text(self.side, group)})"
+                text += " " + (left_out if whole and group and len(left_out) < len(listed) else listed)
+                members = []
+            self.apply(scratch, action)
+        return (text + " " + cells_text(self.side, members)).strip() if members else text.strip()
+
+    def parse_turn(self, state: BlockdanceState, text: str) -> list[int]:
+        """A turn, or the rest of one: at its start ``pass``, ``v5`` (the pivot), ``v5.2`` (and
+        the angle) or ``v5.2 xz5wy6`` / ``t7.4 not(s6)`` (the whole turn); after the pivot
+        ``.2`` or ``.2 xz5wy6``; while the block is chosen, the men still to join (the turn ends)."""
+        words = turn_text(text).split()
+        if state.player == TERMINAL:
+            raise IllegalActionError(f"{text!r}: the game is over ({state.reason})")
+        scratch, actions = state.copy(), []
+
+        def play(action: int) -> None:
+            self.apply(scratch, action)
+            actions.append(action)
+
+        if state.pivot < 0:
+            if [w.lower() for w in words] == ["pass"]:
+                return [self.PASS]
+            match = _PIVOT.match(words[0]) if words else None
+            if match is None:
+                raise NotationError(
+                    f"cannot read Blockdance turn {text!r}: expected 'pass' or pivot.angle and the block's "
+                    "other men, 'v5.2 xz5wy6' or 't7.4 not(s6)'"
+                )
+            play(self.parse_cell(match.group(1)))
+            words.pop(0)
+            if match.group(2) is None:
+                if words:
+                    raise NotationError(f"{text!r}: the angle follows the pivot after a dot, 'v5.2 xz5wy6'")
+                return actions
+            play(self._angle_action(match.group(2), text))
+            if not words:
+                return actions
+        elif not state.angle:
+            match = _ANGLE.match(words[0]) if words else None
+            if match is None:
+                raise NotationError(f"{text!r}: the pivot is chosen; write the angle, '.2' (and the block's men)")
+            play(self._angle_action(match.group(1), text))
+            words.pop(0)
+            if not words:
+                return actions
+        for man in self._members(scratch, words, text):
+            play(man)
+        play(scratch.pivot)
+        return actions
+
+    def _angle_action(self, digit: str, text: str) -> int:
+        if int(digit) not in ANGLES:
+            raise NotationError(f"{text!r}: the angle is 1..5 sixths of a turn clockwise, got {digit}")
+        return self.ANGLE + int(digit) - 1
+
+    def _members(self, state: BlockdanceState, words: list[str], text: str) -> list[int]:
+        """The men ``words`` name that are not in the block yet, in an order that keeps the block
+        connected (nearest the block first)."""
+        if words and words[-1].lower() == "end":
+            words = words[:-1]
+        left_out = NOT.match(words[0]) if len(words) == 1 else None
+        if left_out:
+            excluded = read_cells(self.side, left_out.group(1))
+            if state.pivot in excluded:
+                raise IllegalActionError(
+                    f"{text!r}: not(...) may not leave out the pivot {self.cell_name(state.pivot)}"
+                )
+            group = group_of(state.board, state.pivot, self.adjacent)
+            strays = [self.cell_name(c) for c in excluded if c not in group]
+            if strays:
+                raise IllegalActionError(f"{text!r}: {' '.join(strays)} not in the pivot's group of men")
+            wanted = group - set(excluded)
+        else:
+            wanted = [c for word in words for c in read_cells(self.side, word)]
+            if len(set(wanted)) != len(wanted):
+                raise NotationError(f"{text!r}: a man is named twice")
+            if state.pivot in wanted:
+                raise NotationError(
+                    f"{text!r}: the pivot {self.cell_name(state.pivot)} stands before the dot; list the other men"
+                )
+            for man in wanted:
+                if state.board[man] != PIECE[state.player]:
+                    raise IllegalActionError(
+                        f"{text!r}: {self.cell_name(man)} holds no man of {SEAT_NAMES[state.player]}'s"
+                    )
+            wanted = set(wanted)
+        todo, block, order = set(wanted) - set(state.block), set(state.block), []
+        while todo:
+            near = sorted(m for m in todo if any(c in block for c in self.adjacent[m]))
+            if not near:
+                names = " ".join(self.cell_name(c) for c in sorted(todo))
+                raise IllegalActionError(f"{text!r}: {names} not connected to the block through the pivot")
+            order.append(near[0])
+            block.add(near[0])
+            todo.discard(near[0])
+        return order
+
+    def render_text(self, state: BlockdanceState) -> str:
+        """The text's diagram (``y`` and ``o`` men), then whose turn it is and the turn so far."""
+        lines = [hexagon.diagram(self.side, state.board, SYMBOLS)]
+        if state.player == TERMINAL:
+            lines.append(self.result_text(state))
+        else:
+            line = f"{SEAT_NAMES[state.player]} to move"
+            if state.pivot >= 0:
+                line += f": pivot {self.cell_name(state.pivot)}"
+            if state.angle:
+                line += f", angle {state.angle}, block {self._block_text(state)}"
+            lines.append(line)
+        return "\n".join(lines)
+
+    def read_diagram(self, text: str) -> list[int]:
+        """The board of a diagram in the text's layout (``y``, ``o``, ``.``; the text's ``,`` is empty)."""
+        return hexagon.read_diagram(self.side, text, DIAGRAM_VALUES, OFF_BOARD).tolist()
+
+    def marks(self, state: BlockdanceState) -> list[str]:
+        """A mark per cell for the pictures: ``*`` the pivot, ``+`` the block's other men, ``o`` where
+        the block lands."""
+        marks = [""] * self.num_cells
+        if state.angle:
+            image = landing(self.side, state.pivot, state.angle)
+            for man in state.block:
+                marks[image[man]] = "o"
+        for man in state.block:
+            marks[man] = "+"
+        if state.pivot >= 0:
+            marks[state.pivot] = "*"
+        return marks
+
+    def render_rgb(self, state: BlockdanceState) -> np.ndarray:
+        from envs.games.blockdance.picture import draw_blockdance
+
+        return draw_blockdance(self, state)
+
+    def board_view(self, state: BlockdanceState):
+        from envs.games.blockdance.picture import blockdance_view
+
+        return blockdance_view(self, state)
+
+
+def _mirror_angles(spatial):
+    """``spatial`` (a cell map of the planes) that also swaps the planes of angle a and 6 - a."""
+    order = list(range(NUM_PLANES))
+    order[6:11] = order[10:5:-1]
+
+    def planes(obs: np.ndarray) -> np.ndarray:
+        return np.ascontiguousarray(spatial(obs)[..., order, :, :])
+
+    return planes
