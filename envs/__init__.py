@@ -47,6 +47,7 @@ GAMES = {
     "biqala": ("Biqala-v0", "envs.games.biqala.game:Biqala", {}),
     "push_go": ("PushGo-v0", "envs.games.push_go.game:PushGo", {}),
     "hop_chess": ("HopChess-v0", "envs.games.hop_chess.game:HopChess", {}),
+    "four_way_walls": ("FourWayWalls-v0", "envs.games.four_way_walls.game:FourWayWalls", {}),
 }
 
 
