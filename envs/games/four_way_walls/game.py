@@ -358,6 +358,8 @@ class FourWayWalls(Game):
         """The actions of one word in ``state``: a wall, a step, a pick, or a picked stone's destination."""
         n = self.size
         if state.phase == WALL:
+            if _STEP_WORD.match(word) or _PICK_WORD.match(word):
+                raise IllegalActionError(f"{word!r}: the turn's steps are done: play a wall")
             o, i, j = parse_wall(n, word)
             return [self._wall_action(o, i, j)]
         if state.picked >= 0:
