@@ -70,8 +70,8 @@ def walls_view(game, state) -> BoardView:
     lines = []
     for o, i, j in pos.wall_list():
         x, y = 2 * j - 0.5, 2 * i - 0.5
-        dx, dy = (2.5, 0) if o == HORIZONTAL else (0, 2.5)
-        lines.append(Line(x - dx, y - dy, x + dx, y + dy, colour(WALL), 0.5))
+        dx, dy = (1.35, 0) if o == HORIZONTAL else (0, 1.35)  # over its two cells (the caps are round)
+        lines.append(Line(x - dx, y - dy, x + dx, y + dy, colour(WALL), 0.3))
     side = 2 * n - 1
     labels = [Label(2 * c + 0.5, side + 0.45, COLUMNS[c]) for c in range(n)]
     labels += [Label(-0.45, 2 * r + 0.5, str(r + 1)) for r in range(n)]
