@@ -26,6 +26,7 @@ from envs.games.four_way_walls.notation import (
     read_diagram,
     wall_name,
 )
+from envs.games.four_way_walls.symmetry import square_maps
 from envs.records import format_game, read_record, replay
 
 DATA = Path(__file__).parent / "data"
@@ -348,15 +349,51 @@ def test_the_env_passes_gymnasiums_checks_at_the_texts_size():
     env = gym.make("FourWayWalls-v0", render_mode="rgb_array").unwrapped
     check_env(env, skip_render_check=False)
     observation, _ = env.reset(seed=0)
-    assert observation["observation"].shape == (21, 10, 10) and observation["action_mask"].sum() == 4
+    assert observation["observation"].shape == (23, 10, 10) and observation["action_mask"].sum() == 4
 
 
 def test_the_observation_is_from_the_movers_view():
     state = play(GAME, GAME.initial_state(), "Ww CEj")
     planes = GAME.observe(state)
     assert planes[4:8].sum() == 4 and planes[7, 3, 8] == 1.0  # the opponent's W, one step west
-    assert planes[8, 8, 2] == 1.0 and planes[10, 8, 2:4].sum() == 2  # CEj: centre (9, 3), south of c9 and d9
-    assert planes[16, 0, 0] == 1.0 and planes[17, 0, 0] == pytest.approx(0.9) and planes[15, 0, 0] == 0.75
+    assert planes[8, 8, 2] == 1.0 and planes[9].sum() == 0  # CEj: centre (9, 3) on cell (8, 2)
+    assert planes[12, 8, 2:4].sum() == planes[10, 9, 2:4].sum() == 2 == planes[10:14].sum() / 2  # c9, d9 / c10, d10
+    assert planes[18, 0, 0] == 1.0 and planes[19, 0, 0] == pytest.approx(0.9) and planes[17, 0, 0] == 0.75
+
+
+def mapped_state(game, state, square):
+    """``state`` with the board under ``square`` (a ``SquareMap``): every stone's goal mapped along."""
+    other = state.copy()
+    stones, walls = [OFF] * 8, ([False] * len(state.pos.walls[0]), [False] * len(state.pos.walls[0]))
+    for k, cell in enumerate(state.pos.stones):
+        stones[k // 4 * 4 + square.direction(k % 4)] = OFF if cell == OFF else square.cell(cell)
+    for o, i, j in state.pos.wall_list():
+        o2, i2, j2 = square.wall(o, i, j)
+        walls[o2][i2 * (game.size + 1) + j2] = True
+    other.pos = Position(game.size, stones, walls)
+    k = state.picked
+    other.picked = -1 if k < 0 else k // 4 * 4 + square.direction(k % 4)
+    other.moved = sum(1 << (k // 4 * 4 + square.direction(k % 4)) for k in range(8) if state.moved >> k & 1)
+    other.legal = None
+    return other
+
+
+def test_the_eight_maps_of_the_square_are_symmetries():
+    for size, seed in ((5, 0), (6, 1)):
+        game = FourWayWalls(size=size, walls=6)
+        symmetries = game.symmetries()
+        assert [s.name for s in symmetries][:3] == ["identity", "turn 90", "turn 180"] and len(symmetries) == 8
+        assert all(sorted(s.action_perm) == list(range(game.info.num_actions)) for s in symmetries)
+        rng, state = np.random.default_rng(seed), game.initial_state()
+        for _ in range(120):
+            if game.is_terminal(state):
+                break
+            planes, legal = game.observe(state), game.legal_actions(state)
+            for symmetry, square in zip(symmetries, square_maps(size)):
+                image = mapped_state(game, state, square)
+                np.testing.assert_array_equal(game.observe(image), symmetry.obs(planes), err_msg=square.name)
+                assert game.legal_actions(image) == sorted(symmetry.action_perm[legal].tolist()), square.name
+            game.apply(state, int(rng.choice(legal)))
 
 
 # --- an independent reading of the rules, over random games ----------------------------------------------------

@@ -15,8 +15,9 @@ from typing import Sequence
 
 import numpy as np
 
-from envs.core import TERMINAL, Game, GameInfo, IllegalActionError, NotationError, turn_text
+from envs.core import TERMINAL, Game, GameInfo, IllegalActionError, NotationError, Symmetry, turn_text
 from envs.games.four_way_walls.board import (
+    BLOCKED,
     OFF,
     Position,
     all_can_reach,
@@ -24,6 +25,7 @@ from envs.games.four_way_walls.board import (
     legal_walls,
     routes,
     seat_of,
+    step,
     wall_clash,
 )
 from envs.games.four_way_walls.notation import (
@@ -42,7 +44,7 @@ from envs.schedule.schedule import TurnSchedule
 SEAT_NAMES = ("NESW", "nesw")
 STEP, WALL = 0, 1  # the phases of a turn: stones stepping, then the wall
 TO_WIN = 3  # stones off the board
-NUM_PLANES = 21
+NUM_PLANES = 23
 MIN_SIZE, MAX_SIZE = 4, 25  # the start needs two stones a side apart; point names run A..Z
 _STEP_WORD = re.compile(r"^([NESWnesw])([nesw])([nesw])?$", re.IGNORECASE)
 _PICK_WORD = re.compile(r"^([NESWnesw])([a-z][0-9]{1,2})$")
@@ -91,17 +93,17 @@ class FourWayWalls(Game):
                     picked stone leaves across its goal boundary); then the walls,
                     horizontal ones first, wall ``(i, j)`` (its centre point) at
                     n*n + 1 + o*(n-1)**2 + (i-1)*(n-1) + (j-1)
-    Observation     ``(21, n, n)`` float32 from the mover's view: 0-3 the mover's
+    Observation     ``(23, n, n)`` float32 from the mover's view: 0-3 the mover's
                     stones heading N, E, S, W, 4-7 the opponent's; 8 and 9 the
                     horizontal and vertical walls at their centres (point (i, j) on
-                    cell (i-1, j-1)); 10 a wall south of the cell, 11 east of it; 12
-                    the stone picked; 13 the mover's stones that have stepped this
-                    turn; 14 the wall is next; 15 steps left this turn / 4; 16 and 17
-                    the mover's and the opponent's walls in hand / ``walls``; 18 and
-                    19 their stones off the board / 3; 20 turns played / ``max_turns``
+                    cell (i-1, j-1)); 10-13 a wall on the cell's N, E, S, W side; 14
+                    the stone picked; 15 the mover's stones that have stepped this
+                    turn; 16 the wall is next; 17 steps left this turn / 4; 18 and 19
+                    the mover's and the opponent's walls in hand / ``walls``; 20 and
+                    21 their stones off the board / 3; 22 turns played / ``max_turns``
     Returns         +1 / -1 for the first seat with three stones off the board; 0 at
                     ``max_turns`` turns
-    Symmetries      the identity only
+    Symmetries      the square's 8 maps, each stone's goal mapped along
     Notation        a turn is its steps in order, then the wall: ``Nn Ee Ss Ww GIc``
                     (stone, direction, and the right angle a blocked jump turned:
                     ``Nne``); the text's table rows are read too (``- - - W CEj``)
@@ -418,28 +420,33 @@ class FourWayWalls(Game):
                 plane = goal_of(stone) + (0 if seat_of(stone) == mover else 4)
                 planes[plane, cell // n, cell % n] = 1.0
         for o in (0, 1):
-            centres = np.array(pos.walls[o], bool).reshape(n1, n1)
-            planes[8 + o, : n - 1, : n - 1] = centres[1:n, 1:n]
-            for i, j in zip(*np.nonzero(centres)):
-                if o == 0:  # the line between rows i-1 and i over columns j-1, j
-                    planes[10, i - 1, j - 1 : j + 1] = 1.0
-                else:
-                    planes[11, i - 1 : i + 1, j - 1] = 1.0
+            planes[8 + o, : n - 1, : n - 1] = np.array(pos.walls[o], bool).reshape(n1, n1)[1:n, 1:n]
+        if pos.wall_list():
+            for r in range(n):
+                for c in range(n):
+                    for d in range(4):
+                        planes[10 + d, r, c] = step(pos, r * n + c, d, d) == BLOCKED
         if state.picked >= 0:
             cell = pos.stones[state.picked]
-            planes[12, cell // n, cell % n] = 1.0
+            planes[14, cell // n, cell % n] = 1.0
         for stone in range(4 * mover, 4 * mover + 4):
             if state.moved >> stone & 1 and pos.stones[stone] != OFF:
-                planes[13, pos.stones[stone] // n, pos.stones[stone] % n] = 1.0
-        planes[14] = state.phase == WALL and state.result is None
-        planes[15] = state.steps_left / 4 if state.phase == STEP else 0.0
+                planes[15, pos.stones[stone] // n, pos.stones[stone] % n] = 1.0
+        planes[16] = state.phase == WALL and state.result is None
+        planes[17] = state.steps_left / 4 if state.phase == STEP else 0.0
         if self.walls:
-            planes[16] = state.walls_left[mover] / self.walls
-            planes[17] = state.walls_left[1 - mover] / self.walls
-        planes[18] = state.off(mover) / TO_WIN
-        planes[19] = state.off(1 - mover) / TO_WIN
-        planes[20] = min(state.turn, self.max_turns) / self.max_turns
+            planes[18] = state.walls_left[mover] / self.walls
+            planes[19] = state.walls_left[1 - mover] / self.walls
+        planes[20] = state.off(mover) / TO_WIN
+        planes[21] = state.off(1 - mover) / TO_WIN
+        planes[22] = min(state.turn, self.max_turns) / self.max_turns
         return planes
+
+    def symmetries(self) -> list[Symmetry]:
+        """The square's eight maps, each stone's goal mapped along (``symmetry.py``)."""
+        from envs.games.four_way_walls.symmetry import symmetries
+
+        return symmetries(self)
 
     # --- pictures ------------------------------------------------------------------------------------------
     def render_text(self, state: WallsState) -> str:
