@@ -27,7 +27,7 @@ from envs.games.four_way_walls.notation import (
     wall_name,
 )
 from envs.games.four_way_walls.symmetry import square_maps
-from envs.records import format_game, read_record, replay
+from envs.records import format_game, read_record, replay, split_turns
 
 DATA = Path(__file__).parent / "data"
 GAME = make_game("four_way_walls")
@@ -301,6 +301,20 @@ def test_a_turn_with_neither_a_step_nor_a_wall_passes():
     limit = FourWayWalls(size=5, max_turns=5)
     over = limit.state_at(position(limit, STUCK, STUCK_WALLS), 1, turn=4, walls_left=(3, 0))
     assert limit.is_terminal(over) and limit.returns(over) == (0.0, 0.0) and "draw" in limit.result_text(over)
+
+
+def test_a_record_turn_runs_on_while_the_opponents_turns_pass():
+    game = FourWayWalls(size=5, schedule="1", max_turns=8)  # nesw is shut in and has no walls
+    state = game.state_at(position(game, STUCK + ", N e5", STUCK_WALLS), 0, turn=4, walls_left=(5, 0))
+    with pytest.raises(IllegalActionError, match="nesw's turn passed"):
+        game.parse_turn(state, "Nn DFb")
+    actions = game.parse_turn(state, "Nn DFb Nn DFc")  # turns 5 and 7 pass; turn 8 is the limit
+    assert split_turns(game, actions, state) == [actions] and game.format_turn(state, actions) == "Nn DFb Nn DFc"
+    assert game.to_play(game.step(game.step(state, actions[0]), actions[1])) == 0  # at once NESW again
+    final = state.copy()
+    for action in actions:
+        game.apply(final, action)
+    assert game.is_terminal(final) and final.turn == 8
 
 
 # --- notation and errors ------------------------------------------------------------------------------------------

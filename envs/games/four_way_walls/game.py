@@ -352,6 +352,11 @@ class FourWayWalls(Game):
             except IllegalActionError as error:
                 raise IllegalActionError(f"{word!r} of turn {text!r}: {error}") from None
         if self.to_play(trial) == seat:
+            if trial.turn != state.turn:  # a record turn runs on while the opponent's turns pass
+                raise IllegalActionError(
+                    f"turn {text!r} stops early: {SEAT_NAMES[1 - seat]}'s turn passed (no step, no wall), "
+                    f"so the record turn goes on with {SEAT_NAMES[seat]}'s next one"
+                )
             todo = "its wall" if trial.phase == WALL else f"{trial.steps_left} more step(s)"
             raise IllegalActionError(f"turn {text!r} stops early: the turn still holds {todo}")
         return actions
