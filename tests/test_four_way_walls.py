@@ -357,6 +357,12 @@ def test_bad_constructor_arguments_name_the_key():
     ]:
         with pytest.raises(ValueError, match=key):
             make_game("four_way_walls", **kwargs)
+    start = SMALL.initial_state().pos
+    for kwargs, key in [({"to_move": 2}, "to_move"), ({"turn": -1}, "turn"), ({"walls_left": (1,)}, "walls_left")]:
+        with pytest.raises(ValueError, match=key):
+            SMALL.state_at(start, **kwargs)
+    with pytest.raises(ValueError, match="the position is 10 x 10, the game 5 x 5"):
+        SMALL.state_at(GAME.initial_state().pos)
 
 
 def test_the_env_passes_gymnasiums_checks_at_the_texts_size():
@@ -533,6 +539,17 @@ def test_random_games_round_trip_as_text():
             game.apply(state, actions[-1])
         *_, again = replay(game, format_game(game, actions))
         assert again.pos == state.pos and game.returns(again) == game.returns(state)
+
+
+def test_every_action_reads_back_from_its_text_and_every_board_from_its_diagram():
+    game = FourWayWalls(size=6, walls=5, max_turns=60)
+    rng, state = np.random.default_rng(9), game.initial_state()
+    while not game.is_terminal(state):
+        assert read_diagram(diagram(state.pos)) == state.pos
+        legal = game.legal_actions(state)
+        for action in legal:
+            assert game._read_word(state, game.action_to_text(state, action)) == [action]
+        game.apply(state, int(rng.choice(legal)))
 
 
 def test_every_refused_action_leaves_the_state_as_it_was():

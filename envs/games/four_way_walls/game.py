@@ -152,6 +152,10 @@ class FourWayWalls(Game):
             raise ValueError(f"the position is {pos.size} x {pos.size}, the game {self.size} x {self.size}")
         if not all_can_reach(pos):
             raise ValueError("a stone of the position has no path to its goal boundary")
+        if to_move not in (0, 1) or isinstance(turn, bool) or not isinstance(turn, int) or turn < 0:
+            raise ValueError(f"to_move must be 0 or 1 and turn a turn number from 0, got {to_move!r}, {turn!r}")
+        if walls_left is not None and (len(walls_left) != 2 or any(not 0 <= int(w) for w in walls_left)):
+            raise ValueError(f"walls_left must be two counts of walls in hand, got {walls_left!r}")
         state = WallsState.__new__(WallsState)
         state.pos, state.result = pos.copy(), None
         state.walls_left = [self.walls, self.walls] if walls_left is None else [int(w) for w in walls_left]
