@@ -49,6 +49,7 @@ GAMES = {
     "hop_chess": ("HopChess-v0", "envs.games.hop_chess.game:HopChess", {}),
     "biversi": ("Biversi-v0", "envs.games.biversi.game:Biversi", {}),
     "blockdance": ("Blockdance-v0", "envs.games.blockdance.game:Blockdance", {}),
+    "four_way_walls": ("FourWayWalls-v0", "envs.games.four_way_walls.game:FourWayWalls", {}),
 }
 
 

@@ -40,6 +40,7 @@ TURNS = {  # random turns before the picture, about half of a game at the defaul
     "biqala": 20,
     "push_go": 30,
     "hop_chess": 20,
+    "four_way_walls": 20,
 }
 
 

@@ -23,4 +23,5 @@ SMALL = {
     "hop_chess": {"max_turns": 4},
     "biversi": {"size": 6},
     "blockdance": {"size": 6, "max_turns": 30},
+    "four_way_walls": {"size": 4, "walls": 2, "max_turns": 10},
 }

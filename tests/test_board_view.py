@@ -96,6 +96,19 @@ def test_owners_are_the_stones_on_the_board(name):
         assert [owners[game.cell_name(c)] for c, v in enumerate(state.board) if v >= 0] == [
             ("", "black", "white")[v] for v in state.board if v >= 0
         ]
+    elif name == "four_way_walls":  # a stone of its seat's colour with its letter; wall slots hold none
+        view = game.board_view(state)
+        letters = {cell: "NESWnesw"[k] for k, cell in enumerate(state.pos.stones) if cell >= 0}
+        stones = [(c.name, c.owner, c.text) for c in view.cells if c.id < 16]
+        assert stones == [
+            (
+                f"{'abcd'[c % 4]}{c // 4 + 1}",
+                ("black", "white")[letters[c].islower()] if c in letters else "",
+                letters.get(c, ""),
+            )
+            for c in range(16)
+        ]
+        assert all(c.owner == "" and len(c.actions) == 2 for c in view.cells[16:]) and len(view.cells) == 16 + 9
     elif name == "odoku":
         assert [owners[f"{'abcde'[c % 5]}{c // 5 + 1}"] for c in range(25)] == [
             ("", "blue", "white")[v] for v in state.board

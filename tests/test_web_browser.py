@@ -43,6 +43,7 @@ SIZES = {
     "biqala": {"outer_seeds": 1, "inner_seeds": 1},
     "push_go": {"size": 4},
     "hop_chess": {"max_turns": 4},
+    "four_way_walls": {"size": 4, "walls": 2, "max_turns": 10},
 }
 
 

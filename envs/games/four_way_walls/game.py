@@ -1,0 +1,489 @@
+"""Four-way walls (docs/rules.md section 14): a Quoridor variant in which each player's four
+stones head for the four boundaries, every stone steps each turn and then a wall is played.
+
+A turn is micro-steps: for each stone that moves, the stone (its cell) and its destination (a
+cell, or ``off`` across its goal boundary); then the wall (one action per wall slot). The
+schedule (``13444``: one step in the first turn, three in the second, then four) counts the
+steps, each by a different stone; the board rules are in ``board.py``, the names in
+``notation.py``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+import numpy as np
+
+from envs.core import TERMINAL, Game, GameInfo, IllegalActionError, NotationError, Symmetry, turn_text
+from envs.games.four_way_walls.board import (
+    BLOCKED,
+    OFF,
+    Position,
+    all_can_reach,
+    goal_of,
+    legal_walls,
+    routes,
+    seat_of,
+    step,
+    wall_clash,
+)
+from envs.games.four_way_walls.notation import (
+    DIRECTIONS,
+    STONE_LETTERS,
+    cell_name,
+    diagram,
+    parse_cell,
+    parse_wall,
+    read_diagram,
+    stone_letter,
+    wall_name,
+)
+from envs.schedule.schedule import TurnSchedule
+
+SEAT_NAMES = ("NESW", "nesw")
+STEP, WALL = 0, 1  # the phases of a turn: stones stepping, then the wall
+TO_WIN = 3  # stones off the board
+NUM_PLANES = 23
+MIN_SIZE, MAX_SIZE = 4, 25  # the start needs two stones a side apart; point names run A..Z
+_STEP_WORD = re.compile(r"^([NESWnesw])([nesw])([nesw])?$", re.IGNORECASE)
+_PICK_WORD = re.compile(r"^([NESWnesw])([a-z][0-9]{1,2})$")
+
+
+class WallsState:
+    """The board, the seat to move, the turn (its number, the phase, the steps left, the stones
+    that have moved in it, the stone picked), each seat's walls in hand, and the result."""
+
+    __slots__ = ("pos", "player", "turn", "phase", "steps_left", "moved", "picked", "walls_left", "result", "legal")
+
+    def copy(self) -> "WallsState":
+        other = WallsState.__new__(WallsState)
+        other.pos, other.player, other.turn, other.phase = self.pos.copy(), self.player, self.turn, self.phase
+        other.steps_left, other.moved, other.picked = self.steps_left, self.moved, self.picked
+        other.walls_left, other.result, other.legal = list(self.walls_left), self.result, self.legal
+        return other
+
+    def off(self, seat: int) -> int:
+        """How many of ``seat``'s stones have left the board."""
+        return sum(cell == OFF for cell in self.pos.stones[4 * seat : 4 * seat + 4])
+
+
+def start_stones(size: int) -> list[int]:
+    """The text's start, scaled: two stones on each edge, at the edge's cells k and n-1-k with
+    k = (n - 1) // 3 (3 and 6 on 10 x 10), each heading for the opposite boundary; a half turn
+    maps every stone onto its partner of the same seat, a mirror left to right onto the other seat's."""
+    k, far = (size - 1) // 3, size - 1 - (size - 1) // 3
+    last = size - 1
+
+    def at(r: int, c: int) -> int:
+        return r * size + c
+
+    # seat 0: N E S W, then seat 1: n e s w
+    return [at(last, far), at(far, 0), at(0, k), at(k, last), at(last, k), at(k, 0), at(0, far), at(far, last)]
+
+
+class FourWayWalls(Game):
+    """The rules of Four-way walls (``FourWayWalls-v0``).
+
+    ==============  ==============================================================
+    Seats           0 = ``N E S W`` (moves first), 1 = ``n e s w``; each stone heads
+                    for the boundary its letter names
+    Actions         ``Discrete(n*n + 1 + 2*(n-1)**2)`` (263 on 10 x 10): 0..n*n-1 a
+                    cell (the stone to step, then its destination); n*n ``off`` (the
+                    picked stone leaves across its goal boundary); then the walls,
+                    horizontal ones first, wall ``(i, j)`` (its centre point) at
+                    n*n + 1 + o*(n-1)**2 + (i-1)*(n-1) + (j-1)
+    Observation     ``(23, n, n)`` float32 from the mover's view: 0-3 the mover's
+                    stones heading N, E, S, W, 4-7 the opponent's; 8 and 9 the
+                    horizontal and vertical walls at their centres (point (i, j) on
+                    cell (i-1, j-1)); 10-13 a wall on the cell's N, E, S, W side; 14
+                    the stone picked; 15 the mover's stones that have stepped this
+                    turn; 16 the wall is next; 17 steps left this turn / 4; 18 and 19
+                    the mover's and the opponent's walls in hand / ``walls``; 20 and
+                    21 their stones off the board / 3; 22 turns played / ``max_turns``
+    Returns         +1 / -1 for the first seat with three stones off the board; 0 at
+                    ``max_turns`` turns
+    Symmetries      the square's 8 maps, each stone's goal mapped along
+    Notation        a turn is its steps in order, then the wall: ``Nn Ee Ss Ww GIc``
+                    (stone, direction, and the right angle a blocked jump turned:
+                    ``Nne``); the text's table rows are read too (``- - - W CEj``)
+    Arguments       ``size`` (4..25, default 10), ``walls`` each (default 10),
+                    ``schedule`` (default ``13444``), ``max_turns`` (default 200)
+    ==============  ==============================================================
+    """
+
+    engine_batch_reason = (
+        "a Four-way walls turn is jumps over lines of stones and a path search for every wall in "
+        "Python; make_vec steps the engine: the same games, at the engine's speed"
+    )
+
+    def __init__(self, size: int = 10, walls: int = 10, schedule="13444", max_turns: int = 200):
+        for key, value, least in (("size", size, MIN_SIZE), ("walls", walls, 0), ("max_turns", max_turns, 1)):
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < least:
+                raise ValueError(f"{key} must be an integer of at least {least}, got {value!r}")
+        if size > MAX_SIZE:
+            raise ValueError(f"size must be an integer from {MIN_SIZE} to {MAX_SIZE}, got {size!r}")
+        self.schedule = TurnSchedule(schedule)
+        if self.schedule.most > 4:
+            raise ValueError(f"schedule: a turn steps each of four stones at most once, got {schedule!r}")
+        self.size, self.walls, self.max_turns = int(size), int(walls), int(max_turns)
+        n = self.size
+        self.OFF = n * n
+        self.WALL0 = n * n + 1
+        self.slots = (n - 1) ** 2
+        self.info = GameInfo(
+            name="four_way_walls",
+            seat_names=SEAT_NAMES,
+            num_actions=self.WALL0 + 2 * self.slots,
+            obs_shape=(NUM_PLANES, n, n),
+            max_decisions=(2 * self.schedule.most + 1) * self.max_turns,
+            params={"size": n, "walls": self.walls, "schedule": self.schedule.text, "max_turns": self.max_turns},
+        )
+
+    # --- state and transitions -----------------------------------------------------------------------
+    def initial_state(self) -> WallsState:
+        return self.state_at(Position.empty(self.size, start_stones(self.size)))
+
+    def state_at(
+        self, pos: Position, to_move: int = 0, turn: int = 0, walls_left: Sequence[int] | None = None
+    ) -> WallsState:
+        """A state at the start of ``to_move``'s turn number ``turn`` (0 = the game's first)."""
+        if pos.size != self.size:
+            raise ValueError(f"the position is {pos.size} x {pos.size}, the game {self.size} x {self.size}")
+        if not all_can_reach(pos):
+            raise ValueError("a stone of the position has no path to its goal boundary")
+        if to_move not in (0, 1) or isinstance(turn, bool) or not isinstance(turn, int) or turn < 0:
+            raise ValueError(f"to_move must be 0 or 1 and turn a turn number from 0, got {to_move!r}, {turn!r}")
+        if walls_left is not None and (len(walls_left) != 2 or any(not 0 <= int(w) for w in walls_left)):
+            raise ValueError(f"walls_left must be two counts of walls in hand, got {walls_left!r}")
+        state = WallsState.__new__(WallsState)
+        state.pos, state.result = pos.copy(), None
+        state.walls_left = [self.walls, self.walls] if walls_left is None else [int(w) for w in walls_left]
+        if any(state.off(seat) >= TO_WIN for seat in (0, 1)):
+            raise ValueError("a seat of the position has three stones off the board: the game is over")
+        self._start_turn(state, to_move, turn)
+        return state
+
+    def from_diagram(self, text: str, to_move: int = 0, turn: int = 4, walls_left=None) -> WallsState:
+        """A state from a diagram in the text's style (``render_text``'s first lines); stones not
+        drawn are off the board. By default past the schedule's opening, each seat's walls in hand
+        ``walls``."""
+        return self.state_at(read_diagram(text), to_move, turn, walls_left)
+
+    def to_play(self, state: WallsState) -> int:
+        return TERMINAL if state.result is not None else state.player
+
+    def legal_actions(self, state: WallsState) -> list[int]:
+        if state.result is not None:
+            return []
+        if state.legal is None:
+            if state.phase == WALL:
+                state.legal = [self._wall_action(*wall) for wall in legal_walls(state.pos)]
+            elif state.picked < 0:
+                state.legal = sorted(state.pos.stones[k] for k in self._movable(state))
+            else:
+                state.legal = [self.OFF if d == OFF else d for d in routes(state.pos, state.picked)]
+                state.legal.sort()
+        return state.legal
+
+    def apply(self, state: WallsState, action: int) -> None:
+        action = self.check_action(state, action)
+        if action not in self.legal_actions(state):
+            raise IllegalActionError(
+                f"action {action} ({self._action_name(action)}): {self._why_illegal(state, action)}"
+            )
+        state.legal = None
+        pos, seat = state.pos, state.player
+        if state.phase == WALL:
+            o, i, j = self._wall_of(action)
+            pos.walls[o][i * (self.size + 1) + j] = True
+            state.walls_left[seat] -= 1
+            self._start_turn(state, 1 - seat, state.turn + 1)
+        elif state.picked < 0:
+            state.picked = pos.stones.index(action)
+        else:
+            stone, state.picked = state.picked, -1
+            pos.stones[stone] = OFF if action == self.OFF else action
+            state.moved |= 1 << stone
+            state.steps_left -= 1
+            if state.off(seat) >= TO_WIN:
+                state.result = (1.0, -1.0) if seat == 0 else (-1.0, 1.0)
+            elif state.steps_left == 0 or not self._movable(state):
+                self._wall_or_next(state)
+
+    def _movable(self, state: WallsState) -> list[int]:
+        """The mover's stones on the board that have not stepped this turn and have a step."""
+        pos, seat = state.pos, state.player
+        return [
+            k
+            for k in range(4 * seat, 4 * seat + 4)
+            if pos.stones[k] != OFF and not state.moved >> k & 1 and routes(pos, k)
+        ]
+
+    def _wall_or_next(self, state: WallsState) -> None:
+        """The wall phase, if the mover has a wall in hand and a slot for it; else the next turn."""
+        state.phase, state.legal = WALL, None
+        if not (state.walls_left[state.player] > 0 and self.legal_actions(state)):
+            self._start_turn(state, 1 - state.player, state.turn + 1)
+
+    def _start_turn(self, state: WallsState, seat: int, turn: int) -> None:
+        """Seat ``seat``'s turn ``turn``; a turn with neither a step nor a wall passes at once."""
+        while True:
+            if turn >= self.max_turns:
+                state.player, state.turn, state.result = seat, turn, (0.0, 0.0)
+                return
+            state.player, state.turn, state.phase, state.legal = seat, turn, STEP, None
+            state.steps_left, state.moved, state.picked = self.schedule.moves(turn), 0, -1
+            if self._movable(state):
+                return
+            state.phase = WALL
+            if state.walls_left[seat] > 0 and self.legal_actions(state):
+                return
+            seat, turn = 1 - seat, turn + 1
+
+    def returns(self, state: WallsState) -> tuple[float, float]:
+        return state.result if state.result is not None else (0.0, 0.0)
+
+    def outcome_info(self, state: WallsState) -> dict:
+        return {"off": [state.off(0), state.off(1)], "turns": state.turn}
+
+    def goal_text(self, seat: int) -> str:
+        letters = " ".join(STONE_LETTERS[seat])
+        return f"be first to get three of your stones {letters} off the board, each across the boundary it names"
+
+    def result_text(self, state: WallsState) -> str:
+        winner = self.winner(state)
+        if winner is None:
+            return f"a draw ({self.max_turns} turns)"
+        return f"{SEAT_NAMES[winner]} wins with three stones off the board"
+
+    def turn_kind(self, state: WallsState, actions: Sequence[int]) -> str:
+        """``place`` for a turn that played a wall, ``short`` for one without (no wall left or none
+        legal, or the game ended in it)."""
+        return "place" if any(a >= self.WALL0 for a in actions) else "short"
+
+    # --- actions and their names -----------------------------------------------------------------------
+    def _wall_action(self, o: int, i: int, j: int) -> int:
+        return self.WALL0 + o * self.slots + (i - 1) * (self.size - 1) + (j - 1)
+
+    def _wall_of(self, action: int) -> tuple[int, int, int]:
+        o, rest = divmod(action - self.WALL0, self.slots)
+        i, j = divmod(rest, self.size - 1)
+        return o, i + 1, j + 1
+
+    def _action_name(self, action: int) -> str:
+        if action < self.OFF:
+            return f"cell {cell_name(self.size, action)}"
+        if action == self.OFF:
+            return "off the board"
+        return f"wall {wall_name(*self._wall_of(action))}"
+
+    def _why_illegal(self, state: WallsState, action: int) -> str:
+        pos, seat = state.pos, state.player
+        if state.phase == WALL:
+            if action < self.WALL0:
+                return "the stones have stepped: play a wall"
+            o, i, j = self._wall_of(action)
+            clash = wall_clash(pos, o, i, j)
+            return clash or "it would cut a stone off from its goal boundary"
+        if action >= self.WALL0:
+            return "the wall comes after the stones' steps"
+        if state.picked >= 0:
+            letter = stone_letter(state.picked)
+            return f"stone {letter} cannot get there in one step (a step, a jump over stones, or a blocked jump's turn)"
+        if action == self.OFF:
+            return "pick a stone first"
+        stone = pos.occupant().get(action)
+        if stone is None or seat_of(stone) != seat:
+            return f"no stone of {SEAT_NAMES[seat]} stands there"
+        if state.moved >> stone & 1:
+            return f"stone {stone_letter(stone)} has stepped this turn"
+        return f"stone {stone_letter(stone)} has no step"
+
+    def action_to_text(self, state: WallsState, action: int) -> str:
+        action = int(action)
+        if not 0 <= action < self.info.num_actions:
+            raise IllegalActionError(f"action {action} is out of range 0..{self.info.num_actions - 1}")
+        if action == self.OFF:
+            return "off"
+        if action >= self.WALL0:
+            return wall_name(*self._wall_of(action))
+        stone = state.pos.occupant().get(action)
+        name = cell_name(self.size, action)
+        picking = state.result is None and state.phase == STEP and state.picked < 0
+        return stone_letter(stone) + name if picking and stone is not None else name
+
+    # --- turns as text ------------------------------------------------------------------------------------
+    def format_turn(self, state: WallsState, actions: Sequence[int]) -> str:
+        """The steps in order and the wall: ``Nn Ee Ss Ww GIc``; a step is its stone, direction and
+        (a jump that turned) the right angle; a stone picked at the end of ``actions`` is written
+        as its letter and cell (``Nd4``)."""
+        state, words = state.copy(), []
+        for action in actions:
+            if state.phase == STEP and state.picked >= 0:
+                stone = state.picked
+                target = OFF if action == self.OFF else action
+                found = routes(state.pos, stone)[target]
+                d, turn = min(found, key=lambda route: route[1] is not None)
+                words[-1] = stone_letter(stone) + DIRECTIONS[d] + ("" if turn is None else DIRECTIONS[turn])
+            else:
+                words.append(self.action_to_text(state, action))
+            self.apply(state, action)
+        return " ".join(words)
+
+    def parse_turn(self, state: WallsState, text: str) -> list[int]:
+        """A whole turn of the seat to move: its steps (``Nn``, ``Nne``), then its wall (``GIc``);
+        the text's table rows (``N E S W GIc``, ``- - - W CEj``: each stone's direction in the
+        order N E S W, ``-`` for none) are read too. Within a step a picked stone takes its
+        destination (``n``, ``d3`` or ``off``). The text must end where the seat's turn does."""
+        words = re.split(r"[\s,]+", turn_text(text).strip())
+        words = [w for w in words if w]
+        if state.result is not None:
+            raise IllegalActionError(f"turn {text!r}: the game is over")
+        if not words:
+            raise NotationError("a turn needs its steps and its wall, e.g. 'Nn Ee Ss Ww GIc'")
+        seat, trial, actions = state.player, state.copy(), []
+        if len(words) >= 4 and all(len(w) == 1 and w.upper() in "NESW-" for w in words[:4]) and trial.picked < 0:
+            letters = STONE_LETTERS[seat]
+            words = [letters[g] + w.lower() for g, w in enumerate(words[:4]) if w != "-"] + words[4:]
+        for word in words:
+            if self.to_play(trial) != seat:
+                raise IllegalActionError(f"turn {text!r}: {word!r} comes after the turn's end")
+            try:
+                for action in self._read_word(trial, word):
+                    self.apply(trial, action)
+                    actions.append(action)
+            except IllegalActionError as error:
+                raise IllegalActionError(f"{word!r} of turn {text!r}: {error}") from None
+        if self.to_play(trial) == seat:
+            if trial.turn != state.turn:  # a record turn runs on while the opponent's turns pass
+                raise IllegalActionError(
+                    f"turn {text!r} stops early: {SEAT_NAMES[1 - seat]}'s turn passed (no step, no wall), "
+                    f"so the record turn goes on with {SEAT_NAMES[seat]}'s next one"
+                )
+            todo = "its wall" if trial.phase == WALL else f"{trial.steps_left} more step(s)"
+            raise IllegalActionError(f"turn {text!r} stops early: the turn still holds {todo}")
+        return actions
+
+    def _read_word(self, state: WallsState, word: str) -> list[int]:
+        """The actions of one word in ``state``: a wall, a step, a pick, or a picked stone's destination."""
+        n = self.size
+        if state.phase == WALL:
+            if _STEP_WORD.match(word) or _PICK_WORD.match(word):
+                raise IllegalActionError(f"{word!r}: the turn's steps are done: play a wall")
+            o, i, j = parse_wall(n, word)
+            return [self._wall_action(o, i, j)]
+        if state.picked >= 0:
+            if word.lower() == "off":
+                return [self.OFF]
+            if word[0].isalpha() and word[1:].isdigit():
+                return [parse_cell(n, word)]
+            return [self._destination(state, state.picked, word, word)]
+        if match := _PICK_WORD.match(word):
+            return [self._stone_cell(state, match[1], word)]
+        match = _STEP_WORD.match(word)
+        if not match:
+            raise NotationError(
+                f"cannot read {word!r}: a step is a stone and a direction ('Nn', 'ew'; 'Nne' for a blocked "
+                "jump's turn), a wall two points and a line ('CEj', 'Fik')"
+            )
+        cell = self._stone_cell(state, match[1], word)
+        stone = state.pos.stones.index(cell)
+        return [cell, self._destination(state, stone, word[1:], word)]
+
+    def _stone_cell(self, state: WallsState, letter: str, word: str) -> int:
+        seat = state.player
+        if letter not in STONE_LETTERS[seat]:
+            raise IllegalActionError(f"{word!r}: {letter} is not a stone of {SEAT_NAMES[seat]}, who is to move")
+        cell = state.pos.stones[4 * seat + STONE_LETTERS[seat].index(letter)]
+        if cell == OFF:
+            raise IllegalActionError(f"{word!r}: stone {letter} has left the board")
+        return cell
+
+    def _destination(self, state: WallsState, stone: int, way: str, word: str) -> int:
+        """The destination of ``stone`` by ``way``: a direction and, for a jump that turned, the turn."""
+        way = way.lower()
+        if not (1 <= len(way) <= 2 and all(ch in DIRECTIONS for ch in way)):
+            raise NotationError(f"cannot read {word!r}: a destination is a direction (n e s w), a cell or 'off'")
+        d, turn = DIRECTIONS.index(way[0]), DIRECTIONS.index(way[1]) if len(way) == 2 else None
+        found = [dest for dest, ways in routes(state.pos, stone).items() if any(r[0] == d for r in ways)]
+        if turn is not None:
+            found = [dest for dest in found if (d, turn) in routes(state.pos, stone)[dest]]
+        elif len(found) > 1:  # a straight step is meant where there is one; else the jump must say its turn
+            straight = [dest for dest in found if (d, None) in routes(state.pos, stone)[dest]]
+            found = straight or found
+        if not found:
+            raise IllegalActionError(f"{word!r}: stone {stone_letter(stone)} cannot go that way")
+        if len(found) > 1:
+            options = " or ".join(stone_letter(stone) + way[0] + DIRECTIONS[t] for t in range(4) if (t - d) % 2)
+            raise NotationError(f"{word!r} is ambiguous: the jump may turn either way ({options})")
+        return self.OFF if found[0] == OFF else found[0]
+
+    # --- observation ---------------------------------------------------------------------------------------
+    def observe(self, state: WallsState) -> np.ndarray:
+        n, n1, pos = self.size, self.size + 1, state.pos
+        mover = state.player if state.result is None else 0
+        planes = np.zeros((NUM_PLANES, n, n), np.float32)
+        for stone, cell in enumerate(pos.stones):
+            if cell != OFF:
+                plane = goal_of(stone) + (0 if seat_of(stone) == mover else 4)
+                planes[plane, cell // n, cell % n] = 1.0
+        for o in (0, 1):
+            planes[8 + o, : n - 1, : n - 1] = np.array(pos.walls[o], bool).reshape(n1, n1)[1:n, 1:n]
+        if pos.wall_list():
+            for r in range(n):
+                for c in range(n):
+                    for d in range(4):
+                        planes[10 + d, r, c] = step(pos, r * n + c, d, d) == BLOCKED
+        if state.picked >= 0:
+            cell = pos.stones[state.picked]
+            planes[14, cell // n, cell % n] = 1.0
+        for stone in range(4 * mover, 4 * mover + 4):
+            if state.moved >> stone & 1 and pos.stones[stone] != OFF:
+                planes[15, pos.stones[stone] // n, pos.stones[stone] % n] = 1.0
+        planes[16] = state.phase == WALL and state.result is None
+        planes[17] = state.steps_left / 4 if state.phase == STEP else 0.0
+        if self.walls:
+            planes[18] = state.walls_left[mover] / self.walls
+            planes[19] = state.walls_left[1 - mover] / self.walls
+        planes[20] = state.off(mover) / TO_WIN
+        planes[21] = state.off(1 - mover) / TO_WIN
+        planes[22] = min(state.turn, self.max_turns) / self.max_turns
+        return planes
+
+    def symmetries(self) -> list[Symmetry]:
+        """The square's eight maps, each stone's goal mapped along (``symmetry.py``)."""
+        from envs.games.four_way_walls.symmetry import symmetries
+
+        return symmetries(self)
+
+    # --- pictures ------------------------------------------------------------------------------------------
+    def render_text(self, state: WallsState) -> str:
+        lines = [diagram(state.pos)]
+        lines.append(
+            f"walls in hand {SEAT_NAMES[0]} {state.walls_left[0]}, {SEAT_NAMES[1]} {state.walls_left[1]}; "
+            f"off the board {SEAT_NAMES[0]} {state.off(0)}, {SEAT_NAMES[1]} {state.off(1)}"
+        )
+        if state.result is not None:
+            lines.append(self.result_text(state))
+        else:
+            lines.append(f"{SEAT_NAMES[state.player]} to move (turn {state.turn + 1}): {self.step_text(state)}")
+        return "\n".join(lines)
+
+    def step_text(self, state: WallsState) -> str:
+        """What the mover is to do next, in words."""
+        if state.phase == WALL:
+            return "play a wall"
+        if state.picked >= 0:
+            return f"choose stone {stone_letter(state.picked)}'s destination"
+        return f"choose a stone to step ({state.steps_left} step(s) left)"
+
+    def render_rgb(self, state: WallsState) -> np.ndarray:
+        from envs.games.four_way_walls.picture import draw_walls
+
+        return draw_walls(state.pos, state.picked)
+
+    def board_view(self, state: WallsState):
+        from envs.games.four_way_walls.picture import walls_view
+
+        return walls_view(self, state)
