@@ -83,6 +83,25 @@ def test_the_selfplay_benchmark_takes_the_recipe_free_form():
     assert "game hex {'size': 3" in result.stdout and "simulations/move 2 " in result.stdout
 
 
+def test_the_inference_benchmark_prints_both_backends_and_their_agreement():
+    result = run_script(
+        "benchmarks/bench_inference.py",
+        "--games",
+        "hex:3",
+        "--nets",
+        "tiny",
+        "--batches",
+        "2",
+        "--rounds",
+        "1",
+        "--seconds",
+        "0.05",
+    )
+    assert result.returncode == 0, result.stderr
+    (row,) = [line.split() for line in result.stdout.splitlines() if line.startswith("hex:3")]
+    assert row[:3] == ["hex:3", "tiny", "2"] and float(row[-1]) < 1e-4  # onnx gives torch's outputs
+
+
 def test_a_games_own_recipe_chosen_for_another_game_is_refused(tmp_path):
     result = run_script("train.py", "experiment=sudoku_moyo", f"hydra.run.dir={tmp_path / 'run'}")
     assert result.returncode == 1 and "Traceback" not in result.stderr
