@@ -3,7 +3,7 @@
 Writes ``agents/net/zoo/NAME.pt`` (the network alone, :mod:`agents.net.zoo`) and
 the training part of its card ``NAME.json`` from the checkpoint and its run
 directory (the overrides Hydra recorded in ``RUN/.hydra/overrides.yaml``); the
-card's figures start empty, and ``python -m agents.net.zoo.measure NAME`` fills
+card's figures start empty, and ``PYTHONPATH=. python benchmarks/zoo_measure.py NAME`` fills
 them. ``--half`` stores the weights in float16 (half the file; use it only where
 the measured strength is unchanged).
 """
@@ -111,7 +111,7 @@ def parser() -> argparse.ArgumentParser:
     arguments = argparse.ArgumentParser(
         prog="python -m agents.net.zoo.export",
         description="Write a training checkpoint's network and its card into the zoo (agents/net/zoo/); "
-        "then python -m agents.net.zoo.measure NAME measures its figures.",
+        "then PYTHONPATH=. python benchmarks/zoo_measure.py NAME measures its figures.",
     )
     arguments.add_argument("checkpoint", help="a training checkpoint, RUN/checkpoints/ckpt_*.pt")
     arguments.add_argument("--name", help="the network's name (default: the checkpoint's game)")
