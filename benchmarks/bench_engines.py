@@ -136,13 +136,13 @@ def main() -> None:
     except ImportError:
         has_open_spiel = False
 
-    print(f"{'game':<12}{'via':<10}{'games/s':>12}{'decisions/s':>14}{'turns/s':>12}")
+    print(f"{'game':<16}{'via':<10}{'games/s':>12}{'decisions/s':>14}{'turns/s':>12}")
 
     def show(name: str, via: str, row: dict[str, float], label: str, base_row: dict[str, float] | None) -> None:
         note = ""
         if base_row is not None:
             note = f"  (per-turn cost vs {BASE_GAME[name]}: {base_row['turns/s'] / row['turns/s']:.2f}x)"
-        print(f"{label:<12}{via:<10}{row['games/s']:>12.1f}{row['decisions/s']:>14.0f}{row['turns/s']:>12.0f}{note}")
+        print(f"{label:<16}{via:<10}{row['games/s']:>12.1f}{row['decisions/s']:>14.0f}{row['turns/s']:>12.0f}{note}")
 
     for name in sorted(args.games, key=lambda name: (name in BASE_GAME, name)):  # base games first
         game = make_game(name)
@@ -160,13 +160,13 @@ def main() -> None:
             if kernel is not None:
                 ratios += f", playout {kernel['decisions/s'] / theirs['decisions/s']:.2f}x"
             print(
-                f"{'':<12}{'openspiel':<10}{theirs['games/s']:>12.1f}{theirs['decisions/s']:>14.0f}"
+                f"{'':<16}{'openspiel':<10}{theirs['games/s']:>12.1f}{theirs['decisions/s']:>14.0f}"
                 f"{theirs['turns/s']:>12.0f}  (ours/theirs: {ratios}; pyspiel {spiel_name})"
             )
         env_row = env_playouts(GAMES[name][0], args.seconds, args.seed)
         ratio = env_row["decisions/s"] / row["decisions/s"]
         print(
-            f"{'':<12}{'env':<10}{env_row['games/s']:>12.1f}{env_row['decisions/s']:>14.0f}"
+            f"{'':<16}{'env':<10}{env_row['games/s']:>12.1f}{env_row['decisions/s']:>14.0f}"
             f"{'':>12}  (env/engine {ratio:.2f}x)"
         )
     if "odoku" in args.games:
