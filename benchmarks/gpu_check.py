@@ -8,7 +8,10 @@
    from the same initial weights and prints the losses side by side; they
    must agree to 1e-3 (float32 kernels differ only in rounding).
 3. Measures self-play positions/s at Nex 11 with ``net=medium`` on CUDA and on
-   the CPU (one thread), and the forward-pass time by batch size on each.
+   the CPU (one thread), each through both inference backends
+   (``agents/net/inference.py``: torch, and ONNX Runtime where its provider for
+   that device is installed, ``onnxruntime-gpu`` for CUDA), and the forward-pass
+   time by batch size on each: which backend ``device=cuda`` should use.
 
 Exits with status 2 and says so where no CUDA device exists; 1 when a check
 fails. Nothing here runs in the test suite.
@@ -92,10 +95,10 @@ def selfplay_speed(num_games: int) -> None:
     )
     torch.set_num_threads(1)
     print(f"3. self-play at Nex 11, net=medium, {s.search.num_simulations} simulations, {num_games} games in flight:")
-    for device in ("cuda", "cpu"):
+    for device, backend in inference_paths():
         torch.manual_seed(0)
         net = PolicyValueNet.for_game(s.game.info, s.net).to(device)
-        estimator = NetEstimator(s.game, net, device)
+        estimator = NetEstimator(s.game, net, device, backend)
         mcts, rng = MCTS(s.game, s.search), np.random.default_rng(0)
         self_play(s.game, mcts, estimator, 1, s.selfplay, rng)  # warm-up: kernels, allocator
         started = time.perf_counter()
@@ -112,9 +115,29 @@ def selfplay_speed(num_games: int) -> None:
                 estimator.forward(obs)
             costs.append(f"{size}: {(time.perf_counter() - started) * 100:.2f} ms")
         print(
-            f"   {device:<4}: {batch.num_positions / seconds:8.1f} positions/s ({batch.num_positions} positions, "
+            f"   {device:<4} {backend:<5}: {batch.num_positions / seconds:8.1f} positions/s ({batch.num_positions} positions, "
             f"{seconds:.1f} s); forward pass by batch size: {', '.join(costs)}"
         )
+
+
+def inference_paths() -> list[tuple[str, str]]:
+    """(device, backend) pairs this machine can run: torch everywhere, ONNX Runtime where it has
+    the device's execution provider."""
+    try:
+        import onnxruntime
+
+        providers = onnxruntime.get_available_providers()
+    except ImportError:
+        providers = []
+    paths = [("cuda", "torch")]
+    if "CUDAExecutionProvider" in providers:
+        paths.append(("cuda", "onnx"))
+    else:
+        print("   (ONNX Runtime on CUDA not measured: no CUDAExecutionProvider; pip install onnxruntime-gpu)")
+    paths.append(("cpu", "torch"))
+    if "CPUExecutionProvider" in providers:
+        paths.append(("cpu", "onnx"))
+    return paths
 
 
 def main() -> None:
