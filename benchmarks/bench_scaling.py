@@ -24,9 +24,10 @@ Each row is the steady state: each backend and worker count starts one feed
 ``--iterations`` timed iterations of the loop's own pieces (the feed, the
 replay buffer, the learner), ``overlap`` after one untimed iteration that
 hands out the first games played during learning.
-Columns: positions/s over the timed wall time, its ratio to the same mode's
+Every row runs once per ``--inference`` backend (torch, then ONNX Runtime, by
+default). Columns: positions/s over the timed wall time, its ratio to the same mode's
 1-worker row of the same backend, the ratio of Ray to worker processes at the
-same count, and the CPU the run's processes used (driver + workers, from
+same count, the ratio of the row's inference backend to the first one, and the CPU the run's processes used (driver + workers, from
 ``/proc``; 100% = one core). A second table gives the network's forward-pass
 time by batch size on this machine's CPU (the inference batch costs of
 docs/scaling.md's projection), and the machine's own ceiling: forward passes
@@ -49,6 +50,7 @@ import numpy as np
 import torch
 from hydra import compose, initialize_config_dir
 
+from agents.net.inference import ENVIRONMENT, set_default_backend
 from agents.net.net_estimator import NetEstimator
 from agents.net.network import PolicyValueNet
 from agents.training.learner import Learner
@@ -261,6 +263,13 @@ def main() -> None:
     parser.add_argument("--no-ray", action="store_true", help="skip the Ray rows")
     parser.add_argument("--main-process", action="store_true", help="add a row for self-play in the main process")
     parser.add_argument("--costs", action="store_true", help="only the forward-pass and learner costs (no rows)")
+    parser.add_argument(
+        "--inference",
+        nargs="+",
+        default=["torch", "onnx"],
+        choices=["torch", "onnx"],
+        help="inference backends (agents/net/inference.py), each row once per backend; the first is the reference",
+    )
     parser.add_argument("overrides", nargs="*", help="Hydra overrides for every game, after its own")
     args = parser.parse_args()
     torch.set_num_threads(1)
@@ -289,13 +298,15 @@ def main() -> None:
         results = {}
         rows = [("in-process", 0, ("turns",))] if args.main_process else []
         rows += [(b, w, args.modes) for b in backends for w in args.workers]
-        for backend, workers, modes in rows:
+        for inference, (backend, workers, modes) in [(i, row) for row in rows for i in args.inference]:
+            set_default_backend(inference)  # worker processes inherit it
             if backend == "ray":  # a runtime per row: one row's killed actors must not slow the next
+                env_vars = {"OMP_NUM_THREADS": "1", "PYTHONPATH": str(CONFIGS.parent), ENVIRONMENT: inference}
                 ray.init(
                     num_cpus=max(args.workers),
                     include_dashboard=False,
                     logging_level="WARNING",
-                    runtime_env={"env_vars": {"OMP_NUM_THREADS": "1", "PYTHONPATH": str(CONFIGS.parent)}},
+                    runtime_env={"env_vars": env_vars},
                 )
             try:
                 measured = measure(
@@ -307,14 +318,17 @@ def main() -> None:
                 if backend == "ray":
                     ray.shutdown()
             for mode, (rate, cpu) in measured.items():
-                results[backend, workers, mode] = rate
-                one = results.get((backend, min(args.workers), mode))
-                peer = results.get(("local", workers, mode)) if backend == "ray" else None
+                results[inference, backend, workers, mode] = rate
+                one = results.get((inference, backend, min(args.workers), mode))
+                peer = results.get((inference, "local", workers, mode)) if backend == "ray" else None
+                reference = args.inference[0]
+                old = results.get((reference, backend, workers, mode)) if inference != reference else None
                 label = {"in-process": "main process", "local": "worker processes", "ray": "Ray actors"}[backend]
                 versus = f"x{rate / one:5.2f} vs 1" if one and workers else " " * 10
                 print(
-                    f"  {label:<17} {workers:>2}  {mode:<9}  {rate:8.1f} pos/s  {versus}  "
-                    f"{'ray/local x%.2f' % (rate / peer) if peer else '':<15}  CPU {cpu * 100:4.0f}%",
+                    f"  {label:<17} {workers:>2}  {inference:<5}  {mode:<9}  {rate:8.1f} pos/s  {versus}  "
+                    f"{'ray/local x%.2f' % (rate / peer) if peer else '':<15}  "
+                    f"{'%s/%s x%.2f' % (inference, reference, rate / old) if old else '':<17}  CPU {cpu * 100:4.0f}%",
                     flush=True,
                 )
         print_costs(base)
