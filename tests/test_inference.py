@@ -14,6 +14,8 @@ from agents.net import inference
 from agents.net.inference import OnnxForward, TorchForward, make_forward, set_default_backend
 from agents.net.net_estimator import NetEstimator
 from agents.net.network import NetConfig, PolicyValueNet
+from agents.search.mcts import MCTS, SearchConfig
+from agents.training.selfplay import SelfPlayConfig, self_play
 from agents.training.settings import build_settings
 from envs import GAMES, make_game
 
@@ -110,3 +112,27 @@ def test_a_bad_inference_key_is_refused_by_name():
         cfg = compose("train", overrides=["inference=fast"])
     with pytest.raises(ConfigError, match="inference must be one of auto, torch, onnx, got 'fast'"):
         build_settings(cfg)
+
+
+@pytest.mark.parametrize("name", ["hex", "nex", "neuversi"])
+def test_both_backends_play_the_same_self_play_games_on_tiny_boards(name):
+    """The backends differ in the last bits only: on the solver's boards (3x3, NeuVersi 4x4) the
+    same seed gives the same self-play games, move for move, and the same targets to 1e-4."""
+    game = make_game(name, size=4 if name == "neuversi" else 3)
+    torch.manual_seed(0)
+    net = PolicyValueNet.for_game(game.info, NET)
+    config = SelfPlayConfig(games_per_iteration=8, concurrent_games=8)
+    batches = {
+        backend: self_play(
+            game,
+            MCTS(game, SearchConfig(num_simulations=24)),
+            NetEstimator(game, net, inference=backend),
+            8,
+            config,
+            np.random.default_rng(5),
+        )
+        for backend in ("torch", "onnx")
+    }
+    assert batches["torch"].games == batches["onnx"].games
+    np.testing.assert_allclose(batches["torch"].policy, batches["onnx"].policy, atol=1e-4)
+    np.testing.assert_allclose(batches["torch"].value, batches["onnx"].value, atol=1e-4)
