@@ -41,6 +41,8 @@ TURNS = {  # random turns before the picture, about half of a game at the defaul
     "push_go": 30,
     "hop_chess": 20,
     "four_way_walls": 20,
+    "biversi": 16,
+    "blockdance": 60,
 }
 
 

@@ -44,7 +44,15 @@ SIZES = {
     "push_go": {"size": 4},
     "hop_chess": {"max_turns": 4},
     "four_way_walls": {"size": 4, "walls": 2, "max_turns": 10},
+    "biversi": {"size": 6},
+    "blockdance": {"size": 6, "max_turns": 6},
 }
+
+
+def test_every_registered_game_is_played_here():
+    from envs import GAMES
+
+    assert set(SIZES) == set(GAMES), f"no browser size for {sorted(set(GAMES) - set(SIZES))}"
 
 
 @pytest.fixture(scope="module")
