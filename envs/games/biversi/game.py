@@ -200,9 +200,9 @@ class BiversiRules(MoveRules):
         return np.array(rows, np.int8).reshape(-1)
 
     def picture(self, board, marks) -> np.ndarray:
-        from envs.games.biversi.picture import draw_biversi
+        from envs.stones.picture import draw_stone_square  # o black, x white, as Reversi's
 
-        return draw_biversi(board, self.n, marks)
+        return draw_stone_square(board, self.n, marks)
 
     def view_layout(self):
         from envs.stones.view import square_stone_layout
