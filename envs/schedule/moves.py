@@ -172,13 +172,23 @@ class MoveRules(abc.ABC):
         return [Symmetry("identity", lambda planes: planes, np.arange(num_actions))]
 
 
-def read_start(text: str, num_cells: int, parse: Callable[[str], int], pieces: str, example: str) -> np.ndarray:
+def read_start(
+    text: str,
+    num_cells: int,
+    parse: Callable[[str], int],
+    pieces: str,
+    example: str,
+    blank: np.ndarray | None = None,
+    piece: str | None = None,
+) -> np.ndarray:
     """The board of a start written as each side's cells, the first seat's before the slash
-    (``example``, e.g. ``"a4 d1 / a7 d10"``); ``pieces`` names them in the errors ("amazons")."""
+    (``example``, e.g. ``"a4 d1 / a7 d10"``); ``pieces`` names them in the errors ("amazons",
+    ``piece`` one of them, by default ``pieces`` less its last letter). ``blank``: the empty
+    board to fill (a hexagon's holds its off-board cells); by default ``num_cells`` empty cells."""
     sides = text.split("/")
     if len(sides) != 2:
         raise ValueError(f"start must list each side's {pieces}, {example!r}, got {text!r}")
-    board = np.zeros(num_cells, np.int8)
+    board = np.zeros(num_cells, np.int8) if blank is None else blank.copy()
     for seat, side in enumerate(sides):
         for word in side.split():
             try:
@@ -189,5 +199,5 @@ def read_start(text: str, num_cells: int, parse: Callable[[str], int], pieces: s
                 raise ValueError(f"start: {word} holds two {pieces}")
             board[cell] = PIECE[seat]
     if not all((board == piece).any() for piece in PIECE):
-        raise ValueError(f"start must give each side at least one {pieces[:-1]}, got {text!r}")
+        raise ValueError(f"start must give each side at least one {piece or pieces[:-1]}, got {text!r}")
     return board

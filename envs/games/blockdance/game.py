@@ -28,6 +28,7 @@ from envs.games.blockdance.moves import (
     turn_block,
 )
 from envs.games.blockdance.notation import NOT, cells_text, read_cells
+from envs.schedule.moves import read_start
 from envs.stones import hexagon
 from envs.stones.board import cell_symmetry
 
@@ -173,25 +174,13 @@ class Blockdance(Game):
         )
 
     def _read_start(self, text: str) -> list[int]:
-        board = [EMPTY if on else OFF_BOARD for on in self.on]
-        if not text:
-            sides = flower_start(self.side)
-        else:
-            parts = text.split("/")
-            if len(parts) != 2:
-                raise ValueError(f"start must list each side's men, Y's then O's, 'v5 x5 / o2 p1', got {text!r}")
-            try:
-                sides = tuple([self.parse_cell(word) for word in part.split()] for part in parts)
-            except NotationError as error:
-                raise ValueError(f"start: {error}") from None
-        for seat, cells in enumerate(sides):
-            for cell in cells:
-                if board[cell] != EMPTY:
-                    raise ValueError(f"start: {self.cell_name(cell)} holds two men")
-                board[cell] = PIECE[seat]
-        if not all(board.count(piece) for piece in PIECE):
-            raise ValueError(f"start must give each side at least one man, got {text!r}")
-        return board
+        blank = np.array([EMPTY if on else OFF_BOARD for on in self.on], np.int8)
+        if text:
+            example = "v5 x5 / o2 p1"  # Y's men, then O's
+            return read_start(text, self.num_cells, self.parse_cell, "men", example, blank, "man").tolist()
+        for seat, cells in enumerate(flower_start(self.side)):
+            blank[cells] = PIECE[seat]
+        return blank.tolist()
 
     # --- transitions -------------------------------------------------------------------------
     def initial_state(self) -> BlockdanceState:

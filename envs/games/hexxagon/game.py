@@ -15,7 +15,7 @@ from typing import Sequence
 import numpy as np
 
 from envs.core import NotationError, Symmetry
-from envs.schedule.moves import EMPTY, OFF_BOARD, PIECE, MoveRules
+from envs.schedule.moves import EMPTY, OFF_BOARD, PIECE, MoveRules, read_start
 from envs.schedule.mutator import ScheduledGame
 from envs.stones import hexagon
 from envs.stones.board import cell_symmetry
@@ -62,25 +62,12 @@ class HexxagonRules(MoveRules):
         )
 
     def _read_start(self, text: str) -> np.ndarray:
-        board = np.where(self.on, EMPTY, OFF_BOARD).astype(np.int8)
-        if not text:
-            sides = corner_start(self.side)
-        else:
-            parts = text.split("/")
-            if len(parts) != 2:
-                raise ValueError(f"start must list each side's stones, 'i1 q1 / y1 e5', got {text!r}")
-            try:
-                sides = [[self.parse_cell(word) for word in part.split()] for part in parts]
-            except NotationError as error:
-                raise ValueError(f"start: {error}") from None
-        for seat, cells in enumerate(sides):
-            for cell in cells:
-                if board[cell] != EMPTY:
-                    raise ValueError(f"start: {self.cell_name(cell)} holds two stones")
-                board[cell] = PIECE[seat]
-        if not all((board == piece).any() for piece in PIECE):
-            raise ValueError(f"start must give each side at least one stone, got {text!r}")
-        return board
+        blank = np.where(self.on, EMPTY, OFF_BOARD).astype(np.int8)
+        if text:
+            return read_start(text, self.num_cells, self.parse_cell, "stones", "i1 q1 / y1 e5", blank)
+        for seat, cells in enumerate(corner_start(self.side)):
+            blank[cells] = PIECE[seat]
+        return blank
 
     def initial_board(self) -> np.ndarray:
         return self.start.copy()
