@@ -26,6 +26,7 @@ import numpy as np
 
 from envs.core import NotationError
 from envs.games.biversi import torus
+from envs.games.biversi.playout import playout as biversi_playout
 from envs.schedule.moves import EMPTY, PIECE, MoveRules, read_start
 from envs.schedule.mutator import ScheduledGame
 from envs.stones.board import COLUMNS, DIHEDRAL, board_symmetry, cell_name, square_diagram
@@ -127,6 +128,22 @@ class BiversiRules(MoveRules):
                 )
             return f"{name} touches no stone (a placement goes next to a stone)"
         return f"{name} is not in the section this turn has still to play in ({self.restriction_text})"
+
+    has_playout = True
+
+    def playout(self, state, schedule, restricted, seed) -> tuple[int, int, int]:
+        """The compiled random playout (``envs.games.biversi.playout``)."""
+        return biversi_playout(
+            state.board,
+            self.n,
+            self.must_flank,
+            state.player,
+            state.turn,
+            state.moves_left,
+            state.placed,
+            schedule,
+            seed,
+        )
 
     # --- the end --------------------------------------------------------------------------------
     def counts(self, board) -> tuple[int, int]:
