@@ -62,44 +62,36 @@ def _playout(board, n, must_flank, seat, turn, moves_left, placed_now, schedule,
     flipped = np.empty(8 * n, np.int64)
     decisions = turns = 0
     while True:
+        colour = 1 + seat
         legal = _options(
-            after, tiled, n, must_flank, 1 + seat, placed, count, groups, parent, neighbours, centre, roots, moves
+            after, tiled, n, must_flank, colour, placed, count, groups, parent, neighbours, centre, roots, moves
         )
-        if legal == 0:  # only at a turn start: a turn ends as soon as it has no placement left
+        if legal == 0 and count == 0:  # a turn start without a placement: a forced pass, or the end
             if (
                 _options(
-                    after, tiled, n, must_flank, 2 - seat, placed, 0, groups, parent, neighbours, centre, roots, moves
+                    after, tiled, n, must_flank, 3 - colour, placed, 0, groups, parent, neighbours, centre, roots, moves
                 )
                 == 0
             ):
                 return count_winner(after), decisions, turns
             _, seed = draw(seed, 1)  # the forced pass is a decision with one choice
             decisions += 1
-            turns += 1
-            seat, turn = 1 - seat, turn + 1
-            moves_left = schedule[min(turn, len(schedule) - 1)]
-            continue
-        index, seed = draw(seed, legal)
-        cell = moves[index]
-        colour = 1 + seat
-        for i in range(captures(tiled, big, centre[cell], colour, flipped)):
-            _set(after, tiled, n, torus_of[flipped[i]], colour)
-        _set(after, tiled, n, cell, colour)
-        groups += 1 - _join(after, parent, neighbours, cell)
-        decisions += 1
-        placed[count] = cell
-        count += 1
-        moves_left -= 1
-        if (
-            moves_left == 0
-            or _options(
-                after, tiled, n, must_flank, colour, placed, count, groups, parent, neighbours, centre, roots, moves
-            )
-            == 0
-        ):
-            turns += 1
-            seat, turn, count = 1 - seat, turn + 1, 0
-            moves_left = schedule[min(turn, len(schedule) - 1)]
+        elif legal:
+            index, seed = draw(seed, legal)
+            cell = moves[index]
+            for i in range(captures(tiled, big, centre[cell], colour, flipped)):
+                _set(after, tiled, n, torus_of[flipped[i]], colour)
+            _set(after, tiled, n, cell, colour)
+            groups += 1 - _join(after, parent, neighbours, cell)
+            decisions += 1
+            placed[count] = cell
+            count += 1
+            moves_left -= 1
+            if moves_left:
+                continue  # the turn goes on while it has a placement left
+        turns += 1  # the turn is over: its quota is filled, it has no placement left, or it passed
+        seat, turn, count = 1 - seat, turn + 1, 0
+        moves_left = schedule[min(turn, len(schedule) - 1)]
 
 
 @njit(cache=True)

@@ -81,28 +81,31 @@ def _playout(
                     count += 1
         else:
             count = _starts(after, adjacent, two_away, piece, restricted, may_move, legal)
-            if count == 0:  # only at a turn start: a turn ends as soon as it has no move left
-                return _stuck(after, seat), decisions, turns
-        index, seed = draw(seed, count)
-        cell = legal[index]
-        decisions += 1
-        if picked < 0 and after[cell] == piece:
-            picked = cell  # a jump starts
-            continue
-        if picked >= 0:
-            after[picked] = EMPTY
-            may_move[picked] = 0
-            picked = -1
-        after[cell] = piece
-        for k in range(adjacent.shape[1]):
-            other = adjacent[cell, k]
-            if other >= 0 and after[other] == 3 - piece:
-                after[other] = piece
-        moves += 1
-        moves_left -= 1
-        if moves >= move_limit:
-            return count_winner(after), decisions, turns + 1  # scored by the stones on the board
-        if moves_left == 0 or _starts(after, adjacent, two_away, piece, restricted, may_move, legal) == 0:
+            if count == 0:
+                if moves_left == schedule[min(turn, len(schedule) - 1)]:  # a turn start: the end
+                    return _stuck(after, seat), decisions, turns
+                moves_left = 0  # the turn has no move left: it ends
+        if count:
+            index, seed = draw(seed, count)
+            cell = legal[index]
+            decisions += 1
+            if picked < 0 and after[cell] == piece:
+                picked = cell  # a jump starts
+                continue
+            if picked >= 0:
+                after[picked] = EMPTY
+                may_move[picked] = 0
+                picked = -1
+            after[cell] = piece
+            for k in range(adjacent.shape[1]):
+                other = adjacent[cell, k]
+                if other >= 0 and after[other] == 3 - piece:
+                    after[other] = piece
+            moves += 1
+            moves_left -= 1
+            if moves >= move_limit:
+                return count_winner(after), decisions, turns + 1  # scored by the stones on the board
+        if moves_left == 0:
             turns += 1
             seat, turn = 1 - seat, turn + 1
             moves_left = schedule[min(turn, len(schedule) - 1)]
