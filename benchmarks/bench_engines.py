@@ -1,7 +1,7 @@
 """Random-playout throughput of every registered game, through the engine API
 and through the Gymnasium env, plus the Odoku oracle's time per move.
 
-    python benchmarks/bench_engines.py [--seconds 2] [--games odoku nex] [--size 6]
+    python benchmarks/bench_engines.py [--seconds 2] [--games odoku nex] [--size 6] [--mcts 400]
 
 Prints a table; nothing here is a test. Each row plays uniformly random games
 for about ``--seconds`` seconds of wall time, after one untimed warm-up game
@@ -16,6 +16,9 @@ and Hexxagon run in one numba kernel per game (the same games as the engine loop
 for the same generator; the tests check it), and give its games/s over the
 ``engine`` row's just above (``playout/engine``). ``--size`` plays every game
 given at that board size (its ``size`` parameter) instead of its default.
+``--mcts N`` adds, per game, plain MCTS's seconds per move (``mcts:N``, one
+random rollout a simulation) with the game's ``random_playout`` and with the
+engine loop in its place, alternating position by position along a random game.
 
 With the optional extra ``open-spiel`` installed, OpenSpiel's ``hex`` (11x11),
 ``othello`` and ``y`` (13 a side) are timed in the same run with the engine loop (legal actions,
@@ -123,12 +126,37 @@ def oracle_time_per_move(games: int, rng: np.random.Generator) -> float:
     return elapsed / moves
 
 
+def mcts_seconds_per_move(name: str, params: dict, simulations: int, moves: int, seed: int) -> tuple[float, float]:
+    """Mean seconds per ``mcts:N`` move (kernel playouts, engine-loop playouts) over ``moves``
+    positions along one random game, both searching each position in turn from the same seed."""
+    from agents.players.registry import make_player
+
+    fast, loop = make_game(name, **params), make_game(name, **params)
+    loop.random_playout = lambda state, rng: Game.random_playout(loop, state, rng)  # the engine loop
+    players = [make_player(f"mcts:{simulations}", game) for game in (fast, loop)]
+    rng, state, positions = np.random.default_rng(seed), fast.initial_state(), []
+    while not fast.is_terminal(state):
+        positions.append(state.copy())
+        legal = fast.legal_actions(state)
+        fast.apply(state, legal[int(rng.integers(len(legal)))])
+    players[0].act(positions[0], np.random.default_rng(seed))  # compile
+    elapsed = [0.0, 0.0]
+    for k in np.linspace(0, len(positions) - 1, moves).astype(int):
+        for which, player in enumerate(players):
+            start = time.perf_counter()
+            player.act(positions[k], np.random.default_rng(seed + int(k)))
+            elapsed[which] += time.perf_counter() - start
+    return elapsed[0] / moves, elapsed[1] / moves
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=2.0, help="wall time per row")
     parser.add_argument("--games", nargs="*", default=sorted(GAMES), help="registry names")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--size", type=int, default=None, help="every game's size parameter (default: its own)")
+    parser.add_argument("--mcts", type=int, default=0, help="also time mcts:N per move (0: not)")
+    parser.add_argument("--moves", type=int, default=6, help="positions for --mcts")
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
 
@@ -175,6 +203,12 @@ def main() -> None:
             f"{'':<16}{'env':<10}{env_row['games/s']:>12.1f}{env_row['decisions/s']:>14.0f}"
             f"{'':>12}  (env/engine {ratio:.2f}x)"
         )
+        if args.mcts:
+            fast, loop = mcts_seconds_per_move(name, params, args.mcts, args.moves, args.seed)
+            print(
+                f"{'':<16}{'mcts':<10}  mcts:{args.mcts} ms/move over {args.moves} positions: "
+                f"playout {fast * 1e3:.1f}, engine loop {loop * 1e3:.1f} ({loop / fast:.1f}x)"
+            )
     if "odoku" in args.games:
         per_move = oracle_time_per_move(200, rng)
         print(f"\nOdoku oracle: {per_move * 1e6:.1f} us per move (200 oracle-vs-oracle games)")
