@@ -1,9 +1,9 @@
-"""The compiled random playouts of the scheduled games (Biversi, Hexxagon) play the engine loop's
+"""The compiled random playouts of the scheduled games (Biversi, Hexxagon, Send It) play the engine loop's
 game: for the same seed, the same draws over the same legal actions, so the same returns, the
 same number of decisions and of turns (``ScheduledGame.engine_playout`` is the loop). Positions
 come from random games: the start, a turn begun, a jump begun, a random one and the last ones
-before the end, and hand-made ones for the forced pass, a turn cut short, three sections and the
-move limit."""
+before the end, and hand-made ones for the forced pass, a turn cut short, three sections, the
+move limit, a capture, a refused suicide and a pass after a drop."""
 
 import numpy as np
 import pytest
@@ -12,7 +12,7 @@ from envs import Game, make_game
 from envs.kernels import playout_seed
 
 # (registry name, parameters): every size class, both must_flank settings, several schedules,
-# Hexxagon restricted and not, a move limit the games reach
+# Hexxagon and Send It restricted and not, move limits the games reach
 CONFIGS = [
     ("biversi", {"size": 6}),
     ("biversi", {"size": 6, "must_flank": False}),
@@ -26,7 +26,13 @@ CONFIGS = [
     ("hexxagon", {"size": 4, "schedule": "134", "move_limit": 15}),
     ("hexxagon", {"size": 6, "schedule": "23", "restricted": False, "move_limit": 40}),
     ("hexxagon_1344", {}),
+    ("send_it", {"size": 5}),
+    ("send_it", {"size": 7, "schedule": "12"}),
+    ("send_it", {"size": 6, "restricted": False}),
+    ("send_it", {"size": 5, "schedule": "2", "move_limit": 20}),
+    ("send_it", {}),
 ]
+LONG = ("hexxagon_1344", "send_it")  # their text's boards: fewer games
 
 
 def positions(game, seed: int) -> list:
@@ -65,7 +71,7 @@ def check_config(name: str, params: dict, seeds: range) -> int:
 
 @pytest.mark.parametrize("name, params", CONFIGS, ids=[f"{n}-{p}" for n, p in CONFIGS])
 def test_the_kernel_plays_the_engine_loop_game(name, params):
-    seeds = range(2) if name == "hexxagon_1344" else range(5)
+    seeds = range(1 if params == {} and name in LONG else 5)
     assert check_config(name, params, seeds) >= 5 * len(seeds)  # at least the start, a random one, the last three
 
 
@@ -73,7 +79,7 @@ def test_the_kernel_plays_the_engine_loop_game(name, params):
 def test_thousands_of_positions_play_the_engine_loop_game():
     compared = 0
     for name, params in CONFIGS:
-        compared += check_config(name, params, range(100, 110 if name == "hexxagon_1344" else 160))
+        compared += check_config(name, params, range(100, 110 if params == {} and name in LONG else 160))
     assert compared >= 3000
 
 
@@ -117,7 +123,17 @@ def test_hand_made_positions():
     cases.append((game, state))
     game = make_game("hexxagon", size=3, move_limit=2)
     cases.append((game, play(game, game.initial_state(), "g3")))
+    # Send It: a drop that captures, a suicide refused, a turn stopped after a drop and a pass
+    cases.append((make_game("send_it", size=5, start="a1 a2 c1 / b1 b3"), None))
+    cases.append((make_game("send_it", size=5, start="a3 e5 / a2 b1 c1 b2 c2 c3 b4 a4"), None))
+    game = make_game("send_it", size=5, start="a1 / e5")
+    state = play(game, game.initial_state(), "a3")
+    game.apply(state, game.rules.parse_move("e3")[0])
+    cases.append((game, state.copy()))
+    game.apply(state, game.PASS)
+    cases.append((game, state))  # x to move after a pass ended o's turn
     for game, state in cases:
+        state = game.initial_state() if state is None else state
         for seed in range(20):
             assert_plays_the_engine_game(game, state, seed)
 
@@ -125,7 +141,7 @@ def test_hand_made_positions():
 def test_the_kernels_play_uniformly_random_games():
     """The kernel's first-seat score from the start is the engine loop's (``Game.random_playout``,
     its own generator) within four standard errors."""
-    for name, params in (("biversi", {"size": 6}), ("hexxagon", {"size": 4})):
+    for name, params in (("biversi", {"size": 6}), ("hexxagon", {"size": 4}), ("send_it", {"size": 5})):
         game = make_game(name, **params)
         rng, start = np.random.default_rng(0), game.initial_state()
         ours = [game.random_playout(start, rng)[0][0] for _ in range(2000)]
@@ -134,11 +150,10 @@ def test_the_kernels_play_uniformly_random_games():
         assert abs(np.mean(ours) - np.mean(theirs)) < 4 * error
 
 
-def test_games_without_a_kernel_keep_the_engine_loop():
-    for name in ("amazons", "send_it"):
-        game = make_game(name, size=6)
-        assert not game.rules.has_playout
-        state = game.initial_state()
-        assert game.random_playout(state, np.random.default_rng(3)) == Game.random_playout(
-            game, state, np.random.default_rng(3)
-        )
+def test_a_game_without_a_kernel_keeps_the_engine_loop():
+    game = make_game("amazons", size=6)
+    assert not game.rules.has_playout
+    state = game.initial_state()
+    assert game.random_playout(state, np.random.default_rng(3)) == Game.random_playout(
+        game, state, np.random.default_rng(3)
+    )
