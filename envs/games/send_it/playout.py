@@ -7,7 +7,7 @@ labels the groups once (their stones, their liberties, whether a drop of this tu
 and a drop on an empty cell in sight is then legal by its neighbours alone: it keeps a
 liberty when it touches an empty cell, a friendly group with another liberty, or a rival group
 it captures (one whose last liberty it fills); with the group rule, no friendly group it joins
-holds a drop of this turn. The rays and neighbours are the engine's (``send_it.geometry``).
+holds a drop of this turn. The drop played takes the groups so found by their labels. The rays and neighbours are the engine's (``send_it.geometry``).
 """
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ def _playout(
     begun = len(placed) > 0
     legal = np.empty(cells, np.int64)
     work = (np.empty(cells, np.int64), np.empty(cells, np.int64), np.empty(cells, np.int64), np.empty(cells, np.int64))
-    marked, stack = work[2], work[3]
+    label, liberties, marked, stack = work
     holds_drop = np.empty(cells, np.uint8)
     decisions = turns = 0
     while True:
@@ -102,7 +102,7 @@ def _playout(
             decisions += 1
         if 0 <= index < count:
             cell = legal[index]
-            _drop(after, neighbours, cell, piece, stack, marked)
+            _drop(after, neighbours, cell, piece, label, liberties)
             dropped[cell] = 1
             begun = True
             moves += 1
@@ -201,39 +201,17 @@ def _in_sight(board, rays, bounds, cell, piece):
 
 
 @njit(cache=True)
-def _drop(board, neighbours, cell, piece, stack, seen):
-    """Put ``piece`` on ``cell`` and take the rival groups next to it left without a liberty."""
+def _drop(board, neighbours, cell, piece, label, liberties):
+    """Put ``piece`` on ``cell`` and take the rival groups next to it whose last liberty it was
+    (``label`` and ``liberties`` as ``_label`` left them for the board before the drop)."""
     board[cell] = piece
     for k in range(neighbours.shape[1]):
         other = neighbours[cell, k]
-        if other >= 0 and board[other] == 3 - piece:
-            size = _group_if_taken(board, neighbours, other, stack, seen)
-            for i in range(size):
-                board[stack[i]] = EMPTY
-
-
-@njit(cache=True)
-def _group_if_taken(board, neighbours, start, stack, seen):
-    """The stones of ``start``'s group in ``stack[:size]``, returning ``size``; 0 when it has a liberty."""
-    colour = board[start]
-    for i in range(len(board)):
-        seen[i] = 0
-    seen[start], stack[0], size, top = 1, start, 1, 0
-    while top < size:
-        cell = stack[top]
-        top += 1
-        for k in range(neighbours.shape[1]):
-            other = neighbours[cell, k]
-            if other < 0:
-                break
-            v = board[other]
-            if v == EMPTY:
-                return 0
-            if v == colour and not seen[other]:
-                seen[other] = 1
-                stack[size] = other
-                size += 1
-    return size
+        if other >= 0 and board[other] == 3 - piece and liberties[label[other]] == 1:
+            group = label[other]
+            for i in range(len(board)):
+                if label[i] == group:
+                    board[i] = EMPTY
 
 
 @njit(cache=True)
