@@ -192,7 +192,7 @@ class ScheduledGame(Game):
     def random_playout(self, state: ScheduledState, rng: np.random.Generator) -> tuple[tuple[float, float], int, int]:
         """Uniformly random legal actions from ``state`` (left untouched) to the end:
         ``(returns, decisions, turns)``. Where the rules have a kernel (``rules.playout``: Biversi,
-        Hexxagon) it plays from any position, a turn or a move begun included, drawing one seed
+        Hexxagon, Send It) it plays from any position, a turn or a move begun included, drawing one seed
         from ``rng`` (``playout_seed``) and then exactly as :meth:`engine_playout` does from that
         seed; the tests check it. Otherwise the engine loop draws from ``rng`` (``Game``'s)."""
         if state.result is None and self.rules.has_playout:
@@ -204,7 +204,7 @@ class ScheduledGame(Game):
     def engine_playout(self, state: ScheduledState, seed: int) -> tuple[tuple[float, float], int, int]:
         """The engine loop from ``state`` (left untouched) to the end, one ``envs.kernels.draw``
         from the stream at ``seed`` per decision over ``legal_actions``: the game the kernels of
-        :meth:`random_playout` must play for the same seed (tests, benchmarks)."""
+        :meth:`random_playout` must play for the same seed (``tests/test_scheduled_playouts.py``)."""
         state, decisions, turns = state.copy(), 0, 0
         while state.result is None:
             mover, legal = state.player, self.legal_actions(state)
