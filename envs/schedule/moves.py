@@ -88,10 +88,11 @@ class MoveRules(abc.ABC):
     #: whether the rules have a compiled random playout (``playout``)
     has_playout: bool = False
 
-    def playout(self, state, schedule: Sequence[int], restricted: bool, seed: int) -> tuple[int, int, int]:
+    def playout(self, state, schedule: np.ndarray, restricted: bool, seed: int) -> tuple[int, int, int]:
         """A compiled random playout from ``state`` (a ``ScheduledState`` not over, left untouched):
         ``(outcome, decisions, turns)``, ``outcome`` the winning seat's piece (``PIECE``) or 0 for
-        a draw, the game ``ScheduledGame.engine_playout`` plays for ``seed`` (``has_playout``)."""
+        a draw, the game ``ScheduledGame.engine_playout`` plays for ``seed`` (``has_playout``);
+        ``schedule``: the move counts as int64 (``TurnSchedule.counts``)."""
         raise NotImplementedError(f"{self.name} has no compiled playout")
 
     def landing(self, cells: Sequence[int]) -> int:

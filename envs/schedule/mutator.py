@@ -120,6 +120,7 @@ class ScheduledGame(Game):
             raise ValueError(f"restricted must be true or false, got {restricted!r}")
         self.rules = rules
         self.schedule = TurnSchedule(schedule)
+        self._counts = np.array(self.schedule.counts, np.int64)  # for the kernels (``rules.playout``)
         self.restricted = bool(restricted)
         self._steps = len(rules.step_names)
         self._extra = len(rules.extra_plane_names)
@@ -197,7 +198,7 @@ class ScheduledGame(Game):
         seed; the tests check it. Otherwise the engine loop draws from ``rng`` (``Game``'s)."""
         if state.result is None and self.rules.has_playout:
             seed = playout_seed(rng)
-            outcome, decisions, turns = self.rules.playout(state, self.schedule.counts, self.restricted, seed)
+            outcome, decisions, turns = self.rules.playout(state, self._counts, self.restricted, seed)
             return ((0.0, 0.0), (1.0, -1.0), (-1.0, 1.0))[outcome], decisions, turns
         return super().random_playout(state, rng)
 

@@ -25,8 +25,8 @@ from typing import Sequence
 import numpy as np
 
 from envs.core import NotationError
+from envs.games.biversi import playout as kernel
 from envs.games.biversi import torus
-from envs.games.biversi.playout import playout as biversi_playout
 from envs.schedule.moves import EMPTY, PIECE, MoveRules, read_start
 from envs.schedule.mutator import ScheduledGame
 from envs.stones.board import COLUMNS, DIHEDRAL, board_symmetry, cell_name, square_diagram
@@ -133,15 +133,21 @@ class BiversiRules(MoveRules):
 
     def playout(self, state, schedule, restricted, seed) -> tuple[int, int, int]:
         """The compiled random playout (``envs.games.biversi.playout``)."""
-        return biversi_playout(
+        torus_of, centre = torus.tiling(self.n)
+        placed = np.array(state.placed, np.int64)
+        neighbours = torus.torus_neighbours(self.n)
+        return kernel.playout(
             state.board,
             self.n,
             self.must_flank,
             state.player,
             state.turn,
             state.moves_left,
-            state.placed,
+            placed,
             schedule,
+            neighbours,
+            torus_of,
+            centre,
             seed,
         )
 

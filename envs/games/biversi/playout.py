@@ -14,34 +14,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from envs.games.biversi.torus import tiling, torus_neighbours
 from envs.kernels import EMPTY, draw, find
 from envs.stones.flanking import captures, captures_any, count_winner
 
 
-def playout(board: np.ndarray, n: int, must_flank: bool, seat: int, turn: int, moves_left: int, placed, schedule, seed):
-    """``(outcome, decisions, turns)`` of a random game from a position (not over): ``outcome``
-    the winning seat's stone (1 or 2) or 0 for a draw; ``placed`` the cells this turn has
-    placed on, ``schedule`` the move counts (``TurnSchedule.counts``)."""
-    torus_of, centre = tiling(n)
-    return _playout(
-        board,
-        n,
-        must_flank,
-        seat,
-        turn,
-        moves_left,
-        np.asarray(placed, np.int64),
-        np.asarray(schedule, np.int64),
-        torus_neighbours(n),
-        torus_of,
-        centre,
-        seed,
-    )
-
-
 @njit(cache=True)
-def _playout(board, n, must_flank, seat, turn, moves_left, placed_now, schedule, neighbours, torus_of, centre, seed):
+def playout(board, n, must_flank, seat, turn, moves_left, placed_now, schedule, neighbours, torus_of, centre, seed):
+    """``(outcome, decisions, turns)`` of a random game from a position (not over): ``outcome``
+    the winning seat's stone (1 or 2) or 0 for a draw. ``placed_now``: the cells this turn has
+    placed on; ``schedule``: the move counts (``TurnSchedule.counts``); ``neighbours``:
+    ``torus_neighbours(n)``; ``torus_of``, ``centre``: ``tiling(n)``."""
     cells, big = n * n, 3 * n
     after = np.empty(cells, np.uint8)
     tiled = np.empty(big * big, np.uint8)

@@ -15,7 +15,7 @@ from typing import Sequence
 import numpy as np
 
 from envs.core import NotationError, Symmetry
-from envs.games.hexxagon.playout import playout as hexxagon_playout
+from envs.games.hexxagon import playout as kernel
 from envs.schedule.moves import EMPTY, OFF_BOARD, PIECE, MoveRules, read_start
 from envs.schedule.mutator import ScheduledGame
 from envs.stones import hexagon
@@ -123,15 +123,19 @@ class HexxagonRules(MoveRules):
     def playout(self, state, schedule, restricted, seed) -> tuple[int, int, int]:
         """The compiled random playout (``envs.games.hexxagon.playout``)."""
         picked = state.partial[0] if state.partial else -1
-        origins = state.origins if restricted else None
-        return hexxagon_playout(
+        may_move = np.zeros(self.num_cells, np.uint8)
+        may_move[list(state.origins)] = 1
+        adjacent, two_away = kernel.tables(self.side)
+        return kernel.playout(
             state.board,
-            self.side,
+            adjacent,
+            two_away,
             state.player,
             state.turn,
             state.moves_left,
             picked,
-            origins,
+            restricted,
+            may_move,
             state.moves,
             self.move_limit,
             schedule,

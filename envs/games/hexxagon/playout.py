@@ -34,38 +34,15 @@ def tables(side: int) -> tuple[np.ndarray, np.ndarray]:
     return out[0], out[1]
 
 
-def playout(board, side, seat, turn, moves_left, picked, origins, moves, move_limit, schedule, seed):
-    """``(outcome, decisions, turns)`` of a random game from a position (not over): ``outcome``
-    the winning seat's stone (1 or 2) or 0 for a draw. ``picked``: the stone a jump has picked
-    (-1: none); ``origins``: the cells that may start a move this turn (None: unrestricted);
-    ``moves``: the moves of the game so far, against ``move_limit``; ``schedule`` the move
-    counts (``TurnSchedule.counts``)."""
-    adjacent, two_away = tables(side)
-    restricted = origins is not None
-    may_move = np.zeros(len(board), np.uint8)
-    if restricted:
-        may_move[list(origins)] = 1
-    return _playout(
-        board,
-        adjacent,
-        two_away,
-        seat,
-        turn,
-        moves_left,
-        picked,
-        restricted,
-        may_move,
-        moves,
-        move_limit,
-        np.asarray(schedule, np.int64),
-        seed,
-    )
-
-
 @njit(cache=True)
-def _playout(
+def playout(
     board, adjacent, two_away, seat, turn, moves_left, picked, restricted, may_move, moves, move_limit, schedule, seed
 ):
+    """``(outcome, decisions, turns)`` of a random game from a position (not over): ``outcome``
+    the winning seat's stone (1 or 2) or 0 for a draw. ``adjacent``, ``two_away``: ``tables(side)``;
+    ``picked``: the stone a jump has picked (-1: none); ``may_move``: 1 on the cells that may
+    start a move this turn (read only when ``restricted``); ``moves``: the moves of the game so
+    far, against ``move_limit``; ``schedule``: the move counts (``TurnSchedule.counts``)."""
     cells = len(board)
     after = board.copy()
     legal = np.empty(cells, np.int64)

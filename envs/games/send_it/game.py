@@ -23,7 +23,7 @@ from typing import Sequence
 import numpy as np
 
 from envs.core import NotationError
-from envs.games.send_it.playout import playout as send_it_playout
+from envs.games.send_it import playout as kernel
 from envs.schedule.moves import EMPTY, PIECE, MoveRules, read_start
 from envs.schedule.mutator import ScheduledGame
 from envs.stones.board import (
@@ -152,13 +152,17 @@ class SendItRules(MoveRules):
 
     def playout(self, state, schedule, restricted, seed) -> tuple[int, int, int]:
         """The compiled random playout (``envs.games.send_it.playout``)."""
-        return send_it_playout(
+        neighbours, rays, bounds = kernel.tables(self.n)
+        placed = np.array(state.placed, np.int64)
+        return kernel.playout(
             state.board,
-            self.n,
+            neighbours,
+            rays,
+            bounds,
             state.player,
             state.turn,
             state.moves_left,
-            state.placed,
+            placed,
             state.passes,
             state.moves,
             self.move_limit,

@@ -40,32 +40,8 @@ def tables(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return table, np.array(flat, np.int64), bounds
 
 
-def playout(board, n, seat, turn, moves_left, placed, passes, moves, move_limit, restricted, schedule, seed):
-    """``(outcome, decisions, turns)`` of a random game from a position (not over): ``outcome``
-    the winning seat's stone (1 or 2) or 0 for a draw by area. ``placed``: the cells this turn
-    has dropped on; ``passes``: the turns passed in a row; ``moves``: the drops of the game so
-    far, against ``move_limit``; ``schedule`` the move counts (``TurnSchedule.counts``)."""
-    neighbours, rays, bounds = tables(n)
-    return _playout(
-        board,
-        neighbours,
-        rays,
-        bounds,
-        seat,
-        turn,
-        moves_left,
-        np.asarray(placed, np.int64),
-        passes,
-        moves,
-        move_limit,
-        restricted,
-        np.asarray(schedule, np.int64),
-        seed,
-    )
-
-
 @njit(cache=True)
-def _playout(
+def playout(
     board,
     neighbours,
     rays,
@@ -81,6 +57,11 @@ def _playout(
     schedule,
     seed,
 ):
+    """``(outcome, decisions, turns)`` of a random game from a position (not over): ``outcome``
+    the winning seat's stone (1 or 2) or 0 for a draw by area. ``neighbours``, ``rays``,
+    ``bounds``: ``tables(n)``; ``placed``: the cells this turn has dropped on; ``passes``: the
+    turns passed in a row; ``moves``: the drops of the game so far, against ``move_limit``;
+    ``schedule``: the move counts (``TurnSchedule.counts``)."""
     cells = len(board)
     after = board.copy()
     dropped = np.zeros(cells, np.uint8)  # the cells this turn has dropped on
