@@ -1,7 +1,7 @@
 """Random-playout throughput of every registered game, through the engine API
 and through the Gymnasium env, plus the Odoku oracle's time per move.
 
-    python benchmarks/bench_engines.py [--seconds 2] [--games odoku nex]
+    python benchmarks/bench_engines.py [--seconds 2] [--games odoku nex] [--size 6] [--mcts 400]
 
 Prints a table; nothing here is a test. Each row plays uniformly random games
 for about ``--seconds`` seconds of wall time, after one untimed warm-up game
@@ -11,9 +11,14 @@ timed again (the same way, for as long) right after that row: on a shared
 machine the load changes from one minute to the next, and a ratio is only
 sound between two rates measured side by side.
 
-The ``playout`` rows time ``game.random_playout``, which the stone games run in
-one numba kernel per game (the same games as the engine loop for the same
-generator; the tests check it).
+The ``playout`` rows time ``game.random_playout``, which the stone games, Biversi,
+Hexxagon and Send It run in one numba kernel per game (the same games as the engine loop
+for the same generator; the tests check it), and give its games/s over the
+``engine`` row's just above (``playout/engine``). ``--size`` plays every game
+given at that board size (its ``size`` parameter) instead of its default.
+``--mcts N`` adds, per game, plain MCTS's seconds per move (``mcts:N``, one
+random rollout a simulation) with the game's ``random_playout`` and with the
+engine loop in its place, alternating position by position along a random game.
 
 With the optional extra ``open-spiel`` installed, OpenSpiel's ``hex`` (11x11),
 ``othello`` and ``y`` (13 a side) are timed in the same run with the engine loop (legal actions,
@@ -82,9 +87,9 @@ def open_spiel_playouts(name: str, params: dict, seconds: float, rng: np.random.
     return {"games/s": games / elapsed, "decisions/s": moves / elapsed, "turns/s": moves / elapsed}
 
 
-def env_playouts(env_id: str, seconds: float, seed: int) -> dict[str, float]:
+def env_playouts(env_id: str, seconds: float, seed: int, params: dict) -> dict[str, float]:
     """Random games through ``gymnasium.make`` in two-player mode (mask-sampled actions)."""
-    env = gym.make(env_id)
+    env = gym.make(env_id, **params)
     rng = np.random.default_rng(seed)
     games = steps = 0
     start = time.perf_counter()
@@ -121,11 +126,37 @@ def oracle_time_per_move(games: int, rng: np.random.Generator) -> float:
     return elapsed / moves
 
 
+def mcts_seconds_per_move(name: str, params: dict, simulations: int, moves: int, seed: int) -> tuple[float, float]:
+    """Mean seconds per ``mcts:N`` move (kernel playouts, engine-loop playouts) over ``moves``
+    positions along one random game, both searching each position in turn from the same seed."""
+    from agents.players.registry import make_player
+
+    fast, loop = make_game(name, **params), make_game(name, **params)
+    loop.random_playout = lambda state, rng: Game.random_playout(loop, state, rng)  # the engine loop
+    players = [make_player(f"mcts:{simulations}", game) for game in (fast, loop)]
+    rng, state, positions = np.random.default_rng(seed), fast.initial_state(), []
+    while not fast.is_terminal(state):
+        positions.append(state.copy())
+        legal = fast.legal_actions(state)
+        fast.apply(state, legal[int(rng.integers(len(legal)))])
+    players[0].act(positions[0], np.random.default_rng(seed))  # compile
+    elapsed = [0.0, 0.0]
+    for k in np.linspace(0, len(positions) - 1, moves).astype(int):
+        for which, player in enumerate(players):
+            start = time.perf_counter()
+            player.act(positions[k], np.random.default_rng(seed + int(k)))
+            elapsed[which] += time.perf_counter() - start
+    return elapsed[0] / moves, elapsed[1] / moves
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=2.0, help="wall time per row")
     parser.add_argument("--games", nargs="*", default=sorted(GAMES), help="registry names")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--size", type=int, default=None, help="every game's size parameter (default: its own)")
+    parser.add_argument("--mcts", type=int, default=0, help="also time mcts:N per move (0: not)")
+    parser.add_argument("--moves", type=int, default=6, help="positions for --mcts")
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
 
@@ -138,37 +169,46 @@ def main() -> None:
 
     print(f"{'game':<16}{'via':<10}{'games/s':>12}{'decisions/s':>14}{'turns/s':>12}")
 
-    def show(name: str, via: str, row: dict[str, float], label: str, base_row: dict[str, float] | None) -> None:
-        note = ""
+    def show(name, via, row, label, base_row, engine_row=None) -> None:
+        notes = []
+        if engine_row is not None:
+            notes.append(f"playout/engine {row['games/s'] / engine_row['games/s']:.1f}x")
         if base_row is not None:
-            note = f"  (per-turn cost vs {BASE_GAME[name]}: {base_row['turns/s'] / row['turns/s']:.2f}x)"
+            notes.append(f"per-turn cost vs {BASE_GAME[name]}: {base_row['turns/s'] / row['turns/s']:.2f}x")
+        note = f"  ({'; '.join(notes)})" if notes else ""
         print(f"{label:<16}{via:<10}{row['games/s']:>12.1f}{row['decisions/s']:>14.0f}{row['turns/s']:>12.0f}{note}")
 
     for name in sorted(args.games, key=lambda name: (name in BASE_GAME, name)):  # base games first
-        game = make_game(name)
-        base = make_game(BASE_GAME[name]) if name in BASE_GAME else None
+        params = {} if args.size is None else {"size": args.size}
+        game = make_game(name, **params)
+        base = make_game(BASE_GAME[name], **params) if name in BASE_GAME else None
+        label = name if args.size is None else f"{name} {args.size}"
         row = engine_playouts(game, args.seconds, rng)
-        show(name, "engine", row, name, None if base is None else engine_playouts(base, args.seconds, rng))
-        kernel = None
-        if hasattr(game, "random_playout"):
-            kernel = kernel_playouts(game, args.seconds, rng)
-            show(name, "playout", kernel, "", None if base is None else kernel_playouts(base, args.seconds, rng))
+        show(name, "engine", row, label, None if base is None else engine_playouts(base, args.seconds, rng))
+        kernel = kernel_playouts(game, args.seconds, rng)
+        base_kernel = None if base is None else kernel_playouts(base, args.seconds, rng)
+        show(name, "playout", kernel, "", base_kernel, row)
         if has_open_spiel and name in OPEN_SPIEL:
             spiel_name, params = OPEN_SPIEL[name]  # same board as our default size
             theirs = open_spiel_playouts(spiel_name, params, args.seconds, rng)
             ratios = f"engine {row['decisions/s'] / theirs['decisions/s']:.2f}x"
-            if kernel is not None:
-                ratios += f", playout {kernel['decisions/s'] / theirs['decisions/s']:.2f}x"
+            ratios += f", playout {kernel['decisions/s'] / theirs['decisions/s']:.2f}x"
             print(
                 f"{'':<16}{'openspiel':<10}{theirs['games/s']:>12.1f}{theirs['decisions/s']:>14.0f}"
                 f"{theirs['turns/s']:>12.0f}  (ours/theirs: {ratios}; pyspiel {spiel_name})"
             )
-        env_row = env_playouts(GAMES[name][0], args.seconds, args.seed)
+        env_row = env_playouts(GAMES[name][0], args.seconds, args.seed, params)
         ratio = env_row["decisions/s"] / row["decisions/s"]
         print(
             f"{'':<16}{'env':<10}{env_row['games/s']:>12.1f}{env_row['decisions/s']:>14.0f}"
             f"{'':>12}  (env/engine {ratio:.2f}x)"
         )
+        if args.mcts:
+            fast, loop = mcts_seconds_per_move(name, params, args.mcts, args.moves, args.seed)
+            print(
+                f"{'':<16}{'mcts':<10}  mcts:{args.mcts} ms/move over {args.moves} positions: "
+                f"playout {fast * 1e3:.1f}, engine loop {loop * 1e3:.1f} ({loop / fast:.1f}x)"
+            )
     if "odoku" in args.games:
         per_move = oracle_time_per_move(200, rng)
         print(f"\nOdoku oracle: {per_move * 1e6:.1f} us per move (200 oracle-vs-oracle games)")

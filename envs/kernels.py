@@ -5,15 +5,18 @@ the chain search by which Hex and Y judge their goals.
 Each game's own kernels sit beside its rules: ``envs.stones.chains`` (Hex's union-find),
 ``envs.stones.sides`` (Y's), ``envs.stones.lines`` (lines), ``envs.stones.flanking`` (captures and the Reversi
 playout), ``envs.stones.playout`` (the playout of the plain placement games), ``envs.neutral.kernels``
-(the neutral games' end-game rule and playouts) and ``envs.games.sudoku_moyo.kernels``. They read the board as
+(the neutral games' end-game rule and playouts), ``envs.games.sudoku_moyo.kernels`` and the
+playouts of the scheduled games, ``envs.games.{biversi,hexxagon,send_it}.playout``. They read the board as
 ``envs.stones.rules.StoneState`` stores it (a ``bytearray`` of the values below), so no conversion
-happens per call. Compiled on first use and cached on disk.
+happens per call (the scheduled games' read ``ScheduledState``'s int8 array, ``envs.schedule.moves``'
+values). Compiled on first use and cached on disk.
 
 The Python engines call these kernels where the rule is the same (Hex's and Y's goals, Gomoku's
 lines, Reversi's captures, the neutral end-game rule); the playouts keep what they need per
 turn (counts, union-finds) up to date instead of rescanning the board, and must follow the
 engines move for move: ``tests/test_neutral_properties.py::test_random_playout_plays_the_engine_loop_game``
-checks that, seed by seed, for every stone game.
+checks that, seed by seed, for every stone game, ``tests/test_scheduled_playouts.py`` for the
+scheduled games.
 """
 
 from __future__ import annotations

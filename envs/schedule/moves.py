@@ -85,6 +85,16 @@ class MoveRules(abc.ABC):
         """The returns when ``seat`` is to start a turn and has no move (with ``passes_when_stuck``:
         and neither has the other seat)."""
 
+    #: whether the rules have a compiled random playout (``playout``)
+    has_playout: bool = False
+
+    def playout(self, state, schedule: np.ndarray, restricted: bool, seed: int) -> tuple[int, int, int]:
+        """A compiled random playout from ``state`` (a ``ScheduledState`` not over, left untouched):
+        ``(outcome, decisions, turns)``, ``outcome`` the winning seat's piece (``PIECE``) or 0 for
+        a draw, the game ``ScheduledGame.engine_playout`` plays for ``seed`` (``has_playout``);
+        ``schedule``: the move counts as int64 (``TurnSchedule.counts``)."""
+        raise NotImplementedError(f"{self.name} has no compiled playout")
+
     def landing(self, cells: Sequence[int]) -> int:
         """The cell a whole move (its micro-step cells) puts the mover's piece on."""
         return cells[-1]

@@ -25,6 +25,7 @@ from typing import Sequence
 import numpy as np
 
 from envs.core import NotationError
+from envs.games.biversi import playout as kernel
 from envs.games.biversi import torus
 from envs.schedule.moves import EMPTY, PIECE, MoveRules, read_start
 from envs.schedule.mutator import ScheduledGame
@@ -127,6 +128,28 @@ class BiversiRules(MoveRules):
                 )
             return f"{name} touches no stone (a placement goes next to a stone)"
         return f"{name} is not in the section this turn has still to play in ({self.restriction_text})"
+
+    has_playout = True
+
+    def playout(self, state, schedule, restricted, seed) -> tuple[int, int, int]:
+        """The compiled random playout (``envs.games.biversi.playout``)."""
+        torus_of, centre = torus.tiling(self.n)
+        placed = np.array(state.placed, np.int64)
+        neighbours = torus.torus_neighbours(self.n)
+        return kernel.playout(
+            state.board,
+            self.n,
+            self.must_flank,
+            state.player,
+            state.turn,
+            state.moves_left,
+            placed,
+            schedule,
+            neighbours,
+            torus_of,
+            centre,
+            seed,
+        )
 
     # --- the end --------------------------------------------------------------------------------
     def counts(self, board) -> tuple[int, int]:

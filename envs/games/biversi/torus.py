@@ -34,7 +34,7 @@ def torus_neighbours(n: int) -> np.ndarray:
 
 
 @lru_cache(maxsize=None)
-def _tiling(n: int) -> tuple[np.ndarray, np.ndarray]:
+def tiling(n: int) -> tuple[np.ndarray, np.ndarray]:
     """(the torus cell of every cell of the 3n x 3n tiling, the tiling cell of every torus cell's
     copy in the centre tile)."""
     big = 3 * n
@@ -50,7 +50,7 @@ def tiled(board: np.ndarray, n: int) -> np.ndarray:
 def torus_flips(board: np.ndarray, n: int, cell: int, colour: int) -> list[int]:
     """The stones (sorted) a ``colour`` stone on the empty ``cell`` flanks; the antipode lies on
     both diagonals of a cell, so it is counted once."""
-    torus_of, centre = _tiling(n)
+    torus_of, centre = tiling(n)
     out = np.empty(8 * n, np.int64)  # at most n - 2 stones in each of the 8 directions
     count = captures(tiled(board, n), 3 * n, int(centre[cell]), colour, out)
     return sorted(set(torus_of[out[:count]].tolist()))
@@ -58,7 +58,7 @@ def torus_flips(board: np.ndarray, n: int, cell: int, colour: int) -> list[int]:
 
 def flanking_cells(board: np.ndarray, n: int, colour: int) -> list[int]:
     """The empty cells (sorted) where a ``colour`` stone flanks at least one line."""
-    torus_of, centre = _tiling(n)
+    torus_of, centre = tiling(n)
     found = capturing_cells(tiled(board, n), 3 * n, colour, EMPTY)
     in_centre = found[np.isin(found, centre)]
     return sorted(torus_of[in_centre].tolist())

@@ -15,6 +15,7 @@ from typing import Sequence
 import numpy as np
 
 from envs.core import NotationError, Symmetry
+from envs.games.hexxagon import playout as kernel
 from envs.schedule.moves import EMPTY, OFF_BOARD, PIECE, MoveRules, read_start
 from envs.schedule.mutator import ScheduledGame
 from envs.stones import hexagon
@@ -116,6 +117,30 @@ class HexxagonRules(MoveRules):
         if origins is not None and cell not in origins:
             return f"the stone on {name} may not move this turn ({self.restriction_text})"
         return f"the stone on {name} has no empty cell two away to jump to"
+
+    has_playout = True
+
+    def playout(self, state, schedule, restricted, seed) -> tuple[int, int, int]:
+        """The compiled random playout (``envs.games.hexxagon.playout``)."""
+        picked = state.partial[0] if state.partial else -1
+        may_move = np.zeros(self.num_cells, np.uint8)
+        may_move[list(state.origins)] = 1
+        adjacent, two_away = kernel.tables(self.side)
+        return kernel.playout(
+            state.board,
+            adjacent,
+            two_away,
+            state.player,
+            state.turn,
+            state.moves_left,
+            picked,
+            restricted,
+            may_move,
+            state.moves,
+            self.move_limit,
+            schedule,
+            seed,
+        )
 
     def counts(self, board) -> tuple[int, int]:
         return int((board == PIECE[0]).sum()), int((board == PIECE[1]).sum())

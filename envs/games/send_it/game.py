@@ -23,6 +23,7 @@ from typing import Sequence
 import numpy as np
 
 from envs.core import NotationError
+from envs.games.send_it import playout as kernel
 from envs.schedule.moves import EMPTY, PIECE, MoveRules, read_start
 from envs.schedule.mutator import ScheduledGame
 from envs.stones.board import (
@@ -146,6 +147,29 @@ class SendItRules(MoveRules):
 
     def why_illegal(self, board, seat, partial, origins, placed, cell) -> str:
         return self._refusal(board, seat, cell, placed if origins is not None else None) or f"{cell} is legal"
+
+    has_playout = True
+
+    def playout(self, state, schedule, restricted, seed) -> tuple[int, int, int]:
+        """The compiled random playout (``envs.games.send_it.playout``)."""
+        neighbours, rays, bounds = kernel.tables(self.n)
+        placed = np.array(state.placed, np.int64)
+        return kernel.playout(
+            state.board,
+            neighbours,
+            rays,
+            bounds,
+            state.player,
+            state.turn,
+            state.moves_left,
+            placed,
+            state.passes,
+            state.moves,
+            self.move_limit,
+            restricted,
+            schedule,
+            seed,
+        )
 
     # --- the end --------------------------------------------------------------------------------------
     def area(self, board: np.ndarray) -> tuple[int, int]:
