@@ -197,8 +197,9 @@ def test_planned_figures_follow_the_game():
 def test_recipe_commands_for_the_missing_networks():
     assert recipe_command("nex") == "python train.py experiment=nex11"
     assert recipe_command("sudoku_moyo") == "python train.py game=sudoku_moyo"
-    assert recipe_command("neuy") == (
-        "python train.py game=neuy game.size=13  # no recipe at size 13 (recipes for other sizes: neuy7): "
+    assert recipe_command("neuy") == "python train.py experiment=neuy13"
+    assert recipe_command("amazons") == (
+        "python train.py game=amazons game.size=10  # no recipe at size 10 (recipes for other sizes: amazons6): "
         "the plain defaults"
     )
     assert recipe_command("biqala") == "python train.py game=biqala  # no recipe: the plain defaults"
