@@ -8,7 +8,9 @@ from typing import Sequence
 
 import numpy as np
 
+from agents.search.estimators import RolloutEstimator, UniformEstimator
 from agents.search.mcts.config import SearchConfig
+from agents.search.mcts.driver import ROLLOUT, UNIFORM, CompiledSearch
 from agents.search.mcts.halving import SequentialHalving
 from agents.search.mcts.interface import Estimator, SearchResult
 from agents.search.mcts.kernels import (
@@ -26,15 +28,38 @@ from agents.search.mcts.kernels import (
 from agents.search.mcts.tree import EDGE_SLACK, EDGES_PER_SIMULATION, NODE_SLACK, Tree, doubled
 from envs.core import CHANCE, TERMINAL, Game
 
+DRIVERS = ("auto", "compiled", "python")
+
 
 class MCTS:
-    """PUCT tree search for one game; see the module docstring for the algorithm."""
+    """PUCT tree search for one game; see the module docstring for the algorithm.
 
-    def __init__(self, game: Game, config: SearchConfig = SearchConfig()):
+    ``driver``: "auto" runs the compiled driver (``agents.search.mcts.driver``) where the game
+    has compiled rules (``game.compiled()``: Hex, Y, Gomoku) and the configuration is one it
+    covers (PUCT with any estimator, fpu and root noise; not ``gumbel`` or ``playout_mix``),
+    and the Python driver otherwise; "python" always runs the Python driver, "compiled" the
+    compiled one (ValueError where it cannot). Both give the same results.
+    """
+
+    def __init__(self, game: Game, config: SearchConfig = SearchConfig(), driver: str = "auto"):
         if not isinstance(config, SearchConfig):
             raise ValueError(f"config must be a SearchConfig, got {type(config).__name__}")
+        if driver not in DRIVERS:
+            raise ValueError(f"driver must be one of {DRIVERS}, got {driver!r}")
         self.game = game
         self.config = config
+        self._compiled = None
+        if driver != "python":
+            compiled = game.compiled()
+            if compiled is None or config.gumbel or config.playout_mix:
+                if driver == "compiled":
+                    raise ValueError(
+                        f"driver='compiled': {game.info.name} has no compiled rules"
+                        if compiled is None
+                        else "driver='compiled' covers neither gumbel nor playout_mix"
+                    )
+            else:
+                self._compiled = compiled
         self._num_seats = game.info.num_seats
         self._num_actions = game.info.num_actions
         self._expect = config.chance == "expectation"
@@ -64,6 +89,8 @@ class MCTS:
         estimator whose output for a state does not depend on its batch)."""
         game, simulations = self.game, self.config.num_simulations
         rngs = _per_state(rng, len(states))
+        if self._compiled is not None:
+            return self._search_compiled(states, estimator, rngs, add_noise)
         nodes = len(states) * (simulations + 1) + NODE_SLACK
         tree = Tree(self._num_seats, nodes, len(states) * simulations * EDGES_PER_SIMULATION + EDGE_SLACK)
         roots = []
@@ -95,6 +122,32 @@ class MCTS:
                     elif add_noise:
                         self._add_noise(tree, root, rngs[index])
         return [self._result(tree, root, halving.get(index)) for index, root in enumerate(roots)]
+
+    def _search_compiled(self, states: Sequence, estimator: Estimator, rngs: list, add_noise: bool) -> list:
+        """``search_many`` on the compiled driver (same results as the loop above)."""
+        for index, state in enumerate(states):
+            if self.game.to_play(state) == TERMINAL:
+                raise ValueError(f"state {index}: cannot search a finished game")
+        search = CompiledSearch(self, states, self._compiled)
+        simulations = self.config.num_simulations
+        kind = _compiled_estimate(estimator, self.game)
+        if kind is None:
+            for simulation in range(simulations):
+                search.step(estimator)
+                if simulation == 0 and add_noise:
+                    tree = search.tree()
+                    for root, root_rng in zip(search.roots, rngs):
+                        self._add_noise(tree, root, root_rng)
+        else:
+            rollouts = getattr(estimator, "num_rollouts", 1)
+            search.run(0, 1 if add_noise else simulations, kind, getattr(estimator, "rng", None), rollouts)
+            if add_noise:
+                tree = search.tree()
+                for root, root_rng in zip(search.roots, rngs):
+                    self._add_noise(tree, root, root_rng)
+                search.run(1, simulations, kind, getattr(estimator, "rng", None), rollouts)
+        tree = search.tree()
+        return [self._result(tree, root, None) for root in search.roots]
 
     def _estimate(self, tree: Tree, nodes: list, estimator: Estimator, rngs: list) -> None:
         """Estimate new decision nodes; ``rngs[i]`` draws node ``i``'s playout (playout_mix)."""
@@ -245,6 +298,15 @@ class MCTS:
             result.improved_policy = np.zeros(num_actions)
             result.improved_policy[actions] = halving.improved_policy(tree, root)
         return result
+
+
+def _compiled_estimate(estimator, game) -> int | None:
+    """How the compiled driver estimates leaves itself (ROLLOUT, UNIFORM), or None: by ``estimator``."""
+    if type(estimator) is RolloutEstimator and estimator.game is game:
+        return ROLLOUT
+    if type(estimator) is UniformEstimator:
+        return UNIFORM
+    return None
 
 
 def _per_state(rng, count: int) -> list:
