@@ -61,7 +61,9 @@ def compiled_placement(game) -> CompiledGame:
         return row
 
     def decode(row: np.ndarray) -> StoneState:
-        state = game._new_state(row[:cells].astype(np.uint8).tobytes())
+        state = StoneState(row[:cells].astype(np.uint8).tobytes())
+        if goal == GOAL_CHAIN and game.keeps_chains:  # the row's union-find: the engine's chains
+            state.chains = row[cells + SCALARS : cells + SCALARS + cells + 4].astype(np.int64)
         colour, swapped, turns, player, outcome = (int(x) for x in row[cells : cells + OUTCOME + 1])
         state.colour, state.swapped, state.turns, state.player, state.outcome = (
             colour,
