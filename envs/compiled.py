@@ -25,22 +25,30 @@ games (Hex, Y, Gomoku, with or without the pie rule) register theirs in ``envs.s
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 from numba.extending import overload
 
 
-@dataclass(frozen=True)
 class CompiledGame:
-    """A game's flat int32 rows and the context its registered functions take (module docstring)."""
+    """A game's flat int32 rows and the context its registered functions take (module docstring).
 
-    width: int  # entries of a state row
-    max_legal: int  # most legal actions a position can have
-    context: Any  # a namedtuple of a registered class: the game's constants
-    encode: Callable[[Any], np.ndarray]  # a state's row
-    decode: Callable[[np.ndarray], Any]  # a row's state
+    Subclasses set ``width`` (entries of a row), ``max_legal`` (most legal actions a position
+    can have) and ``context`` (a namedtuple of a registered class), and give ``encode`` and
+    ``decode``."""
+
+    width: int
+    max_legal: int
+    context: Any
+
+    def encode(self, state) -> np.ndarray:
+        """The row of ``state`` (int32 ``[width]``)."""
+        raise NotImplementedError
+
+    def decode(self, row: np.ndarray):
+        """The engine state of ``row``."""
+        raise NotImplementedError
 
 
 _IMPLEMENTATIONS: dict[type, dict[str, Any]] = {}  # context class -> function name -> njit function

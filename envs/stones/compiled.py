@@ -34,36 +34,42 @@ N, GOAL, PIE_TURN = range(3)  # params
 PlacementContext = namedtuple("PlacementContext", ["params", "neighbours", "sides"])
 
 
-def compiled_placement(game) -> CompiledGame:
+class PlacementRows(CompiledGame):
     """The ``CompiledGame`` of a plain placement ``StoneGame`` (no captures, a goal)."""
-    rules = game.rules
-    if rules.captures or rules.kernel_goal == GOAL_COUNT:
-        raise ValueError(f"{game.info.name}: not a plain placement game")
-    n, goal = game.n, rules.kernel_goal
-    cells = n * n
-    params = np.array([n, goal, -1 if game.pie_turn is None else game.pie_turn], np.int64)
-    neighbours = np.ascontiguousarray(rules.neighbour_array, dtype=np.int64)
-    if goal != GOAL_LINE and neighbours.shape != (cells, 6):
-        raise ValueError(f"{game.info.name}: a chain goal needs a (cells, 6) neighbour table")
-    sides = np.ascontiguousarray(rules.goal_sides, dtype=np.uint8)
-    context = PlacementContext(params, neighbours, sides)
-    width = cells + SCALARS + (cells + 4 if goal != GOAL_LINE else 0) + (cells if goal == GOAL_SIDES else 0)
 
-    def encode(state: StoneState) -> np.ndarray:
+    def __init__(self, game):
+        rules = game.rules
+        if rules.captures or rules.kernel_goal == GOAL_COUNT:
+            raise ValueError(f"{game.info.name}: not a plain placement game")
+        self.game, self.goal, self.cells = game, rules.kernel_goal, game.n * game.n
+        params = np.array([game.n, self.goal, -1 if game.pie_turn is None else game.pie_turn], np.int64)
+        neighbours = np.ascontiguousarray(rules.neighbour_array, dtype=np.int64)
+        if self.goal != GOAL_LINE and neighbours.shape != (self.cells, 6):
+            raise ValueError(f"{game.info.name}: a chain goal needs a (cells, 6) neighbour table")
+        sides = np.ascontiguousarray(rules.goal_sides, dtype=np.uint8)
+        self.context = PlacementContext(params, neighbours, sides)
+        self.chains = self.cells + SCALARS  # where the union-find starts (chain goals)
+        self.width = self.chains + (self.cells + 4 if self.goal != GOAL_LINE else 0)
+        self.width += self.cells if self.goal == GOAL_SIDES else 0
+        self.max_legal = self.cells + 1
+
+    def encode(self, state: StoneState) -> np.ndarray:
         if state.phase != 0:
             raise ValueError("a placement game's state is always at a turn start")
-        row = np.zeros(width, np.int32)
+        cells = self.cells
+        row = np.zeros(self.width, np.int32)
         row[:cells] = np.frombuffer(bytes(state.board), np.uint8)
         scalars = (state.colour, state.swapped, state.turns, state.player, state.outcome, state.counts[EMPTY])
         row[cells : cells + SCALARS] = scalars
-        if goal != GOAL_LINE:
-            build_chains(context, row)
+        if self.goal != GOAL_LINE:
+            build_chains(self.context, row)
         return row
 
-    def decode(row: np.ndarray) -> StoneState:
+    def decode(self, row: np.ndarray) -> StoneState:
+        cells = self.cells
         state = StoneState(row[:cells].astype(np.uint8).tobytes())
-        if goal == GOAL_CHAIN and game.keeps_chains:  # the row's union-find: the engine's chains
-            state.chains = row[cells + SCALARS : cells + SCALARS + cells + 4].astype(np.int64)
+        if self.goal == GOAL_CHAIN and self.game.keeps_chains:  # the row's union-find: the engine's chains
+            state.chains = row[self.chains : self.chains + cells + 4].astype(np.int64)
         colour, swapped, turns, player, outcome = (int(x) for x in row[cells : cells + OUTCOME + 1])
         state.colour, state.swapped, state.turns, state.player, state.outcome = (
             colour,
@@ -73,8 +79,6 @@ def compiled_placement(game) -> CompiledGame:
             outcome,
         )
         return state
-
-    return CompiledGame(width=width, max_legal=cells + 1, context=context, encode=encode, decode=decode)
 
 
 @njit(cache=True)

@@ -331,9 +331,9 @@ class StoneGame(Game):
         if self.rules.captures or self.rules.kernel_goal == GOAL_COUNT:
             return None  # Reversi
         if self._compiled is None:
-            from envs.stones.compiled import compiled_placement
+            from envs.stones.compiled import PlacementRows
 
-            self._compiled = compiled_placement(self)
+            self._compiled = PlacementRows(self)
         return self._compiled
 
     def turn_kind(self, state: StoneState, actions) -> str:
