@@ -24,6 +24,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from agents.search.estimators import RolloutEstimator, UniformEstimator
+from agents.search.mcts.interface import estimates
 from agents.search.mcts.kernels import (
     AT_TERMINAL,
     FIRST_EDGE,
@@ -46,8 +48,14 @@ ROLLOUT, UNIFORM = 0, 1  # what run() estimates leaves with
 class CompiledSearch:
     """The arrays of one ``search_many`` call on the compiled driver, and the steps over them."""
 
-    def __init__(self, mcts, states, compiled):
-        self.mcts, self.game, self.compiled = mcts, mcts.game, compiled
+    def __init__(self, mcts, states, compiled, estimator):
+        self.mcts, self.game, self.compiled, self.estimator = mcts, mcts.game, compiled, estimator
+        if type(estimator) is RolloutEstimator and estimator.game is mcts.game:
+            self.kind = ROLLOUT
+        elif type(estimator) is UniformEstimator:
+            self.kind = UNIFORM
+        else:
+            self.kind = None  # the estimator is called from Python
         count, simulations = len(states), mcts.config.num_simulations
         self.roots = np.arange(count, dtype=np.int64)
         self.nodes = blank_nodes(count * (simulations + 1))  # a node per root and simulation at most
@@ -78,38 +86,36 @@ class CompiledSearch:
             self.edge_prior = doubled(self.edge_prior, 0.0)
             self.edge_action = doubled(self.edge_action, 0)
 
-    def run(self, first: int, last: int, kind: int, rng, rollouts: int) -> None:
+    def waves(self, first: int, last: int) -> None:
+        """Simulations (waves) ``first`` to ``last - 1``."""
+        if self.kind is None:
+            for _ in range(first, last):
+                self.step()
+        else:
+            self.run(first, last)
+
+    def run(self, first: int, last: int) -> None:
         """Waves ``first`` to ``last - 1`` estimated in the kernel (ROLLOUT or UNIFORM); the
-        playout seeds are raw draws of ``rng``, which is left as the Python driver leaves it."""
-        context, mcts, saved = self.compiled.context, self.mcts, None
-        seeds = np.zeros(0, dtype=np.int64)
+        playout seeds are raw draws of the estimator's generator, which is left as the
+        Python driver leaves it."""
+        context, mcts, kind, saved = self.compiled.context, self.mcts, self.kind, None
+        seeds, rollouts = np.zeros(0, dtype=np.int64), 1
         if kind == ROLLOUT:
+            rng, rollouts = self.estimator.rng, self.estimator.num_rollouts
             saved, draws = rng.bit_generator.state, (last - first) * len(self.roots) * rollouts
             seeds = (rng.bit_generator.random_raw(size=draws) >> 1).astype(np.int64)  # envs.kernels.playout_seed
         used = 0
         while first < last:
             self.make_room()
-            arrays, c_puct, fpu_reduction = self.arrays(), mcts._c_puct, mcts._fpu_reduction
-            first, used = run(
-                context,
-                arrays,
-                self.walks,
-                self.scratch,
-                first,
-                last,
-                c_puct,
-                fpu_reduction,
-                kind,
-                seeds,
-                used,
-                rollouts,
-            )
+            c_puct, fpu = mcts._c_puct, mcts._fpu_reduction
+            waves = (first, last, c_puct, fpu, kind, seeds, used, rollouts)
+            first, used = run(context, self.arrays(), self.walks, self.scratch, *waves)
         if saved is not None:  # the generator as far as the seeds used
             rng.bit_generator.state = saved
             rng.bit_generator.random_raw(size=used)
 
-    def step(self, estimator) -> None:
-        """One wave with ``estimator`` called from Python on the new decision leaves."""
+    def step(self) -> None:
+        """One wave with the estimator called from Python on the new decision leaves."""
         compiled, mcts, info = self.compiled, self.mcts, self.game.info
         self.make_room()
         descend(compiled.context, self.arrays(), self.walks, mcts._c_puct, mcts._fpu_reduction)
@@ -120,14 +126,7 @@ class CompiledSearch:
             none = np.zeros((0, info.num_actions))
             finish(compiled.context, self.arrays(), self.walks, self.scratch, none, none, np.zeros(0))
             return
-        priors, values = estimator.estimate([compiled.decode(self.rows[node]) for node in leaves])
-        priors = np.asarray(priors)
-        values = np.asarray(values, dtype=np.float64)
-        if priors.shape != (count, info.num_actions) or values.shape != (count, info.num_seats):
-            raise ValueError(
-                f"estimator returned priors {priors.shape} and values {values.shape} for {count} states; "
-                f"expected {(count, info.num_actions)} and {(count, info.num_seats)}"
-            )
+        priors, values = estimates(self.estimator, [compiled.decode(self.rows[node]) for node in leaves], info)
         totals = np.zeros(count)  # each leaf's prior mass on its legal actions, summed as numpy does
         for i in np.flatnonzero(~uniform_rows(priors)):
             actions = self.scratch[: legal_actions(compiled.context, self.rows[leaves[i]], self.scratch)]

@@ -8,11 +8,10 @@ from typing import Sequence
 
 import numpy as np
 
-from agents.search.estimators import RolloutEstimator, UniformEstimator
 from agents.search.mcts.config import SearchConfig
-from agents.search.mcts.driver import ROLLOUT, UNIFORM, CompiledSearch
+from agents.search.mcts.driver import CompiledSearch
 from agents.search.mcts.halving import SequentialHalving
-from agents.search.mcts.interface import Estimator, SearchResult
+from agents.search.mcts.interface import Estimator, SearchResult, estimates
 from agents.search.mcts.kernels import (
     AT_TERMINAL,
     FIRST_EDGE,
@@ -61,7 +60,6 @@ class MCTS:
             else:
                 self._compiled = compiled
         self._num_seats = game.info.num_seats
-        self._num_actions = game.info.num_actions
         self._expect = config.chance == "expectation"
         self._c_puct = float(config.c_puct)
         self._fpu_reduction = float(config.fpu_reduction)
@@ -128,39 +126,21 @@ class MCTS:
         for index, state in enumerate(states):
             if self.game.to_play(state) == TERMINAL:
                 raise ValueError(f"state {index}: cannot search a finished game")
-        search = CompiledSearch(self, states, self._compiled)
+        search = CompiledSearch(self, states, self._compiled, estimator)
         simulations = self.config.num_simulations
-        kind = _compiled_estimate(estimator, self.game)
-        if kind is None:
-            for simulation in range(simulations):
-                search.step(estimator)
-                if simulation == 0 and add_noise:
-                    tree = search.tree()
-                    for root, root_rng in zip(search.roots, rngs):
-                        self._add_noise(tree, root, root_rng)
-        else:
-            rollouts = getattr(estimator, "num_rollouts", 1)
-            search.run(0, 1 if add_noise else simulations, kind, getattr(estimator, "rng", None), rollouts)
-            if add_noise:
-                tree = search.tree()
-                for root, root_rng in zip(search.roots, rngs):
-                    self._add_noise(tree, root, root_rng)
-                search.run(1, simulations, kind, getattr(estimator, "rng", None), rollouts)
+        search.waves(0, 1 if add_noise else simulations)
+        if add_noise:  # after the first simulation expanded the roots
+            tree = search.tree()
+            for root, rng in zip(search.roots, rngs):
+                self._add_noise(tree, root, rng)
+            search.waves(1, simulations)
         tree = search.tree()
         return [self._result(tree, root, None) for root in search.roots]
 
     def _estimate(self, tree: Tree, nodes: list, estimator: Estimator, rngs: list) -> None:
         """Estimate new decision nodes; ``rngs[i]`` draws node ``i``'s playout (playout_mix)."""
         states = [tree.states[node] for node in nodes]
-        priors, values = estimator.estimate(states)
-        priors = np.asarray(priors)
-        values = np.asarray(values, dtype=np.float64)
-        count = len(nodes)
-        if priors.shape != (count, self._num_actions) or values.shape != (count, self._num_seats):
-            raise ValueError(
-                f"estimator returned priors {priors.shape} and values {values.shape} for {count} states; "
-                f"expected {(count, self._num_actions)} and {(count, self._num_seats)}"
-            )
+        priors, values = estimates(estimator, states, self.game.info)
         if self._playout_mix:
             playout, mix = self.game.random_playout, self._playout_mix
             values = (1.0 - mix) * values + mix * np.array([playout(s, r)[0] for s, r in zip(states, rngs)])
@@ -298,15 +278,6 @@ class MCTS:
             result.improved_policy = np.zeros(num_actions)
             result.improved_policy[actions] = halving.improved_policy(tree, root)
         return result
-
-
-def _compiled_estimate(estimator, game) -> int | None:
-    """How the compiled driver estimates leaves itself (ROLLOUT, UNIFORM), or None: by ``estimator``."""
-    if type(estimator) is RolloutEstimator and estimator.game is game:
-        return ROLLOUT
-    if type(estimator) is UniformEstimator:
-        return UNIFORM
-    return None
 
 
 def _per_state(rng, count: int) -> list:
