@@ -38,11 +38,12 @@ from agents.search.mcts.kernels import (
     is_uniform,
     walk,
 )
-from agents.search.mcts.tree import EDGE_SLACK, EDGES_PER_SIMULATION, Tree, blank_nodes, doubled
+from agents.search.mcts.tree import Tree, blank_nodes, doubled
 from envs import compiled as rules
 from envs.core import TERMINAL
 
 ROLLOUT, UNIFORM = 0, 1  # what run() estimates leaves with
+FIRST_EDGES = 2**18  # the most edges a search starts with (6 MiB)
 
 
 class CompiledSearch:
@@ -60,7 +61,8 @@ class CompiledSearch:
         self.roots = np.arange(count, dtype=np.int64)
         self.nodes = blank_nodes(count * (simulations + 1))  # a node per root and simulation at most
         self.values = np.zeros((len(self.nodes), mcts.game.info.num_seats))
-        edges = count * simulations * EDGES_PER_SIMULATION + EDGE_SLACK
+        # every simulation's expansion, up to a first size that stays small; more is grown
+        edges = max(min(count * simulations * compiled.max_legal, FIRST_EDGES), count * compiled.max_legal)
         self.edge_child = np.full(edges, -1, dtype=np.int64)
         self.edge_prior = np.zeros(edges)
         self.edge_action = np.zeros(edges, dtype=np.int64)
