@@ -89,6 +89,9 @@ def assert_same(python, compiled):
     (ours, after), (theirs, after_too) = python, compiled
     assert after == after_too  # the same draws from every generator
     for a, b in zip(ours, theirs):
+        assert a.selected == b.selected  # Gumbel's choice (None without it)
+        if a.improved_policy is not None:
+            np.testing.assert_array_equal(a.improved_policy, b.improved_policy)
         np.testing.assert_array_equal(a.visit_counts, b.visit_counts)
         np.testing.assert_array_equal(a.root_values, b.root_values)
         np.testing.assert_array_equal(a.q_values, b.q_values)
@@ -105,16 +108,22 @@ def test_compiled_driver_gives_the_python_drivers_results(name, params, kind):
     states = positions(game, rng, 8)
     for seed, state in enumerate(states):
         add_noise = seed % 2 == 1
-        config = SearchConfig(num_simulations=int(rng.integers(1, 120)), fpu_reduction=0.1 * (seed % 3))
+        config = SearchConfig(
+            num_simulations=int(rng.integers(1, 120)),
+            fpu_reduction=0.1 * (seed % 3),
+            gumbel=seed % 4 >= 2,
+            gumbel_actions=int(rng.integers(1, 20)),
+        )
         assert_same(*both_drivers(game, config, [state], kind, seed, add_noise))
 
 
+@pytest.mark.parametrize("gumbel", [False, True])
 @pytest.mark.parametrize("kind", ["network", "rollout"])
 @pytest.mark.parametrize("per_state", [False, True])
-def test_compiled_driver_matches_in_lockstep_over_many_roots(kind, per_state):
+def test_compiled_driver_matches_in_lockstep_over_many_roots(kind, per_state, gumbel):
     game = make_game("hex", size=5, pie_rule=True)
     states = positions(game, np.random.default_rng(3), 12)
-    config = SearchConfig(num_simulations=150, c_puct=2.0)
+    config = SearchConfig(num_simulations=150, c_puct=2.0, gumbel=gumbel, gumbel_actions=8)
     assert_same(*both_drivers(game, config, states, kind, 5, add_noise=True, per_state=per_state))
 
 
@@ -143,7 +152,7 @@ def test_decoded_rows_are_the_engine_states(name, params):
 def test_auto_picks_the_compiled_driver_where_covered():
     hex5 = make_game("hex", size=5)
     assert MCTS(hex5)._compiled is not None
-    assert MCTS(hex5, SearchConfig(gumbel=True))._compiled is None
+    assert MCTS(hex5, SearchConfig(gumbel=True))._compiled is not None
     assert MCTS(hex5, SearchConfig(playout_mix=0.5))._compiled is None
     assert MCTS(hex5, driver="python")._compiled is None
     for name in ("nex", "reversi", "odoku"):
@@ -155,8 +164,8 @@ def test_driver_choice_errors_name_the_reason():
         MCTS(make_game("hex", size=5), driver="numba")
     with pytest.raises(ValueError, match="nex has no compiled rules"):
         MCTS(make_game("nex", size=5), driver="compiled")
-    with pytest.raises(ValueError, match="neither gumbel nor playout_mix"):
-        MCTS(make_game("hex", size=5), SearchConfig(gumbel=True), driver="compiled")
+    with pytest.raises(ValueError, match="does not cover playout_mix"):
+        MCTS(make_game("hex", size=5), SearchConfig(playout_mix=0.5), driver="compiled")
     game = make_game("hex", size=2)
     state = game.initial_state()
     for action in (0, 1, 2):

@@ -88,16 +88,17 @@ Two drivers run the simulations over those arrays and give the same results
 fixed seeds). The *compiled driver* (:mod:`~agents.search.mcts.driver`) serves
 games with compiled rules (``game.compiled()``, an ``envs.compiled.CompiledGame``:
 Hex, Y and Gomoku, with or without the pie rule) under PUCT with any estimator,
-``fpu_reduction``, either chance mode (these games have no chance nodes) and root
-noise: positions are rows of an int32 array, and selection, expansion, terminal
-detection and backup of every root run in numba, with Python only between
-estimator calls (decoding the new leaves into engine states for it). Random
-rollouts (``RolloutEstimator`` of the search's game) and uniform estimates run the
-whole search in one kernel call, the playouts seeded by raw draws of the
-estimator's generator in the Python driver's order. The *Python driver* (this
-package's ``search.py`` loop: Python creates children with ``game.apply``,
-expands chance nodes and calls the estimator) serves every other game and
-``gumbel`` or ``playout_mix``. ``MCTS(game, config, driver="auto")`` picks the
+``fpu_reduction``, either chance mode (these games have no chance nodes), root
+noise and the Gumbel root: positions are rows of an int32 array, and selection,
+expansion, terminal detection and backup of every root run in numba, with Python
+only between estimator calls (decoding the new leaves into engine states for it)
+and, with ``gumbel``, sequential halving's choice of each root child per wave.
+Random rollouts (``RolloutEstimator`` of the search's game) and uniform estimates
+run the whole search in one kernel call (one per wave with ``gumbel``), the
+playouts seeded by raw draws of the estimator's generator in the Python driver's
+order. The *Python driver* (this package's ``search.py`` loop: Python creates
+children with ``game.apply``, expands chance nodes and calls the estimator)
+serves every other game and ``playout_mix``. ``MCTS(game, config, driver="auto")`` picks the
 compiled one where it can; ``driver="python"`` forces the Python one.
 
 Leaf estimates

@@ -16,7 +16,7 @@ generator taken in the Python driver's order, so both drivers give the same resu
 The kernels call the game through ``envs.compiled`` (numba specialises them on the game's
 context type) and sit in numba's on-disk cache like the rest. ``tree`` in their arguments is
 the tuple ``(nodes, values, edge_child, edge_prior, edge_action, rows, counts)``, ``counts``
-the nodes and edges used; ``walks`` is ``(roots, paths, lengths, pending)``, one entry per root.
+the nodes and edges used; ``walks`` is ``(roots, paths, lengths, pending, firsts)``, one entry per root.
 """
 
 from __future__ import annotations
@@ -72,7 +72,9 @@ class CompiledSearch:
             self.rows[index] = compiled.encode(state)
             self.nodes[index, PLAYER] = mcts.game.to_play(state)
         paths = np.zeros((count, mcts._path_length, 2), dtype=np.int64)
-        self.walks = (self.roots, paths, np.zeros(count, dtype=np.int64), np.full(count, -1, dtype=np.int64))
+        lengths, pending = np.zeros(count, dtype=np.int64), np.full(count, -1, dtype=np.int64)
+        self.firsts = np.full(count, -1, dtype=np.int64)  # the root child each walk takes (-1: PUCT's)
+        self.walks = (self.roots, paths, lengths, pending, self.firsts)
         self.scratch = np.empty(compiled.max_legal, dtype=np.int64)
 
     def arrays(self) -> tuple:
@@ -88,13 +90,21 @@ class CompiledSearch:
             self.edge_prior = doubled(self.edge_prior, 0.0)
             self.edge_action = doubled(self.edge_action, 0)
 
-    def waves(self, first: int, last: int) -> None:
-        """Simulations (waves) ``first`` to ``last - 1``."""
-        if self.kind is None:
-            for _ in range(first, last):
-                self.step()
-        else:
+    def waves(self, first: int, last: int, halving: list | None = None) -> None:
+        """Simulations (waves) ``first`` to ``last - 1``; ``halving``: each root's
+        ``SequentialHalving``, which chooses its root child before every wave."""
+        if halving is None and self.kind is not None:
             self.run(first, last)
+            return
+        for wave in range(first, last):
+            if halving is not None:
+                tree = self.tree()
+                for index, root in enumerate(self.roots):
+                    self.firsts[index] = halving[index].choose(tree, root)
+            if self.kind is None:
+                self.step()
+            else:
+                self.run(wave, wave + 1)
 
     def run(self, first: int, last: int) -> None:
         """Waves ``first`` to ``last - 1`` estimated in the kernel (ROLLOUT or UNIFORM); the
@@ -156,11 +166,11 @@ def descend(context, tree, walks, c_puct, fpu_reduction):
     """Select from every root to a leaf (``MCTS._descend``): the path into ``paths[r]`` and
     ``lengths[r]``, the new decision leaf (or -1: none) into ``pending[r]``."""
     nodes, values, edge_child, edge_prior, edge_action, rows, counts = tree
-    roots, paths, lengths, pending = walks
+    roots, paths, lengths, pending, firsts = walks
     for r in range(roots.shape[0]):
         path = paths[r]
         length, node, status = walk(
-            nodes, values, edge_child, edge_prior, path, 0, roots[r], -1, c_puct, fpu_reduction, True
+            nodes, values, edge_child, edge_prior, path, 0, roots[r], firsts[r], c_puct, fpu_reduction, True
         )
         pending[r] = -1
         if status == AT_TERMINAL:
@@ -211,7 +221,7 @@ def finish(context, tree, walks, scratch, priors, leaf_values, totals):
     """Expand the wave's new decision leaves (estimate row ``i``: the ``i``-th pending leaf)
     and back every root's path up."""
     nodes, values, edge_child, edge_prior = tree[0], tree[1], tree[2], tree[3]
-    roots, paths, lengths, pending = walks
+    roots, paths, lengths, pending, firsts = walks
     i = 0
     for r in range(roots.shape[0]):
         if pending[r] >= 0:
@@ -228,7 +238,7 @@ def run(context, tree, walks, scratch, first, last, c_puct, fpu_reduction, kind,
     values). Stops early when the edge arrays could not hold another wave; returns (the next
     wave, the seeds used)."""
     nodes, values, edge_child, edge_prior = tree[0], tree[1], tree[2], tree[3]
-    roots, paths, lengths, pending = walks
+    roots, paths, lengths, pending, firsts = walks
     ones = np.ones(1)
     value, sample = np.zeros(values.shape[1]), np.zeros(values.shape[1])
     for wave in range(first, last):

@@ -35,7 +35,7 @@ class MCTS:
 
     ``driver``: "auto" runs the compiled driver (``agents.search.mcts.driver``) where the game
     has compiled rules (``game.compiled()``: Hex, Y, Gomoku) and the configuration is one it
-    covers (PUCT with any estimator, fpu and root noise; not ``gumbel`` or ``playout_mix``),
+    covers (PUCT with any estimator, fpu, root noise and the Gumbel root; not ``playout_mix``),
     and the Python driver otherwise; "python" always runs the Python driver, "compiled" the
     compiled one (ValueError where it cannot). Both give the same results.
     """
@@ -50,12 +50,12 @@ class MCTS:
         self._compiled = None
         if driver != "python":
             compiled = game.compiled()
-            if compiled is None or config.gumbel or config.playout_mix:
+            if compiled is None or config.playout_mix:
                 if driver == "compiled":
                     raise ValueError(
                         f"driver='compiled': {game.info.name} has no compiled rules"
                         if compiled is None
-                        else "driver='compiled' covers neither gumbel nor playout_mix"
+                        else "driver='compiled' does not cover playout_mix"
                     )
             else:
                 self._compiled = compiled
@@ -127,15 +127,24 @@ class MCTS:
             if self.game.to_play(state) == TERMINAL:
                 raise ValueError(f"state {index}: cannot search a finished game")
         search = CompiledSearch(self, states, self._compiled, estimator)
-        simulations = self.config.num_simulations
-        search.waves(0, 1 if add_noise else simulations)
-        if add_noise:  # after the first simulation expanded the roots
+        simulations, gumbel = self.config.num_simulations, self.config.gumbel
+        search.waves(0, 1 if add_noise or gumbel else simulations)
+        halving = None
+        if gumbel or add_noise:  # after the first simulation expanded the roots
             tree = search.tree()
-            for root, rng in zip(search.roots, rngs):
-                self._add_noise(tree, root, rng)
-            search.waves(1, simulations)
+            if gumbel:
+                halving = [
+                    SequentialHalving(tree, root, self.config, rng, add_noise) for root, rng in zip(search.roots, rngs)
+                ]
+            else:
+                for root, rng in zip(search.roots, rngs):
+                    self._add_noise(tree, root, rng)
+            search.waves(1, simulations, halving)
         tree = search.tree()
-        return [self._result(tree, root, None) for root in search.roots]
+        return [
+            self._result(tree, root, None if halving is None else halving[index])
+            for index, root in enumerate(search.roots)
+        ]
 
     def _estimate(self, tree: Tree, nodes: list, estimator: Estimator, rngs: list) -> None:
         """Estimate new decision nodes; ``rngs[i]`` draws node ``i``'s playout (playout_mix)."""
