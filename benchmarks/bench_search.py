@@ -9,9 +9,15 @@ search (numba kernels compile on first use), and reports simulations/s:
 
 * ``rollout``: plain MCTS, one random playout per simulation (``mcts:N``);
 * ``uniform``: uniform priors and zero values, the search's own cost;
-* ``uniform x16``: 16 searches in lockstep (``search_many``), as in self-play.
+* ``uniform x16``: 16 searches in lockstep (``search_many``), as in self-play;
+* ``observe x16``: the same with an estimator that observes each leaf (``game.observe``,
+  a network's input) and answers uniform priors and zero values: self-play's search
+  without the forward pass. The compiled driver calls it from Python once per wave, as a
+  network.
 
-``MCTS`` picks its driver (the compiled one for Hex; the Python one for the other games here).
+``MCTS`` picks its driver (the compiled one for Hex; the Python one for the other games
+here). For the Hex rows, ``observe x16`` is then timed in ``--rounds`` alternating rounds
+on the compiled and on the Python driver, and the median of the per-round ratios printed.
 
 With ``open-spiel`` installed, OpenSpiel's C++ ``pyspiel.MCTSBot`` (UCT, c = 2,
 ``RandomRolloutEvaluator(1)``, no solver) searches ``hex(board_size=5)`` and
@@ -66,12 +72,32 @@ def start_state(game, rng):
     return state
 
 
+class ObservingEstimator:
+    """Uniform priors and zero values, after observing each state as a network's input would."""
+
+    def __init__(self, game):
+        self.game = game
+
+    def estimate(self, states):
+        info, observe = self.game.info, self.game.observe
+        np.stack([observe(state) for state in states])
+        return np.ones((len(states), info.num_actions), np.float32), np.zeros((len(states), info.num_seats))
+
+
+def observe_search(game, simulations: int, driver: str, rng):
+    """A function running 16 of our searches in lockstep with ``ObservingEstimator`` on ``driver``."""
+    mcts, batch = MCTS(game, SearchConfig(num_simulations=simulations), driver=driver), [start_state(game, rng)] * 16
+    estimator = ObservingEstimator(game)
+    return lambda: mcts.search_many(batch, estimator, rng)
+
+
 def our_rates(game, simulations: int, seconds: float, rng) -> dict[str, float]:
     mcts = MCTS(game, SearchConfig(num_simulations=simulations))
     state = start_state(game, rng)
     rollout, uniform = RolloutEstimator(game, rng), UniformEstimator(game)
     batch = [state] * 16
     return {
+        "observe x16": timed(observe_search(game, simulations, "auto", rng), 16 * simulations, seconds),
         "rollout": timed(lambda: mcts.search(state, rollout, rng), simulations, seconds),
         "uniform": timed(lambda: mcts.search(state, uniform, rng), simulations, seconds),
         "uniform x16": timed(lambda: mcts.search_many(batch, uniform, rng), 16 * simulations, seconds),
@@ -140,7 +166,7 @@ def main() -> None:
     args = parser.parse_args()
     rng = np.random.default_rng(0)
 
-    columns = ("rollout", "uniform", "uniform x16")
+    columns = ("rollout", "uniform", "uniform x16", "observe x16")
     print(f"simulations/s, {args.simulations} simulations per search from the start")
     print(f"{'game':14}" + "".join(f"{c:>14}" for c in columns))
     rates = {}
@@ -148,6 +174,17 @@ def main() -> None:
         name, params = GAMES[label]
         rates[label] = our_rates(make_game(name, **params), args.simulations, args.seconds, rng)
         print(f"{label:14}" + "".join(f"{rates[label][c]:14.0f}" for c in columns), flush=True)
+
+    for label in args.games:
+        name, params = GAMES[label]
+        if name != "hex":
+            continue
+        game = make_game(name, **params)
+        searches = [observe_search(game, args.simulations, driver, rng) for driver in ("compiled", "python")]
+        rows = alternating_rates(searches, 16 * args.simulations, args.seconds, args.rounds)
+        ratio = float(np.median([compiled / python for compiled, python in rows]))
+        print(f"{label} observe x16, compiled / python driver: " + ", ".join(f"{c:.0f} / {p:.0f}" for c, p in rows))
+        print(f"{f'compiled / python driver ({label} observe x16), median':60}{ratio:8.2f}x")
 
     theirs = open_spiel_search(args.simulations)
     if theirs is None:

@@ -70,14 +70,8 @@ class PlacementRows(CompiledGame):
         state = StoneState(row[:cells].astype(np.uint8).tobytes())
         if self.goal == GOAL_CHAIN and self.game.keeps_chains:  # the row's union-find: the engine's chains
             state.chains = row[self.chains : self.chains + cells + 4].astype(np.int64)
-        colour, swapped, turns, player, outcome = (int(x) for x in row[cells : cells + OUTCOME + 1])
-        state.colour, state.swapped, state.turns, state.player, state.outcome = (
-            colour,
-            bool(swapped),
-            turns,
-            player,
-            outcome,
-        )
+        state.colour, swapped, state.turns, state.player, state.outcome = row[cells : cells + OUTCOME + 1].tolist()
+        state.swapped = bool(swapped)
         return state
 
 
