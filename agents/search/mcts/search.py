@@ -87,16 +87,14 @@ class MCTS:
         estimator whose output for a state does not depend on its batch)."""
         game, simulations = self.game, self.config.num_simulations
         rngs = _per_state(rng, len(states))
+        for index, state in enumerate(states):
+            if game.to_play(state) == TERMINAL:
+                raise ValueError(f"state {index}: cannot search a finished game")
         if self._compiled is not None:
             return self._search_compiled(states, estimator, rngs, add_noise)
         nodes = len(states) * (simulations + 1) + NODE_SLACK
         tree = Tree(self._num_seats, nodes, len(states) * simulations * EDGES_PER_SIMULATION + EDGE_SLACK)
-        roots = []
-        for index, state in enumerate(states):
-            player = game.to_play(state)
-            if player == TERMINAL:
-                raise ValueError(f"state {index}: cannot search a finished game")
-            roots.append(tree.add(state.copy(), player))
+        roots = [tree.add(state.copy(), game.to_play(state)) for state in states]
         paths = [np.empty((self._path_length, 2), dtype=np.int64) for _ in roots]
         halving: dict[int, SequentialHalving] = {}
         for simulation in range(simulations):
@@ -123,9 +121,6 @@ class MCTS:
 
     def _search_compiled(self, states: Sequence, estimator: Estimator, rngs: list, add_noise: bool) -> list:
         """``search_many`` on the compiled driver (same results as the loop above)."""
-        for index, state in enumerate(states):
-            if self.game.to_play(state) == TERMINAL:
-                raise ValueError(f"state {index}: cannot search a finished game")
         search = CompiledSearch(self, states, self._compiled, estimator)
         simulations, gumbel = self.config.num_simulations, self.config.gumbel
         search.waves(0, 1 if add_noise or gumbel else simulations)
