@@ -1,6 +1,6 @@
-"""MCTS simulations per second, and OpenSpiel's Python MCTSBot in the same run.
+"""MCTS simulations per second, and OpenSpiel's MCTSBot (C++ and Python) in the same run.
 
-    python benchmarks/bench_search.py [--seconds 3] [--simulations 64]
+    python benchmarks/bench_search.py [--seconds 3] [--simulations 64] [--rounds 3] [--cpp-simulations 400]
 
 Prints a table; nothing here is a test. Each row repeats searches of
 ``--simulations`` simulations (default: ``SearchConfig``'s default) from the
@@ -9,11 +9,25 @@ search (numba kernels compile on first use), and reports simulations/s:
 
 * ``rollout``: plain MCTS, one random playout per simulation (``mcts:N``);
 * ``uniform``: uniform priors and zero values, the search's own cost;
-* ``uniform x16``: 16 searches in lockstep (``search_many``), as in self-play.
+* ``uniform x16``: 16 searches in lockstep (``search_many``), as in self-play;
+* ``observe x16``: the same with an estimator that observes each leaf (``game.observe``,
+  a network's input) and answers uniform priors and zero values: self-play's search
+  without the forward pass. The compiled driver calls it from Python once per wave, as a
+  network.
 
-With ``open-spiel`` installed, OpenSpiel's ``MCTSBot`` (UCT, c = 2) with
+``MCTS`` picks its driver (the compiled one for Hex; the Python one for the other games
+here). For the Hex rows, ``observe x16`` is then timed in ``--rounds`` alternating rounds
+on the compiled and on the Python driver, and the median of the per-round ratios printed.
+
+With ``open-spiel`` installed, OpenSpiel's C++ ``pyspiel.MCTSBot`` (UCT, c = 2,
+``RandomRolloutEvaluator(1)``, no solver) searches ``hex(board_size=5)`` and
+``hex(board_size=11)`` from the start with ``--cpp-simulations`` simulations, timed in
+``--rounds`` alternating rounds with our rollout search of the same simulations on the
+compiled driver and on the Python driver (``MCTS(driver="python")``); each of ours / C++ is
+the median of the per-round ratios. Then, OpenSpiel's ``MCTSBot`` (UCT, c = 2) with
 ``RandomRolloutEvaluator(n_rollouts=1)`` searches ``hex(board_size=5)`` with
-the same simulation budget, and ours/theirs is printed for Hex 5x5 rollouts.
+the same simulation budget, and ours/theirs is printed for Hex 5x5 rollouts (Python's
+MCTSBot is slow: its rounds run ``--simulations`` simulations).
 On a shared machine the load changes from one minute to the next, so the two
 are timed in ``--rounds`` alternating rounds (ours, theirs, ours, ...) of
 ``--seconds`` each and the median of the per-round ratios is the figure.
@@ -33,6 +47,7 @@ from envs import CHANCE, make_game
 GAMES = {  # row label: (registry name, parameters)
     "odoku": ("odoku", {}),
     "hex 5x5": ("hex", {"size": 5}),
+    "hex 11x11": ("hex", {"size": 11}),
     "nex 5x5": ("nex", {"size": 5}),
     "neumoku 9x9": ("neumoku", {"size": 9}),
     "neuversi 6x6": ("neuversi", {"size": 6}),
@@ -57,12 +72,32 @@ def start_state(game, rng):
     return state
 
 
+class ObservingEstimator:
+    """Uniform priors and zero values, after observing each state as a network's input would."""
+
+    def __init__(self, game):
+        self.game = game
+
+    def estimate(self, states):
+        info, observe = self.game.info, self.game.observe
+        np.stack([observe(state) for state in states])
+        return np.ones((len(states), info.num_actions), np.float32), np.zeros((len(states), info.num_seats))
+
+
+def observe_search(game, simulations: int, driver: str, rng):
+    """A function running 16 of our searches in lockstep with ``ObservingEstimator`` on ``driver``."""
+    mcts, batch = MCTS(game, SearchConfig(num_simulations=simulations), driver=driver), [start_state(game, rng)] * 16
+    estimator = ObservingEstimator(game)
+    return lambda: mcts.search_many(batch, estimator, rng)
+
+
 def our_rates(game, simulations: int, seconds: float, rng) -> dict[str, float]:
     mcts = MCTS(game, SearchConfig(num_simulations=simulations))
     state = start_state(game, rng)
     rollout, uniform = RolloutEstimator(game, rng), UniformEstimator(game)
     batch = [state] * 16
     return {
+        "observe x16": timed(observe_search(game, simulations, "auto", rng), 16 * simulations, seconds),
         "rollout": timed(lambda: mcts.search(state, rollout, rng), simulations, seconds),
         "uniform": timed(lambda: mcts.search(state, uniform, rng), simulations, seconds),
         "uniform x16": timed(lambda: mcts.search_many(batch, uniform, rng), 16 * simulations, seconds),
@@ -83,9 +118,42 @@ def open_spiel_search(simulations: int):
     return lambda: bot.mcts_search(state)
 
 
-def alternating_rates(ours, theirs, simulations: int, seconds: float, rounds: int) -> list[tuple[float, float]]:
-    """(our rate, their rate) for each of ``rounds`` rounds that time one right after the other."""
-    return [(timed(ours, simulations, seconds), timed(theirs, simulations, seconds)) for _ in range(rounds)]
+def cpp_search(size: int, simulations: int):
+    """A function running one search of OpenSpiel's C++ MCTSBot on Hex ``size``, or None without open-spiel."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game(f"hex(board_size={size})")
+    # (game, evaluator, uct_c, max_simulations, max_memory_mb, solve, seed, verbose)
+    bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, 0), 2.0, simulations, 1000, False, 0, False)
+    state = game.new_initial_state()
+    return lambda: bot.step(state)
+
+
+def alternating_rates(searches: list, simulations: int, seconds: float, rounds: int) -> list[list[float]]:
+    """Per round, the rate of each of ``searches`` timed one right after the other."""
+    return [[timed(search, simulations, seconds) for search in searches] for _ in range(rounds)]
+
+
+def rollout_search(game, simulations: int, driver: str, rng):
+    """A function running one of our rollout searches from the start on ``driver``."""
+    mcts, state = MCTS(game, SearchConfig(num_simulations=simulations), driver=driver), game.initial_state()
+    estimator = RolloutEstimator(game, rng)
+    return lambda: mcts.search(state, estimator, rng)
+
+
+def against_cpp(simulations: int, seconds: float, rounds: int, rng) -> None:
+    """Our compiled and Python drivers against the C++ MCTSBot on Hex 5x5 and 11x11, alternating."""
+    for size in (5, 11):
+        game = make_game("hex", size=size)
+        ours = [rollout_search(game, simulations, driver, rng) for driver in ("compiled", "python")]
+        rows = alternating_rates([*ours, cpp_search(size, simulations)], simulations, seconds, rounds)
+        print(f"hex {size}x{size} rollout, {simulations} simulations, {rounds} alternating rounds of {seconds:g} s:")
+        print("  compiled / python / C++ MCTSBot: " + ", ".join(" / ".join(f"{r:.0f}" for r in row) for row in rows))
+        for column, name in ((0, "compiled"), (1, "python")):
+            ratio = float(np.median([row[column] / row[2] for row in rows]))
+            print(f"{f'ours ({name}) / C++ MCTSBot (hex {size}x{size} rollout), median':60}{ratio:8.2f}x")
 
 
 def main() -> None:
@@ -94,10 +162,11 @@ def main() -> None:
     parser.add_argument("--simulations", type=int, default=SearchConfig().num_simulations)
     parser.add_argument("--games", nargs="*", default=list(GAMES), choices=list(GAMES))
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds against OpenSpiel")
+    parser.add_argument("--cpp-simulations", type=int, default=400, help="simulations per search against C++")
     args = parser.parse_args()
     rng = np.random.default_rng(0)
 
-    columns = ("rollout", "uniform", "uniform x16")
+    columns = ("rollout", "uniform", "uniform x16", "observe x16")
     print(f"simulations/s, {args.simulations} simulations per search from the start")
     print(f"{'game':14}" + "".join(f"{c:>14}" for c in columns))
     rates = {}
@@ -106,20 +175,30 @@ def main() -> None:
         rates[label] = our_rates(make_game(name, **params), args.simulations, args.seconds, rng)
         print(f"{label:14}" + "".join(f"{rates[label][c]:14.0f}" for c in columns), flush=True)
 
+    for label in args.games:
+        name, params = GAMES[label]
+        if name != "hex":
+            continue
+        game = make_game(name, **params)
+        searches = [observe_search(game, args.simulations, driver, rng) for driver in ("compiled", "python")]
+        rows = alternating_rates(searches, 16 * args.simulations, args.seconds, args.rounds)
+        ratio = float(np.median([compiled / python for compiled, python in rows]))
+        print(f"{label} observe x16, compiled / python driver: " + ", ".join(f"{c:.0f} / {p:.0f}" for c, p in rows))
+        print(f"{f'compiled / python driver ({label} observe x16), median':60}{ratio:8.2f}x")
+
     theirs = open_spiel_search(args.simulations)
     if theirs is None:
         print("open_spiel is not installed: no OpenSpiel comparison")
         return
-    game = make_game("hex", size=5)
-    mcts, state = MCTS(game, SearchConfig(num_simulations=args.simulations)), game.initial_state()
-    estimator = RolloutEstimator(game, rng)
-    pairs = alternating_rates(
-        lambda: mcts.search(state, estimator, rng), theirs, args.simulations, args.seconds, args.rounds
-    )
+    against_cpp(args.cpp_simulations, args.seconds, args.rounds, rng)
+    ours = rollout_search(make_game("hex", size=5), args.simulations, "auto", rng)
+    pairs = alternating_rates([ours, theirs], args.simulations, args.seconds, args.rounds)
     ratios = [our / their for our, their in pairs]
-    print(f"hex 5x5 rollout in {args.rounds} alternating rounds of {args.seconds:g} s (ours, OpenSpiel MCTSBot):")
+    print(
+        f"hex 5x5 rollout in {args.rounds} alternating rounds of {args.seconds:g} s (ours, OpenSpiel Python MCTSBot):"
+    )
     print("  " + ", ".join(f"{our:.0f} / {their:.0f} = {our / their:.2f}x" for our, their in pairs))
-    print(f"{'ours / OpenSpiel (hex 5x5 rollout), median':44}{float(np.median(ratios)):8.2f}x")
+    print(f"{'ours / OpenSpiel Python (hex 5x5 rollout), median':60}{float(np.median(ratios)):8.2f}x")
 
 
 if __name__ == "__main__":

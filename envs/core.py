@@ -133,6 +133,11 @@ class Game(abc.ABC):
         or None: the stone games' kernels or the engine loop serve it (``envs.vector.vector_env``)."""
         return None
 
+    def compiled(self):
+        """The game's rules as numba functions over flat array states (an
+        ``envs.compiled.CompiledGame``, which compiled search drivers use), or None."""
+        return None
+
     # Why ``envs.make_vec`` steps this game through its Python engine rather than batched
     # kernels; a game with neither its own batch nor the stone games' kernels must say why.
     engine_batch_reason: str = ""

@@ -101,6 +101,10 @@ class NeutralGame(StoneGame):
             return "drop" if len(actions) == 2 or self.rules.captures else "fill"
         return "swap" if len(actions) == 3 else "convert"
 
+    def compiled(self):
+        """None: the micro-steps have no compiled rules (``envs.stones.compiled`` is one stone a turn)."""
+        return None
+
     def max_decisions(self) -> int:
         # at most 2E + N <= 2 n^2 turns of up to 3 steps, a pass between two of them at most
         return 8 * self.num_cells + 2

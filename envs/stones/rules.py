@@ -315,6 +315,7 @@ class StoneGame(Game):
         self.PASS = n * n
         self.SWAP_SIDES = n * n + 1
         self.pie_turn = rules.pie_turn if pie_rule else None
+        self._compiled = None
         params = {"size": n} | ({"pie_rule": bool(pie_rule)} if rules.pie_turn is not None else {})
         self.info = GameInfo(
             name=name or rules.name,
@@ -324,6 +325,16 @@ class StoneGame(Game):
             max_decisions=self.max_decisions(),
             params=params,
         )
+
+    def compiled(self):
+        """``envs.stones.compiled``'s rules for a plain placement game (no captures, a goal), else None."""
+        if self.rules.captures or self.rules.kernel_goal == GOAL_COUNT:
+            return None  # Reversi
+        if self._compiled is None:
+            from envs.stones.compiled import PlacementRows
+
+            self._compiled = PlacementRows(self)
+        return self._compiled
 
     def turn_kind(self, state: StoneState, actions) -> str:
         first = actions[0]

@@ -80,9 +80,26 @@ Representation
 --------------
 The nodes of one ``search_many`` call live in flat arrays
 (:class:`~agents.search.mcts.tree.Tree`): numba kernels select down the tree
-(``kernels.walk``) and back values up (``kernels.backup``); Python only creates children with ``game.apply``, expands
-chance nodes and calls the estimator. A child's visit count and mean value
-are the N and Q of the edge that leads to it.
+(``kernels.walk``) and back values up (``kernels.backup``). A child's visit
+count and mean value are the N and Q of the edge that leads to it.
+
+Two drivers run the simulations over those arrays and give the same results
+(visit counts, values, priors, principal variation; the tests compare them on
+fixed seeds). The *compiled driver* (:mod:`~agents.search.mcts.driver`) serves
+games with compiled rules (``game.compiled()``, an ``envs.compiled.CompiledGame``:
+Hex, Y and Gomoku, with or without the pie rule) under PUCT with any estimator,
+``fpu_reduction``, either chance mode (these games have no chance nodes), root
+noise and the Gumbel root: positions are rows of an int32 array, and selection,
+expansion, terminal detection and backup of every root run in numba, with Python
+only between estimator calls (decoding the new leaves into engine states for it)
+and, with ``gumbel``, sequential halving's choice of each root child per wave.
+Random rollouts (``RolloutEstimator`` of the search's game) and uniform estimates
+run the whole search in one kernel call (one per wave with ``gumbel``), the
+playouts seeded by raw draws of the estimator's generator in the Python driver's
+order. The *Python driver* (this package's ``search.py`` loop: Python creates
+children with ``game.apply``, expands chance nodes and calls the estimator)
+serves every other game and ``playout_mix``. ``MCTS(game, config, driver="auto")`` picks the
+compiled one where it can; ``driver="python"`` forces the Python one.
 
 Leaf estimates
 --------------
@@ -95,9 +112,9 @@ search's own, apart from *evaluation*, which in this project measures players
 Modules
 -------
 ``config`` (:class:`SearchConfig`), ``interface`` (the leaf estimator's protocol,
-:class:`SearchResult`, choosing an action), ``search`` (:class:`MCTS`, the driver),
-``tree`` (the node and edge arrays), ``kernels`` (numba over those arrays),
-``halving`` (Gumbel sequential halving at the root).
+:class:`SearchResult`, choosing an action), ``search`` (:class:`MCTS`, the Python
+driver), ``driver`` (the compiled driver), ``tree`` (the node and edge arrays),
+``kernels`` (numba over those arrays), ``halving`` (Gumbel sequential halving at the root).
 """
 
 from agents.search.mcts.config import CHANCE_MODES, SearchConfig

@@ -21,6 +21,19 @@ class Estimator(Protocol):
         which it must not modify."""
 
 
+def estimates(estimator: Estimator, states: Sequence, info) -> tuple[np.ndarray, np.ndarray]:
+    """``estimator.estimate(states)`` as arrays (values float64), checked against the game's ``info``."""
+    priors, values = estimator.estimate(states)
+    priors, values = np.asarray(priors), np.asarray(values, dtype=np.float64)
+    count = len(states)
+    if priors.shape != (count, info.num_actions) or values.shape != (count, info.num_seats):
+        raise ValueError(
+            f"estimator returned priors {priors.shape} and values {values.shape} for {count} states; "
+            f"expected {(count, info.num_actions)} and {(count, info.num_seats)}"
+        )
+    return priors, values
+
+
 @dataclass
 class SearchResult:
     """What one search found at its root.

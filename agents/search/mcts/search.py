@@ -9,8 +9,9 @@ from typing import Sequence
 import numpy as np
 
 from agents.search.mcts.config import SearchConfig
+from agents.search.mcts.driver import CompiledSearch
 from agents.search.mcts.halving import SequentialHalving
-from agents.search.mcts.interface import Estimator, SearchResult
+from agents.search.mcts.interface import Estimator, SearchResult, estimates
 from agents.search.mcts.kernels import (
     AT_TERMINAL,
     FIRST_EDGE,
@@ -26,17 +27,39 @@ from agents.search.mcts.kernels import (
 from agents.search.mcts.tree import EDGE_SLACK, EDGES_PER_SIMULATION, NODE_SLACK, Tree, doubled
 from envs.core import CHANCE, TERMINAL, Game
 
+DRIVERS = ("auto", "compiled", "python")
+
 
 class MCTS:
-    """PUCT tree search for one game; see the module docstring for the algorithm."""
+    """PUCT tree search for one game; see the module docstring for the algorithm.
 
-    def __init__(self, game: Game, config: SearchConfig = SearchConfig()):
+    ``driver``: "auto" runs the compiled driver (``agents.search.mcts.driver``) where the game
+    has compiled rules (``game.compiled()``: Hex, Y, Gomoku) and the configuration is one it
+    covers (PUCT with any estimator, fpu, root noise and the Gumbel root; not ``playout_mix``),
+    and the Python driver otherwise; "python" always runs the Python driver, "compiled" the
+    compiled one (ValueError where it cannot). Both give the same results.
+    """
+
+    def __init__(self, game: Game, config: SearchConfig = SearchConfig(), driver: str = "auto"):
         if not isinstance(config, SearchConfig):
             raise ValueError(f"config must be a SearchConfig, got {type(config).__name__}")
+        if driver not in DRIVERS:
+            raise ValueError(f"driver must be one of {DRIVERS}, got {driver!r}")
         self.game = game
         self.config = config
+        self._compiled = None
+        if driver != "python":
+            compiled = game.compiled()
+            if compiled is None or config.playout_mix:
+                if driver == "compiled":
+                    raise ValueError(
+                        f"driver='compiled': {game.info.name} has no compiled rules"
+                        if compiled is None
+                        else "driver='compiled' does not cover playout_mix"
+                    )
+            else:
+                self._compiled = compiled
         self._num_seats = game.info.num_seats
-        self._num_actions = game.info.num_actions
         self._expect = config.chance == "expectation"
         self._c_puct = float(config.c_puct)
         self._fpu_reduction = float(config.fpu_reduction)
@@ -64,14 +87,14 @@ class MCTS:
         estimator whose output for a state does not depend on its batch)."""
         game, simulations = self.game, self.config.num_simulations
         rngs = _per_state(rng, len(states))
+        for index, state in enumerate(states):
+            if game.to_play(state) == TERMINAL:
+                raise ValueError(f"state {index}: cannot search a finished game")
+        if self._compiled is not None:
+            return self._search_compiled(states, estimator, rngs, add_noise)
         nodes = len(states) * (simulations + 1) + NODE_SLACK
         tree = Tree(self._num_seats, nodes, len(states) * simulations * EDGES_PER_SIMULATION + EDGE_SLACK)
-        roots = []
-        for index, state in enumerate(states):
-            player = game.to_play(state)
-            if player == TERMINAL:
-                raise ValueError(f"state {index}: cannot search a finished game")
-            roots.append(tree.add(state.copy(), player))
+        roots = [tree.add(state.copy(), game.to_play(state)) for state in states]
         paths = [np.empty((self._path_length, 2), dtype=np.int64) for _ in roots]
         halving: dict[int, SequentialHalving] = {}
         for simulation in range(simulations):
@@ -96,18 +119,32 @@ class MCTS:
                         self._add_noise(tree, root, rngs[index])
         return [self._result(tree, root, halving.get(index)) for index, root in enumerate(roots)]
 
+    def _search_compiled(self, states: Sequence, estimator: Estimator, rngs: list, add_noise: bool) -> list:
+        """``search_many`` on the compiled driver (same results as the loop above)."""
+        search = CompiledSearch(self, states, self._compiled, estimator)
+        simulations, gumbel = self.config.num_simulations, self.config.gumbel
+        search.waves(0, 1 if add_noise or gumbel else simulations)
+        halving = None
+        if gumbel or add_noise:  # after the first simulation expanded the roots
+            tree = search.tree()
+            if gumbel:
+                halving = [
+                    SequentialHalving(tree, root, self.config, rng, add_noise) for root, rng in zip(search.roots, rngs)
+                ]
+            else:
+                for root, rng in zip(search.roots, rngs):
+                    self._add_noise(tree, root, rng)
+            search.waves(1, simulations, halving)
+        tree = search.tree()
+        return [
+            self._result(tree, root, None if halving is None else halving[index])
+            for index, root in enumerate(search.roots)
+        ]
+
     def _estimate(self, tree: Tree, nodes: list, estimator: Estimator, rngs: list) -> None:
         """Estimate new decision nodes; ``rngs[i]`` draws node ``i``'s playout (playout_mix)."""
         states = [tree.states[node] for node in nodes]
-        priors, values = estimator.estimate(states)
-        priors = np.asarray(priors)
-        values = np.asarray(values, dtype=np.float64)
-        count = len(nodes)
-        if priors.shape != (count, self._num_actions) or values.shape != (count, self._num_seats):
-            raise ValueError(
-                f"estimator returned priors {priors.shape} and values {values.shape} for {count} states; "
-                f"expected {(count, self._num_actions)} and {(count, self._num_seats)}"
-            )
+        priors, values = estimates(estimator, states, self.game.info)
         if self._playout_mix:
             playout, mix = self.game.random_playout, self._playout_mix
             values = (1.0 - mix) * values + mix * np.array([playout(s, r)[0] for s, r in zip(states, rngs)])

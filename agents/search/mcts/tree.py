@@ -30,6 +30,15 @@ class Tree:
         self.states: list = []
         self.actions: list = []
 
+    @classmethod
+    def of_arrays(cls, nodes: np.ndarray, values: np.ndarray, edge_child, edge_prior, edge_action) -> "Tree":
+        """A view of a tree that the compiled driver (``agents.search.mcts.driver``) built in
+        arrays: ``actions[i]`` reads node ``i``'s actions from ``edge_action``; no states."""
+        tree = cls.__new__(cls)
+        tree.nodes, tree.values, tree.edge_child, tree.edge_prior = nodes, values, edge_child, edge_prior
+        tree.num_edges, tree.states, tree.actions = None, None, EdgeActions(nodes, edge_action)
+        return tree
+
     def add(self, state, player: int) -> int:
         """A new unexpanded node for ``state``; its id."""
         node = len(self.states)
@@ -81,6 +90,17 @@ class Tree:
             line.append(int(self.actions[node][best]))
             node = int(children[best])
         return line
+
+
+class EdgeActions:
+    """``Tree.actions`` of a tree in arrays: node -> the list of its edges' actions (None until expanded)."""
+
+    def __init__(self, nodes: np.ndarray, edge_action: np.ndarray):
+        self.nodes, self.edge_action = nodes, edge_action
+
+    def __getitem__(self, node: int) -> list[int] | None:
+        start = self.nodes[node, FIRST_EDGE]
+        return None if start < 0 else self.edge_action[start : start + self.nodes[node, NUM_EDGES]].tolist()
 
 
 # A search's first array sizes (they double when full, so these only save copies): a node per

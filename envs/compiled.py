@@ -1,0 +1,122 @@
+"""A game's rules as numba functions over a flat array state, for compiled search drivers.
+
+A game that returns a :class:`CompiledGame` from ``Game.compiled()`` lets a driver (the MCTS's
+``agents.search.mcts.driver``) step positions without Python objects: a position is one int32
+row of ``width`` entries, and numba kernels call the five functions of this module on it::
+
+    count = legal(context, row, out)       # legal actions into out[:count], increasing
+    apply(context, row, action)            # in place; the action must be legal
+    player = to_play(context, row)         # a seat or envs.core.TERMINAL (no chance nodes)
+    returns(context, row, out)             # per-seat returns into out (zeros before the end)
+    playout(context, row, seed, out)       # returns of one random playout into out, drawing
+                                           # from the envs.kernels.draw stream at seed
+
+``context`` (``CompiledGame.context``) holds the game's constants in a namedtuple whose class
+picks the game's implementations: a game joins by :func:`register` ing its functions for its
+context class, and numba specialises each driver kernel on the context's type, so the driver
+stays one piece of code and its kernels stay in numba's on-disk cache.
+
+``encode(state)`` gives a state's row and ``decode(row)`` a state equal to the one the Python
+engine reaches by the same actions; ``playout`` plays the same game as
+``game.random_playout(state, rng)`` when ``seed = envs.kernels.playout_seed(rng)``, so a driver
+that draws seeds in the engine's order gives the same rollout values. The plain placement
+games (Hex, Y, Gomoku, with or without the pie rule) register theirs in ``envs.stones.compiled``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba.extending import overload
+
+
+class CompiledGame:
+    """A game's flat int32 rows and the context its registered functions take (module docstring).
+
+    Subclasses set ``width`` (entries of a row), ``max_legal`` (most legal actions a position
+    can have) and ``context`` (a namedtuple of a registered class), and give ``encode`` and
+    ``decode``."""
+
+    width: int
+    max_legal: int
+    context: Any
+
+    def encode(self, state) -> np.ndarray:
+        """The row of ``state`` (int32 ``[width]``)."""
+        raise NotImplementedError
+
+    def decode(self, row: np.ndarray):
+        """The engine state of ``row``."""
+        raise NotImplementedError
+
+
+_IMPLEMENTATIONS: dict[type, dict[str, Any]] = {}  # context class -> function name -> njit function
+NAMES = ("legal", "apply", "to_play", "returns", "playout")
+
+
+def register(context_class: type, **functions) -> None:
+    """The numba functions (keywords ``NAMES``) that serve contexts of ``context_class``."""
+    if sorted(functions) != sorted(NAMES):
+        raise ValueError(f"register needs exactly the functions {NAMES}, got {sorted(functions)}")
+    _IMPLEMENTATIONS[context_class] = functions
+
+
+def _implementation(name: str, context):
+    functions = _IMPLEMENTATIONS.get(getattr(context, "instance_class", None))
+    return None if functions is None else functions[name]
+
+
+def legal(context, row, out):
+    """The legal actions of ``row`` into ``out[:count]`` in increasing order; the count (in numba)."""
+    raise NotImplementedError("envs.compiled functions run inside numba kernels only")
+
+
+def apply(context, row, action):
+    """Play the legal ``action`` on ``row`` in place (in numba)."""
+    raise NotImplementedError("envs.compiled functions run inside numba kernels only")
+
+
+def to_play(context, row):
+    """The seat to move at ``row``, or ``envs.core.TERMINAL`` (in numba)."""
+    raise NotImplementedError("envs.compiled functions run inside numba kernels only")
+
+
+def returns(context, row, out):
+    """The per-seat returns of ``row`` into ``out`` (zeros before the end; in numba)."""
+    raise NotImplementedError("envs.compiled functions run inside numba kernels only")
+
+
+def playout(context, row, seed, out):
+    """The returns of one random playout from ``row`` into ``out``, seeded by ``seed`` (in numba)."""
+    raise NotImplementedError("envs.compiled functions run inside numba kernels only")
+
+
+@overload(legal, jit_options={"cache": True})
+def _legal(context, row, out):
+    function = _implementation("legal", context)
+    return None if function is None else (lambda context, row, out: function(context, row, out))
+
+
+@overload(apply, jit_options={"cache": True})
+def _apply(context, row, action):
+    function = _implementation("apply", context)
+    return None if function is None else (lambda context, row, action: function(context, row, action))
+
+
+@overload(to_play, jit_options={"cache": True})
+def _to_play(context, row):
+    function = _implementation("to_play", context)
+    return None if function is None else (lambda context, row: function(context, row))
+
+
+@overload(returns, jit_options={"cache": True})
+def _returns(context, row, out):
+    function = _implementation("returns", context)
+    return None if function is None else (lambda context, row, out: function(context, row, out))
+
+
+@overload(playout, jit_options={"cache": True})
+def _playout(context, row, seed, out):
+    function = _implementation("playout", context)
+    return None if function is None else (lambda context, row, seed, out: function(context, row, seed, out))

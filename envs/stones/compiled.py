@@ -1,0 +1,194 @@
+"""The plain placement games (Hex, Y, Gomoku; with or without the pie rule) as an
+``envs.compiled.CompiledGame``: ``StoneGame``'s rules for one stone a turn over a flat row.
+
+A row (int32) holds the board (``cells`` colours, as ``StoneState.board``), then the scalars
+``COLOUR, SWAPPED, TURNS, PLAYER, OUTCOME, EMPTIES`` (the empty cells' count), then for a
+chain goal (Hex, Y) the union-find of ``envs.stones.chains`` / ``envs.stones.sides`` over
+``cells + 4`` nodes, and for Y the sides each root's chain touches (``cells`` entries). The
+context is a :class:`PlacementContext`: ``params`` int64 ``[n, goal, pie_turn]`` (pie_turn -1
+without the pie rule), ``neighbours`` and ``sides`` as the rules' ``neighbour_array`` and
+``goal_sides``. Each function mirrors the ``StoneGame`` method it is
+named after; the tests hold the driver that uses them to the engine's searches.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from envs.compiled import CompiledGame, register
+from envs.core import TERMINAL
+from envs.kernels import EMPTY, FIRST, GOAL_CHAIN, GOAL_COUNT, GOAL_LINE, GOAL_SIDES, SECOND
+from envs.stones.chains import link, link_joins
+from envs.stones.goals import TARGETS, outcome_at_end
+from envs.stones.lines import LINE, line_through
+from envs.stones.playout import placement_playout
+from envs.stones.rules import StoneState
+from envs.stones.sides import join_sides
+
+COLOUR, SWAPPED, TURNS, PLAYER, OUTCOME, EMPTIES = range(6)  # after the board
+SCALARS = 6
+N, GOAL, PIE_TURN = range(3)  # params
+PlacementContext = namedtuple("PlacementContext", ["params", "neighbours", "sides"])
+
+
+class PlacementRows(CompiledGame):
+    """The ``CompiledGame`` of a plain placement ``StoneGame`` (no captures, a goal)."""
+
+    def __init__(self, game):
+        rules = game.rules
+        if rules.captures or rules.kernel_goal == GOAL_COUNT:
+            raise ValueError(f"{game.info.name}: not a plain placement game")
+        self.game, self.goal, self.cells = game, rules.kernel_goal, game.n * game.n
+        params = np.array([game.n, self.goal, -1 if game.pie_turn is None else game.pie_turn], np.int64)
+        neighbours = np.ascontiguousarray(rules.neighbour_array, dtype=np.int64)
+        if self.goal != GOAL_LINE and neighbours.shape != (self.cells, 6):
+            raise ValueError(f"{game.info.name}: a chain goal needs a (cells, 6) neighbour table")
+        sides = np.ascontiguousarray(rules.goal_sides, dtype=np.uint8)
+        self.context = PlacementContext(params, neighbours, sides)
+        self.chains = self.cells + SCALARS  # where the union-find starts (chain goals)
+        self.width = self.chains + (self.cells + 4 if self.goal != GOAL_LINE else 0)
+        self.width += self.cells if self.goal == GOAL_SIDES else 0
+        self.max_legal = self.cells + 1
+
+    def encode(self, state: StoneState) -> np.ndarray:
+        if state.phase != 0:
+            raise ValueError("a placement game's state is always at a turn start")
+        cells = self.cells
+        row = np.zeros(self.width, np.int32)
+        row[:cells] = np.frombuffer(bytes(state.board), np.uint8)
+        scalars = (state.colour, state.swapped, state.turns, state.player, state.outcome, state.counts[EMPTY])
+        row[cells : cells + SCALARS] = scalars
+        if self.goal != GOAL_LINE:
+            build_chains(self.context, row)
+        return row
+
+    def decode(self, row: np.ndarray) -> StoneState:
+        cells = self.cells
+        state = StoneState(row[:cells].astype(np.uint8).tobytes())
+        if self.goal == GOAL_CHAIN and self.game.keeps_chains:  # the row's union-find: the engine's chains
+            state.chains = row[self.chains : self.chains + cells + 4].astype(np.int64)
+        state.colour, swapped, state.turns, state.player, state.outcome = row[cells : cells + OUTCOME + 1].tolist()
+        state.swapped = bool(swapped)
+        return state
+
+
+@njit(cache=True)
+def build_chains(context, row):
+    """The union-find (and Y's touched sides) of the row's board, as the engine builds them."""
+    params, neighbours, sides = context.params, context.neighbours, context.sides
+    n, goal = params[N], params[GOAL]
+    cells = n * n
+    parent = row[cells + SCALARS : cells + SCALARS + cells + 4]
+    for i in range(cells + 4):
+        parent[i] = i
+    board = row[:cells]
+    if goal == GOAL_SIDES:
+        touched = row[cells + SCALARS + cells + 4 :]
+        for i in range(cells):
+            if board[i] == FIRST or board[i] == SECOND:
+                touched[i] = sides[board[i], i]
+    for i in range(cells):
+        if board[i] == FIRST or board[i] == SECOND:
+            if goal == GOAL_CHAIN:
+                link(board, n, parent, neighbours, i)
+            else:
+                join_sides(board, parent, touched, neighbours, i)
+
+
+@njit(cache=True)
+def legal(context, row, out):
+    """``StoneGame.legal_actions``: the empty cells in order, then SWAP_SIDES where the pie allows."""
+    params = context.params
+    cells = params[N] * params[N]
+    if row[cells + PLAYER] == TERMINAL:
+        return 0
+    count = 0
+    for i in range(cells):
+        if row[i] == EMPTY:
+            out[count] = i
+            count += 1
+    if row[cells + TURNS] == params[PIE_TURN] and row[cells + SWAPPED] == 0:
+        out[count] = cells + 1
+        count += 1
+    return count
+
+
+@njit(cache=True)
+def apply(context, row, action):
+    """``StoneGame.apply`` for a legal action: swap sides, or a stone judged as ``_end_turn`` does."""
+    params, neighbours, sides = context.params, context.neighbours, context.sides
+    n, goal = params[N], params[GOAL]
+    cells = n * n
+    meta = row[cells : cells + SCALARS]
+    mover = meta[COLOUR]
+    meta[TURNS] += 1
+    if action == cells + 1:  # swap-sides: the same colour moves next, now seat 0's
+        meta[SWAPPED] = 1
+        meta[PLAYER] = (mover - 1) ^ 1
+        return
+    board = row[:cells]
+    board[action] = mover
+    meta[EMPTIES] -= 1
+    if goal == GOAL_CHAIN:
+        won = link_joins(board, n, row[cells + SCALARS : cells + SCALARS + cells + 4], neighbours, action)
+    elif goal == GOAL_SIDES:
+        touched = row[cells + SCALARS + cells + 4 :]
+        touched[action] = sides[mover, action]
+        won = join_sides(board, row[cells + SCALARS : cells + SCALARS + cells + 4], touched, neighbours, action)
+        won = won == TARGETS[goal]
+    else:
+        won = line_through(board, n, action, mover, LINE)  # (fewer than LINE stones never make one)
+    if won:
+        meta[OUTCOME], meta[PLAYER] = mover, TERMINAL
+        return
+    meta[COLOUR] = 3 - mover
+    if meta[EMPTIES] > 0:
+        meta[PLAYER] = (2 - mover) ^ meta[SWAPPED]
+        return
+    first = second = 0
+    for i in range(cells):
+        first += board[i] == FIRST
+        second += board[i] == SECOND
+    meta[OUTCOME] = outcome_at_end(board, first, second, n, goal, neighbours, sides)
+    meta[PLAYER] = TERMINAL
+
+
+@njit(cache=True)
+def to_play(context, row):
+    params = context.params
+    return row[params[N] * params[N] + PLAYER]
+
+
+@njit(cache=True)
+def returns(context, row, out):
+    """``StoneGame.returns``: +1 / -1 by the winning colour's seat, zeros for a draw or before the end."""
+    cells = context.params[N] * context.params[N]
+    out[0] = out[1] = 0.0
+    outcome = row[cells + OUTCOME]
+    if row[cells + PLAYER] != TERMINAL or outcome <= 0:
+        return
+    seat = (outcome - 1) ^ row[cells + SWAPPED]
+    out[seat], out[1 - seat] = 1.0, -1.0
+
+
+@njit(cache=True)
+def playout(context, row, seed, out):
+    """``StoneGame.random_playout``'s returns from a row at a turn start (the same kernel)."""
+    params, neighbours, sides = context.params, context.neighbours, context.sides
+    n = params[N]
+    cells = n * n
+    swapped = row[cells + SWAPPED]
+    pie_turn = -1 if params[PIE_TURN] < 0 or swapped else params[PIE_TURN]
+    outcome, _, _, swaps = placement_playout(
+        row[:cells], n, row[cells + COLOUR], row[cells + TURNS], pie_turn, params[GOAL], neighbours, sides, seed
+    )
+    out[0] = out[1] = 0.0
+    if outcome > 0:
+        seat = (outcome - 1) ^ (1 if swapped != 0 or swaps else 0)
+        out[seat], out[1 - seat] = 1.0, -1.0
+
+
+register(PlacementContext, legal=legal, apply=apply, to_play=to_play, returns=returns, playout=playout)

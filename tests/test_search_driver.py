@@ -1,0 +1,181 @@
+"""The compiled search driver (agents.search.mcts.driver) against the Python driver: the same
+visit counts, values, priors and principal variations on fixed seeds, over many positions."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agents.search.estimators import FunctionEstimator, RolloutEstimator, UniformEstimator
+from agents.search.mcts import MCTS, SearchConfig
+from agents.search.mcts import driver as compiled_driver
+from envs import make_game
+from envs.core import TERMINAL
+
+GAMES = [
+    ("hex", {"size": 5}),
+    ("hex", {"size": 4, "pie_rule": True}),
+    ("hex", {"size": 7}),
+    ("y", {"size": 5}),
+    ("y", {"size": 4, "pie_rule": True}),
+    ("gomoku", {"size": 7}),
+    ("gomoku", {"size": 5, "pie_rule": True}),
+]
+GAME_IDS = [f"{name}-{'-'.join(f'{k}={v}' for k, v in params.items())}" for name, params in GAMES]
+
+
+def positions(game, rng, count: int) -> list:
+    """The start, then positions after random play, down to a few empty cells (terminal children)."""
+    result = [game.initial_state()]
+    while len(result) < count:
+        state = game.initial_state()
+        for _ in range(int(rng.integers(1, game.num_cells))):
+            legal = game.legal_actions(state)
+            child = game.step(state, legal[int(rng.integers(len(legal)))])
+            if game.to_play(child) == TERMINAL:
+                break
+            state = child
+        result.append(state)
+    return result
+
+
+def fake_network(game):
+    """Priors and values a function of the position (zeros, ties and a NaN row included)."""
+    num_actions = game.info.num_actions
+
+    def function(state):
+        board = np.frombuffer(bytes(state.board), np.uint8).astype(np.float32)
+        total = int(board.sum()) + state.turns
+        priors = np.zeros(num_actions, np.float32)
+        priors[: game.num_cells] = (np.arange(game.num_cells) * 7 + total) % 5 + board
+        priors[-1] = 0.5
+        if total % 11 == 3:  # unusable: the search falls back to uniform
+            priors[0] = np.nan
+        value = np.float64((total % 7 - 3) / 3.5)
+        return priors, np.array([value, -value]) if state.colour == 1 else np.array([-value, value])
+
+    return FunctionEstimator(game, function)
+
+
+def estimators(kind: str, game, seed: int):
+    """A fresh estimator of ``kind`` and the generator the searches draw from."""
+    rng = np.random.default_rng(seed)
+    if kind == "uniform":
+        return UniformEstimator(game), rng
+    if kind == "network":
+        return fake_network(game), rng
+    if kind == "rollout":
+        return RolloutEstimator(game, rng), rng
+    if kind == "rollout x3":
+        return RolloutEstimator(game, np.random.default_rng(seed + 1), num_rollouts=3), rng
+    raise ValueError(kind)
+
+
+def both_drivers(game, config, states, kind, seed, add_noise, per_state=False):
+    """(results, the generators' states after) of the Python and the compiled driver."""
+    outcomes = []
+    for driver in ("python", "compiled"):
+        estimator, rng = estimators(kind, game, seed)
+        rngs = [np.random.default_rng(seed + 10 + i) for i in range(len(states))] if per_state else rng
+        results = MCTS(game, config, driver=driver).search_many(states, estimator, rngs, add_noise)
+        after = [r.bit_generator.state for r in ([rng] + (rngs if per_state else []))]
+        if hasattr(estimator, "rng"):
+            after.append(estimator.rng.bit_generator.state)
+        outcomes.append((results, after))
+    return outcomes
+
+
+def assert_same(python, compiled):
+    (ours, after), (theirs, after_too) = python, compiled
+    assert after == after_too  # the same draws from every generator
+    for a, b in zip(ours, theirs):
+        assert a.selected == b.selected  # Gumbel's choice (None without it)
+        if a.improved_policy is not None:
+            np.testing.assert_array_equal(a.improved_policy, b.improved_policy)
+        np.testing.assert_array_equal(a.visit_counts, b.visit_counts)
+        np.testing.assert_array_equal(a.root_values, b.root_values)
+        np.testing.assert_array_equal(a.q_values, b.q_values)
+        np.testing.assert_array_equal(a.priors, b.priors)
+        assert a.to_play == b.to_play
+        assert a.principal_variation == b.principal_variation
+
+
+@pytest.mark.parametrize("kind", ["uniform", "network", "rollout", "rollout x3"])
+@pytest.mark.parametrize("name,params", GAMES, ids=GAME_IDS)
+def test_compiled_driver_gives_the_python_drivers_results(name, params, kind):
+    game = make_game(name, **params)
+    rng = np.random.default_rng(7)
+    states = positions(game, rng, 8)
+    for seed, state in enumerate(states):
+        add_noise = seed % 2 == 1
+        config = SearchConfig(
+            num_simulations=int(rng.integers(1, 120)),
+            fpu_reduction=0.1 * (seed % 3),
+            gumbel=seed % 4 >= 2,
+            gumbel_actions=int(rng.integers(1, 20)),
+        )
+        assert_same(*both_drivers(game, config, [state], kind, seed, add_noise))
+
+
+@pytest.mark.parametrize("gumbel", [False, True])
+@pytest.mark.parametrize("kind", ["network", "rollout"])
+@pytest.mark.parametrize("per_state", [False, True])
+def test_compiled_driver_matches_in_lockstep_over_many_roots(kind, per_state, gumbel):
+    game = make_game("hex", size=5, pie_rule=True)
+    states = positions(game, np.random.default_rng(3), 12)
+    config = SearchConfig(num_simulations=150, c_puct=2.0, gumbel=gumbel, gumbel_actions=8)
+    assert_same(*both_drivers(game, config, states, kind, 5, add_noise=True, per_state=per_state))
+
+
+@pytest.mark.parametrize("kind", ["rollout", "network"])
+def test_compiled_driver_grows_its_edge_arrays(monkeypatch, kind):
+    """Starting with room for one wave's edges, the arrays grow many times over."""
+    monkeypatch.setattr(compiled_driver, "FIRST_EDGES", 1)
+    game = make_game("hex", size=7)
+    assert_same(*both_drivers(game, SearchConfig(num_simulations=200), [game.initial_state()] * 3, kind, 1, False))
+
+
+@pytest.mark.parametrize("name,params", GAMES, ids=GAME_IDS)
+def test_decoded_rows_are_the_engine_states(name, params):
+    game = make_game(name, **params)
+    compiled = game.compiled()
+    for state in positions(game, np.random.default_rng(11), 20):
+        decoded = compiled.decode(compiled.encode(state))
+        assert decoded.key() == state.key()
+        assert game.legal_actions(decoded) == game.legal_actions(state)
+        np.testing.assert_array_equal(game.observe(decoded), game.observe(state))
+        for action in game.legal_actions(state)[:3]:
+            assert game.step(decoded, action).key() == game.step(state, action).key()
+            assert game.returns(game.step(decoded, action)) == game.returns(game.step(state, action))
+
+
+def test_auto_picks_the_compiled_driver_where_covered():
+    hex5 = make_game("hex", size=5)
+    assert MCTS(hex5)._compiled is not None
+    assert MCTS(hex5, SearchConfig(gumbel=True))._compiled is not None
+    assert MCTS(hex5, SearchConfig(playout_mix=0.5))._compiled is None
+    assert MCTS(hex5, driver="python")._compiled is None
+    for name in ("nex", "reversi", "odoku"):
+        assert MCTS(make_game(name))._compiled is None
+
+
+def test_driver_choice_errors_name_the_reason():
+    with pytest.raises(ValueError, match="driver must be one of"):
+        MCTS(make_game("hex", size=5), driver="numba")
+    with pytest.raises(ValueError, match="nex has no compiled rules"):
+        MCTS(make_game("nex", size=5), driver="compiled")
+    with pytest.raises(ValueError, match="does not cover playout_mix"):
+        MCTS(make_game("hex", size=5), SearchConfig(playout_mix=0.5), driver="compiled")
+    game = make_game("hex", size=2)
+    state = game.initial_state()
+    for action in (0, 1, 2):
+        game.apply(state, action)
+    with pytest.raises(ValueError, match="state 0: cannot search a finished game"):
+        MCTS(game, driver="compiled").search(state, UniformEstimator(game), np.random.default_rng(0))
+
+    class Short:
+        def estimate(self, states):
+            return np.ones((len(states), 3)), np.zeros((len(states), 2))
+
+    with pytest.raises(ValueError, match="estimator returned priors"):
+        MCTS(game, driver="compiled").search(game.initial_state(), Short(), np.random.default_rng(0))
