@@ -467,10 +467,11 @@ def test_thousands_of_random_games_follow_the_rules():
         check_random_game(seed, (6, 8, 10)[seed % 3], seed % 4 != 0, ("12", "1", "13")[seed % 5 % 3])
 
 
-def test_the_compiled_placements_equal_the_reference_on_thousands_of_random_positions():
-    """``BiversiRules.options`` (the playout's compiled ``legal_cells``) against the reference on
-    random boards, not only reachable ones: any number of sections, a random seat and a random
-    set of the mover's stones as the turn's placements so far, every size class, both settings."""
+def test_the_compiled_placements_and_flips_equal_the_reference_on_thousands_of_random_positions():
+    """``BiversiRules.options``, ``apart`` and ``play`` (the playout's compiled ``legal_cells``,
+    ``section_count`` and ``place``) against the reference on random boards, not only reachable
+    ones: any number of sections, a random seat and a random set of the mover's stones as the
+    turn's placements so far, every size class, both settings."""
     rng = np.random.default_rng(7)
     apart = 0
     for k in range(3000):
@@ -484,5 +485,10 @@ def test_the_compiled_placements_equal_the_reference_on_thousands_of_random_posi
         assert rules.options(board, seat, (), None, tuple(placed)) == expected, k
         assert rules.placements(board, seat) == reference_options(board, size, seat, [], must_flank), k
         assert rules.apart(board) == (len(reference_groups(board, size)) >= 2), k
+        for cell_ in expected[:2]:  # and each placement flips what the reference flips
+            after, played = board.copy(), board.copy()
+            after[list(reference_flips(board, size, cell_, PIECE[seat])) + [cell_]] = PIECE[seat]
+            rules.play(played, seat, (), cell_)
+            assert np.array_equal(played, after), k
         apart += bool(placed) and len(reference_groups(board, size)) >= 2
     assert apart > 300  # the section rule is exercised, not only the flanking

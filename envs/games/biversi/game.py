@@ -111,10 +111,8 @@ class BiversiRules(MoveRules):
         return kernel.section_count(board, torus.torus_neighbours(self.n)) >= 2
 
     def play(self, board, seat, partial, cell) -> bool:
-        piece = PIECE[seat]
-        for flipped in torus.torus_flips(board, self.n, cell, piece):
-            board[flipped] = piece
-        board[cell] = piece
+        torus_of, centre = torus.tiling(self.n)
+        kernel.place(board, self.n, cell, PIECE[seat], torus_of, centre)
         return True
 
     def why_illegal(self, board, seat, partial, origins, placed, cell) -> str:
