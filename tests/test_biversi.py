@@ -127,15 +127,13 @@ def test_the_start_is_the_one_the_sample_fits_and_the_patterns_are_antipodal():
 
 
 def test_e1J_is_the_placement_that_joins_the_two_sections():
-    from envs.games.biversi.torus import sections
-
     game = make_game("biversi")
     state = game.initial_state()
     for side, cells in corrected_turns()[:5]:
         play(game, state, " ".join(cells))
-        assert len(sections(state.board, 10)) == 2
+        assert len(reference_groups(state.board, 10)) == 2 and game.rules.apart(state.board)
     game.apply(state, cell(game, "e1J"))
-    assert len(sections(state.board, 10)) == 1
+    assert len(reference_groups(state.board, 10)) == 1 and not game.rules.apart(state.board)
     # once joined, the turn's second placement may go anywhere legal: b4 is in the same section
     assert cell(game, "b4") in game.legal_actions(state)
     assert game.info.obs_shape == (7, 10, 10) and not game.observe(state)[2].any()  # plane 2: apart
@@ -467,3 +465,30 @@ def test_random_games_on_the_texts_board():
 def test_thousands_of_random_games_follow_the_rules():
     for seed in range(2000):
         check_random_game(seed, (6, 8, 10)[seed % 3], seed % 4 != 0, ("12", "1", "13")[seed % 5 % 3])
+
+
+def test_the_compiled_placements_and_flips_equal_the_reference_on_thousands_of_random_positions():
+    """``BiversiRules.options``, ``apart`` and ``play`` (the playout's compiled ``legal_cells``,
+    ``section_count`` and ``place``) against the reference on random boards, not only reachable
+    ones: any number of sections, a random seat and a random set of the mover's stones as the
+    turn's placements so far, every size class, both settings."""
+    rng = np.random.default_rng(7)
+    apart = 0
+    for k in range(3000):
+        size, must_flank = (6, 8, 10, 12)[k % 4], bool(k % 3)
+        rules = make_game("biversi", size=size, must_flank=must_flank).rules
+        board = rng.choice(np.array([EMPTY, *PIECE], np.int8), size * size, p=[0.6, 0.2, 0.2])
+        seat = int(rng.integers(2))
+        mine = np.flatnonzero(board == PIECE[seat])
+        placed = [int(c) for c in rng.choice(mine, min(len(mine), int(rng.integers(3))), replace=False)]
+        expected = reference_options(board, size, seat, placed, must_flank)
+        assert rules.options(board, seat, (), None, tuple(placed)) == expected, k
+        assert rules.placements(board, seat) == reference_options(board, size, seat, [], must_flank), k
+        assert rules.apart(board) == (len(reference_groups(board, size)) >= 2), k
+        for cell_ in expected[:2]:  # and each placement flips what the reference flips
+            after, played = board.copy(), board.copy()
+            after[list(reference_flips(board, size, cell_, PIECE[seat])) + [cell_]] = PIECE[seat]
+            rules.play(played, seat, (), cell_)
+            assert np.array_equal(played, after), k
+        apart += bool(placed) and len(reference_groups(board, size)) >= 2
+    assert apart > 300  # the section rule is exercised, not only the flanking

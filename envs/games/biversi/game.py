@@ -87,33 +87,32 @@ class BiversiRules(MoveRules):
     # --- placements ---------------------------------------------------------------------------
     def placements(self, board: np.ndarray, seat: int) -> list[int]:
         """The empty cells a stone of ``seat``'s may go on, the section rule aside."""
-        if self.must_flank:
-            return torus.flanking_cells(board, self.n, PIECE[seat])
-        return torus.touching_cells(board, self.n)
-
-    def open_sections(self, board: np.ndarray, placed: Sequence[int]) -> list[frozenset[int]] | None:
-        """The sections this turn may still place into while the two are apart (None: they have
-        met, or the turn has not placed yet, and any placement goes)."""
-        groups = torus.sections(board, self.n)
-        if len(groups) < 2 or not placed:
-            return None
-        return [group for group in groups if not group.intersection(placed)]
-
-    def in_section(self, cell: int, group: frozenset[int]) -> bool:
-        return any(other in group for other in torus.torus_neighbours(self.n)[cell].tolist())
+        return self.options(board, seat, (), None, ())
 
     def options(self, board, seat, partial, origins, placed) -> list[int]:
-        cells = self.placements(board, seat)
-        groups = self.open_sections(board, placed)
-        if groups is None:
-            return cells
-        return [cell for cell in cells if any(self.in_section(cell, group) for group in groups)]
+        """The placements in increasing cell order, by the playout's compiled ``legal_cells``: a
+        flanking (or, without ``must_flank``, touching) empty cell, and while the sections are
+        apart and the turn has placed, one next to a section none of ``placed`` is in."""
+        torus_of, centre = torus.tiling(self.n)
+        cells = kernel.legal_cells(
+            board,
+            self.n,
+            self.must_flank,
+            PIECE[seat],
+            np.array(placed, np.int64),
+            torus.torus_neighbours(self.n),
+            torus_of,
+            centre,
+        )
+        return cells.tolist()
+
+    def apart(self, board: np.ndarray) -> bool:
+        """Whether the sections are apart (two or more groups of stones)."""
+        return kernel.section_count(board, torus.torus_neighbours(self.n)) >= 2
 
     def play(self, board, seat, partial, cell) -> bool:
-        piece = PIECE[seat]
-        for flipped in torus.torus_flips(board, self.n, cell, piece):
-            board[flipped] = piece
-        board[cell] = piece
+        torus_of, centre = torus.tiling(self.n)
+        kernel.place(board, self.n, cell, PIECE[seat], torus_of, centre)
         return True
 
     def why_illegal(self, board, seat, partial, origins, placed, cell) -> str:
@@ -199,8 +198,7 @@ class BiversiRules(MoveRules):
 
     # --- pictures and symmetry ----------------------------------------------------------------------
     def extra_planes(self, board):
-        apart = len(torus.sections(board, self.n)) >= 2
-        return [np.full(self.num_cells, float(apart), np.float32)]
+        return [np.full(self.num_cells, float(self.apart(board)), np.float32)]
 
     def symbols(self) -> str:
         return "." + "".join(self.seat_names)
@@ -234,8 +232,7 @@ class BiversiRules(MoveRules):
 
     def view_notes(self, board) -> tuple[str, ...]:
         first, second = self.counts(board)
-        apart = len(torus.sections(board, self.n)) >= 2
-        where = "apart: a turn places one stone into each" if apart else "joined: placements go anywhere"
+        where = "apart: a turn places one stone into each" if self.apart(board) else "joined: placements go anywhere"
         return (f"stones: {self.seat_names[0]} {first}, {self.seat_names[1]} {second}", f"sections {where}")
 
     def symmetries(self, num_actions: int):

@@ -25,17 +25,7 @@ def playout(board, n, must_flank, seat, turn, moves_left, placed_now, schedule, 
     placed on; ``schedule``: the move counts (``TurnSchedule.counts``); ``neighbours``:
     ``torus_neighbours(n)``; ``torus_of``, ``centre``: ``tiling(n)``."""
     cells, big = n * n, 3 * n
-    after = np.empty(cells, np.uint8)
-    tiled = np.empty(big * big, np.uint8)
-    for i in range(big * big):
-        tiled[i] = board[torus_of[i]]
-    parent = np.arange(cells)
-    groups = 0
-    for cell in range(cells):
-        after[cell] = board[cell]
-    for cell in range(cells):
-        if after[cell] != EMPTY:
-            groups += 1 - _join(after, parent, neighbours, cell)
+    after, tiled, parent, groups = _setup(board, n, neighbours, torus_of)
     placed = np.empty(schedule.max() + 1, np.int64)
     count = len(placed_now)
     placed[:count] = placed_now
@@ -74,6 +64,69 @@ def playout(board, n, must_flank, seat, turn, moves_left, placed_now, schedule, 
         turns += 1  # the turn is over: its quota is filled, it has no placement left, or it passed
         seat, turn, count = 1 - seat, turn + 1, 0
         moves_left = schedule[min(turn, len(schedule) - 1)]
+
+
+@njit(cache=True)
+def legal_cells(board, n, must_flank, colour, placed_now, neighbours, torus_of, centre):
+    """The cells (int64, in increasing order) a ``colour`` stone may go on in a turn that has
+    placed on ``placed_now``: ``BiversiRules.options``, by the playout's own ``_options``."""
+    after, tiled, parent, groups = _setup(board, n, neighbours, torus_of)
+    count = len(placed_now)
+    placed = np.empty(max(count, 1), np.int64)
+    placed[:count] = placed_now
+    roots = np.empty(len(placed), np.int64)
+    out = np.empty(n * n, np.int64)
+    found = _options(after, tiled, n, must_flank, colour, placed, count, groups, parent, neighbours, centre, roots, out)
+    return out[:found]
+
+
+@njit(cache=True)
+def place(board, n, cell, colour, torus_of, centre):
+    """Put a ``colour`` stone on the empty ``cell`` and flip every line of rival stones it flanks
+    on the torus (``BiversiRules.play``), as the playout does."""
+    flipped = np.empty(8 * n, np.int64)  # at most n - 2 stones in each of the 8 directions
+    for i in range(captures(_tile(board, torus_of), 3 * n, centre[cell], colour, flipped)):
+        board[torus_of[flipped[i]]] = colour  # the antipode, on both diagonals, is set twice
+    board[cell] = colour
+
+
+@njit(cache=True)
+def _tile(board, torus_of):
+    """The board's 3 x 3 tiling (uint8), for Reversi's flanking kernels."""
+    tiled = np.empty(len(torus_of), np.uint8)
+    for i in range(len(torus_of)):
+        tiled[i] = board[torus_of[i]]
+    return tiled
+
+
+@njit(cache=True)
+def section_count(board, neighbours):
+    """The number of sections (8-connected groups of stones on the torus) on ``board``."""
+    return _sections(board, neighbours)[1]
+
+
+@njit(cache=True)
+def _sections(board, neighbours):
+    """(the union-find of ``board``'s sections, their number)."""
+    parent = np.arange(len(board))
+    groups = 0
+    for cell in range(len(board)):
+        if board[cell] != EMPTY:
+            groups += 1 - _join(board, parent, neighbours, cell)
+    return parent, groups
+
+
+@njit(cache=True)
+def _setup(board, n, neighbours, torus_of):
+    """(a copy of ``board`` as uint8, its 3 x 3 tiling, the union-find of its sections, their
+    number)."""
+    cells = n * n
+    after = np.empty(cells, np.uint8)
+    tiled = _tile(board, torus_of)
+    for cell in range(cells):
+        after[cell] = board[cell]
+    parent, groups = _sections(after, neighbours)
+    return after, tiled, parent, groups
 
 
 @njit(cache=True)

@@ -1,4 +1,5 @@
-"""Reversi's flanking on an n x n torus, by Reversi's own kernels (``envs.stones.flanking``).
+"""The n x n torus of Biversi: its 8-neighbourhood and the 3 x 3 tiling on which Reversi's own
+flanking kernels (``envs.stones.flanking``) run, in ``envs.games.biversi.playout``.
 
 A line of the torus wraps round the edges: from a cell, each of the 8 directions
 meets the other n - 1 cells of its row, column or diagonal and then the cell
@@ -9,7 +10,8 @@ the plain kernels stop each ray at that copy: a flanked line ends at another
 stone of the mover's, never at the placed stone itself going round.
 
 Sections (the groups of stones grown from the two start patterns) are the
-8-connected groups of stones on the torus.
+8-connected groups of stones on the torus. The placements, the flips and the
+sections are computed by the compiled code of the playout.
 """
 
 from __future__ import annotations
@@ -18,9 +20,6 @@ from functools import lru_cache
 
 import numpy as np
 
-from envs.stones.flanking import captures, capturing_cells
-
-EMPTY = 0
 KING_STEPS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 
 
@@ -41,52 +40,3 @@ def tiling(n: int) -> tuple[np.ndarray, np.ndarray]:
     torus_of = np.array([(r % n) * n + c % n for r in range(big) for c in range(big)], np.int64)
     centre = np.array([(r + n) * big + c + n for r in range(n) for c in range(n)], np.int64)
     return torus_of, centre
-
-
-def tiled(board: np.ndarray, n: int) -> np.ndarray:
-    return np.tile(np.asarray(board, np.uint8).reshape(n, n), (3, 3)).reshape(-1)
-
-
-def torus_flips(board: np.ndarray, n: int, cell: int, colour: int) -> list[int]:
-    """The stones (sorted) a ``colour`` stone on the empty ``cell`` flanks; the antipode lies on
-    both diagonals of a cell, so it is counted once."""
-    torus_of, centre = tiling(n)
-    out = np.empty(8 * n, np.int64)  # at most n - 2 stones in each of the 8 directions
-    count = captures(tiled(board, n), 3 * n, int(centre[cell]), colour, out)
-    return sorted(set(torus_of[out[:count]].tolist()))
-
-
-def flanking_cells(board: np.ndarray, n: int, colour: int) -> list[int]:
-    """The empty cells (sorted) where a ``colour`` stone flanks at least one line."""
-    torus_of, centre = tiling(n)
-    found = capturing_cells(tiled(board, n), 3 * n, colour, EMPTY)
-    in_centre = found[np.isin(found, centre)]
-    return sorted(torus_of[in_centre].tolist())
-
-
-def touching_cells(board: np.ndarray, n: int) -> list[int]:
-    """The empty cells (sorted) with a stone among their 8 neighbours."""
-    board = np.asarray(board)
-    touching = (board[torus_neighbours(n)] != EMPTY).any(axis=1)
-    return np.flatnonzero(touching & (board == EMPTY)).tolist()
-
-
-def sections(board: np.ndarray, n: int) -> list[frozenset[int]]:
-    """The 8-connected groups of stones, in the order of their lowest cell."""
-    board = np.asarray(board)
-    neighbours = torus_neighbours(n)
-    seen: set[int] = set()
-    groups = []
-    for start in np.flatnonzero(board != EMPTY).tolist():
-        if start in seen:
-            continue
-        group, frontier = {start}, [start]
-        while frontier:
-            cell = frontier.pop()
-            for other in neighbours[cell].tolist():
-                if board[other] != EMPTY and other not in group:
-                    group.add(other)
-                    frontier.append(other)
-        seen |= group
-        groups.append(frozenset(group))
-    return groups
