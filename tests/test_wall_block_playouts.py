@@ -1,0 +1,125 @@
+"""The compiled random playouts of Four-way walls and Blockdance play the engine loop's game:
+for the same seed, the same draws over the same legal actions, so the same returns, the same
+number of decisions and of turns (``Game.engine_playout`` is the loop). Positions come from
+random games (the start, a turn begun at each of its micro-steps, one at random and the last
+ones before the end) and hand-made ones for the rare rules."""
+
+import pickle
+
+import numpy as np
+import pytest
+from test_four_way_walls import SMALL, STUCK, STUCK_WALLS, at, position, steps, wall_action
+
+from envs import Game, make_game
+from envs.games.four_way_walls.game import FourWayWalls
+from envs.kernels import playout_seed
+
+# (registry name, parameters, what marks a turn begun): sizes, wall counts, schedules, limits
+CONFIGS = [
+    ("four_way_walls", {"size": 5, "walls": 3, "max_turns": 60}),
+    ("four_way_walls", {"size": 6, "walls": 6, "schedule": "1", "max_turns": 80}),
+    ("four_way_walls", {"size": 7, "walls": 0, "schedule": "24", "max_turns": 40}),
+    ("four_way_walls", {"size": 8, "walls": 12, "max_turns": 100}),
+    ("four_way_walls", {}),
+]
+BEGUN = {
+    "four_way_walls": (lambda s: s.picked >= 0, lambda s: s.moved and s.picked < 0, lambda s: s.phase == 1),
+}
+LONG = ("four_way_walls",)  # their text's boards: fewer games
+
+
+def positions(game, name: str, seed: int) -> list:
+    """States along one random game (engine, ``seed``): the start, the first state of each kind
+    of turn begun, one at random, the last three before the end, and the end."""
+    rng = np.random.default_rng(seed)
+    state, states = game.initial_state(), []
+    while not game.is_terminal(state):
+        states.append(state.copy())
+        legal = game.legal_actions(state)
+        game.apply(state, legal[int(rng.integers(len(legal)))])
+    picks = {0, int(rng.integers(len(states))), *range(max(0, len(states) - 3), len(states))}
+    for begun in BEGUN[name]:
+        picks.update([k for k, s in enumerate(states) if begun(s)][:1])
+    return [states[k] for k in sorted(picks)] + [state]
+
+
+def assert_plays_the_engine_game(game, state, seed: int) -> None:
+    before = pickle.dumps(state)
+    played = game.random_playout(state, np.random.default_rng(seed))
+    assert pickle.dumps(state) == before  # left untouched
+    assert played == game.engine_playout(state, playout_seed(np.random.default_rng(seed)))
+    if game.is_terminal(state):
+        assert played == (game.returns(state), 0, 0)
+
+
+def check_config(name: str, params: dict, seeds: range) -> int:
+    game, compared = make_game(name, **params), 0
+    for seed in seeds:
+        for k, state in enumerate(positions(game, name, seed)):
+            assert_plays_the_engine_game(game, state, 1000 * seed + k)
+            compared += 1
+    return compared
+
+
+@pytest.mark.parametrize("name, params", CONFIGS, ids=[f"{n}-{p}" for n, p in CONFIGS])
+def test_the_kernel_plays_the_engine_loop_game(name, params):
+    seeds = range(1 if params == {} and name in LONG else 6)
+    assert check_config(name, params, seeds) >= 5 * len(seeds)  # at least the start, a random one, the last three
+
+
+@pytest.mark.slow
+def test_thousands_of_positions_play_the_engine_loop_game():
+    compared = 0
+    for name, params in CONFIGS:
+        compared += check_config(name, params, range(100, 108 if params == {} and name in LONG else 180))
+    assert compared >= 2000
+
+
+def test_hand_made_four_way_walls_positions():
+    cases = []
+    # a jump turned sideways by a wall: N on c4 picked, s on c3, BDc beyond: b3 or d3
+    state = at(SMALL, "N c4, W e5, s c3, n b3, e a1", "BDc")
+    SMALL.apply(state, state.pos.stones[0])
+    assert len(SMALL.legal_actions(state)) == 4
+    cases.append((SMALL, state))
+    # a wall refused: ACc would shut S (a2) off from the south
+    state = steps(SMALL, at(SMALL, "S a1, W e3, n e5, s c5", "Bac", to_move=0), "Ss Wn")
+    assert state.phase == 1 and wall_action(SMALL, "ACc") not in SMALL.legal_actions(state)
+    cases.append((SMALL, state))
+    # three stones off: S steps off and wins at once, mid-turn; or plays elsewhere
+    cases.append((SMALL, at(SMALL, "S c5, W a2, n e5, e a1")))
+    # a stuck stone passed over; a turn of only a wall; turns that pass with nothing to do
+    cases.append((SMALL, at(SMALL, STUCK + ", s e1", STUCK_WALLS, to_move=1)))
+    cases.append((SMALL, at(SMALL, STUCK, STUCK_WALLS, to_move=1, walls_left=(3, 2))))
+    game = FourWayWalls(size=5, schedule="1", max_turns=8)
+    cases.append((game, game.state_at(position(game, STUCK + ", N e5", STUCK_WALLS), 0, turn=4, walls_left=(5, 0))))
+    # the 200-turn draw: the text's board two turns before the limit
+    game = make_game("four_way_walls")
+    state = game.state_at(game.initial_state().pos, 0, turn=198)
+    cases.append((game, state))
+    for game, state in cases:
+        for seed in range(20):
+            assert_plays_the_engine_game(game, state, seed)
+    played = make_game("four_way_walls").random_playout(state, np.random.default_rng(0))
+    assert played[0] == (0.0, 0.0) and played[2] == 2  # two turns, then the draw
+
+
+def test_the_kernels_play_uniformly_random_games():
+    """The kernel's mean returns from the start are the engine loop's (``Game.random_playout``,
+    its own generator) within four standard errors."""
+    for name, params in (("four_way_walls", {"size": 5, "walls": 3, "max_turns": 60}),):
+        game = make_game(name, **params)
+        rng, start = np.random.default_rng(0), game.initial_state()
+        ours = [game.random_playout(start, rng)[0][0] for _ in range(2000)]
+        theirs = [Game.random_playout(game, start, rng)[0][0] for _ in range(300)]
+        error = (np.var(ours) / len(ours) + np.var(theirs) / len(theirs)) ** 0.5
+        assert abs(np.mean(ours) - np.mean(theirs)) < 4 * error
+
+
+def test_the_engine_loop_refuses_chance():
+    game = make_game("odoku")
+    state = game.initial_state()
+    while game.to_play(state) != -1:
+        game.apply(state, game.legal_actions(state)[0])
+    with pytest.raises(ValueError, match="without chance"):
+        game.engine_playout(state, 1)
