@@ -8,6 +8,7 @@ import pickle
 
 import numpy as np
 import pytest
+from test_blockdance import game_with, random_start
 from test_four_way_walls import SMALL, STUCK, STUCK_WALLS, at, position, steps, wall_action
 
 from envs import Game, make_game
@@ -21,11 +22,22 @@ CONFIGS = [
     ("four_way_walls", {"size": 7, "walls": 0, "schedule": "24", "max_turns": 40}),
     ("four_way_walls", {"size": 8, "walls": 12, "max_turns": 100}),
     ("four_way_walls", {}),
+    ("blockdance", {"size": 6, "max_turns": 80}),
+    ("blockdance", {"size": 7, "free_pass": False, "idle_limit": 30}),
+    ("blockdance", {"size": 6, "start": random_start(np.random.default_rng(1), 6), "free_pass": False}),
+    ("blockdance", {"size": 6, "start": random_start(np.random.default_rng(2), 6), "idle_limit": 20}),
+    ("blockdance", {"size": 7, "start": random_start(np.random.default_rng(3), 7), "max_turns": 60}),
+    ("blockdance", {}),
 ]
 BEGUN = {
     "four_way_walls": (lambda s: s.picked >= 0, lambda s: s.moved and s.picked < 0, lambda s: s.phase == 1),
+    "blockdance": (
+        lambda s: s.pivot >= 0 and not s.angle,
+        lambda s: s.angle and len(s.block) == 1,
+        lambda s: len(s.block) > 2,
+    ),
 }
-LONG = ("four_way_walls",)  # their text's boards: fewer games
+LONG = ("four_way_walls", "blockdance")  # their text's boards: fewer games
 
 
 def positions(game, name: str, seed: int) -> list:
@@ -104,10 +116,37 @@ def test_hand_made_four_way_walls_positions():
     assert played[0] == (0.0, 0.0) and played[2] == 2  # two turns, then the draw
 
 
+def test_hand_made_blockdance_positions():
+    cases = []
+    # a capture by rotation: v5.1 x5 lands on w6 and takes it (the last man, so it wins)
+    cases.append(game_with("v5 x5", "w6"))
+    cases.append(game_with("v5 x5", "w6 a8 c8", idle_limit=3))
+    # a pass: men that touch none of their own have no move, pass alone (two passes draw)
+    cases.append(game_with("a8 e8", "C8 y8"))
+    cases.append(game_with("a8 e8 v5 x5", "C8 y8", free_pass=False))
+    # the block must take in a forced man (x5 lands on w6), and one landing off the board
+    cases.append(game_with("v5 x5 w6", "a8 c8"))
+    for game in cases:
+        start = game.initial_state()
+        states = [start]
+        if game.legal_actions(start) != [game.PASS]:
+            pivot = game.step(start, game.legal_actions(start)[0])
+            angle = game.step(pivot, game.legal_actions(pivot)[0])
+            states += [pivot, angle]
+        for state in states:
+            for seed in range(20):
+                assert_plays_the_engine_game(game, state, seed)
+    outcomes = {cases[0].random_playout(cases[0].initial_state(), np.random.default_rng(k))[0] for k in range(20)}
+    assert outcomes == {(1.0, -1.0), (0.0, 0.0)}  # the capture that kills all, or passes and turns to a draw
+
+
 def test_the_kernels_play_uniformly_random_games():
     """The kernel's mean returns from the start are the engine loop's (``Game.random_playout``,
     its own generator) within four standard errors."""
-    for name, params in (("four_way_walls", {"size": 5, "walls": 3, "max_turns": 60}),):
+    for name, params in (
+        ("four_way_walls", {"size": 5, "walls": 3, "max_turns": 60}),
+        ("blockdance", {"size": 6, "start": random_start(np.random.default_rng(2), 6)}),
+    ):
         game = make_game(name, **params)
         rng, start = np.random.default_rng(0), game.initial_state()
         ours = [game.random_playout(start, rng)[0][0] for _ in range(2000)]
