@@ -4,16 +4,14 @@ number of decisions and of turns (``Game.engine_playout`` is the loop). Position
 random games (the start, a turn begun at each of its micro-steps, one at random and the last
 ones before the end) and hand-made ones for the rare rules."""
 
-import pickle
-
 import numpy as np
 import pytest
 from test_blockdance import game_with, random_start
 from test_four_way_walls import SMALL, STUCK, STUCK_WALLS, at, position, steps, wall_action
+from test_scheduled_playouts import assert_plays_the_engine_game, assert_scores_as_the_engine_loop
 
-from envs import Game, make_game
+from envs import make_game
 from envs.games.four_way_walls.game import FourWayWalls
-from envs.kernels import playout_seed
 
 # (registry name, parameters, what marks a turn begun): sizes, wall counts, schedules, limits
 CONFIGS = [
@@ -53,15 +51,6 @@ def positions(game, name: str, seed: int) -> list:
     for begun in BEGUN[name]:
         picks.update([k for k, s in enumerate(states) if begun(s)][:1])
     return [states[k] for k in sorted(picks)] + [state]
-
-
-def assert_plays_the_engine_game(game, state, seed: int) -> None:
-    before = pickle.dumps(state)
-    played = game.random_playout(state, np.random.default_rng(seed))
-    assert pickle.dumps(state) == before  # left untouched
-    assert played == game.engine_playout(state, playout_seed(np.random.default_rng(seed)))
-    if game.is_terminal(state):
-        assert played == (game.returns(state), 0, 0)
 
 
 def check_config(name: str, params: dict, seeds: range) -> int:
@@ -141,18 +130,8 @@ def test_hand_made_blockdance_positions():
 
 
 def test_the_kernels_play_uniformly_random_games():
-    """The kernel's mean returns from the start are the engine loop's (``Game.random_playout``,
-    its own generator) within four standard errors."""
-    for name, params in (
-        ("four_way_walls", {"size": 5, "walls": 3, "max_turns": 60}),
-        ("blockdance", {"size": 6, "start": random_start(np.random.default_rng(2), 6)}),
-    ):
-        game = make_game(name, **params)
-        rng, start = np.random.default_rng(0), game.initial_state()
-        ours = [game.random_playout(start, rng)[0][0] for _ in range(2000)]
-        theirs = [Game.random_playout(game, start, rng)[0][0] for _ in range(300)]
-        error = (np.var(ours) / len(ours) + np.var(theirs) / len(theirs)) ** 0.5
-        assert abs(np.mean(ours) - np.mean(theirs)) < 4 * error
+    assert_scores_as_the_engine_loop(make_game("four_way_walls", size=5, walls=3, max_turns=60))
+    assert_scores_as_the_engine_loop(make_game("blockdance", size=6, start=random_start(np.random.default_rng(2), 6)))
 
 
 def test_the_engine_loop_refuses_chance():
