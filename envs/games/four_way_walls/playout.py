@@ -9,8 +9,8 @@ where a wall or another boundary stops it (``routes``), a wall's clashes (``wall
 and the path rule searched only for a wall that closes a loop of walls and boundary
 (``legal_walls``, a union-find of the points built afresh at each wall).
 
-The kernel's state is one int64 array (``STATE``'s fields below), the stones' cells (-1 off)
-and the walls by centre (``walls[orientation, i * (n + 1) + j]``).
+The kernel's state is one int64 array (its fields named below, ``PLAYER`` ... ``RESULT``), the
+stones' cells (-1 off) and the walls by centre (``walls[orientation, i * (n + 1) + j]``).
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def playout(stones, walls, fields, n, schedule, max_turns, seed):
     """``(outcome, decisions, turns)`` of a random game from a position (not over), as
     ``Game.engine_playout`` counts them: ``outcome`` 0 a draw, 1 or 2 the winning seat + 1.
     ``stones``: the 8 stones' cells (``Position.stones``); ``walls``: ``(2, (n+1)**2)``;
-    ``fields``: the state array (``STATE`` order above); ``schedule``: the step counts."""
+    ``fields``: the state array (``PLAYER`` ... ``RESULT``); ``schedule``: the step counts."""
     stones, walls, st = stones.copy(), walls.copy(), fields.copy()
     options = np.empty(max(n * n + 1, 2 * (n - 1) * (n - 1)), np.int64)
     parent = np.empty((n + 1) * (n + 1) + 1, np.int64)
