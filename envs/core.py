@@ -38,6 +38,8 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
+from envs.kernels import draw
+
 CHANCE = -1
 TERMINAL = -2
 
@@ -183,6 +185,25 @@ class Game(abc.ABC):
                 decisions += 1
                 turns += self.to_play(state) != player
             player = self.to_play(state)
+        return self.returns(state), decisions, turns
+
+    def engine_playout(self, state, seed: int) -> tuple[tuple[float, ...], int, int]:
+        """The engine loop from ``state`` (left untouched) to the end, one ``envs.kernels.draw``
+        from the stream at ``seed`` per decision over ``legal_actions``: the game a compiled
+        :meth:`random_playout` must play for the same seed (games without chance;
+        ``tests/test_scheduled_playouts.py``, ``tests/test_wall_block_playouts.py``)."""
+        state, decisions, turns = state.copy(), 0, 0
+        mover = self.to_play(state)
+        while mover != TERMINAL:
+            if mover == CHANCE:
+                raise ValueError("engine_playout plays games without chance nodes")
+            legal = self.legal_actions(state)
+            index, seed = draw(seed, len(legal))
+            self.apply(state, legal[index])
+            decisions += 1
+            player = self.to_play(state)
+            turns += player != mover
+            mover = player
         return self.returns(state), decisions, turns
 
     def action_playout_returns(self, state, rollouts: int, rng: np.random.Generator) -> np.ndarray:

@@ -29,7 +29,7 @@ from typing import Sequence
 import numpy as np
 
 from envs.core import TERMINAL, Game, GameInfo, IllegalActionError, NotationError, Symmetry, turn_text
-from envs.kernels import draw, playout_seed
+from envs.kernels import playout_seed
 from envs.schedule.moves import PIECE, MoveRules
 from envs.schedule.schedule import TurnSchedule
 
@@ -194,26 +194,13 @@ class ScheduledGame(Game):
         """Uniformly random legal actions from ``state`` (left untouched) to the end:
         ``(returns, decisions, turns)``. Where the rules have a kernel (``rules.playout``: Biversi,
         Hexxagon, Send It) it plays from any position, a turn or a move begun included, drawing one seed
-        from ``rng`` (``playout_seed``) and then exactly as :meth:`engine_playout` does from that
+        from ``rng`` (``playout_seed``) and then exactly as ``Game.engine_playout`` does from that
         seed; the tests check it. Otherwise the engine loop draws from ``rng`` (``Game``'s)."""
         if state.result is None and self.rules.has_playout:
             seed = playout_seed(rng)
             outcome, decisions, turns = self.rules.playout(state, self._counts, self.restricted, seed)
             return ((0.0, 0.0), (1.0, -1.0), (-1.0, 1.0))[outcome], decisions, turns
         return super().random_playout(state, rng)
-
-    def engine_playout(self, state: ScheduledState, seed: int) -> tuple[tuple[float, float], int, int]:
-        """The engine loop from ``state`` (left untouched) to the end, one ``envs.kernels.draw``
-        from the stream at ``seed`` per decision over ``legal_actions``: the game the kernels of
-        :meth:`random_playout` must play for the same seed (``tests/test_scheduled_playouts.py``)."""
-        state, decisions, turns = state.copy(), 0, 0
-        while state.result is None:
-            mover, legal = state.player, self.legal_actions(state)
-            index, seed = draw(seed, len(legal))
-            self.apply(state, legal[index])
-            decisions += 1
-            turns += self.to_play(state) != mover
-        return self.returns(state), decisions, turns
 
     def _end_turn(self, state: ScheduledState, seat: int) -> None:
         state.passes = 0 if state.placed else state.passes + 1

@@ -46,6 +46,20 @@ def geometry(side: int):
     return on, around(HEX_STEPS), around(ring2)
 
 
+@lru_cache(maxsize=None)
+def tables(side: int) -> tuple[np.ndarray, np.ndarray]:
+    """(the 6 cells next to every cell, the 12 cells two away), each sorted, as int64 rows
+    padded with -1: ``geometry``'s lists for the numba kernels (Hexxagon's, Blockdance's playouts)."""
+    _, adjacent, two_away = geometry(side)
+    out = []
+    for lists in (adjacent, two_away):
+        table = np.full((len(lists), max(map(len, lists))), -1, np.int64)
+        for cell, others in enumerate(lists):
+            table[cell, : len(others)] = sorted(others)
+        out.append(table)
+    return out[0], out[1]
+
+
 def cell_name(side: int, cell: int) -> str:
     """``cell_name(8, 7)`` -> ``"h1"``: the doubled letter, then the row."""
     r, q = divmod(int(cell), 2 * side - 1)

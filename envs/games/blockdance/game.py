@@ -25,9 +25,11 @@ from envs.games.blockdance.moves import (
     landing,
     largest_block,
     moves_something,
+    rotation_table,
     turn_block,
 )
 from envs.games.blockdance.notation import NOT, cells_text, read_cells
+from envs.kernels import playout_seed
 from envs.schedule.moves import read_start
 from envs.stones import hexagon
 from envs.stones.board import cell_symmetry
@@ -314,6 +316,31 @@ class Blockdance(Game):
 
     def _block_text(self, state: BlockdanceState) -> str:
         return " ".join(self.cell_name(c) for c in state.block)
+
+    def random_playout(self, state: BlockdanceState, rng: np.random.Generator) -> tuple[tuple[float, float], int, int]:
+        """Uniformly random legal actions from ``state`` (left untouched, a turn begun included) to
+        the end: ``(returns, decisions, turns)``, in one numba kernel (``playout.py``) that draws
+        one seed from ``rng`` (``playout_seed``) and plays the game ``Game.engine_playout`` plays
+        for that seed (``tests/test_wall_block_playouts.py``)."""
+        if state.player == TERMINAL:
+            return self.returns(state), 0, 0
+        from envs.games.blockdance.playout import playout  # here: numba compiles on first use
+
+        outcome, decisions, turns = playout(
+            np.array(state.board, np.int64),
+            rotation_table(self.side),
+            hexagon.tables(self.side)[0],
+            state.player,
+            state.pivot,
+            state.angle,
+            np.array(state.block, np.int64),
+            state.turns,
+            state.idle,
+            state.passes,
+            np.array([self.free_pass, self.idle_limit, self.max_turns], np.int64),
+            playout_seed(rng),
+        )
+        return ((0.0, 0.0), (1.0, -1.0), (-1.0, 1.0))[outcome], int(decisions), int(turns)
 
     def returns(self, state: BlockdanceState) -> tuple[float, float]:
         if state.player != TERMINAL or state.winner < 0:

@@ -39,6 +39,7 @@ from envs.games.four_way_walls.notation import (
     stone_letter,
     wall_name,
 )
+from envs.kernels import playout_seed
 from envs.schedule.schedule import TurnSchedule
 
 SEAT_NAMES = ("NESW", "nesw")
@@ -127,6 +128,7 @@ class FourWayWalls(Game):
         if self.schedule.most > 4:
             raise ValueError(f"schedule: a turn steps each of four stones at most once, got {schedule!r}")
         self.size, self.walls, self.max_turns = int(size), int(walls), int(max_turns)
+        self._counts = np.array(self.schedule.counts, np.int64)  # for the playout kernel
         n = self.size
         self.OFF = n * n
         self.WALL0 = n * n + 1
@@ -240,6 +242,32 @@ class FourWayWalls(Game):
             if state.walls_left[seat] > 0 and self.legal_actions(state):
                 return
             seat, turn = 1 - seat, turn + 1
+
+    def random_playout(self, state: WallsState, rng: np.random.Generator) -> tuple[tuple[float, float], int, int]:
+        """Uniformly random legal actions from ``state`` (left untouched, a turn begun included) to
+        the end: ``(returns, decisions, turns)``, in one numba kernel (``playout.py``) that draws
+        one seed from ``rng`` (``playout_seed``) and plays the game ``Game.engine_playout`` plays
+        for that seed (``tests/test_wall_block_playouts.py``)."""
+        if state.result is not None:
+            return state.result, 0, 0
+        from envs.games.four_way_walls.playout import playout  # here: numba compiles on first use
+
+        pos, n1 = state.pos, self.size + 1
+        walls = np.array(pos.walls, np.uint8).reshape(2, n1 * n1)
+        fields = np.array(
+            [state.player, state.turn, state.phase, state.steps_left, state.moved, state.picked, *state.walls_left, -1],
+            np.int64,
+        )
+        outcome, decisions, turns = playout(
+            np.array(pos.stones, np.int64),
+            walls,
+            fields,
+            self.size,
+            self._counts,
+            self.max_turns,
+            playout_seed(rng),
+        )
+        return ((0.0, 0.0), (1.0, -1.0), (-1.0, 1.0))[outcome], int(decisions), int(turns)
 
     def returns(self, state: WallsState) -> tuple[float, float]:
         return state.result if state.result is not None else (0.0, 0.0)

@@ -125,7 +125,7 @@ class HexxagonRules(MoveRules):
         picked = state.partial[0] if state.partial else -1
         may_move = np.zeros(self.num_cells, np.uint8)
         may_move[list(state.origins)] = 1
-        adjacent, two_away = kernel.tables(self.side)
+        adjacent, two_away = hexagon.tables(self.side)
         return kernel.playout(
             state.board,
             adjacent,

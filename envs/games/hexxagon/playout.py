@@ -10,28 +10,11 @@ with -1; ``origins`` keeps the restriction as the engine's set does.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 from numba import njit
 
 from envs.kernels import EMPTY, draw
 from envs.stones.flanking import count_winner
-from envs.stones.hexagon import geometry
-
-
-@lru_cache(maxsize=None)
-def tables(side: int) -> tuple[np.ndarray, np.ndarray]:
-    """(the 6 cells next to every cell, the 12 cells two away), each sorted, as int64 rows
-    padded with -1."""
-    _, adjacent, two_away = geometry(side)
-    out = []
-    for lists in (adjacent, two_away):
-        table = np.full((len(lists), max(map(len, lists))), -1, np.int64)
-        for cell, others in enumerate(lists):
-            table[cell, : len(others)] = sorted(others)
-        out.append(table)
-    return out[0], out[1]
 
 
 @njit(cache=True)
@@ -39,7 +22,7 @@ def playout(
     board, adjacent, two_away, seat, turn, moves_left, picked, restricted, may_move, moves, move_limit, schedule, seed
 ):
     """``(outcome, decisions, turns)`` of a random game from a position (not over): ``outcome``
-    the winning seat's stone (1 or 2) or 0 for a draw. ``adjacent``, ``two_away``: ``tables(side)``;
+    the winning seat's stone (1 or 2) or 0 for a draw. ``adjacent``, ``two_away``: ``envs.stones.hexagon.tables(side)``;
     ``picked``: the stone a jump has picked (-1: none); ``may_move``: 1 on the cells that may
     start a move this turn (read only when ``restricted``); ``moves``: the moves of the game so
     far, against ``move_limit``; ``schedule``: the move counts (``TurnSchedule.counts``)."""
