@@ -20,6 +20,8 @@ GAMES = [
     ("y", {"size": 4, "pie_rule": True}),
     ("gomoku", {"size": 7}),
     ("gomoku", {"size": 5, "pie_rule": True}),
+    ("reversi", {"size": 4}),
+    ("reversi", {"size": 6}),
 ]
 GAME_IDS = [f"{name}-{'-'.join(f'{k}={v}' for k, v in params.items())}" for name, params in GAMES]
 
@@ -127,6 +129,19 @@ def test_compiled_driver_matches_in_lockstep_over_many_roots(kind, per_state, gu
     assert_same(*both_drivers(game, config, states, kind, 5, add_noise=True, per_state=per_state))
 
 
+@pytest.mark.parametrize("kind", ["uniform", "network", "rollout"])
+def test_compiled_driver_passes_in_reversi(kind):
+    """A root whose only action is a pass, in a tree that reaches the count at the end."""
+    game = make_game("reversi", size=4)
+    state = game.from_diagram(". . . o\no o o x\n. o x x\n. x x x", "o", turns=7)
+    assert game.legal_actions(state) == [game.PASS]
+    outcomes = both_drivers(game, SearchConfig(num_simulations=60), [state], kind, 2, add_noise=True)
+    assert_same(*outcomes)
+    visits = outcomes[1][0][0].visit_counts
+    assert visits[game.PASS] == visits.sum() > 50
+    assert len(outcomes[1][0][0].principal_variation) >= 3
+
+
 @pytest.mark.parametrize("kind", ["rollout", "network"])
 def test_compiled_driver_grows_its_edge_arrays(monkeypatch, kind):
     """Starting with room for one wave's edges, the arrays grow many times over."""
@@ -155,7 +170,8 @@ def test_auto_picks_the_compiled_driver_where_covered():
     assert MCTS(hex5, SearchConfig(gumbel=True))._compiled is not None
     assert MCTS(hex5, SearchConfig(playout_mix=0.5))._compiled is None
     assert MCTS(hex5, driver="python")._compiled is None
-    for name in ("nex", "reversi", "odoku"):
+    assert MCTS(make_game("reversi", size=6))._compiled is not None
+    for name in ("nex", "neuversi", "odoku"):
         assert MCTS(make_game(name))._compiled is None
 
 
