@@ -22,6 +22,13 @@ GAMES = [
     ("gomoku", {"size": 5, "pie_rule": True}),
     ("reversi", {"size": 4}),
     ("reversi", {"size": 6}),
+    ("nex", {"size": 4}),
+    ("nex", {"size": 5, "pie_rule": True}),
+    ("neumoku", {"size": 6}),
+    ("neuy", {"size": 5, "pie_rule": True}),
+    ("neuversi", {"size": 4}),
+    ("neuversi", {"size": 6}),
+    ("adneuversi", {"size": 6}),
 ]
 GAME_IDS = [f"{name}-{'-'.join(f'{k}={v}' for k, v in params.items())}" for name, params in GAMES]
 
@@ -170,16 +177,17 @@ def test_auto_picks_the_compiled_driver_where_covered():
     assert MCTS(hex5, SearchConfig(gumbel=True))._compiled is not None
     assert MCTS(hex5, SearchConfig(playout_mix=0.5))._compiled is None
     assert MCTS(hex5, driver="python")._compiled is None
-    assert MCTS(make_game("reversi", size=6))._compiled is not None
-    for name in ("nex", "neuversi", "odoku"):
+    for name in ("reversi", "nex", "neuversi", "adneuversi", "neumoku", "neuy"):
+        assert MCTS(make_game(name))._compiled is not None
+    for name in ("odoku", "biversi"):
         assert MCTS(make_game(name))._compiled is None
 
 
 def test_driver_choice_errors_name_the_reason():
     with pytest.raises(ValueError, match="driver must be one of"):
         MCTS(make_game("hex", size=5), driver="numba")
-    with pytest.raises(ValueError, match="nex has no compiled rules"):
-        MCTS(make_game("nex", size=5), driver="compiled")
+    with pytest.raises(ValueError, match="odoku has no compiled rules"):
+        MCTS(make_game("odoku"), driver="compiled")
     with pytest.raises(ValueError, match="does not cover playout_mix"):
         MCTS(make_game("hex", size=5), SearchConfig(playout_mix=0.5), driver="compiled")
     game = make_game("hex", size=2)

@@ -87,7 +87,8 @@ Two drivers run the simulations over those arrays and give the same results
 (visit counts, values, priors, principal variation; the tests compare them on
 fixed seeds). The *compiled driver* (:mod:`~agents.search.mcts.driver`) serves
 games with compiled rules (``game.compiled()``, an ``envs.compiled.CompiledGame``:
-Hex, Y and Gomoku, with or without the pie rule, and Reversi) under PUCT with any estimator,
+Hex, Y and Gomoku, with or without the pie rule, Reversi, and the neutral games over
+them, micro-steps included) under PUCT with any estimator,
 ``fpu_reduction``, either chance mode (these games have no chance nodes), root
 noise and the Gumbel root: positions are rows of an int32 array, and selection,
 expansion, terminal detection and backup of every root run in numba, with Python

@@ -1,5 +1,5 @@
 """The compiled search driver: ``MCTS.search_many`` in numba for games with an
-``envs.compiled.CompiledGame`` (the plain placement games, Hex, Y and Gomoku, and Reversi).
+``envs.compiled.CompiledGame`` (Hex, Y, Gomoku, Reversi and their neutral games).
 
 The tree is the Python driver's (:class:`~agents.search.mcts.tree.Tree`'s arrays, selected by
 ``kernels.walk`` and backed up by ``kernels.backup``), plus each node's position as a row of

@@ -34,7 +34,7 @@ class MCTS:
     """PUCT tree search for one game; see the module docstring for the algorithm.
 
     ``driver``: "auto" runs the compiled driver (``agents.search.mcts.driver``) where the game
-    has compiled rules (``game.compiled()``: Hex, Y, Gomoku, Reversi) and the configuration is one it
+    has compiled rules (``game.compiled()``: Hex, Y, Gomoku, Reversi, the neutral games) and the configuration is one it
     covers (PUCT with any estimator, fpu, root noise and the Gumbel root; not ``playout_mix``),
     and the Python driver otherwise; "python" always runs the Python driver, "compiled" the
     compiled one (ValueError where it cannot). Both give the same results.
