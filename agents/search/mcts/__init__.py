@@ -99,7 +99,9 @@ run the whole search in one kernel call (one per wave with ``gumbel``), the
 playouts seeded by raw draws of the estimator's generator in the Python driver's
 order. The *Python driver* (this package's ``search.py`` loop: Python creates
 children with ``game.apply``, expands chance nodes and calls the estimator)
-serves every other game and ``playout_mix``. ``MCTS(game, config, driver="auto")`` picks the
+serves every other game. With ``playout_mix`` the compiled driver runs each new leaf's
+playout kernel between estimator calls, seeded from its root's generator as the Python
+driver seeds ``game.random_playout``. ``MCTS(game, config, driver="auto")`` picks the
 compiled one where it can; ``driver="python"`` forces the Python one.
 
 Leaf estimates
