@@ -84,12 +84,13 @@ def main() -> None:
     backends = list(table)
     first = backends[0]
     width = max(len(key) for key in table[first])
-    header = f"{'measure':<{width}}" + "".join(f"  {b:>10}" for b in backends)
+    widths = {b: max(10, len(b)) for b in backends}
+    header = f"{'measure':<{width}}" + "".join(f"  {b:>{widths[b]}}" for b in backends)
     header += "".join(f"  {'x' + str(i + 1):>12}" for i in range(1, len(backends)))
     print(header)
     print("-" * len(header))
     for key in table[first]:
-        line = f"{key:<{width}}" + "".join(f"  {table[b][key]:>10.1f}" for b in backends)
+        line = f"{key:<{width}}" + "".join(f"  {table[b][key]:>{widths[b]}.1f}" for b in backends)
         line += "".join(f"  {table[b][key] / table[first][key]:>12.2f}" for b in backends[1:])
         print(line)
     print()

@@ -33,7 +33,7 @@ from envs.neutral.kernels import (
     touching_into,
     turn_starts,
 )
-from envs.stones.compiled import COLOUR, OUTCOME, PLAYER, SWAPPED, TURNS, returns, to_play
+from envs.stones.compiled import COLOUR, OUTCOME, PLAYER, SWAPPED, TURNS, returns, to_play, won_by
 from envs.stones.flanking import capture_starts, captures, capturing_into
 from envs.stones.goals import outcome_at_end, turn_reached
 from envs.stones.rules import StoneState
@@ -244,7 +244,6 @@ def playout(context, row, seed, out):
     params, neighbours, sides = context.params, context.neighbours, context.sides
     n = params[N]
     cells = n * n
-    out[0] = out[1] = 0.0
     if row[cells + PHASE] != START:
         row = row.copy()
         actions = np.empty(cells + 1, np.int64)
@@ -269,9 +268,7 @@ def playout(context, row, seed, out):
         sides,
         seed,
     )
-    if outcome > 0:
-        seat = (outcome - 1) ^ (1 if swapped != 0 or swaps else 0)
-        out[seat], out[1 - seat] = 1.0, -1.0
+    won_by(outcome, swapped != 0 or swaps, out)
 
 
 register(NeutralContext, legal=legal, apply=apply, to_play=to_play, returns=returns, playout=playout)

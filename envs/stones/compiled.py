@@ -187,11 +187,17 @@ def returns(context, row, out):
     """``StoneGame.returns``: +1 / -1 by the winning colour's seat, zeros for a draw or before the end."""
     cells = context.params[N] * context.params[N]
     out[0] = out[1] = 0.0
-    outcome = row[cells + OUTCOME]
-    if row[cells + PLAYER] != TERMINAL or outcome <= 0:
-        return
-    seat = (outcome - 1) ^ row[cells + SWAPPED]
-    out[seat], out[1 - seat] = 1.0, -1.0
+    if row[cells + PLAYER] == TERMINAL:
+        won_by(row[cells + OUTCOME], row[cells + SWAPPED], out)
+
+
+@njit(cache=True)
+def won_by(outcome, swapped, out):
+    """The returns into ``out`` when colour ``outcome`` (0: a draw) won, ``swapped``: the pie swap taken."""
+    out[0] = out[1] = 0.0
+    if outcome > 0:
+        seat = (outcome - 1) ^ (1 if swapped else 0)
+        out[seat], out[1 - seat] = 1.0, -1.0
 
 
 @njit(cache=True)
@@ -205,10 +211,7 @@ def playout(context, row, seed, out):
     outcome, _, _, swaps = placement_playout(
         row[:cells], n, row[cells + COLOUR], row[cells + TURNS], pie_turn, params[GOAL], neighbours, sides, seed
     )
-    out[0] = out[1] = 0.0
-    if outcome > 0:
-        seat = (outcome - 1) ^ (1 if swapped != 0 or swaps else 0)
-        out[seat], out[1 - seat] = 1.0, -1.0
+    won_by(outcome, swapped != 0 or swaps, out)
 
 
 @njit(cache=True)
@@ -253,10 +256,7 @@ def flanking_playout(context, row, seed, out):
     n = context.params[N]
     cells = n * n
     outcome = reversi_playout(row[:cells], n, row[cells + COLOUR], seed)[0]
-    out[0] = out[1] = 0.0
-    if outcome > 0:
-        seat = (outcome - 1) ^ row[cells + SWAPPED]
-        out[seat], out[1 - seat] = 1.0, -1.0
+    won_by(outcome, row[cells + SWAPPED] != 0, out)
 
 
 register(PlacementContext, legal=legal, apply=apply, to_play=to_play, returns=returns, playout=playout)
