@@ -202,3 +202,22 @@ def test_driver_choice_errors_name_the_reason():
 
     with pytest.raises(ValueError, match="estimator returned priors"):
         MCTS(game, driver="compiled").search(game.initial_state(), Short(), np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("name,params", [("nex", {"size": 5}), ("neuversi", {"size": 6})])
+def test_self_play_gives_the_same_games_on_both_drivers(name, params):
+    """The nex11 recipe's search (Gumbel root, playout mix) through self-play: the same games and targets."""
+    from agents.training.selfplay import SelfPlayConfig, self_play
+
+    game = make_game(name, **params)
+    search = SearchConfig(num_simulations=32, gumbel=True, playout_mix=0.5)
+    selfplay = SelfPlayConfig(games_per_iteration=4, concurrent_games=4, outcome_rollouts=2)
+    batches = []
+    for driver in ("python", "compiled"):
+        mcts = MCTS(game, search, driver=driver)
+        batches.append(self_play(game, mcts, fake_network(game), 4, selfplay, np.random.default_rng(3)))
+    python, compiled = batches
+    assert python.games == compiled.games and python.returns == compiled.returns
+    np.testing.assert_array_equal(python.obs, compiled.obs)
+    np.testing.assert_array_equal(python.policy, compiled.policy)
+    np.testing.assert_array_equal(python.value, compiled.value)
