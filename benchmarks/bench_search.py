@@ -15,9 +15,10 @@ search (numba kernels compile on first use), and reports simulations/s:
   without the forward pass. The compiled driver calls it from Python once per wave, as a
   network.
 
-``MCTS`` picks its driver (the compiled one for Hex; the Python one for the other games
-here). For the Hex rows, ``observe x16`` is then timed in ``--rounds`` alternating rounds
-on the compiled and on the Python driver, and the median of the per-round ratios printed.
+``MCTS`` picks its driver (the compiled one where the game has compiled rules: all here but
+Odoku). For those rows, ``rollout`` and ``observe x16`` are then timed in ``--rounds``
+alternating rounds on the compiled and on the Python driver, and the median of the
+per-round ratios printed.
 
 With ``open-spiel`` installed, OpenSpiel's C++ ``pyspiel.MCTSBot`` (UCT, c = 2,
 ``RandomRolloutEvaluator(1)``, no solver) searches ``hex(board_size=5)`` and
@@ -50,7 +51,9 @@ GAMES = {  # row label: (registry name, parameters)
     "hex 11x11": ("hex", {"size": 11}),
     "nex 5x5": ("nex", {"size": 5}),
     "neumoku 9x9": ("neumoku", {"size": 9}),
+    "nex 11x11": ("nex", {"size": 11}),
     "neuversi 6x6": ("neuversi", {"size": 6}),
+    "reversi 8x8": ("reversi", {"size": 8}),
 }
 
 
@@ -177,14 +180,15 @@ def main() -> None:
 
     for label in args.games:
         name, params = GAMES[label]
-        if name != "hex":
-            continue
         game = make_game(name, **params)
-        searches = [observe_search(game, args.simulations, driver, rng) for driver in ("compiled", "python")]
-        rows = alternating_rates(searches, 16 * args.simulations, args.seconds, args.rounds)
-        ratio = float(np.median([compiled / python for compiled, python in rows]))
-        print(f"{label} observe x16, compiled / python driver: " + ", ".join(f"{c:.0f} / {p:.0f}" for c, p in rows))
-        print(f"{f'compiled / python driver ({label} observe x16), median':60}{ratio:8.2f}x")
+        if game.compiled() is None:
+            continue
+        for column, search, count in (("rollout", rollout_search, 1), ("observe x16", observe_search, 16)):
+            searches = [search(game, args.simulations, driver, rng) for driver in ("compiled", "python")]
+            rows = alternating_rates(searches, count * args.simulations, args.seconds, args.rounds)
+            ratio = float(np.median([compiled / python for compiled, python in rows]))
+            print(f"{label} {column}, compiled / python driver: " + ", ".join(f"{c:.0f} / {p:.0f}" for c, p in rows))
+            print(f"{f'compiled / python driver ({label} {column}), median':60}{ratio:8.2f}x")
 
     theirs = open_spiel_search(args.simulations)
     if theirs is None:

@@ -1,17 +1,19 @@
-"""Self-play throughput at the training defaults (``configs/train.yaml``), by inference backend.
+"""Self-play throughput at the training defaults (``configs/train.yaml``), by inference backend and search driver.
 
-    python benchmarks/bench_selfplay.py [--games N] [--backends torch,onnx] [--rounds R] [experiment=nex5 ...]
+    python benchmarks/bench_selfplay.py [--games N] [--backends torch,onnx] [--drivers python,compiled]
+        [--rounds R] [experiment=nex5 ...]
 
 Composes the training config (Hydra overrides after the options), plays
 ``--games`` self-play games with a fresh network exactly as one training
-iteration does, once per backend of ``agents/net/inference.py`` per round, the
-backends alternating so that the machine's load falls on both alike, and prints
-per backend (the median round): recorded positions/s (the
+iteration does, once per backend of ``agents/net/inference.py`` and MCTS driver
+(``MCTS(driver=...)``: the compiled or the Python one) per round, the columns
+alternating so that the machine's load falls on all alike, and prints per column
+(``backend/driver``; the median round): recorded positions/s (the
 ``perf/positions_per_s`` of training), network-evaluated positions/s, network
 calls/s and their mean batch, the network's own forward-pass ceiling (the
 positions those calls evaluated over the time spent inside them: self-play with
 nothing between the calls) and the share of it self-play reaches, a lone ``search`` (one state, no batching), and each
-measure's ratio to the first backend's. Nothing here is a test.
+measure's ratio to the first column's. Nothing here is a test.
 """
 
 from __future__ import annotations
@@ -39,6 +41,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, help="self-play games to time (default: one iteration's)")
     parser.add_argument("--lone-moves", type=int, default=20, help="single-state searches to time")
     parser.add_argument("--backends", default="torch,onnx", help="inference backends, the first the reference")
+    parser.add_argument(
+        "--drivers", default="auto", help="MCTS drivers (auto, compiled, python), the first the reference"
+    )
     parser.add_argument("--rounds", type=int, default=3, help="rounds of every backend, alternating")
     parser.add_argument("overrides", nargs="*", help="Hydra overrides, e.g. experiment=nex5")
     args = parser.parse_args()
@@ -51,16 +56,17 @@ def main() -> None:
     game = s.game
     torch.manual_seed(s.seed)
     net = PolicyValueNet.for_game(game.info, s.net).to(s.device)
-    mcts = MCTS(game, s.search)
+    searches = {driver: MCTS(game, s.search, driver=driver) for driver in args.drivers.split(",")}
     rng = np.random.default_rng(s.seed)
 
-    backends = args.backends.split(",")
-    rounds = {backend: [] for backend in backends}
-    for backend in backends:  # warm-up: imports, allocator, the first export
-        self_play(game, mcts, NetEstimator(game, net, s.device, backend), 1, s.selfplay, rng)
+    columns = [(backend, driver) for backend in args.backends.split(",") for driver in searches]
+    rounds = {column: [] for column in columns}
+    for backend, driver in columns:  # warm-up: imports, allocator, the first export, numba's cache
+        self_play(game, searches[driver], NetEstimator(game, net, s.device, backend), 1, s.selfplay, rng)
     for _ in range(args.rounds):
-        for backend in backends:
-            rounds[backend].append(measure(game, net, mcts, s, backend, num_games, args.lone_moves, rng))
+        for backend, driver in columns:
+            row = measure(game, net, searches[driver], s, backend, num_games, args.lone_moves, rng)
+            rounds[backend, driver].append(row)
 
     print(
         f"game {game.info.name} {game.info.params}  net {s.net.to_dict()}  device {s.device}  "
@@ -72,18 +78,23 @@ def main() -> None:
     )
     print()
     table = {
-        backend: {key: float(np.median([r[key] for r in rows])) for key in rows[0]} for backend, rows in rounds.items()
+        f"{backend}/{driver}": {key: float(np.median([r[key] for r in rows])) for key in rows[0]}
+        for (backend, driver), rows in rounds.items()
     }
+    backends = list(table)
     first = backends[0]
     width = max(len(key) for key in table[first])
-    header = f"{'measure':<{width}}" + "".join(f"  {b:>10}" for b in backends)
-    header += "".join(f"  {b + '/' + first:>12}" for b in backends[1:])
+    widths = {b: max(10, len(b)) for b in backends}
+    header = f"{'measure':<{width}}" + "".join(f"  {b:>{widths[b]}}" for b in backends)
+    header += "".join(f"  {'x' + str(i + 1):>12}" for i in range(1, len(backends)))
     print(header)
     print("-" * len(header))
     for key in table[first]:
-        line = f"{key:<{width}}" + "".join(f"  {table[b][key]:>10.1f}" for b in backends)
+        line = f"{key:<{width}}" + "".join(f"  {table[b][key]:>{widths[b]}.1f}" for b in backends)
         line += "".join(f"  {table[b][key] / table[first][key]:>12.2f}" for b in backends[1:])
         print(line)
+    print()
+    print("columns: " + ", ".join(f"{i + 1} {b}" for i, b in enumerate(backends)) + "; x<i>: column i / column 1")
 
 
 def measure(game, net, mcts, s, backend: str, num_games: int, lone_moves: int, rng) -> dict:

@@ -20,7 +20,8 @@ stays one piece of code and its kernels stay in numba's on-disk cache.
 engine reaches by the same actions; ``playout`` plays the same game as
 ``game.random_playout(state, rng)`` when ``seed = envs.kernels.playout_seed(rng)``, so a driver
 that draws seeds in the engine's order gives the same rollout values. The plain placement
-games (Hex, Y, Gomoku, with or without the pie rule) register theirs in ``envs.stones.compiled``.
+games (Hex, Y, Gomoku, with or without the pie rule) and Reversi register theirs in
+``envs.stones.compiled``, the neutral games (their micro-steps) in ``envs.neutral.compiled``.
 """
 
 from __future__ import annotations

@@ -20,6 +20,15 @@ GAMES = [
     ("y", {"size": 4, "pie_rule": True}),
     ("gomoku", {"size": 7}),
     ("gomoku", {"size": 5, "pie_rule": True}),
+    ("reversi", {"size": 4}),
+    ("reversi", {"size": 6}),
+    ("nex", {"size": 4}),
+    ("nex", {"size": 5, "pie_rule": True}),
+    ("neumoku", {"size": 6}),
+    ("neuy", {"size": 5, "pie_rule": True}),
+    ("neuversi", {"size": 4}),
+    ("neuversi", {"size": 6}),
+    ("adneuversi", {"size": 6}),
 ]
 GAME_IDS = [f"{name}-{'-'.join(f'{k}={v}' for k, v in params.items())}" for name, params in GAMES]
 
@@ -113,6 +122,7 @@ def test_compiled_driver_gives_the_python_drivers_results(name, params, kind):
             fpu_reduction=0.1 * (seed % 3),
             gumbel=seed % 4 >= 2,
             gumbel_actions=int(rng.integers(1, 20)),
+            playout_mix=0.5 if seed % 3 == 1 else 0.0,
         )
         assert_same(*both_drivers(game, config, [state], kind, seed, add_noise))
 
@@ -123,8 +133,21 @@ def test_compiled_driver_gives_the_python_drivers_results(name, params, kind):
 def test_compiled_driver_matches_in_lockstep_over_many_roots(kind, per_state, gumbel):
     game = make_game("hex", size=5, pie_rule=True)
     states = positions(game, np.random.default_rng(3), 12)
-    config = SearchConfig(num_simulations=150, c_puct=2.0, gumbel=gumbel, gumbel_actions=8)
+    config = SearchConfig(num_simulations=150, c_puct=2.0, gumbel=gumbel, gumbel_actions=8, playout_mix=0.25)
     assert_same(*both_drivers(game, config, states, kind, 5, add_noise=True, per_state=per_state))
+
+
+@pytest.mark.parametrize("kind", ["uniform", "network", "rollout"])
+def test_compiled_driver_passes_in_reversi(kind):
+    """A root whose only action is a pass, in a tree that reaches the count at the end."""
+    game = make_game("reversi", size=4)
+    state = game.from_diagram(". . . o\no o o x\n. o x x\n. x x x", "o", turns=7)
+    assert game.legal_actions(state) == [game.PASS]
+    outcomes = both_drivers(game, SearchConfig(num_simulations=60), [state], kind, 2, add_noise=True)
+    assert_same(*outcomes)
+    visits = outcomes[1][0][0].visit_counts
+    assert visits[game.PASS] == visits.sum() > 50
+    assert len(outcomes[1][0][0].principal_variation) >= 3
 
 
 @pytest.mark.parametrize("kind", ["rollout", "network"])
@@ -153,19 +176,19 @@ def test_auto_picks_the_compiled_driver_where_covered():
     hex5 = make_game("hex", size=5)
     assert MCTS(hex5)._compiled is not None
     assert MCTS(hex5, SearchConfig(gumbel=True))._compiled is not None
-    assert MCTS(hex5, SearchConfig(playout_mix=0.5))._compiled is None
+    assert MCTS(hex5, SearchConfig(playout_mix=0.5))._compiled is not None
     assert MCTS(hex5, driver="python")._compiled is None
-    for name in ("nex", "reversi", "odoku"):
+    for name in ("reversi", "nex", "neuversi", "adneuversi", "neumoku", "neuy"):
+        assert MCTS(make_game(name))._compiled is not None
+    for name in ("odoku", "biversi"):
         assert MCTS(make_game(name))._compiled is None
 
 
 def test_driver_choice_errors_name_the_reason():
     with pytest.raises(ValueError, match="driver must be one of"):
         MCTS(make_game("hex", size=5), driver="numba")
-    with pytest.raises(ValueError, match="nex has no compiled rules"):
-        MCTS(make_game("nex", size=5), driver="compiled")
-    with pytest.raises(ValueError, match="does not cover playout_mix"):
-        MCTS(make_game("hex", size=5), SearchConfig(playout_mix=0.5), driver="compiled")
+    with pytest.raises(ValueError, match="odoku has no compiled rules"):
+        MCTS(make_game("odoku"), driver="compiled")
     game = make_game("hex", size=2)
     state = game.initial_state()
     for action in (0, 1, 2):
@@ -179,3 +202,22 @@ def test_driver_choice_errors_name_the_reason():
 
     with pytest.raises(ValueError, match="estimator returned priors"):
         MCTS(game, driver="compiled").search(game.initial_state(), Short(), np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("name,params", [("nex", {"size": 5}), ("neuversi", {"size": 6})])
+def test_self_play_gives_the_same_games_on_both_drivers(name, params):
+    """The nex11 recipe's search (Gumbel root, playout mix) through self-play: the same games and targets."""
+    from agents.training.selfplay import SelfPlayConfig, self_play
+
+    game = make_game(name, **params)
+    search = SearchConfig(num_simulations=32, gumbel=True, playout_mix=0.5)
+    selfplay = SelfPlayConfig(games_per_iteration=4, concurrent_games=4, outcome_rollouts=2)
+    batches = []
+    for driver in ("python", "compiled"):
+        mcts = MCTS(game, search, driver=driver)
+        batches.append(self_play(game, mcts, fake_network(game), 4, selfplay, np.random.default_rng(3)))
+    python, compiled = batches
+    assert python.games == compiled.games and python.returns == compiled.returns
+    np.testing.assert_array_equal(python.obs, compiled.obs)
+    np.testing.assert_array_equal(python.policy, compiled.policy)
+    np.testing.assert_array_equal(python.value, compiled.value)

@@ -102,8 +102,12 @@ class NeutralGame(StoneGame):
         return "swap" if len(actions) == 3 else "convert"
 
     def compiled(self):
-        """None: the micro-steps have no compiled rules (``envs.stones.compiled`` is one stone a turn)."""
-        return None
+        """``envs.neutral.compiled``'s rules: the micro-steps over flat rows."""
+        if self._compiled is None:
+            from envs.neutral.compiled import NeutralRows
+
+            self._compiled = NeutralRows(self)
+        return self._compiled
 
     def max_decisions(self) -> int:
         # at most 2E + N <= 2 n^2 turns of up to 3 steps, a pass between two of them at most

@@ -1,5 +1,5 @@
-"""The plain placement games (Hex, Y, Gomoku; with or without the pie rule) as an
-``envs.compiled.CompiledGame``: ``StoneGame``'s rules for one stone a turn over a flat row.
+"""The one-stone-a-turn ``StoneGame`` s as ``envs.compiled.CompiledGame`` s over a flat row:
+the plain placement games (Hex, Y, Gomoku; with or without the pie rule) and Reversi.
 
 A row (int32) holds the board (``cells`` colours, as ``StoneState.board``), then the scalars
 ``COLOUR, SWAPPED, TURNS, PLAYER, OUTCOME, EMPTIES`` (the empty cells' count), then for a
@@ -9,6 +9,11 @@ context is a :class:`PlacementContext`: ``params`` int64 ``[n, goal, pie_turn]``
 without the pie rule), ``neighbours`` and ``sides`` as the rules' ``neighbour_array`` and
 ``goal_sides``. Each function mirrors the ``StoneGame`` method it is
 named after; the tests hold the driver that uses them to the engine's searches.
+
+Reversi (:class:`FlankingRows`) has the same board and scalars and nothing after them; its
+context is a :class:`FlankingContext`: ``params`` int64 ``[n]`` and ``flipped``, scratch room
+for one placement's captures. Its functions are ``envs.stones.flanking``'s kernels in
+``StoneGame``'s turn order: a capturing stone, else a pass, the count when neither side can place.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from envs.compiled import CompiledGame, register
 from envs.core import TERMINAL
 from envs.kernels import EMPTY, FIRST, GOAL_CHAIN, GOAL_COUNT, GOAL_LINE, GOAL_SIDES, SECOND
 from envs.stones.chains import link, link_joins
+from envs.stones.flanking import any_capture, captures, capturing_into, count_winner, reversi_playout
 from envs.stones.goals import TARGETS, outcome_at_end
 from envs.stones.lines import LINE, line_through
 from envs.stones.playout import placement_playout
@@ -32,6 +38,7 @@ COLOUR, SWAPPED, TURNS, PLAYER, OUTCOME, EMPTIES = range(6)  # after the board
 SCALARS = 6
 N, GOAL, PIE_TURN = range(3)  # params
 PlacementContext = namedtuple("PlacementContext", ["params", "neighbours", "sides"])
+FlankingContext = namedtuple("FlankingContext", ["params", "flipped"])
 
 
 class PlacementRows(CompiledGame):
@@ -61,7 +68,7 @@ class PlacementRows(CompiledGame):
         row[:cells] = np.frombuffer(bytes(state.board), np.uint8)
         scalars = (state.colour, state.swapped, state.turns, state.player, state.outcome, state.counts[EMPTY])
         row[cells : cells + SCALARS] = scalars
-        if self.goal != GOAL_LINE:
+        if self.goal in (GOAL_CHAIN, GOAL_SIDES):
             build_chains(self.context, row)
         return row
 
@@ -73,6 +80,19 @@ class PlacementRows(CompiledGame):
         state.colour, swapped, state.turns, state.player, state.outcome = row[cells : cells + OUTCOME + 1].tolist()
         state.swapped = bool(swapped)
         return state
+
+
+class FlankingRows(PlacementRows):
+    """The ``CompiledGame`` of plain Reversi (captures by flanking, the count at the end)."""
+
+    def __init__(self, game):
+        rules = game.rules
+        if not rules.captures or rules.kernel_goal != GOAL_COUNT or game.pie_turn is not None:
+            raise ValueError(f"{game.info.name}: not plain Reversi")
+        self.game, self.goal, self.cells = game, GOAL_COUNT, game.n * game.n
+        self.context = FlankingContext(np.array([game.n], np.int64), np.empty(4 * game.n, np.int64))
+        self.chains = self.width = self.cells + SCALARS
+        self.max_legal = self.cells  # the capturing cells, or a pass alone
 
 
 @njit(cache=True)
@@ -167,11 +187,17 @@ def returns(context, row, out):
     """``StoneGame.returns``: +1 / -1 by the winning colour's seat, zeros for a draw or before the end."""
     cells = context.params[N] * context.params[N]
     out[0] = out[1] = 0.0
-    outcome = row[cells + OUTCOME]
-    if row[cells + PLAYER] != TERMINAL or outcome <= 0:
-        return
-    seat = (outcome - 1) ^ row[cells + SWAPPED]
-    out[seat], out[1 - seat] = 1.0, -1.0
+    if row[cells + PLAYER] == TERMINAL:
+        won_by(row[cells + OUTCOME], row[cells + SWAPPED], out)
+
+
+@njit(cache=True)
+def won_by(outcome, swapped, out):
+    """The returns into ``out`` when colour ``outcome`` (0: a draw) won, ``swapped``: the pie swap taken."""
+    out[0] = out[1] = 0.0
+    if outcome > 0:
+        seat = (outcome - 1) ^ (1 if swapped else 0)
+        out[seat], out[1 - seat] = 1.0, -1.0
 
 
 @njit(cache=True)
@@ -185,10 +211,60 @@ def playout(context, row, seed, out):
     outcome, _, _, swaps = placement_playout(
         row[:cells], n, row[cells + COLOUR], row[cells + TURNS], pie_turn, params[GOAL], neighbours, sides, seed
     )
-    out[0] = out[1] = 0.0
-    if outcome > 0:
-        seat = (outcome - 1) ^ (1 if swapped != 0 or swaps else 0)
-        out[seat], out[1 - seat] = 1.0, -1.0
+    won_by(outcome, swapped != 0 or swaps, out)
+
+
+@njit(cache=True)
+def flanking_legal(context, row, out):
+    """``StoneGame.legal_actions`` for Reversi: the capturing cells in order, else PASS."""
+    n = context.params[N]
+    cells = n * n
+    if row[cells + PLAYER] == TERMINAL:
+        return 0
+    count = capturing_into(row[:cells], n, row[cells + COLOUR], EMPTY, out)
+    if count == 0:  # the other side can place (else the game would be over)
+        out[0] = cells
+        return 1
+    return count
+
+
+@njit(cache=True)
+def flanking_apply(context, row, action):
+    """``StoneGame.apply`` for Reversi: a stone with its captures, or a pass, then
+    ``_start_turn``: the other colour moves (passing where it must) unless neither can place."""
+    n, flipped = context.params[N], context.flipped
+    cells = n * n
+    board, meta = row[:cells], row[cells : cells + SCALARS]
+    mover = meta[COLOUR]
+    meta[TURNS] += 1
+    if action != cells:  # not a pass
+        for i in range(captures(board, n, action, mover, flipped)):
+            board[flipped[i]] = mover
+        board[action] = mover
+        meta[EMPTIES] -= 1
+    colour = 3 - mover
+    meta[COLOUR] = colour
+    if any_capture(board, n, colour, EMPTY) or any_capture(board, n, mover, EMPTY):
+        meta[PLAYER] = (colour - 1) ^ meta[SWAPPED]
+    else:
+        meta[OUTCOME], meta[PLAYER] = count_winner(board), TERMINAL
+
+
+@njit(cache=True)
+def flanking_playout(context, row, seed, out):
+    """``StoneGame.random_playout``'s returns for Reversi (``reversi_playout``, no pie rule)."""
+    n = context.params[N]
+    cells = n * n
+    outcome = reversi_playout(row[:cells], n, row[cells + COLOUR], seed)[0]
+    won_by(outcome, row[cells + SWAPPED] != 0, out)
 
 
 register(PlacementContext, legal=legal, apply=apply, to_play=to_play, returns=returns, playout=playout)
+register(
+    FlankingContext,
+    legal=flanking_legal,
+    apply=flanking_apply,
+    to_play=to_play,
+    returns=returns,
+    playout=flanking_playout,
+)

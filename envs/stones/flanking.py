@@ -85,7 +85,7 @@ def capturing_into(board, n, colour, value, out):
 
 
 @njit(cache=True)
-def _any_capture(board, n, colour, value):
+def any_capture(board, n, colour, value):
     """Whether a ``colour`` stone captures on some cell holding ``value``."""
     for cell in range(len(board)):
         if board[cell] == value and captures_any(board, n, cell, colour):
@@ -164,7 +164,7 @@ def _swap_completes(board, n, cell, colour, likely, scratch, flipped):
     for other in likely:
         if scratch[other] == NEUTRAL and captures_any(scratch, n, other, colour):
             return True
-    return _any_capture(scratch, n, colour, NEUTRAL)
+    return any_capture(scratch, n, colour, NEUTRAL)
 
 
 @njit(cache=True)
@@ -180,7 +180,7 @@ def reversi_playout(board, n, colour, seed):
     while True:
         count = capturing_into(after, n, colour, EMPTY, moves)
         if count == 0:
-            if not _any_capture(after, n, 3 - colour, EMPTY):
+            if not any_capture(after, n, 3 - colour, EMPTY):
                 break
             _, seed = draw(seed, 1)  # the forced pass is a decision with one choice
         else:

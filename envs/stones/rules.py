@@ -327,13 +327,14 @@ class StoneGame(Game):
         )
 
     def compiled(self):
-        """``envs.stones.compiled``'s rules for a plain placement game (no captures, a goal), else None."""
-        if self.rules.captures or self.rules.kernel_goal == GOAL_COUNT:
-            return None  # Reversi
+        """``envs.stones.compiled``'s rules: a plain placement game's (no captures, a goal) or
+        Reversi's (captures, the count), else None."""
+        if self.rules.captures != (self.rules.kernel_goal == GOAL_COUNT):
+            return None  # neither
         if self._compiled is None:
-            from envs.stones.compiled import PlacementRows
+            from envs.stones.compiled import FlankingRows, PlacementRows
 
-            self._compiled = PlacementRows(self)
+            self._compiled = (FlankingRows if self.rules.captures else PlacementRows)(self)
         return self._compiled
 
     def turn_kind(self, state: StoneState, actions) -> str:

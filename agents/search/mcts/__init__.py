@@ -87,7 +87,8 @@ Two drivers run the simulations over those arrays and give the same results
 (visit counts, values, priors, principal variation; the tests compare them on
 fixed seeds). The *compiled driver* (:mod:`~agents.search.mcts.driver`) serves
 games with compiled rules (``game.compiled()``, an ``envs.compiled.CompiledGame``:
-Hex, Y and Gomoku, with or without the pie rule) under PUCT with any estimator,
+Hex, Y and Gomoku, with or without the pie rule, Reversi, and the neutral games over
+them, micro-steps included) under PUCT with any estimator,
 ``fpu_reduction``, either chance mode (these games have no chance nodes), root
 noise and the Gumbel root: positions are rows of an int32 array, and selection,
 expansion, terminal detection and backup of every root run in numba, with Python
@@ -98,7 +99,9 @@ run the whole search in one kernel call (one per wave with ``gumbel``), the
 playouts seeded by raw draws of the estimator's generator in the Python driver's
 order. The *Python driver* (this package's ``search.py`` loop: Python creates
 children with ``game.apply``, expands chance nodes and calls the estimator)
-serves every other game and ``playout_mix``. ``MCTS(game, config, driver="auto")`` picks the
+serves every other game. With ``playout_mix`` the compiled driver runs each new leaf's
+playout kernel between estimator calls, seeded from its root's generator as the Python
+driver seeds ``game.random_playout``. ``MCTS(game, config, driver="auto")`` picks the
 compiled one where it can; ``driver="python"`` forces the Python one.
 
 Leaf estimates

@@ -1,5 +1,5 @@
 """The compiled search driver: ``MCTS.search_many`` in numba for games with an
-``envs.compiled.CompiledGame`` (the plain placement games: Hex, Y, Gomoku).
+``envs.compiled.CompiledGame`` (Hex, Y, Gomoku, Reversi and their neutral games).
 
 The tree is the Python driver's (:class:`~agents.search.mcts.tree.Tree`'s arrays, selected by
 ``kernels.walk`` and backed up by ``kernels.backup``), plus each node's position as a row of
@@ -41,6 +41,7 @@ from agents.search.mcts.kernels import (
 from agents.search.mcts.tree import Tree, blank_nodes, doubled
 from envs import compiled as rules
 from envs.core import TERMINAL
+from envs.kernels import playout_seed
 
 ROLLOUT, UNIFORM = 0, 1  # what run() estimates leaves with
 FIRST_EDGES = 2**18  # the most edges a search starts with (6 MiB)
@@ -49,9 +50,12 @@ FIRST_EDGES = 2**18  # the most edges a search starts with (6 MiB)
 class CompiledSearch:
     """The arrays of one ``search_many`` call on the compiled driver, and the steps over them."""
 
-    def __init__(self, mcts, states, compiled, estimator):
-        self.mcts, self.game, self.compiled, self.estimator = mcts, mcts.game, compiled, estimator
-        if type(estimator) is RolloutEstimator and estimator.game is mcts.game:
+    def __init__(self, mcts, states, compiled, estimator, rngs):
+        """``rngs``: each root's generator (``playout_mix``'s playouts draw from it)."""
+        self.mcts, self.game, self.compiled, self.estimator, self.rngs = mcts, mcts.game, compiled, estimator, rngs
+        if mcts._playout_mix:
+            self.kind = None  # the mix's playouts draw from the roots' generators, between estimator calls
+        elif type(estimator) is RolloutEstimator and estimator.game is mcts.game:
             self.kind = ROLLOUT
         elif type(estimator) is UniformEstimator:
             self.kind = UNIFORM
@@ -139,6 +143,13 @@ class CompiledSearch:
             finish(compiled.context, self.arrays(), self.walks, self.scratch, none, none, np.zeros(0))
             return
         priors, values = estimates(self.estimator, [compiled.decode(self.rows[node]) for node in leaves], info)
+        mix = mcts._playout_mix
+        if mix:  # MCTS._estimate's mix, each playout seeded from its root's generator in the same order
+            played = np.zeros((count, info.num_seats))
+            owners = np.flatnonzero(pending >= 0)
+            for i, (node, owner) in enumerate(zip(leaves, owners)):
+                playout_returns(compiled.context, self.rows[node], playout_seed(self.rngs[owner]), played[i])
+            values = (1.0 - mix) * values + mix * played
         totals = np.zeros(count)  # each leaf's prior mass on its legal actions, summed as numpy does
         for i in np.flatnonzero(~uniform_rows(priors)):
             actions = self.scratch[: legal_actions(compiled.context, self.rows[leaves[i]], self.scratch)]
@@ -150,6 +161,12 @@ class CompiledSearch:
 def legal_actions(context, row, out):
     """The game's ``legal`` from Python."""
     return rules.legal(context, row, out)
+
+
+@njit(cache=True)
+def playout_returns(context, row, seed, out):
+    """The game's ``playout`` from Python."""
+    rules.playout(context, row, seed, out)
 
 
 @njit(cache=True)

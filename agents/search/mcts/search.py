@@ -34,9 +34,8 @@ class MCTS:
     """PUCT tree search for one game; see the module docstring for the algorithm.
 
     ``driver``: "auto" runs the compiled driver (``agents.search.mcts.driver``) where the game
-    has compiled rules (``game.compiled()``: Hex, Y, Gomoku) and the configuration is one it
-    covers (PUCT with any estimator, fpu, root noise and the Gumbel root; not ``playout_mix``),
-    and the Python driver otherwise; "python" always runs the Python driver, "compiled" the
+    has compiled rules (``game.compiled()``: Hex, Y, Gomoku, Reversi, the neutral games; every
+    configuration), and the Python driver otherwise; "python" always runs the Python driver, "compiled" the
     compiled one (ValueError where it cannot). Both give the same results.
     """
 
@@ -50,13 +49,9 @@ class MCTS:
         self._compiled = None
         if driver != "python":
             compiled = game.compiled()
-            if compiled is None or config.playout_mix:
+            if compiled is None:
                 if driver == "compiled":
-                    raise ValueError(
-                        f"driver='compiled': {game.info.name} has no compiled rules"
-                        if compiled is None
-                        else "driver='compiled' does not cover playout_mix"
-                    )
+                    raise ValueError(f"driver='compiled': {game.info.name} has no compiled rules")
             else:
                 self._compiled = compiled
         self._num_seats = game.info.num_seats
@@ -121,7 +116,7 @@ class MCTS:
 
     def _search_compiled(self, states: Sequence, estimator: Estimator, rngs: list, add_noise: bool) -> list:
         """``search_many`` on the compiled driver (same results as the loop above)."""
-        search = CompiledSearch(self, states, self._compiled, estimator)
+        search = CompiledSearch(self, states, self._compiled, estimator, rngs)
         simulations, gumbel = self.config.num_simulations, self.config.gumbel
         search.waves(0, 1 if add_noise or gumbel else simulations)
         halving = None
