@@ -37,9 +37,13 @@ CONFIGS = [
 LONG = ("hexxagon_1344", "send_it")  # their text's boards: fewer games
 
 
-def positions(game, seed: int) -> list:
-    """States along one random game (engine, ``seed``): the start, the first turn begun (a move
-    made, more to come), the first jump begun, one at random and the last three before the end."""
+TURN_BEGUN = (lambda s: s.placed, lambda s: s.partial)  # a move made with more to come; a jump begun
+
+
+def positions(game, seed: int, begun=TURN_BEGUN) -> list:
+    """States along one random game (engine, ``seed``): the start, the first state each test of
+    ``begun`` marks (a turn begun at one of its micro-steps), one at random and the last three
+    before the end, and the end."""
     rng = np.random.default_rng(seed)
     state, states = game.initial_state(), []
     while not game.is_terminal(state):
@@ -47,10 +51,9 @@ def positions(game, seed: int) -> list:
         legal = game.legal_actions(state)
         game.apply(state, legal[int(rng.integers(len(legal)))])
     picks = {0, int(rng.integers(len(states))), *range(max(0, len(states) - 3), len(states))}
-    begun = [k for k, s in enumerate(states) if s.placed]
-    jumping = [k for k, s in enumerate(states) if s.partial]
-    picks.update(found[0] for found in (begun, jumping) if found)
-    return [states[k] for k in sorted(picks)] + [state]  # the end too
+    for marks in begun:
+        picks.update([k for k, s in enumerate(states) if marks(s)][:1])
+    return [states[k] for k in sorted(picks)] + [state]
 
 
 def assert_plays_the_engine_game(game, state, seed: int) -> None:
@@ -62,10 +65,11 @@ def assert_plays_the_engine_game(game, state, seed: int) -> None:
         assert played == (game.returns(state), 0, 0)
 
 
-def check_config(name: str, params: dict, seeds: range) -> int:
+def check_config(name: str, params: dict, seeds: range, begun=TURN_BEGUN) -> int:
+    """Compare the kernel with the engine loop at ``positions`` of each seed's game; return how many."""
     game, compared = make_game(name, **params), 0
     for seed in seeds:
-        for k, state in enumerate(positions(game, seed)):
+        for k, state in enumerate(positions(game, seed, begun)):
             assert_plays_the_engine_game(game, state, 1000 * seed + k)
             compared += 1
     return compared

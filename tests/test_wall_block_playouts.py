@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from test_blockdance import game_with, random_start
 from test_four_way_walls import SMALL, STUCK, STUCK_WALLS, at, position, steps, wall_action
-from test_scheduled_playouts import assert_plays_the_engine_game, assert_scores_as_the_engine_loop
+from test_scheduled_playouts import assert_plays_the_engine_game, assert_scores_as_the_engine_loop, check_config
 
 from envs import make_game
 from envs.games.four_way_walls.game import FourWayWalls
@@ -38,41 +38,19 @@ BEGUN = {
 LONG = ("four_way_walls", "blockdance")  # their text's boards: fewer games
 
 
-def positions(game, name: str, seed: int) -> list:
-    """States along one random game (engine, ``seed``): the start, the first state of each kind
-    of turn begun, one at random, the last three before the end, and the end."""
-    rng = np.random.default_rng(seed)
-    state, states = game.initial_state(), []
-    while not game.is_terminal(state):
-        states.append(state.copy())
-        legal = game.legal_actions(state)
-        game.apply(state, legal[int(rng.integers(len(legal)))])
-    picks = {0, int(rng.integers(len(states))), *range(max(0, len(states) - 3), len(states))}
-    for begun in BEGUN[name]:
-        picks.update([k for k, s in enumerate(states) if begun(s)][:1])
-    return [states[k] for k in sorted(picks)] + [state]
-
-
-def check_config(name: str, params: dict, seeds: range) -> int:
-    game, compared = make_game(name, **params), 0
-    for seed in seeds:
-        for k, state in enumerate(positions(game, name, seed)):
-            assert_plays_the_engine_game(game, state, 1000 * seed + k)
-            compared += 1
-    return compared
-
-
 @pytest.mark.parametrize("name, params", CONFIGS, ids=[f"{n}-{p}" for n, p in CONFIGS])
 def test_the_kernel_plays_the_engine_loop_game(name, params):
     seeds = range(1 if params == {} and name in LONG else 6)
-    assert check_config(name, params, seeds) >= 5 * len(seeds)  # at least the start, a random one, the last three
+    assert check_config(name, params, seeds, BEGUN[name]) >= 5 * len(
+        seeds
+    )  # at least the start, a random one, the last three
 
 
 @pytest.mark.slow
 def test_thousands_of_positions_play_the_engine_loop_game():
     compared = 0
     for name, params in CONFIGS:
-        compared += check_config(name, params, range(100, 108 if params == {} and name in LONG else 180))
+        compared += check_config(name, params, range(100, 108 if params == {} and name in LONG else 180), BEGUN[name])
     assert compared >= 2000
 
 
