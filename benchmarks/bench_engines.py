@@ -1,7 +1,7 @@
 """Random-playout throughput of every registered game, through the engine API
 and through the Gymnasium env, plus the Odoku oracle's time per move.
 
-    python benchmarks/bench_engines.py [--seconds 2] [--games odoku nex] [--size 6] [--mcts 400]
+    python benchmarks/bench_engines.py [--seconds 2] [--games odoku nex] [--size 6] [--param max_turns=20] [--mcts 400]
 
 Prints a table; nothing here is a test. Each row plays uniformly random games
 for about ``--seconds`` seconds of wall time, after one untimed warm-up game
@@ -12,10 +12,11 @@ machine the load changes from one minute to the next, and a ratio is only
 sound between two rates measured side by side.
 
 The ``playout`` rows time ``game.random_playout``, which the stone games, Biversi,
-Hexxagon, Send It, Four-way walls and Blockdance run in one numba kernel per game (the same games as the engine loop
-for the same generator; the tests check it), and give its games/s over the
-``engine`` row's just above (``playout/engine``). ``--size`` plays every game
-given at that board size (its ``size`` parameter) instead of its default.
+Hexxagon, Send It, Four-way walls, Blockdance and Hop Chess run in one numba kernel per
+game (the same games as the engine loop for the same generator; the tests check it), and
+give its games/s over the ``engine`` row's just above (``playout/engine``). ``--size``
+plays every game given at that board size (its ``size`` parameter) instead of its
+default; ``--param KEY=VALUE`` (repeatable) sets any other parameter of every game given.
 ``--mcts N`` adds, per game, plain MCTS's seconds per move (``mcts:N``, one
 random rollout a simulation) with the game's ``random_playout`` and with the
 engine loop in its place, alternating position by position along a random game.
@@ -28,6 +29,7 @@ one numpy draw, apply), and our/their move rates are printed for both our rows.
 from __future__ import annotations
 
 import argparse
+import ast
 import time
 
 import gymnasium as gym
@@ -149,16 +151,36 @@ def mcts_seconds_per_move(name: str, params: dict, simulations: int, moves: int,
     return elapsed[0] / moves, elapsed[1] / moves
 
 
+def parse_param(text: str) -> tuple[str, object]:
+    """``KEY=VALUE`` as (key, value): a Python literal where it reads as one (``20``), else the text."""
+    key, sep, value = text.partition("=")
+    if not sep or not key:
+        raise SystemExit(f"--param must be KEY=VALUE, got {text!r}")
+    try:
+        return key, ast.literal_eval(value)
+    except (ValueError, SyntaxError):
+        return key, value
+
+
+def rate(games_per_second: float) -> str:
+    """A games/s column: one decimal, three below 1 (Hop Chess's engine plays a game in seconds)."""
+    return f"{games_per_second:>12.{1 if games_per_second >= 1 else 3}f}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=float, default=2.0, help="wall time per row")
     parser.add_argument("--games", nargs="*", default=sorted(GAMES), help="registry names")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--size", type=int, default=None, help="every game's size parameter (default: its own)")
+    parser.add_argument(
+        "--param", action="append", default=[], metavar="KEY=VALUE", help="a parameter of every game (repeatable)"
+    )
     parser.add_argument("--mcts", type=int, default=0, help="also time mcts:N per move (0: not)")
     parser.add_argument("--moves", type=int, default=6, help="positions for --mcts")
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
+    extra = dict(parse_param(text) for text in args.param)
 
     try:
         import pyspiel  # noqa: F401  (the optional extra open-spiel)
@@ -176,13 +198,13 @@ def main() -> None:
         if base_row is not None:
             notes.append(f"per-turn cost vs {BASE_GAME[name]}: {base_row['turns/s'] / row['turns/s']:.2f}x")
         note = f"  ({'; '.join(notes)})" if notes else ""
-        print(f"{label:<16}{via:<10}{row['games/s']:>12.1f}{row['decisions/s']:>14.0f}{row['turns/s']:>12.0f}{note}")
+        print(f"{label:<16}{via:<10}{rate(row['games/s'])}{row['decisions/s']:>14.0f}{row['turns/s']:>12.0f}{note}")
 
     for name in sorted(args.games, key=lambda name: (name in BASE_GAME, name)):  # base games first
-        params = {} if args.size is None else {"size": args.size}
+        params = ({} if args.size is None else {"size": args.size}) | extra
         game = make_game(name, **params)
         base = make_game(BASE_GAME[name], **params) if name in BASE_GAME else None
-        label = name if args.size is None else f"{name} {args.size}"
+        label = " ".join([name] + ([] if args.size is None else [str(args.size)]) + args.param)
         row = engine_playouts(game, args.seconds, rng)
         show(name, "engine", row, label, None if base is None else engine_playouts(base, args.seconds, rng))
         kernel = kernel_playouts(game, args.seconds, rng)
@@ -194,13 +216,13 @@ def main() -> None:
             ratios = f"engine {row['decisions/s'] / theirs['decisions/s']:.2f}x"
             ratios += f", playout {kernel['decisions/s'] / theirs['decisions/s']:.2f}x"
             print(
-                f"{'':<16}{'openspiel':<10}{theirs['games/s']:>12.1f}{theirs['decisions/s']:>14.0f}"
+                f"{'':<16}{'openspiel':<10}{rate(theirs['games/s'])}{theirs['decisions/s']:>14.0f}"
                 f"{theirs['turns/s']:>12.0f}  (ours/theirs: {ratios}; pyspiel {spiel_name})"
             )
         env_row = env_playouts(GAMES[name][0], args.seconds, args.seed, params)
         ratio = env_row["decisions/s"] / row["decisions/s"]
         print(
-            f"{'':<16}{'env':<10}{env_row['games/s']:>12.1f}{env_row['decisions/s']:>14.0f}"
+            f"{'':<16}{'env':<10}{rate(env_row['games/s'])}{env_row['decisions/s']:>14.0f}"
             f"{'':>12}  (env/engine {ratio:.2f}x)"
         )
         if args.mcts:
