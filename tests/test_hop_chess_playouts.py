@@ -125,6 +125,14 @@ def test_the_draws():
     seed = seed_choosing(game, state, HOPPER + square_of("d4"))
     assert game.random_playout(state, np.random.default_rng(seed)) == ((0.0, 0.0), 1, 1)
     assert_plays_the_engine_game(game, state, seed)
+    # the same pieces with and without an en passant right are two positions: the kings' dance
+    # draws at the third occurrence without it (``test_an_en_passant_right_makes_a_position_of_its_own``)
+    other, state = with_hoppers(EN_PASSANT, "a3", "h6")
+    kings = ["Ke1-f1 a3", "Ke8-f8 h6", "Kf1-e1 a3", "Kf8-e8 h6"]
+    state = moved(other, play_turns(state, ["d5 h6"] + kings * 2), "e1", "f1")
+    seed = seed_choosing(other, state, HOPPER + square_of("a3"))
+    assert other.random_playout(state, np.random.default_rng(seed)) == ((0.0, 0.0), 1, 1)
+    assert_plays_the_engine_game(other, state, seed)
     # 75 moves without a capture or a pawn move: one turn from the limit
     pos = from_fen("7k/8/8/8/8/8/8/R3K3 w Q - 0 1", opening=False)
     pos.clock = 149
