@@ -82,7 +82,7 @@ def with_hoppers(fen: str, white: str, black: str, **params):
 def test_hand_made_hopper_positions():
     game = make_game("hop_chess", max_turns=8)
     cases = []
-    # a rook moving on from a hopper (a1-a3-h3), a queen keeping its line
+    # a rook moving on from a hopper (a1-a3-h3)
     state = game.from_diagram(ROOK_BY_A_HOPPER)
     cases += [state, chosen(game, state, "a1"), moved(game, state, "a1", "h3")]
     # castling refused across a hopper, and allowed without one
