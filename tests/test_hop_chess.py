@@ -27,6 +27,40 @@ from envs.games.hop_chess.moves import (
 GAME = make_game("hop_chess")
 SAMPLE = Path(__file__).parent / "data" / "hop_chess_sample.txt"
 
+# the hand-made positions of the hopper rules (``tests/test_hop_chess_playouts.py`` plays them out too)
+ROOK_BY_A_HOPPER = """
+    . . . . k . . .
+    . . . . . . . .
+    . . . . . . . .
+    . . . . . . . .
+    . . . . . . . .
+    @ . . . . . . .
+    . . . . . . . .
+    R . . . K . . .
+    """
+CASTLING = """
+    r . . . k . . r
+    . . . . . . . .
+    . . . . . . . .
+    . . . . . . . .
+    . . . . . . . .
+    . . . . . . . .
+    . . . . . . . .
+    R {} . . K {} {} R
+    """  # the squares between king and rook on white's side to fill in
+EN_PASSANT = "4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1"
+PROMOTION = "8/4P3/8/k7/8/8/8/4K3 w - - 0 1"
+MATE_THROUGH_A_HOPPER = """
+    . . . . . . . k
+    . . . . . . p p
+    . . . . . . . .
+    . . . . . . . .
+    . . . . . . . .
+    . . . . . . . .
+    . . . . . . . .
+    R . . . K . . #
+    """  # Ke1-d1 a8 mates: a1-a8-h8
+
 
 def perft(pos, depth: int) -> int:
     """Plain chess (no hoppers on the board): leaf count of the legal move tree."""
@@ -129,18 +163,7 @@ def destinations_of(state, square: str) -> set[str]:
 
 
 def test_a_rook_moves_on_from_a_hopper_but_never_back_to_its_square():
-    state = GAME.from_diagram(
-        """
-        . . . . k . . .
-        . . . . . . . .
-        . . . . . . . .
-        . . . . . . . .
-        . . . . . . . .
-        @ . . . . . . .
-        . . . . . . . .
-        R . . . K . . .
-        """
-    )
+    state = GAME.from_diagram(ROOK_BY_A_HOPPER)
     # a1 up the file, over a3 or onto it and on along rank 3; not back to a1, not stopping on a3
     reach = destinations_of(state, "a1")
     assert {"a2", "a4", "a8", "b3", "h3", "b1", "d1"} <= reach and not {"a1", "a3"} & reach
@@ -181,25 +204,14 @@ def test_a_king_never_lands_on_a_hopper():
 
 
 def test_castling_never_crosses_a_hopper():
-    base = """
-        r . . . k . . r
-        . . . . . . . .
-        . . . . . . . .
-        . . . . . . . .
-        . . . . . . . .
-        . . . . . . . .
-        . . . . . . . .
-        R {} . . K {} {} R
-        """
-    assert {"g1", "c1"} <= destinations_of(GAME.from_diagram(base.format(".", ".", ".")), "e1")
+    assert {"g1", "c1"} <= destinations_of(GAME.from_diagram(CASTLING.format(".", ".", ".")), "e1")
     for cells, gone in (((".", "#", "."), "g1"), ((".", ".", "#"), "g1"), (("#", ".", "."), "c1")):
-        state = GAME.from_diagram(base.format(*cells))
+        state = GAME.from_diagram(CASTLING.format(*cells))
         assert gone not in destinations_of(state, "e1"), cells
 
 
 def test_en_passant_only_without_a_hop():
-    fen = "4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1"
-    pos = from_fen(fen, opening=False)
+    pos = from_fen(EN_PASSANT, opening=False)
     pos.hoppers = [square_of("a3"), square_of("h6")]
     state = GAME.state_at(pos)
     for action in GAME.parse_turn(state, "d5 h6"):
@@ -209,7 +221,7 @@ def test_en_passant_only_without_a_hop():
         GAME.apply(state, action)
     assert state.pos.board[square_of("d5")] == 0
     # across a hopper on d6 the double step is the step onto it and on: no en passant
-    pos = from_fen(fen, opening=False)
+    pos = from_fen(EN_PASSANT, opening=False)
     pos.hoppers = [square_of("a3"), square_of("d6")]
     state = GAME.state_at(pos)
     for action in GAME.parse_turn(state, "d5 d6"):
@@ -251,7 +263,7 @@ def test_a_moved_hopper_or_a_pawn_move_makes_a_new_position():
 
 
 def test_an_en_passant_right_makes_a_position_of_its_own():
-    pos = from_fen("4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1", opening=False)
+    pos = from_fen(EN_PASSANT, opening=False)
     pos.hoppers = [square_of("a3"), square_of("h6")]
     state = play_turns(GAME.state_at(pos), ["d5 h6"])  # white may take en passant now
     kings = ["Ke1-f1 a3", "Ke8-f8 h6", "Kf1-e1 a3", "Kf8-e8 h6"]
@@ -262,7 +274,7 @@ def test_an_en_passant_right_makes_a_position_of_its_own():
 
 
 def test_a_pawn_promotes_on_a_hopper_and_the_new_piece_moves_on():
-    pos = from_fen("8/4P3/8/k7/8/8/8/4K3 w - - 0 1", opening=False)
+    pos = from_fen(PROMOTION, opening=False)
     pos.hoppers = [square_of("e8"), -1]
     reach = destinations_of(GAME.state_at(pos), "e7")
     assert {"d6=N", "f6=N", "c7=N", "g7=N"} <= reach  # a knight from e8
@@ -272,18 +284,7 @@ def test_a_pawn_promotes_on_a_hopper_and_the_new_piece_moves_on():
 
 
 def test_check_and_mate_through_a_hopper():
-    state = GAME.from_diagram(
-        """
-        . . . . . . . k
-        . . . . . . p p
-        . . . . . . . .
-        . . . . . . . .
-        . . . . . . . .
-        . . . . . . . .
-        . . . . . . . .
-        R . . . K . . #
-        """
-    )
+    state = GAME.from_diagram(MATE_THROUGH_A_HOPPER)
     assert not in_check(state.pos, 1)
     for action in GAME.parse_turn(state, "Ke1-d1 a8"):  # the hopper on a8: a1-a8-h8
         GAME.apply(state, action)

@@ -39,6 +39,7 @@ from envs.games.hop_chess.moves import (
     square_name,
     square_of,
 )
+from envs.kernels import playout_seed
 
 FROM, TO, HOPPER = 0, 64, 320
 NUM_ACTIONS = HOPPER + 64
@@ -226,6 +227,42 @@ class HopChess(Game):
         if not TO <= action < HOPPER:
             return f"the piece on {square_name(state.origin)} is chosen: name its final square"
         return f"the piece on {square_name(state.origin)} cannot end there (its moves, hops and the king's safety)"
+
+    def random_playout(self, state: HopChessState, rng: np.random.Generator) -> tuple[tuple[float, float], int, int]:
+        """Uniformly random legal actions from ``state`` (left untouched, a turn begun included) to
+        the end: ``(returns, decisions, turns)``, in one numba kernel (``playout.py``) that draws
+        one seed from ``rng`` (``playout_seed``) and plays the game ``Game.engine_playout`` plays
+        for that seed (``tests/test_hop_chess_playouts.py``)."""
+        if state.player == TERMINAL:
+            return self.returns(state), 0, 0
+        from envs.games.hop_chess import playout  # here: numba compiles on first use
+
+        pos, history, link = state.pos, [], state.seen
+        while link is not None:
+            history.append(playout.key_row(link[0]))
+            link = link[1]
+        step = playout.MOVED if state.move is not None else playout.CHOSEN if state.origin >= 0 else playout.START
+        position = [
+            *pos.hoppers,
+            pos.side,
+            pos.castling,
+            pos.ep,
+            pos.clock,
+            pos.opening,
+            state.plies,
+            step,
+            state.origin,
+        ]
+        outcome, decisions, turns = playout.playout(
+            np.array(pos.board, np.int8),
+            np.array(position, np.int64),
+            np.array(state.turns[state.move] if state.move is not None else [], np.int64),
+            np.array(history, np.int8).reshape(-1, playout.KEY_SIZE),
+            self.max_turns,
+            playout.tables(),
+            playout_seed(rng),
+        )
+        return ((0.0, 0.0), (1.0, -1.0), (-1.0, 1.0))[outcome], int(decisions), int(turns)
 
     def returns(self, state: HopChessState) -> tuple[float, float]:
         if state.player != TERMINAL or state.winner < 0:
