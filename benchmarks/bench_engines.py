@@ -229,8 +229,8 @@ def main() -> None:
         base_kernel = None if base is None else kernel_playouts(base, args.seconds, rng, clock)
         show(name, "playout", kernel, "", base_kernel, row)
         if has_open_spiel and name in OPEN_SPIEL:
-            spiel_name, params = OPEN_SPIEL[name]  # same board as our default size
-            theirs = open_spiel_playouts(spiel_name, params, args.seconds, rng, clock)
+            spiel_name, spiel_params = OPEN_SPIEL[name]  # same board as our default size
+            theirs = open_spiel_playouts(spiel_name, spiel_params, args.seconds, rng, clock)
             ratios = f"engine {row['decisions/s'] / theirs['decisions/s']:.2f}x"
             ratios += f", playout {kernel['decisions/s'] / theirs['decisions/s']:.2f}x"
             print(
