@@ -107,3 +107,11 @@ def test_a_games_own_recipe_chosen_for_another_game_is_refused(tmp_path):
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert "experiment=sudoku_moyo is the recipe of game sudoku_moyo; train it with game=sudoku_moyo" in result.stderr
     assert not (tmp_path / "run").exists()
+
+
+def test_the_report_cost_benchmark_estimates_every_section_from_the_balance_pairing():
+    result = run_script("benchmarks/bench_report_cost.py", "--game", "hex", "--param", "size=2", "--games", "2")
+    assert result.returncode == 0, result.stderr
+    assert "hex {'size': 2}: 2 games mcts:128 vs mcts:64" in result.stdout
+    sections = [line.split()[1] for line in result.stdout.splitlines() if line.strip().startswith("budget=quick")]
+    assert sections == ["ladder", "balance", "luck", "valued", "report"]
