@@ -13,12 +13,14 @@ search (numba kernels compile on first use), and reports simulations/s:
 * ``observe x16``: the same with an estimator that observes each leaf (``game.observe``,
   a network's input) and answers uniform priors and zero values: self-play's search
   without the forward pass. The compiled driver calls it from Python once per wave, as a
-  network.
+  network, through its ``estimate_planes``: the planes built from the rows.
 
 ``MCTS`` picks its driver (the compiled one where the game has compiled rules: all here but
-Odoku). For those rows, ``rollout`` and ``observe x16`` are then timed in ``--rounds``
-alternating rounds on the compiled and on the Python driver, and the median of the
-per-round ratios printed.
+Odoku). For those rows, ``rollout`` is then timed in ``--rounds`` alternating rounds on the
+compiled and on the Python driver, and ``observe x16`` on the compiled driver, on the
+compiled driver with an estimator without ``estimate_planes`` (``decode``: every new leaf
+decoded into an engine state for ``game.observe``) and on the Python driver; the medians
+of the per-round ratios are printed.
 
 With ``open-spiel`` installed, OpenSpiel's C++ ``pyspiel.MCTSBot`` (UCT, c = 2,
 ``RandomRolloutEvaluator(1)``, no solver) searches ``hex(board_size=5)`` and
@@ -82,15 +84,28 @@ class ObservingEstimator:
         self.game = game
 
     def estimate(self, states):
-        info, observe = self.game.info, self.game.observe
+        observe = self.game.observe
         np.stack([observe(state) for state in states])
-        return np.ones((len(states), info.num_actions), np.float32), np.zeros((len(states), info.num_seats))
+        return self.answer(len(states))
+
+    def answer(self, count: int):
+        info = self.game.info
+        return np.ones((count, info.num_actions), np.float32), np.zeros((count, info.num_seats))
+
+
+class PlanesEstimator(ObservingEstimator):
+    """``ObservingEstimator`` that takes ready planes too (``NetEstimator.estimate_planes``)."""
+
+    def estimate_planes(self, obs, masks, movers):
+        return self.answer(len(obs))
 
 
 def observe_search(game, simulations: int, driver: str, rng):
-    """A function running 16 of our searches in lockstep with ``ObservingEstimator`` on ``driver``."""
-    mcts, batch = MCTS(game, SearchConfig(num_simulations=simulations), driver=driver), [start_state(game, rng)] * 16
-    estimator = ObservingEstimator(game)
+    """A function running 16 of our searches in lockstep with an observing estimator on
+    ``driver`` (``decode``: the compiled one, handed ``ObservingEstimator``)."""
+    config, batch = SearchConfig(num_simulations=simulations), [start_state(game, rng)] * 16
+    mcts = MCTS(game, config, driver="compiled" if driver == "decode" else driver)
+    estimator = (ObservingEstimator if driver == "decode" else PlanesEstimator)(game)
     return lambda: mcts.search_many(batch, estimator, rng)
 
 
@@ -183,12 +198,16 @@ def main() -> None:
         game = make_game(name, **params)
         if game.compiled() is None:
             continue
-        for column, search, count in (("rollout", rollout_search, 1), ("observe x16", observe_search, 16)):
-            searches = [search(game, args.simulations, driver, rng) for driver in ("compiled", "python")]
+        kinds = (("rollout", rollout_search, 1, ("python",)), ("observe x16", observe_search, 16, ("decode", "python")))
+        for column, search, count, others in kinds:
+            drivers = ("compiled", *others)
+            searches = [search(game, args.simulations, driver, rng) for driver in drivers]
             rows = alternating_rates(searches, count * args.simulations, args.seconds, args.rounds)
-            ratio = float(np.median([compiled / python for compiled, python in rows]))
-            print(f"{label} {column}, compiled / python driver: " + ", ".join(f"{c:.0f} / {p:.0f}" for c, p in rows))
-            print(f"{f'compiled / python driver ({label} {column}), median':60}{ratio:8.2f}x")
+            rates = ", ".join(" / ".join(f"{rate:.0f}" for rate in row) for row in rows)
+            print(f"{label} {column}, {' / '.join(drivers)} driver: {rates}")
+            for index, other in enumerate(others, start=1):
+                ratio = float(np.median([row[0] / row[index] for row in rows]))
+                print(f"{f'compiled / {other} driver ({label} {column}), median':60}{ratio:8.2f}x")
 
     theirs = open_spiel_search(args.simulations)
     if theirs is None:

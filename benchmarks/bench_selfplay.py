@@ -6,7 +6,10 @@
 Composes the training config (Hydra overrides after the options), plays
 ``--games`` self-play games with a fresh network exactly as one training
 iteration does, once per backend of ``agents/net/inference.py`` and MCTS driver
-(``MCTS(driver=...)``: the compiled or the Python one) per round, the columns
+(``MCTS(driver=...)``: the compiled or the Python one; ``decode``: the compiled one
+handed the network through an estimator without ``estimate_planes``, so that it decodes
+every new leaf into an engine state for ``game.observe`` instead of building the planes
+from its rows) per round, the columns
 alternating so that the machine's load falls on all alike, and prints per column
 (``backend/driver``; the median round): recorded positions/s (the
 ``perf/positions_per_s`` of training), network-evaluated positions/s, network
@@ -34,6 +37,7 @@ from agents.training.selfplay import self_play
 from agents.training.settings import build_settings
 
 CONFIGS = Path(__file__).resolve().parents[1] / "configs"
+DRIVERS = {"decode": "compiled"}  # the MCTS driver of a column that is not one's name
 
 
 def main() -> None:
@@ -42,7 +46,7 @@ def main() -> None:
     parser.add_argument("--lone-moves", type=int, default=20, help="single-state searches to time")
     parser.add_argument("--backends", default="torch,onnx", help="inference backends, the first the reference")
     parser.add_argument(
-        "--drivers", default="auto", help="MCTS drivers (auto, compiled, python), the first the reference"
+        "--drivers", default="auto", help="MCTS drivers (auto, compiled, python, decode), the first the reference"
     )
     parser.add_argument("--rounds", type=int, default=3, help="rounds of every backend, alternating")
     parser.add_argument("overrides", nargs="*", help="Hydra overrides, e.g. experiment=nex5")
@@ -56,16 +60,17 @@ def main() -> None:
     game = s.game
     torch.manual_seed(s.seed)
     net = PolicyValueNet.for_game(game.info, s.net).to(s.device)
-    searches = {driver: MCTS(game, s.search, driver=driver) for driver in args.drivers.split(",")}
+    searches = {driver: MCTS(game, s.search, driver=DRIVERS.get(driver, driver)) for driver in args.drivers.split(",")}
     rng = np.random.default_rng(s.seed)
 
     columns = [(backend, driver) for backend in args.backends.split(",") for driver in searches]
     rounds = {column: [] for column in columns}
     for backend, driver in columns:  # warm-up: imports, allocator, the first export, numba's cache
-        self_play(game, searches[driver], NetEstimator(game, net, s.device, backend), 1, s.selfplay, rng)
+        estimator = NetEstimator(game, net, s.device, backend)
+        self_play(game, searches[driver], searching(estimator, driver), 1, s.selfplay, rng)
     for _ in range(args.rounds):
         for backend, driver in columns:
-            row = measure(game, net, searches[driver], s, backend, num_games, args.lone_moves, rng)
+            row = measure(game, net, searches[driver], driver, s, backend, num_games, args.lone_moves, rng)
             rounds[backend, driver].append(row)
 
     print(
@@ -97,17 +102,29 @@ def main() -> None:
     print("columns: " + ", ".join(f"{i + 1} {b}" for i, b in enumerate(backends)) + "; x<i>: column i / column 1")
 
 
-def measure(game, net, mcts, s, backend: str, num_games: int, lone_moves: int, rng) -> dict:
-    """One round of one backend: the self-play games, its forward-pass ceiling, a lone search."""
+class DecodedStates:
+    """The network estimator without ``estimate_planes``: the compiled driver decodes its leaves."""
+
+    def __init__(self, estimator: NetEstimator):
+        self.game, self.estimate = estimator.game, estimator.estimate
+
+
+def searching(estimator: NetEstimator, driver: str):
+    """What the search of column ``driver`` is handed: the estimator, or it behind ``DecodedStates``."""
+    return DecodedStates(estimator) if driver == "decode" else estimator
+
+
+def measure(game, net, mcts, driver: str, s, backend: str, num_games: int, lone_moves: int, rng) -> dict:
+    """One round of one backend and driver: the self-play games, its forward-pass ceiling, a lone search."""
     estimator = NetEstimator(game, net, s.device, backend)
     start = time.perf_counter()
-    batch = self_play(game, mcts, estimator, num_games, s.selfplay, rng)
+    batch = self_play(game, mcts, searching(estimator, driver), num_games, s.selfplay, rng)
     seconds = time.perf_counter() - start
     mean_batch = estimator.positions / max(estimator.calls, 1)
     evaluated = estimator.positions / seconds
     ceiling = estimator.positions / estimator.seconds  # the same forward passes with nothing between them
 
-    lone = estimator  # its session made already
+    lone = searching(estimator, driver)  # its session made already
     state = game.initial_state()
     lone_start = time.perf_counter()
     for _ in range(lone_moves):

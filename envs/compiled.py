@@ -2,7 +2,7 @@
 
 A game that returns a :class:`CompiledGame` from ``Game.compiled()`` lets a driver (the MCTS's
 ``agents.search.mcts.driver``) step positions without Python objects: a position is one int32
-row of ``width`` entries, and numba kernels call the five functions of this module on it::
+row of ``width`` entries, and numba kernels call the functions of this module on it::
 
     count = legal(context, row, out)       # legal actions into out[:count], increasing
     apply(context, row, action)            # in place; the action must be legal
@@ -10,11 +10,15 @@ row of ``width`` entries, and numba kernels call the five functions of this modu
     returns(context, row, out)             # per-seat returns into out (zeros before the end)
     playout(context, row, seed, out)       # returns of one random playout into out, drawing
                                            # from the envs.kernels.draw stream at seed
+    observe(context, row, out)             # optional: game.observe of the row's state into out
+                                           # (float32 [planes, n, n], C-contiguous, every entry set)
 
 ``context`` (``CompiledGame.context``) holds the game's constants in a namedtuple whose class
 picks the game's implementations: a game joins by :func:`register` ing its functions for its
 context class, and numba specialises each driver kernel on the context's type, so the driver
-stays one piece of code and its kernels stay in numba's on-disk cache.
+stays one piece of code and its kernels stay in numba's on-disk cache. ``observe`` is
+optional (``OPTIONAL``): :func:`provides` tells whether a game registered it, and a driver
+without it builds a network's input from decoded states instead.
 
 ``encode(state)`` gives a state's row and ``decode(row)`` a state equal to the one the Python
 engine reaches by the same actions; ``playout`` plays the same game as
@@ -29,6 +33,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from numba import njit
 from numba.extending import overload
 
 
@@ -54,18 +59,26 @@ class CompiledGame:
 
 _IMPLEMENTATIONS: dict[type, dict[str, Any]] = {}  # context class -> function name -> njit function
 NAMES = ("legal", "apply", "to_play", "returns", "playout")
+OPTIONAL = ("observe",)  # a game may leave these out
 
 
 def register(context_class: type, **functions) -> None:
-    """The numba functions (keywords ``NAMES``) that serve contexts of ``context_class``."""
-    if sorted(functions) != sorted(NAMES):
-        raise ValueError(f"register needs exactly the functions {NAMES}, got {sorted(functions)}")
+    """The numba functions (keywords ``NAMES``, and any of ``OPTIONAL``) that serve contexts
+    of ``context_class``."""
+    missing, unknown = set(NAMES) - set(functions), set(functions) - set(NAMES) - set(OPTIONAL)
+    if missing or unknown:
+        raise ValueError(f"register needs the functions {NAMES} and may add {OPTIONAL}, got {sorted(functions)}")
     _IMPLEMENTATIONS[context_class] = functions
+
+
+def provides(compiled: CompiledGame, name: str) -> bool:
+    """Whether ``compiled``'s game registered the function ``name`` (one of ``OPTIONAL``)."""
+    return name in _IMPLEMENTATIONS.get(type(compiled.context), {})
 
 
 def _implementation(name: str, context):
     functions = _IMPLEMENTATIONS.get(getattr(context, "instance_class", None))
-    return None if functions is None else functions[name]
+    return None if functions is None else functions.get(name)
 
 
 def legal(context, row, out):
@@ -91,6 +104,17 @@ def returns(context, row, out):
 def playout(context, row, seed, out):
     """The returns of one random playout from ``row`` into ``out``, seeded by ``seed`` (in numba)."""
     raise NotImplementedError("envs.compiled functions run inside numba kernels only")
+
+
+def observe(context, row, out):
+    """``game.observe`` of the row's state into ``out`` (float32 ``[planes, n, n]``; in numba)."""
+    raise NotImplementedError("envs.compiled functions run inside numba kernels only")
+
+
+@njit(cache=True)
+def observe_row(context, row, out):
+    """The game's ``observe`` from Python (one row; the tests')."""
+    observe(context, row, out)
 
 
 @overload(legal, jit_options={"cache": True})
@@ -121,3 +145,9 @@ def _returns(context, row, out):
 def _playout(context, row, seed, out):
     function = _implementation("playout", context)
     return None if function is None else (lambda context, row, seed, out: function(context, row, seed, out))
+
+
+@overload(observe, jit_options={"cache": True})
+def _observe(context, row, out):
+    function = _implementation("observe", context)
+    return None if function is None else (lambda context, row, out: function(context, row, out))

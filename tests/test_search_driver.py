@@ -1,16 +1,26 @@
 """The compiled search driver (agents.search.mcts.driver) against the Python driver: the same
-visit counts, values, priors and principal variations on fixed seeds, over many positions."""
+visit counts, values, priors and principal variations on fixed seeds, over many positions; and
+the observation planes it builds from rows against the engines' ``observe``."""
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 import numpy as np
 import pytest
+import torch
 
+from agents.net.net_estimator import NetEstimator
+from agents.net.network import NetConfig, PolicyValueNet
 from agents.search.estimators import FunctionEstimator, RolloutEstimator, UniformEstimator
 from agents.search.mcts import MCTS, SearchConfig
 from agents.search.mcts import driver as compiled_driver
+from envs import compiled as rules
 from envs import make_game
 from envs.core import TERMINAL
+from envs.neutral.kernels import START
+
+torch.set_num_threads(1)  # tiny batches: threads only contend on the shared CPU
 
 GAMES = [
     ("hex", {"size": 5}),
@@ -66,6 +76,21 @@ def fake_network(game):
     return FunctionEstimator(game, function)
 
 
+class PlanesNetwork(NetEstimator):
+    """``NetEstimator`` (its ``estimate`` and ``estimate_planes``) over a fixed random linear map
+    of the observation planes in place of the network: every plane's every entry moves the
+    priors and values, so planes built wrongly from the rows change the search."""
+
+    def __init__(self, game, seed: int = 0):
+        self.game, self.calls, self.positions, self.seconds = game, 0, 0, 0.0
+        size, actions = int(np.prod(game.info.obs_shape)), game.info.num_actions
+        self.weights = np.random.default_rng(seed).normal(size=(size, actions + 1))
+
+    def forward(self, obs):
+        out = obs.reshape(len(obs), -1).astype(np.float64) @ self.weights
+        return out[:, :-1], np.tanh(out[:, -1] / 4)
+
+
 def estimators(kind: str, game, seed: int):
     """A fresh estimator of ``kind`` and the generator the searches draw from."""
     rng = np.random.default_rng(seed)
@@ -73,6 +98,8 @@ def estimators(kind: str, game, seed: int):
         return UniformEstimator(game), rng
     if kind == "network":
         return fake_network(game), rng
+    if kind == "planes":
+        return PlanesNetwork(game, seed), rng
     if kind == "rollout":
         return RolloutEstimator(game, rng), rng
     if kind == "rollout x3":
@@ -86,12 +113,32 @@ def both_drivers(game, config, states, kind, seed, add_noise, per_state=False):
     for driver in ("python", "compiled"):
         estimator, rng = estimators(kind, game, seed)
         rngs = [np.random.default_rng(seed + 10 + i) for i in range(len(states))] if per_state else rng
-        results = MCTS(game, config, driver=driver).search_many(states, estimator, rngs, add_noise)
+        with rows_only(game, kind == "planes" and driver == "compiled"):
+            results = MCTS(game, config, driver=driver).search_many(states, estimator, rngs, add_noise)
         after = [r.bit_generator.state for r in ([rng] + (rngs if per_state else []))]
         if hasattr(estimator, "rng"):
             after.append(estimator.rng.bit_generator.state)
         outcomes.append((results, after))
     return outcomes
+
+
+@contextmanager
+def rows_only(game, refuse: bool):
+    """With ``refuse``, the game's compiled rows cannot be decoded meanwhile (the planes path
+    builds the network's input from the rows alone)."""
+    if not refuse:
+        yield
+        return
+    compiled = game.compiled()
+
+    def refused(row):
+        raise AssertionError("a row was decoded")
+
+    compiled.decode = refused
+    try:
+        yield
+    finally:
+        del compiled.decode
 
 
 def assert_same(python, compiled):
@@ -109,7 +156,7 @@ def assert_same(python, compiled):
         assert a.principal_variation == b.principal_variation
 
 
-@pytest.mark.parametrize("kind", ["uniform", "network", "rollout", "rollout x3"])
+@pytest.mark.parametrize("kind", ["uniform", "network", "planes", "rollout", "rollout x3"])
 @pytest.mark.parametrize("name,params", GAMES, ids=GAME_IDS)
 def test_compiled_driver_gives_the_python_drivers_results(name, params, kind):
     game = make_game(name, **params)
@@ -128,7 +175,7 @@ def test_compiled_driver_gives_the_python_drivers_results(name, params, kind):
 
 
 @pytest.mark.parametrize("gumbel", [False, True])
-@pytest.mark.parametrize("kind", ["network", "rollout"])
+@pytest.mark.parametrize("kind", ["network", "planes", "rollout"])
 @pytest.mark.parametrize("per_state", [False, True])
 def test_compiled_driver_matches_in_lockstep_over_many_roots(kind, per_state, gumbel):
     game = make_game("hex", size=5, pie_rule=True)
@@ -137,7 +184,7 @@ def test_compiled_driver_matches_in_lockstep_over_many_roots(kind, per_state, gu
     assert_same(*both_drivers(game, config, states, kind, 5, add_noise=True, per_state=per_state))
 
 
-@pytest.mark.parametrize("kind", ["uniform", "network", "rollout"])
+@pytest.mark.parametrize("kind", ["uniform", "network", "planes", "rollout"])
 def test_compiled_driver_passes_in_reversi(kind):
     """A root whose only action is a pass, in a tree that reaches the count at the end."""
     game = make_game("reversi", size=4)
@@ -150,7 +197,7 @@ def test_compiled_driver_passes_in_reversi(kind):
     assert len(outcomes[1][0][0].principal_variation) >= 3
 
 
-@pytest.mark.parametrize("kind", ["rollout", "network"])
+@pytest.mark.parametrize("kind", ["rollout", "network", "planes"])
 def test_compiled_driver_grows_its_edge_arrays(monkeypatch, kind):
     """Starting with room for one wave's edges, the arrays grow many times over."""
     monkeypatch.setattr(compiled_driver, "FIRST_EDGES", 1)
@@ -170,6 +217,44 @@ def test_decoded_rows_are_the_engine_states(name, params):
         for action in game.legal_actions(state)[:3]:
             assert game.step(decoded, action).key() == game.step(state, action).key()
             assert game.returns(game.step(decoded, action)) == game.returns(game.step(state, action))
+
+
+@pytest.mark.parametrize("name,params", GAMES, ids=GAME_IDS)
+def test_row_observations_are_the_engine_observations(name, params):
+    """Every position of random games (the pie swap, micro-steps and the end included): the
+    planes built from the row equal ``game.observe``, dtype and values."""
+    game = make_game(name, **params)
+    compiled, rng = game.compiled(), np.random.default_rng(5)
+    assert rules.provides(compiled, "observe")
+    seen = {"pie": 0, "step": 0, "end": 0}
+    for _ in range(12):
+        state = game.initial_state()
+        while True:
+            out = np.full(game.info.obs_shape, 9.0, np.float32)  # every entry must be written
+            rules.observe_row(compiled.context, compiled.encode(state), out)
+            expected = game.observe(state)
+            assert out.dtype == expected.dtype == np.float32
+            np.testing.assert_array_equal(out, expected)
+            seen["pie"] += bool(expected[-2].all())
+            seen["step"] += getattr(state, "phase", START) != START
+            if game.to_play(state) == TERMINAL:
+                seen["end"] += 1
+                break
+            legal = game.legal_actions(state)
+            state = game.step(state, legal[int(rng.integers(len(legal)))])
+    assert seen["end"] == 12
+    assert (seen["pie"] > 0) == (game.pie_turn is not None)
+    assert (seen["step"] > 0) == (name in ("nex", "neumoku", "neuy", "neuversi", "adneuversi"))
+
+
+def test_the_planes_path_needs_a_network_over_the_searched_game():
+    """Row planes go to an estimator with ``estimate_planes`` over the search's own game;
+    another estimator, or one over another game object, gets decoded states."""
+    game = make_game("nex", size=5)
+    mcts, state, rng = MCTS(game, driver="compiled"), game.initial_state(), np.random.default_rng(0)
+    assert compiled_driver.CompiledSearch(mcts, [state], game.compiled(), PlanesNetwork(game), [rng]).inputs
+    for estimator in (fake_network(game), PlanesNetwork(make_game("nex", size=5))):
+        assert compiled_driver.CompiledSearch(mcts, [state], game.compiled(), estimator, [rng]).inputs is None
 
 
 def test_auto_picks_the_compiled_driver_where_covered():
@@ -204,18 +289,24 @@ def test_driver_choice_errors_name_the_reason():
         MCTS(game, driver="compiled").search(game.initial_state(), Short(), np.random.default_rng(0))
 
 
+@pytest.mark.parametrize("kind", ["network", "torch"])
 @pytest.mark.parametrize("name,params", [("nex", {"size": 5}), ("neuversi", {"size": 6})])
-def test_self_play_gives_the_same_games_on_both_drivers(name, params):
-    """The nex11 recipe's search (Gumbel root, playout mix) through self-play: the same games and targets."""
+def test_self_play_gives_the_same_games_on_both_drivers(name, params, kind):
+    """The nex11 recipe's search (Gumbel root, playout mix) through self-play: the same games and
+    targets, with a fake network on decoded states and a small real one on the rows' planes."""
     from agents.training.selfplay import SelfPlayConfig, self_play
 
     game = make_game(name, **params)
     search = SearchConfig(num_simulations=32, gumbel=True, playout_mix=0.5)
     selfplay = SelfPlayConfig(games_per_iteration=4, concurrent_games=4, outcome_rollouts=2)
+    torch.manual_seed(0)
+    net = PolicyValueNet.for_game(game.info, NetConfig(channels=8, blocks=1, value_hidden=8))
     batches = []
     for driver in ("python", "compiled"):
         mcts = MCTS(game, search, driver=driver)
-        batches.append(self_play(game, mcts, fake_network(game), 4, selfplay, np.random.default_rng(3)))
+        estimator = fake_network(game) if kind == "network" else NetEstimator(game, net, inference="torch")
+        with rows_only(game, kind == "torch" and driver == "compiled"):
+            batches.append(self_play(game, mcts, estimator, 4, selfplay, np.random.default_rng(3)))
     python, compiled = batches
     assert python.games == compiled.games and python.returns == compiled.returns
     np.testing.assert_array_equal(python.obs, compiled.obs)

@@ -21,6 +21,8 @@ class NetEstimator:
     the network's value ``v`` for the seat to move and ``-v`` for the other seat.
     States must be decision states (a seat to move). ``inference`` names how the forward
     pass runs (:mod:`agents.net.inference`; None: the process's default, ``auto``).
+    ``estimate_planes`` does the same from observations built elsewhere (the compiled search
+    driver builds them from its rows).
     """
 
     def __init__(
@@ -42,13 +44,19 @@ class NetEstimator:
             raise ValueError("the network estimates decision states only (a seat to move)")
         obs = np.stack([game.observe(s) for s in states])
         masks = np.stack([game.legal_mask(s) for s in states])
+        return self.estimate_planes(obs, masks, movers)
+
+    def estimate_planes(self, obs: np.ndarray, masks: np.ndarray, movers: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``estimate`` of the decision states whose ``game.observe`` are ``obs`` (float32
+        ``[B, *obs_shape]``), ``game.legal_mask`` are ``masks`` (bool ``[B, num_actions]``)
+        and seats to move are ``movers`` (int64 ``[B]``)."""
         logits, value = self.forward(obs)
         logits = np.where(masks, logits, -np.inf)
         logits -= logits.max(axis=1, keepdims=True)
         priors = np.exp(logits)
         priors /= priors.sum(axis=1, keepdims=True)
-        values = np.repeat(-value[:, None], game.info.num_seats, axis=1)
-        values[np.arange(len(states)), movers] = value
+        values = np.repeat(-value[:, None], self.game.info.num_seats, axis=1)
+        values[np.arange(len(obs)), movers] = value
         return priors, values
 
     def forward(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -11,7 +11,7 @@ without the pie rule), the rules' ``neighbour_array`` and ``goal_sides``, and sc
 for the capture kernels. Each function mirrors the ``NeutralGame`` method it is named after
 (a turn of one to three micro-steps, Taylor's end-game rules, forced passes in the capture
 games, the goal judged after the whole turn); the tests hold the driver that uses them to
-the engine's searches.
+the engine's searches. ``observe`` is ``NeutralGame.observe`` from the row.
 """
 
 from __future__ import annotations
@@ -33,7 +33,18 @@ from envs.neutral.kernels import (
     touching_into,
     turn_starts,
 )
-from envs.stones.compiled import COLOUR, OUTCOME, PLAYER, SWAPPED, TURNS, returns, to_play, won_by
+from envs.neutral.mutator import NeutralGame
+from envs.stones.compiled import (
+    COLOUR,
+    OUTCOME,
+    PLAYER,
+    SWAPPED,
+    TURNS,
+    observe_stones,
+    returns,
+    to_play,
+    won_by,
+)
 from envs.stones.flanking import capture_starts, captures, capturing_into
 from envs.stones.goals import outcome_at_end, turn_reached
 from envs.stones.rules import StoneState
@@ -41,6 +52,8 @@ from envs.stones.rules import StoneState
 COUNTS, PHASE, CHOSEN = 5, 9, 10  # after the board: counts of EMPTY..NEUTRAL, the micro-step, 2 chosen cells
 SCALARS = 12
 N, GOAL, PIE_TURN, GOAL_STONES, ADJACENT, CAPTURES = range(6)  # params
+NEUTRALS, CHOSEN_PLANE = 2, 3  # planes: the neutral stones, the cells chosen earlier this turn
+PLANES = len(NeutralGame.PLANES)  # then the step planes (3 + phase), before the off-board plane and the last two
 NeutralContext = namedtuple(
     "NeutralContext", ["params", "neighbours", "sides", "neutrals", "scratch", "flipped", "starts"]
 )
@@ -271,4 +284,25 @@ def playout(context, row, seed, out):
     won_by(outcome, swapped != 0 or swaps, out)
 
 
-register(NeutralContext, legal=legal, apply=apply, to_play=to_play, returns=returns, playout=playout)
+@njit(cache=True)
+def observe(context, row, out):
+    """``NeutralGame.observe``: the stone planes, the neutral stones, the cells chosen earlier
+    this turn, the micro-step's plane of ones (none at a turn's start)."""
+    params = context.params
+    cells = params[N] * params[N]
+    meta = row[cells:]
+    phase = meta[PHASE]
+    pie = meta[TURNS] == params[PIE_TURN] and meta[SWAPPED] == 0 and phase == START and meta[PLAYER] != TERMINAL
+    observe_stones(row[:cells], meta[COLOUR], pie, PLANES, out)
+    flat = out.reshape(out.shape[0], cells)
+    for i in range(cells):
+        if row[i] == NEUTRAL:
+            flat[NEUTRALS, i] = 1.0
+    for k in range(2):
+        if meta[CHOSEN + k] >= 0:
+            flat[CHOSEN_PLANE, meta[CHOSEN + k]] = 1.0
+    if phase != START:
+        flat[CHOSEN_PLANE + phase, :] = 1.0
+
+
+register(NeutralContext, legal=legal, apply=apply, to_play=to_play, returns=returns, playout=playout, observe=observe)

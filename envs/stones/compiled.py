@@ -11,9 +11,12 @@ without the pie rule), ``neighbours`` and ``sides`` as the rules' ``neighbour_ar
 named after; the tests hold the driver that uses them to the engine's searches.
 
 Reversi (:class:`FlankingRows`) has the same board and scalars and nothing after them; its
-context is a :class:`FlankingContext`: ``params`` int64 ``[n]`` and ``flipped``, scratch room
+context is a :class:`FlankingContext`: ``params`` int64 ``[n, GOAL_COUNT, -1]`` and ``flipped``, scratch room
 for one placement's captures. Its functions are ``envs.stones.flanking``'s kernels in
 ``StoneGame``'s turn order: a capturing stone, else a pass, the count when neither side can place.
+
+Both register ``observe`` (``StoneGame.observe`` from the row, by :func:`observe_stones`,
+which the neutral games' observer builds on).
 """
 
 from __future__ import annotations
@@ -25,18 +28,19 @@ from numba import njit
 
 from envs.compiled import CompiledGame, register
 from envs.core import TERMINAL
-from envs.kernels import EMPTY, FIRST, GOAL_CHAIN, GOAL_COUNT, GOAL_LINE, GOAL_SIDES, SECOND
+from envs.kernels import EMPTY, FIRST, GOAL_CHAIN, GOAL_COUNT, GOAL_LINE, GOAL_SIDES, OFF_BOARD, SECOND
 from envs.stones.chains import link, link_joins
 from envs.stones.flanking import any_capture, captures, capturing_into, count_winner, reversi_playout
 from envs.stones.goals import TARGETS, outcome_at_end
 from envs.stones.lines import LINE, line_through
 from envs.stones.playout import placement_playout
-from envs.stones.rules import StoneState
+from envs.stones.rules import StoneGame, StoneState
 from envs.stones.sides import join_sides
 
 COLOUR, SWAPPED, TURNS, PLAYER, OUTCOME, EMPTIES = range(6)  # after the board
 SCALARS = 6
 N, GOAL, PIE_TURN = range(3)  # params
+STONE_PLANES = len(StoneGame.PLANES)  # before the off-board plane (Y's) and the last two
 PlacementContext = namedtuple("PlacementContext", ["params", "neighbours", "sides"])
 FlankingContext = namedtuple("FlankingContext", ["params", "flipped"])
 
@@ -90,7 +94,8 @@ class FlankingRows(PlacementRows):
         if not rules.captures or rules.kernel_goal != GOAL_COUNT or game.pie_turn is not None:
             raise ValueError(f"{game.info.name}: not plain Reversi")
         self.game, self.goal, self.cells = game, GOAL_COUNT, game.n * game.n
-        self.context = FlankingContext(np.array([game.n], np.int64), np.empty(4 * game.n, np.int64))
+        params = np.array([game.n, GOAL_COUNT, -1], np.int64)  # the placement games' layout: no pie rule
+        self.context = FlankingContext(params, np.empty(4 * game.n, np.int64))
         self.chains = self.width = self.cells + SCALARS
         self.max_legal = self.cells  # the capturing cells, or a pass alone
 
@@ -215,6 +220,35 @@ def playout(context, row, seed, out):
 
 
 @njit(cache=True)
+def observe_stones(board, mover, pie, planes, out):
+    """``StoneGame.observe``'s planes into ``out`` (``[planes + (1 with an off-board plane) + 2,
+    n, n]``): 0 the mover's stones, 1 the opponent's, ``planes`` (the game's ``PLANES``
+    count) the cells off the board where ``out`` has that plane (Y), -2 all ``pie`` (the
+    swap available now), -1 all ones where the mover holds the first colour; the rest zeros."""
+    flat = out.reshape(out.shape[0], board.shape[0])
+    flat[:] = 0.0
+    for i in range(board.shape[0]):
+        if board[i] == mover:
+            flat[0, i] = 1.0
+        elif board[i] == 3 - mover:
+            flat[1, i] = 1.0
+        elif board[i] == OFF_BOARD and out.shape[0] == planes + 3:
+            flat[planes, i] = 1.0
+    flat[-2, :] = 1.0 if pie else 0.0
+    flat[-1, :] = 1.0 if mover == FIRST else 0.0
+
+
+@njit(cache=True)
+def observe(context, row, out):
+    """``StoneGame.observe`` (Hex, Y, Gomoku, Reversi: no extra planes)."""
+    params = context.params
+    cells = params[N] * params[N]
+    meta = row[cells : cells + SCALARS]
+    pie = meta[TURNS] == params[PIE_TURN] and meta[SWAPPED] == 0 and meta[PLAYER] != TERMINAL
+    observe_stones(row[:cells], meta[COLOUR], pie, STONE_PLANES, out)
+
+
+@njit(cache=True)
 def flanking_legal(context, row, out):
     """``StoneGame.legal_actions`` for Reversi: the capturing cells in order, else PASS."""
     n = context.params[N]
@@ -259,7 +293,7 @@ def flanking_playout(context, row, seed, out):
     won_by(outcome, row[cells + SWAPPED] != 0, out)
 
 
-register(PlacementContext, legal=legal, apply=apply, to_play=to_play, returns=returns, playout=playout)
+register(PlacementContext, legal=legal, apply=apply, to_play=to_play, returns=returns, playout=playout, observe=observe)
 register(
     FlankingContext,
     legal=flanking_legal,
@@ -267,4 +301,5 @@ register(
     to_play=to_play,
     returns=returns,
     playout=flanking_playout,
+    observe=observe,
 )

@@ -92,8 +92,11 @@ them, micro-steps included) under PUCT with any estimator,
 ``fpu_reduction``, either chance mode (these games have no chance nodes), root
 noise and the Gumbel root: positions are rows of an int32 array, and selection,
 expansion, terminal detection and backup of every root run in numba, with Python
-only between estimator calls (decoding the new leaves into engine states for it)
-and, with ``gumbel``, sequential halving's choice of each root child per wave.
+only between estimator calls and, with ``gumbel``, sequential halving's choice of each
+root child per wave. A network (an estimator with ``estimate_planes`` over the search's
+game) gets the new leaves' observation planes, legal masks and movers built from the rows
+in numba, where the game registers ``observe`` (all of these games); any other estimator
+gets the leaves decoded into engine states.
 Random rollouts (``RolloutEstimator`` of the search's game) and uniform estimates
 run the whole search in one kernel call (one per wave with ``gumbel``), the
 playouts seeded by raw draws of the estimator's generator in the Python driver's

@@ -7,8 +7,11 @@ The tree is the Python driver's (:class:`~agents.search.mcts.tree.Tree`'s arrays
 :func:`descend` (select, create the new child by the game's ``apply``, judge it by
 ``to_play``/``returns``), the leaf estimates, then :func:`finish` (expand the new decision
 leaves with the game's ``legal``, back up). With a network, Python runs between the two: it
-decodes the new leaves into engine states, calls the estimator and computes the prior sums
-with numpy as the Python driver does. Random rollouts (``RolloutEstimator`` with the search's
+calls the estimator on the new leaves and computes the prior sums with numpy as the Python
+driver does. An estimator with ``estimate_planes`` (``NetEstimator``) over the search's game,
+where the game registers ``observe``, gets the leaves' observation planes, legal masks and
+movers built from the rows in one :func:`observe_leaves` call into arrays made once per
+search; any other estimator gets the leaves decoded into engine states. Random rollouts (``RolloutEstimator`` with the search's
 game) and uniform estimates (``UniformEstimator``) run every wave in one :func:`run` call:
 the playouts are the game's ``playout`` kernel, seeded by raw draws of the estimator's
 generator taken in the Python driver's order, so both drivers give the same results.
@@ -25,7 +28,7 @@ import numpy as np
 from numba import njit
 
 from agents.search.estimators import RolloutEstimator, UniformEstimator
-from agents.search.mcts.interface import estimates
+from agents.search.mcts.interface import checked, estimates
 from agents.search.mcts.kernels import (
     AT_TERMINAL,
     FIRST_EDGE,
@@ -80,6 +83,12 @@ class CompiledSearch:
         self.firsts = np.full(count, -1, dtype=np.int64)  # the root child each walk takes (-1: PUCT's)
         self.walks = (self.roots, paths, lengths, pending, self.firsts)
         self.scratch = np.empty(compiled.max_legal, dtype=np.int64)
+        self.inputs = None  # the network's inputs for a wave's leaves, built from their rows
+        observes = getattr(estimator, "game", None) is mcts.game and rules.provides(compiled, "observe")
+        if self.kind is None and observes and hasattr(estimator, "estimate_planes"):
+            info = mcts.game.info
+            planes, masks = np.empty((count, *info.obs_shape), np.float32), np.empty((count, info.num_actions), bool)
+            self.inputs = planes, masks, np.empty(count, dtype=np.int64)
 
     def arrays(self) -> tuple:
         return self.nodes, self.values, self.edge_child, self.edge_prior, self.edge_action, self.rows, self.counts
@@ -142,18 +151,27 @@ class CompiledSearch:
             none = np.zeros((0, info.num_actions))
             finish(compiled.context, self.arrays(), self.walks, self.scratch, none, none, np.zeros(0))
             return
-        priors, values = estimates(self.estimator, [compiled.decode(self.rows[node]) for node in leaves], info)
+        if self.inputs is None:
+            priors, values = estimates(self.estimator, [compiled.decode(self.rows[node]) for node in leaves], info)
+        else:
+            planes, masks, movers = self.inputs
+            observe_leaves(compiled.context, self.arrays(), pending, self.scratch, planes, masks, movers)
+            inputs = planes[:count], masks[:count], movers[:count]
+            priors, values = checked(self.estimator.estimate_planes(*inputs), count, info)
         mix = mcts._playout_mix
         if mix:  # MCTS._estimate's mix, each playout seeded from its root's generator in the same order
+            seeds = [playout_seed(self.rngs[owner]) for owner in np.flatnonzero(pending >= 0)]
             played = np.zeros((count, info.num_seats))
-            owners = np.flatnonzero(pending >= 0)
-            for i, (node, owner) in enumerate(zip(leaves, owners)):
-                playout_returns(compiled.context, self.rows[node], playout_seed(self.rngs[owner]), played[i])
+            playouts(compiled.context, self.rows, leaves, np.array(seeds, dtype=np.int64), played)
             values = (1.0 - mix) * values + mix * played
+        masks = None if self.inputs is None else self.inputs[1]
         totals = np.zeros(count)  # each leaf's prior mass on its legal actions, summed as numpy does
         for i in np.flatnonzero(~uniform_rows(priors)):
-            actions = self.scratch[: legal_actions(compiled.context, self.rows[leaves[i]], self.scratch)]
-            totals[i] = float(priors[i][actions].sum())
+            if masks is None:
+                legal = self.scratch[: legal_actions(compiled.context, self.rows[leaves[i]], self.scratch)]
+            else:  # the same actions in the same order
+                legal = masks[i]
+            totals[i] = float(priors[i][legal].sum())
         finish(compiled.context, self.arrays(), self.walks, self.scratch, priors, values, totals)
 
 
@@ -164,9 +182,28 @@ def legal_actions(context, row, out):
 
 
 @njit(cache=True)
-def playout_returns(context, row, seed, out):
-    """The game's ``playout`` from Python."""
-    rules.playout(context, row, seed, out)
+def playouts(context, rows, nodes, seeds, out):
+    """The returns of the game's ``playout`` from ``rows[nodes[i]]`` seeded by ``seeds[i]`` into ``out[i]``."""
+    for i in range(nodes.shape[0]):
+        rules.playout(context, rows[nodes[i]], seeds[i], out[i])
+
+
+@njit(cache=True)
+def observe_leaves(context, tree, pending, scratch, planes, masks, movers):
+    """The ``i``-th pending leaf's ``game.observe`` into ``planes[i]``, ``game.legal_mask``
+    into ``masks[i]`` and seat to move into ``movers[i]``, by the game's ``observe`` and ``legal``."""
+    nodes, rows = tree[0], tree[5]
+    i = 0
+    for r in range(pending.shape[0]):
+        node = pending[r]
+        if node < 0:
+            continue
+        rules.observe(context, rows[node], planes[i])
+        masks[i] = False
+        for k in range(rules.legal(context, rows[node], scratch)):
+            masks[i, scratch[k]] = True
+        movers[i] = nodes[node, PLAYER]
+        i += 1
 
 
 @njit(cache=True)

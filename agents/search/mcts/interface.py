@@ -18,14 +18,27 @@ class Estimator(Protocol):
         """priors float32 [B, num_actions] (the search masks illegal actions and
         renormalises), values float32 [B, num_seats]: expected final return per
         seat. Called only on decision states (never chance or terminal ones),
-        which it must not modify."""
+        which it must not modify.
+
+        An estimator that reads only the states' observations may also give
+        ``estimate_planes(obs, masks, movers)``: the same answer from ``game.observe``
+        of the states stacked (float32), their ``game.legal_mask`` stacked (bool) and
+        their seats to move (int64), arrays the caller reuses after the call. The
+        compiled driver calls it, with planes built from its rows, where the
+        estimator's ``game`` is the search's and the game's rows can be observed
+        (``envs.compiled.provides``)."""
 
 
 def estimates(estimator: Estimator, states: Sequence, info) -> tuple[np.ndarray, np.ndarray]:
     """``estimator.estimate(states)`` as arrays (values float64), checked against the game's ``info``."""
-    priors, values = estimator.estimate(states)
+    return checked(estimator.estimate(states), len(states), info)
+
+
+def checked(estimate: tuple, count: int, info) -> tuple[np.ndarray, np.ndarray]:
+    """An estimator's ``(priors, values)`` for ``count`` states as arrays (values float64),
+    checked against the game's ``info``."""
+    priors, values = estimate
     priors, values = np.asarray(priors), np.asarray(values, dtype=np.float64)
-    count = len(states)
     if priors.shape != (count, info.num_actions) or values.shape != (count, info.num_seats):
         raise ValueError(
             f"estimator returned priors {priors.shape} and values {values.shape} for {count} states; "
