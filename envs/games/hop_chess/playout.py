@@ -27,6 +27,7 @@ import numpy as np
 from numba import njit
 
 from envs.games.hop_chess.moves import (
+    _RIGHTS_OF,
     DIAGONAL,
     KING,
     KING_TARGETS,
@@ -42,6 +43,9 @@ from envs.kernels import draw
 START, CHOSEN, MOVED = 0, 1, 2  # the micro-step the turn is at: a piece to choose, its final square, the hopper
 ALONG, ACROSS = 1, 2  # a piece's lines as bits: orthogonal, diagonal (``moves.LINES``)
 PROMOTION_BITS = (1 << 5) | (1 << 2) | (1 << 3) | (1 << 4)  # a pawn reaching the last rank: Q, N, B, R
+RIGHTS_OF = np.array(
+    [_RIGHTS_OF.get(square, 0) for square in range(64)], dtype=np.int64
+)  # the engine's table, by square
 KEY_SIZE = 70  # the repetition key: board, both hoppers, side, castling, en passant, opening
 
 
@@ -473,26 +477,8 @@ def _make_move(board, hoppers, castling, ep, clock, origin, target, promo):
     double = kind == PAWN and abs(target - origin) == 16 and skipped != hoppers[0] and skipped != hoppers[1]
     ep = skipped if double else -1  # a double step across a hopper is a step onto it and on
     clock = 0 if capture or kind == PAWN else clock + 1
-    castling &= ~(_rights_of(origin) | _rights_of(target))
+    castling &= ~(RIGHTS_OF[origin] | RIGHTS_OF[target])
     return castling, ep, clock
-
-
-@njit(cache=True)
-def _rights_of(square):
-    """``moves._RIGHTS_OF``: the castling rights a move from or to ``square`` ends."""
-    if square == 0:
-        return 2
-    if square == 4:
-        return 3
-    if square == 7:
-        return 1
-    if square == 56:
-        return 8
-    if square == 60:
-        return 12
-    if square == 63:
-        return 4
-    return 0
 
 
 @njit(cache=True)
