@@ -281,6 +281,13 @@ class Game(abc.ABC):
     def parse_turn(self, state, text: str) -> list[int]:
         """The actions of one record turn; raises NotationError or IllegalActionError."""
 
+    def play_turn(self, state, text: str):
+        """Apply one record turn (``"c3 b2"``) to ``state`` in place and return it. The whole
+        turn is parsed first, so a NotationError or IllegalActionError leaves ``state`` as it was."""
+        for action in self.parse_turn(state, text):
+            self.apply(state, action)
+        return state
+
     def format_turn(self, state, actions: Sequence[int]) -> str:
         """Record text of a turn given as its actions, starting from ``state``."""
         state = state.copy()

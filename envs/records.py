@@ -78,8 +78,7 @@ def replay(game: Game, turns: Iterable[str], state=None):
     state = game.initial_state() if state is None else state
     for number, text in enumerate(turns, start=1):
         try:
-            for action in game.parse_turn(state, text):
-                game.apply(state, action)
+            game.play_turn(state, text)
         except GameError as error:
             raise type(error)(f"turn {number} {text!r}: {error}") from None
         yield state

@@ -32,12 +32,6 @@ def cells(game, text):
     return [parse_cell(word, game.rules.n) for word in text.split()]
 
 
-def play(game, state, text):
-    for action in game.parse_turn(state, text):
-        game.apply(state, action)
-    return state
-
-
 # --- the text's sample ----------------------------------------------------------------------------
 def test_the_sample_replays_to_the_printed_board_square_by_square():
     game, record, states = sample()
@@ -94,7 +88,7 @@ def test_the_standard_start():
 # --- hand-made positions, one rule each -----------------------------------------------------------------
 def test_an_amazon_moves_at_most_once_a_turn():
     game = make_game("progressive_amazons")
-    state = play(game, game.initial_state(), "s4d4/b4")
+    state = game.play_turn(game.initial_state(), "s4d4/b4")
     game.apply(state, game.rules.parse_move("a7d7/g4")[0])
     for action in game.rules.parse_move("a7d7/g4")[1:]:
         game.apply(state, action)
@@ -103,7 +97,7 @@ def test_an_amazon_moves_at_most_once_a_turn():
     with pytest.raises(IllegalActionError, match="the amazon on d7 has moved this turn"):
         game.apply(state, d7)
     free = make_game("progressive_amazons", restricted=False)
-    state = play(free, free.initial_state(), "s4d4/b4")
+    state = free.play_turn(free.initial_state(), "s4d4/b4")
     for action in free.rules.parse_move("a7d7/g4"):
         free.apply(state, action)
     assert d7 in free.legal_actions(state)
@@ -125,10 +119,10 @@ def test_moves_and_arrows_go_over_empty_cells_only():
 
 def test_a_turn_whose_quota_cannot_be_filled_ends_after_the_moves_it_has():
     game = make_game("amazons", size=5, schedule="12", start="a1 / e5")
-    state = play(game, game.initial_state(), "a1a2/a3")
+    state = game.play_turn(game.initial_state(), "a1a2/a3")
     assert game.to_play(state) == 1 and state.moves_left == 2
     start = state.copy()
-    play(game, state, "e5e4/e3")  # o has one amazon, which has moved: the turn ends after one move
+    game.play_turn(state, "e5e4/e3")  # o has one amazon, which has moved: the turn ends after one move
     assert game.to_play(state) == 0 and state.moves_left == 2
     assert game.turn_kind(start, game.parse_turn(start, "e5e4/e3")) == "short"
     with pytest.raises(IllegalActionError, match="the turn ends after 1"):
@@ -137,10 +131,10 @@ def test_a_turn_whose_quota_cannot_be_filled_ends_after_the_moves_it_has():
 
 def test_the_seat_without_a_move_at_the_start_of_its_turn_loses():
     game = make_game("amazons", size=4, start="c3 c4 a1 / d4")
-    state = play(game, game.initial_state(), "a1d1/d3")  # the arrow on d3 shuts b's amazon on d4 in
+    state = game.play_turn(game.initial_state(), "a1d1/d3")  # the arrow on d3 shuts b's amazon on d4 in
     assert game.is_terminal(state) and game.returns(state) == (1.0, -1.0)
     assert game.result_text(state) == "w wins: b has no move"
-    other = play(game, game.initial_state(), "a1d1/d2")  # with d3 still free, b plays on
+    other = game.play_turn(game.initial_state(), "a1d1/d2")  # with d3 still free, b plays on
     assert game.to_play(other) == 1 and game.legal_actions(other) == [parse_cell("d4", 4)]
 
 
@@ -157,7 +151,7 @@ def test_bad_turns_and_moves_name_the_problem():
     with pytest.raises(IllegalActionError, match="the turn ends after 1"):
         game.parse_turn(state, "a4a5/a6 d1d2/d3")
     progressive = make_game("progressive_amazons")
-    second = play(progressive, progressive.initial_state(), "s4d4/b4")
+    second = progressive.play_turn(progressive.initial_state(), "s4d4/b4")
     with pytest.raises(IllegalActionError, match="has 1 moves; this turn holds 3"):
         progressive.parse_turn(second, "a7d7/g4")
     with pytest.raises(IllegalActionError, match="a7 holds a rival amazon"):

@@ -49,12 +49,6 @@ def corrected_turns() -> list[tuple[str, list[str]]]:
     return out
 
 
-def play(game, state, text):
-    for action in game.parse_turn(state, text):
-        game.apply(state, action)
-    return state
-
-
 def cell(game, name):
     return game.rules.parse_cell(name)
 
@@ -110,7 +104,7 @@ def test_the_errata_the_other_way_round_miss_the_board_on_c3_and_c4():
         if side == "o":
             o_turn += 1
             cells = [swapped.get((o_turn, k), word) for k, word in enumerate(cells)]
-        play(game, state, " ".join(cells))
+        game.play_turn(state, " ".join(cells))
     assert names(game, np.flatnonzero(state.board != game.rules.read_diagram(SAMPLE))) == ["c3", "c4"]
 
 
@@ -130,7 +124,7 @@ def test_e1J_is_the_placement_that_joins_the_two_sections():
     game = make_game("biversi")
     state = game.initial_state()
     for side, cells in corrected_turns()[:5]:
-        play(game, state, " ".join(cells))
+        game.play_turn(state, " ".join(cells))
         assert len(reference_groups(state.board, 10)) == 2 and game.rules.apart(state.board)
     game.apply(state, cell(game, "e1J"))
     assert len(reference_groups(state.board, 10)) == 1 and not game.rules.apart(state.board)
@@ -145,7 +139,7 @@ def test_under_reversi_rules_the_sample_replays_until_its_first_placement_that_f
     state = game.initial_state()
     turns = corrected_turns()
     for side, cells in turns[:6]:  # O c4 ... X e1J b4: eleven placements, every one flanking
-        play(game, state, " ".join(cells))
+        game.play_turn(state, " ".join(cells))
     with pytest.raises(IllegalActionError, match="a3 flanks no line of rival stones"):
         game.parse_turn(state, "a3 i7")
     printed = printed_turns()
@@ -158,7 +152,7 @@ def test_the_printed_b3_is_a_start_cell():
     state = game.initial_state()
     turns = corrected_turns()
     for side, cells in turns[:12]:
-        play(game, state, " ".join(cells))
+        game.play_turn(state, " ".join(cells))
     assert printed_turns()[12] == ("o", ["b3", "b0"])
     with pytest.raises(IllegalActionError, match="b3 is not empty"):
         game.parse_turn(state, "b3 b0")
@@ -212,14 +206,14 @@ def test_lines_wrap_round_the_edges():
     game = make_game("biversi", size=6, start="e1 e5 / f1 f6")
     state = game.initial_state()
     assert cell(game, "a1") in game.legal_actions(state)
-    play(game, state, "a1")  # left from a1: f1 (x), then e1; up-left: f6 (x), then e5
+    game.play_turn(state, "a1")  # left from a1: f1 (x), then e1; up-left: f6 (x), then e5
     assert stones(game, state.board, 0) == ["a1", "e1", "e5", "f1", "f6"] and stones(game, state.board, 1) == []
 
 
 def test_the_antipode_lies_on_both_diagonals_and_flips_once():
     # a1's diagonals on the 6x6 torus: b2 c3 d4 e5 f6 and f2 e3 d4 c5 b6; d4 is on both
     game = make_game("biversi", size=6, start="e5 c5 / b2 c3 d4 f2 e3")
-    state = play(game, game.initial_state(), "a1")
+    state = game.play_turn(game.initial_state(), "a1")
     assert stones(game, state.board, 1) == []
     assert len(stones(game, state.board, 0)) == 8
 
@@ -251,15 +245,15 @@ def test_a_pass_from_a_random_game():
     game = make_game("biversi", size=6)
     state = game.initial_state()
     for text in turns.split("|"):
-        play(game, state, text)
+        game.play_turn(state, text)
     assert state.player == 0 and game.legal_actions(state) == [game.PASS]
-    play(game, state, "pass")
+    game.play_turn(state, "pass")
     assert state.player == 1 and game.legal_actions(state) != [game.PASS]
 
 
 def test_while_apart_a_turns_two_placements_go_one_into_each_section():
     game = make_game("biversi")
-    state = play(game, game.initial_state(), "c4")  # o's one placement, in the crossed section
+    state = game.play_turn(game.initial_state(), "c4")  # o's one placement, in the crossed section
     assert state.player == 1 and state.moves_left == 2
     first = game.legal_actions(state)
     assert {"b4", "d4", "g9", "i9"} <= set(names(game, first))  # either section to start with
@@ -277,7 +271,7 @@ def test_the_1222_quota():
     assert game.schedule.text == "12" and [game.schedule.moves(t) for t in range(4)] == [1, 2, 2, 2]
     with pytest.raises(IllegalActionError, match="has 2 moves, but the turn ends after 1"):
         game.parse_turn(state, "c4 d4")
-    play(game, state, "c4")
+    game.play_turn(state, "c4")
     with pytest.raises(IllegalActionError, match="this turn holds 2"):
         game.parse_turn(state, "d4")
     actions = game.parse_turn(state, "d4 g9")

@@ -66,12 +66,6 @@ def destinations(game, state, letter: str) -> list[str]:
     return sorted(game.action_to_text(trial, a) for a in game.legal_actions(trial))
 
 
-def play(game, state, text):
-    for action in game.parse_turn(state, text):
-        game.apply(state, action)
-    return state
-
-
 def steps(game, state, text):
     """Apply steps (or other words) without ending the turn."""
     for word in text.split():
@@ -134,8 +128,8 @@ def test_the_sample_prints_back_in_the_step_notation_and_reads_both_ways():
     assert first.steps_left == 1
     with pytest.raises(IllegalActionError, match="steps are done: play a wall"):
         GAME.parse_turn(first, "Ww Nn CEj")
-    second = play(GAME, GAME.initial_state(), "Ww CEj")
-    assert second.steps_left == 3 and play(GAME, second, "ne ee ss Fik").steps_left == 4
+    second = GAME.play_turn(GAME.initial_state(), "Ww CEj")
+    assert second.steps_left == 3 and GAME.play_turn(second, "ne ee ss Fik").steps_left == 4
 
 
 # --- steps, the boundary, jumps ---------------------------------------------------------------------------
@@ -152,7 +146,7 @@ def test_a_jump_clears_the_whole_line_of_stones_to_the_next_vacant_cell():
     assert destinations(SMALL, state, "N") == ["b5", "c2", "d5"]  # over n and E, own or not
     off = at(SMALL, "N c2, W e3, s c1, e a5")
     assert "off" in destinations(SMALL, off, "N")  # the next vacant "cell" is past N's goal
-    play(SMALL, off, "Nn")
+    SMALL.play_turn(off, "Nn")
     assert off.pos.stones[0] == OFF
 
 
@@ -219,7 +213,7 @@ def test_walls_are_never_on_the_boundary_and_every_slot_has_a_name():
 
 
 def test_overlapping_or_crossing_walls_are_refused_touching_ones_are_not():
-    state = play(GAME, GAME.initial_state(), "Ww CEj")
+    state = GAME.play_turn(GAME.initial_state(), "Ww CEj")
     steps(GAME, state, "ne ee ss")
     legal = set(GAME.legal_actions(state))
     for name, why in [("CEj", "stands there already"), ("DFj", "overlap"), ("BDj", "overlap"), ("Dik", "cross")]:
@@ -256,9 +250,9 @@ def test_no_wall_may_cut_a_stone_off_from_its_goal():
 # --- stones leaving, stuck, the end ---------------------------------------------------------------------------
 def test_a_stone_off_the_board_steps_no_more():
     state = at(SMALL, "N c1, E a3, S b1, W e2, n e5, s a5")
-    play(SMALL, state, "Nn Ee Ss Ww ACd")
+    SMALL.play_turn(state, "Nn Ee Ss Ww ACd")
     assert state.pos.stones[0] == OFF and state.off(0) == 1
-    play(SMALL, state, "nw sn Bac")
+    SMALL.play_turn(state, "nw sn Bac")
     assert state.player == 0 and parse_cell(5, "c1") not in SMALL.legal_actions(state)
     with pytest.raises(IllegalActionError, match="N has left the board"):
         SMALL.parse_turn(state, "Nn Ee Ss Ww")
@@ -373,7 +367,7 @@ def test_the_env_passes_gymnasiums_checks_at_the_texts_size():
 
 
 def test_the_observation_is_from_the_movers_view():
-    state = play(GAME, GAME.initial_state(), "Ww CEj")
+    state = GAME.play_turn(GAME.initial_state(), "Ww CEj")
     planes = GAME.observe(state)
     assert planes[4:8].sum() == 4 and planes[7, 3, 8] == 1.0  # the opponent's W, one step west
     assert planes[8, 8, 2] == 1.0 and planes[9].sum() == 0  # CEj: centre (9, 3) on cell (8, 2)

@@ -32,12 +32,6 @@ def names(game, board, value):
     return sorted(game.rules.cell_name(c) for c in np.flatnonzero(board == value))
 
 
-def play(game, state, text):
-    for action in game.parse_turn(state, text):
-        game.apply(state, action)
-    return state
-
-
 def cell(game, name):
     return game.rules.parse_cell(name)
 
@@ -85,14 +79,14 @@ def test_the_sample_turns_print_back_as_recorded():
 # --- hand-made positions, one rule each -----------------------------------------------------------------
 def test_moves_only_from_stones_on_the_board_at_the_start_of_the_turn():
     game = make_game("hexxagon_1344")
-    state = play(game, game.initial_state(), "v4")
+    state = game.play_turn(game.initial_state(), "v4")
     game.apply(state, cell(game, "n6"))  # a clone from m5: n6 is new this turn
     o7 = cell(game, "o7")  # next to n6 only
     assert o7 not in game.legal_actions(state)
     with pytest.raises(IllegalActionError, match="o7 is empty but next to none of your stones that may move"):
         game.apply(state, o7)
     free = make_game("hexxagon_1344", restricted=False)
-    state = play(free, free.initial_state(), "v4")
+    state = free.play_turn(free.initial_state(), "v4")
     free.apply(state, cell(free, "n6"))
     assert o7 in free.legal_actions(state)
 
@@ -100,25 +94,25 @@ def test_moves_only_from_stones_on_the_board_at_the_start_of_the_turn():
 def test_a_clone_grows_a_jump_moves_and_both_turn_the_rival_stones_next_to_them():
     game = make_game("hexxagon", size=3, start="c1 / e3 g3")
     state = game.initial_state()
-    play(game, state, "d2")  # a clone: c1 stays; e3 touches d2 and turns
+    game.play_turn(state, "d2")  # a clone: c1 stays; e3 touches d2 and turns
     assert names(game, state.board, PIECE[0]) == ["c1", "d2", "e3"] and names(game, state.board, PIECE[1]) == ["g3"]
-    play(game, state, "g3e1")  # a jump two away: g3 empties; e1 touches c1 and d2
+    game.play_turn(state, "g3e1")  # a jump two away: g3 empties; e1 touches c1 and d2
     assert names(game, state.board, PIECE[1]) == ["c1", "d2", "e1"] and names(game, state.board, PIECE[0]) == ["e3"]
 
 
 def test_a_turn_whose_quota_cannot_be_filled_ends_after_the_moves_it_has():
     # o's one stone, c1, is shut in by x's: it can only jump, and the stone it turns is no origin
     game = make_game("hexxagon", size=3, schedule="13", start="e1 b2 d2 / c1")
-    state = play(game, game.initial_state(), "g1")
+    state = game.play_turn(game.initial_state(), "g1")
     assert game.to_play(state) == 1 and state.moves_left == 3
     assert game.legal_actions(state) == [cell(game, "c1")]  # no clone, only the jump
     start = state.copy()
-    play(game, state, "c1e3")  # d2 turns to o, but was x's at the start of the turn: the turn ends
+    game.play_turn(state, "c1e3")  # d2 turns to o, but was x's at the start of the turn: the turn ends
     assert names(game, state.board, PIECE[1]) == ["d2", "e3"]
     assert game.to_play(state) == 0 and state.moves_left == 3
     assert game.turn_kind(start, game.parse_turn(start, "c1e3")) == "short"
     free = make_game("hexxagon", size=3, schedule="13", restricted=False, start="e1 b2 d2 / c1")
-    state = play(free, free.initial_state(), "g1")
+    state = free.play_turn(free.initial_state(), "g1")
     free.apply(state, cell(free, "c1"))
     free.apply(state, cell(free, "e3"))
     assert free.to_play(state) == 1 and state.moves_left == 2  # unrestricted, d2 and e3 may go on
@@ -126,7 +120,7 @@ def test_a_turn_whose_quota_cannot_be_filled_ends_after_the_moves_it_has():
 
 def test_a_stone_new_this_turn_starts_no_move_even_on_a_cell_a_jump_left():
     game = make_game("hexxagon", size=3, schedule="13", start="e5 / c3 e3")
-    state = play(game, game.initial_state(), "g5")
+    state = game.play_turn(game.initial_state(), "g5")
     for text in ("c3c1", "c3"):  # c3 jumps away, then e3 clones into c3 again
         for action in game.rules.parse_move(text):
             game.apply(state, action)
@@ -144,15 +138,15 @@ def test_the_side_that_cannot_move_ends_the_game_and_the_empty_cells_go_to_the_o
     assert game.is_terminal(state) and game.returns(state) == (-1.0, 1.0)
     assert game.result_text(state) == "o wins (1 stones to 8 on the board)"
     stuck = make_game("hexxagon", size=3, start="e1 b2 d2 g1 f2 a3 c3 e3 / c1")
-    state = play(stuck, stuck.initial_state(), "g3")  # o is to move and cannot: the 9 empty cells go to x
+    state = stuck.play_turn(stuck.initial_state(), "g3")  # o is to move and cannot: the 9 empty cells go to x
     assert stuck.is_terminal(state) and stuck.returns(state) == (1.0, -1.0)
 
 
 def test_a_game_at_the_move_limit_is_scored_by_the_stones_on_the_board():
     game = make_game("hexxagon", size=3, move_limit=2)
-    state = play(game, game.initial_state(), "g3")  # x's clone from i3, next to no o stone: 4 to 3
+    state = game.play_turn(game.initial_state(), "g3")  # x's clone from i3, next to no o stone: 4 to 3
     assert not game.is_terminal(state)
-    play(game, state, "c3")  # o's clone from a3, next to no x stone: 4 to 4
+    game.play_turn(state, "c3")  # o's clone from a3, next to no x stone: 4 to 4
     assert game.is_terminal(state) and game.returns(state) == (0.0, 0.0)
     assert game.info.params["move_limit"] == 2 and make_game("hexxagon").info.params["move_limit"] == 4 * 61
 

@@ -15,18 +15,12 @@ def texts(game, state, turns):
     return sorted(game.format_turn(state, t) for t in turns)
 
 
-def play(game, state, text):
-    for action in game.parse_turn(state, text):
-        game.apply(state, action)
-    return state
-
-
 # --- Taylor's end-game rules ------------------------------------------------------------------
 def test_fill_when_one_empty_and_no_swap():
     game = make_game("nex", size=2)
     state = game.from_diagram("v v\n h .", "v")  # one empty cell, no neutrals
     assert texts(game, state, complete_turns(game, state)) == ["b2"]
-    play(game, state, "b2")
+    game.play_turn(state, "b2")
     assert game.winner(state) == 0  # b1-b2 joins row 1 to row 2
 
 
@@ -43,7 +37,7 @@ def test_convert_when_the_board_holds_no_empty_cell():
     game = make_game("nex", size=2)
     state = game.from_diagram("h ?\n v h", "v")
     assert texts(game, state, complete_turns(game, state)) == ["b1"]
-    play(game, state, "b1")
+    game.play_turn(state, "b1")
     assert game.winner(state) == 0  # b1 joins a2 on row 2
     # no stone of the mover's: two neutrals cannot be swapped, one is converted
     state = game.from_diagram("h ?\n ? h", "v")
@@ -59,9 +53,9 @@ def test_one_empty_and_one_neutral_fill_then_the_opponent_converts():
     game = make_game("neumoku", size=5)
     rows = ["x o x o x", "o x o x o", "o x o x o", "x o x o x", "x o x ? ."]
     state = game.from_diagram("\n".join(rows), "o")
-    play(game, state, "e5")
+    game.play_turn(state, "e5")
     assert game.to_play(state) == 0 and texts(game, state, complete_turns(game, state)) == ["d5"]
-    play(game, state, "d5")
+    game.play_turn(state, "d5")
     assert game.is_terminal(state) and game.returns(state) == (0.0, 0.0)  # full board, no five
 
 
@@ -81,18 +75,18 @@ def test_a_line_made_and_broken_in_one_swap_does_not_win():
 def test_a_swap_that_keeps_the_line_wins():
     game = make_game("neumoku", size=5)
     rows = ["x x x ? ?", ". . . . x", ". o . o .", ". . o . .", "o . . . ."]
-    state = play(game, game.from_diagram("\n".join(rows), "x"), "d1e1 e2")
+    state = game.play_turn(game.from_diagram("\n".join(rows), "x"), "d1e1 e2")
     assert game.returns(state) == (1.0, -1.0)
 
 
 def test_nex_neutrals_join_no_chain():
     game = make_game("nex", size=3)
-    state = play(game, game.from_diagram("v . .\n ? . .\n  . . .", "v"), "a3 c3")
+    state = game.play_turn(game.from_diagram("v . .\n ? . .\n  . . .", "v"), "a3 c3")
     assert not game.is_terminal(state)  # a1 ? a3: the neutral breaks the chain
-    play(game, state, "c1 b1")
-    broken = play(game, state.copy(), "a2b1 a3")  # a1 a2 b1 join row 1 to row 2 only
+    game.play_turn(state, "c1 b1")
+    broken = game.play_turn(state.copy(), "a2b1 a3")  # a1 a2 b1 join row 1 to row 2 only
     assert game.to_play(broken) == 1
-    joined = play(game, state.copy(), "a2b1 a1")  # b1 a2 a3 join row 1 to row 3
+    joined = game.play_turn(state.copy(), "a2b1 a1")  # b1 a2 a3 join row 1 to row 3
     assert game.returns(joined) == (1.0, -1.0)
 
 
@@ -100,7 +94,7 @@ def test_nex_neutrals_join_no_chain():
 def test_neutrals_count_as_enemy_stones_for_captures():
     game = make_game("neuversi", size=4)
     state = game.from_diagram(". . . .\n. x ? .\n. o x .\n. . . .", "x")
-    play(game, state, "d2 a1")
+    game.play_turn(state, "d2 a1")
     assert game.render_text(state).splitlines()[:4] == ["? . . .  1", ". x x x  2", ". o x .  3", ". . . .  4"]
 
 
@@ -108,7 +102,7 @@ def test_drop_without_a_cell_for_the_neutral_is_one_word():
     game = make_game("neuversi", size=4)
     state = game.from_diagram("x o o .\nx x x x\nx x x x\nx x x x", "x")
     assert texts(game, state, complete_turns(game, state)) == ["d1"]
-    play(game, state, "d1")
+    game.play_turn(state, "d1")
     assert game.is_terminal(state) and game.returns(state) == (1.0, -1.0)
 
 
@@ -133,7 +127,7 @@ def test_neuversi_pass_and_the_end():
     game = make_game("neuversi", size=4)
     state = game.from_diagram("x x x x\nx x x x\no x . x\nx x x x", "x")  # x cannot capture, o can
     assert game.legal_actions(state) == [game.PASS]
-    play(game, state, "pass")
+    game.play_turn(state, "pass")
     assert game.to_play(state) == 1
     with pytest.raises(IllegalActionError, match="pass is legal only"):
         game.apply(state, game.PASS)
@@ -147,23 +141,23 @@ def test_neumoku_pie_rule_after_three_turns():
     state = game.initial_state()
     for text in ("d4 a1", "c3 a2", "e5 a3"):
         assert game.SWAP_SIDES not in game.legal_actions(state)
-        play(game, state, text)
+        game.play_turn(state, text)
     assert game.to_play(state) == 1 and game.SWAP_SIDES in game.legal_actions(state)
     assert game.observe(state)[7].all()
-    play(game, state, "swap-sides")
+    game.play_turn(state, "swap-sides")
     # seat 1 now holds x (the d4 e5 stones), seat 0 plays o and moves
     assert game.to_play(state) == 0 and state.seat_of(1) == 1
     assert game.observe(state)[0].sum() == 1 and game.observe(state)[8].sum() == 0
     assert game.SWAP_SIDES not in game.legal_actions(state)
     for text in ("a7 g2", "c4 g3", "c7 g4", "b4 g5", "e7 g6", "e4 g7", "b6 f2", "f4 b2"):
         assert not game.is_terminal(state)
-        play(game, state, text)
+        game.play_turn(state, text)
     assert game.is_terminal(state) and game.returns(state) == (-1.0, 1.0)  # x wins: seat 1
 
 
 def test_pie_rule_off_by_default_for_nex():
     game = make_game("nex", size=5)
-    state = play(game, game.initial_state(), "c3 a1")
+    state = game.play_turn(game.initial_state(), "c3 a1")
     assert game.SWAP_SIDES not in game.legal_actions(state)
     with pytest.raises(IllegalActionError, match="pie rule is off"):
         game.parse_turn(state, "swap-sides")
@@ -181,7 +175,7 @@ def test_malformed_turn_text(text):
 
 def test_errors_name_the_problem():
     game = make_game("nex", size=11)
-    state = play(game, game.initial_state(), "a11 f6")
+    state = game.play_turn(game.initial_state(), "a11 f6")
     with pytest.raises(NotationError, match="off the 11x11 board"):
         game.parse_turn(state, "l1 a2")
     with pytest.raises(NotationError, match="off the"):
@@ -224,7 +218,7 @@ def test_swap_of_a_non_neutral_and_a_bad_give_back():
 
 def test_finished_game_refuses_actions():
     game = make_game("nex", size=2)
-    state = play(game, game.from_diagram("v v\n h .", "v"), "b2")
+    state = game.play_turn(game.from_diagram("v v\n h .", "v"), "b2")
     with pytest.raises(GameOverError):
         game.apply(state, 0)
     with pytest.raises(GameOverError):
@@ -257,9 +251,9 @@ def test_bad_pie_rule_value():
 # --- observation, symmetry, keys, text ---------------------------------------------------------------
 def test_observation_planes_follow_the_micro_steps():
     game = make_game("nex", size=5)
-    state = play(game, game.initial_state(), "c3 a1")
-    play(game, state, "b2 e5")
-    state = play(game, state, "d4 b1")
+    state = game.play_turn(game.initial_state(), "c3 a1")
+    game.play_turn(state, "b2 e5")
+    state = game.play_turn(state, "d4 b1")
     obs = game.observe(state)  # Horizontal to move
     assert obs.shape == (9, 5, 5) and obs[8].sum() == 0
     assert obs[0].sum() == 1 and obs[1].sum() == 2 and obs[2].sum() == 3
@@ -308,14 +302,14 @@ def test_symmetries_map_observations_and_legal_actions_together(name):
 
 def test_keys_identify_positions():
     game = make_game("nex", size=4)
-    a = play(game, play(game, game.initial_state(), "a1 b1"), "c3 d4")
-    b = play(game, play(game, game.initial_state(), "a1 b1"), "c3 d4")
+    a = game.play_turn(game.play_turn(game.initial_state(), "a1 b1"), "c3 d4")
+    b = game.play_turn(game.play_turn(game.initial_state(), "a1 b1"), "c3 d4")
     assert a.key() == b.key() and hash(a.key()) == hash(b.key())
     c = game.step(a, game.parse_action("a2"))
     assert c.key() != a.key() and game.step(a, game.parse_action("a2")).key() == c.key()
-    d = play(game, play(game, game.initial_state(), "a1 d4"), "c3 b1")
+    d = game.play_turn(game.play_turn(game.initial_state(), "a1 d4"), "c3 b1")
     assert d.key() == a.key()  # the same position by another order
-    e = play(game, play(game, game.initial_state(), "a1 b1"), "d4 c3")
+    e = game.play_turn(game.play_turn(game.initial_state(), "a1 b1"), "d4 c3")
     assert e.key() != a.key()
 
 

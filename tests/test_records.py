@@ -3,7 +3,7 @@
 import pytest
 
 from agents.evaluation.runner import replay_record
-from envs import NotationError
+from envs import IllegalActionError, NotationError, make_game
 from envs.records import parse_header, read_record
 
 NEX = "game: nex\nsize: 3\npie_rule: false\n# a comment\na1 b2\nc3 a2\n"
@@ -48,3 +48,14 @@ def test_header_values_that_are_not_plain_data_are_notation_errors(value, tmp_pa
 def test_a_record_without_a_game_header_says_so():
     with pytest.raises(ValueError, match="no 'game:' header line"):
         replay_record("size: 3\na1 b2\n")
+
+
+@pytest.mark.parametrize("turn", ["c3 c3", "c3 z9", "c3"])
+def test_a_turn_that_fails_to_parse_leaves_the_state_as_it_was(turn):
+    game = make_game("nex", size=3)
+    state = game.play_turn(game.initial_state(), "a1 b2")
+    before = state.copy()
+    with pytest.raises((NotationError, IllegalActionError)):
+        game.play_turn(state, turn)
+    assert game.render_text(state) == game.render_text(before) and game.to_play(state) == game.to_play(before)
+    assert game.play_turn(state, "c3 a2") is state and game.render_text(state) != game.render_text(before)

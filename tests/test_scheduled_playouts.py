@@ -89,12 +89,6 @@ def test_thousands_of_positions_play_the_engine_loop_game():
     assert compared >= 3000
 
 
-def play(game, state, text):
-    for action in game.parse_turn(state, text):
-        game.apply(state, action)
-    return state
-
-
 def test_hand_made_positions():
     cases = []
     # the forced pass (tests/test_biversi.py's random game, seed 28): o passes at its 15th turn
@@ -102,7 +96,7 @@ def test_hand_made_positions():
     state = game.initial_state()
     turns = "d4 | b4 c1 | a5 d2 | c4 e4 | a1 d3 | b1 b5 | a3 c5 | c6 e2 | d6 f1 | f3 a6 | d5 f2 | e1 b6 | f4 e3 | a4 d1"
     for text in turns.split("|"):
-        play(game, state, text)
+        game.play_turn(state, text)
     assert game.legal_actions(state) == [game.PASS]
     cases.append((game, state))
     # a stuck side passes from the start; a turn cut short by the section rule; three sections
@@ -116,24 +110,24 @@ def test_hand_made_positions():
     # Hexxagon: a turn whose quota cannot be filled, a stone new this turn on a cell a jump left,
     # a jump picked, the move limit one move away
     game = make_game("hexxagon", size=3, schedule="13", start="e1 b2 d2 / c1")
-    cases.append((game, play(game, game.initial_state(), "g1")))
+    cases.append((game, game.play_turn(game.initial_state(), "g1")))
     game = make_game("hexxagon", size=3, schedule="13", start="e5 / c3 e3")
-    state = play(game, game.initial_state(), "g5")
+    state = game.play_turn(game.initial_state(), "g5")
     for action in game.rules.parse_move("c3c1") + game.rules.parse_move("c3"):
         game.apply(state, action)
     cases.append((game, state))
     game = make_game("hexxagon_1344")
-    state = play(game, game.initial_state(), "v4")
+    state = game.play_turn(game.initial_state(), "v4")
     game.apply(state, game.rules.parse_cell("y1"))  # a jump's stone picked
     assert state.partial
     cases.append((game, state))
     game = make_game("hexxagon", size=3, move_limit=2)
-    cases.append((game, play(game, game.initial_state(), "g3")))
+    cases.append((game, game.play_turn(game.initial_state(), "g3")))
     # Send It: a drop that captures, a suicide refused, a turn stopped after a drop and a pass
     cases.append((make_game("send_it", size=5, start="a1 a2 c1 / b1 b3"), None))
     cases.append((make_game("send_it", size=5, start="a3 e5 / a2 b1 c1 b2 c2 c3 b4 a4"), None))
     game = make_game("send_it", size=5, start="a1 / e5")
-    state = play(game, game.initial_state(), "a3")
+    state = game.play_turn(game.initial_state(), "a3")
     game.apply(state, game.rules.parse_move("e3")[0])
     cases.append((game, state.copy()))
     game.apply(state, game.PASS)

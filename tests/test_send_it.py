@@ -31,12 +31,6 @@ def names(game, board, value):
     return sorted(game.rules.cell_name(c) for c in np.flatnonzero(board == value))
 
 
-def play(game, state, text):
-    for action in game.parse_turn(state, text):
-        game.apply(state, action)
-    return state
-
-
 def cell(game, name):
     return parse_cell(name, game.rules.n)
 
@@ -88,7 +82,7 @@ def test_a_drop_needs_a_line_of_sight_over_empty_cells_only():
 
 def test_a_turns_drops_see_along_earlier_drops_and_never_join_one_group():
     game = make_game("send_it", size=7, schedule="13", start="a1 / g7")
-    state = play(game, game.initial_state(), "a4")
+    state = game.play_turn(game.initial_state(), "a4")
     game.apply(state, cell(game, "g4"))  # o's first drop of three
     assert cell(game, "d4") in game.legal_actions(state)  # seen from g4 along row 4, dropped this turn
     assert cell(game, "f4") not in game.legal_actions(state)  # would join g4, dropped this turn
@@ -96,13 +90,13 @@ def test_a_turns_drops_see_along_earlier_drops_and_never_join_one_group():
     with pytest.raises(IllegalActionError, match="a stone on f4 joins g4, dropped this turn"):
         game.apply(state, cell(game, "f4"))
     free = make_game("send_it", size=7, schedule="13", restricted=False, start="a1 / g7")
-    state = play(free, play(free, free.initial_state(), "a4"), "g4 f4")
+    state = free.play_turn(free.play_turn(free.initial_state(), "a4"), "g4 f4")
     assert names(free, state.board, PIECE[1]) == ["f4", "g4", "g7"]
 
 
 def test_groups_without_a_liberty_are_captured_and_suicide_is_refused():
     capture = make_game("send_it", size=5, start="a1 a2 c1 / b1 b3")
-    state = play(capture, capture.initial_state(), "b2")  # b2 sees a2; o's b1 loses its last liberty
+    state = capture.play_turn(capture.initial_state(), "b2")  # b2 sees a2; o's b1 loses its last liberty
     assert names(capture, state.board, PIECE[1]) == ["b3"]
     assert names(capture, state.board, PIECE[0]) == ["a1", "a2", "b2", "c1"]
     refused = make_game("send_it", size=5, start="a3 e5 / a2 b1 c1 b2 c2 c3 b4 a4")
@@ -114,14 +108,14 @@ def test_groups_without_a_liberty_are_captured_and_suicide_is_refused():
 
 def test_a_turn_may_stop_early_and_two_passed_turns_end_the_game_by_area():
     game = make_game("send_it", size=5, start="a1 / e5")
-    state = play(game, game.initial_state(), "a3")
+    state = game.play_turn(game.initial_state(), "a3")
     before = state.copy()
-    play(game, state, "e3")  # o stops after one of its three drops
+    game.play_turn(state, "e3")  # o stops after one of its three drops
     assert game.to_play(state) == 0 and game.turn_kind(before, game.parse_turn(before, "e3")) == "short"
     assert game.parse_turn(before, "e3") == [cell(game, "e3"), game.PASS]
-    play(game, state, "pass")
+    game.play_turn(state, "pass")
     assert not game.is_terminal(state)
-    play(game, state, "pass")
+    game.play_turn(state, "pass")
     assert game.is_terminal(state)
     # the one empty region touches both sides: the area is the stones alone
     assert game.rules.area(state.board) == (2, 2) and game.returns(state) == (0.0, 0.0)
