@@ -12,7 +12,7 @@ balance            ``mcts:TOP`` against ``mcts:TOP/2``, each seat in turn (the s
                    game has one (``mode=stats`` with the same players and seed replays them)
 depth              the ladder ``mcts:BASE`` .. ``mcts:TOP``, each rung against the one below,
                    ``rung_games`` each (``agents.evaluation.ladder``); with ``ladder=az:PATH``
-                   also that agent at 2, 4, ... simulations
+                   or ``ladder=zoo`` also that agent at 2, 4, ... simulations
 luck               ``duplicate_pairs`` duplicate pairs of ``mcts:TOP`` against ``mcts:TOP/4``
                    (``agents.evaluation.luck``): the weaker's score against the Bradley-Terry
                    expectation of the ladder's gap, and the chance share of the outcome
@@ -113,10 +113,13 @@ def game_report(
         agent_steps, agent_chain = play_ladder(
             game_cfg, budget_specs(agent, 2, plan.doublings), plan.rung_games, seed, workers, progress
         )
+        agent_per_doubling, agent_per_doubling_ci = gap_per_doubling(agent_chain)
         sections["depth"]["agent"] = {
             "spec": agent,
             "steps": [s.as_dict() for s in agent_steps],
             "chain": agent_chain.as_dict(),
+            "elo_per_doubling": agent_per_doubling,
+            "elo_per_doubling_ci": agent_per_doubling_ci,
             "significant_doublings": significant_doublings(agent_steps),
             "highest_significant": highest_significant(agent_steps),
         }

@@ -36,7 +36,9 @@ def write_report(report: dict, game_cfg: dict, folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     sections = report["sections"]
     seed = report["seed"]
-    command = f"python evaluate.py mode=report {game_overrides(game_cfg)} budget={report['budget']} seed={seed}"
+    agent = sections["depth"].get("agent")
+    ladder = f" ladder={agent['spec']}" if agent else ""
+    command = f"python evaluate.py mode=report {game_overrides(game_cfg)} budget={report['budget']}{ladder} seed={seed}"
     _plot_depth(sections["depth"], folder / "depth.png")
     _plot_lengths(sections["decisiveness"]["lengths"], folder / "lengths.png")
     _plot_decided(sections["decisiveness"], folder / "decided.png")
@@ -139,8 +141,9 @@ def _depth(section: dict, game_cfg: dict, seed: int) -> list[str]:
     if "agent" in section:
         agent = section["agent"]
         lines += [
-            f"The agent `{agent['spec']}` at doubling search budgets: doublings with a significant edge "
-            f"{agent['significant_doublings']} of {len(agent['steps'])}, the highest "
+            f"The agent `{agent['spec']}` at doubling search budgets: Elo per doubling "
+            f"**{agent['elo_per_doubling']:.0f} +- {agent['elo_per_doubling_ci']:.0f}**; doublings with a "
+            f"significant edge **{agent['significant_doublings']} of {len(agent['steps'])}**, the highest "
             f"{_highest(agent['highest_significant'])}.",
             "",
             *_ladder_table(agent["steps"], game_cfg, seed),
