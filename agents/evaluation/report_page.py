@@ -296,14 +296,14 @@ def _plot_depth(section: dict, path: Path) -> None:
             yerr=[chain[n]["ci"] for n in chain],
             fmt="o-",
             capsize=3,
-            label=label,
+            label=f"{label} ({next(iter(chain))} = 0)",  # each ladder has its own zero: not one scale
         )
     axes.set_xscale("log", base=2)
     budgets = sorted({int(name.rsplit(":", 1)[1]) for _, chain in ladders for name in chain})
     axes.set_xticks(budgets, [str(b) for b in budgets])
     axes.minorticks_off()
     axes.set_xlabel("simulations per move")
-    axes.set_ylabel("Elo (lowest budget = 0, 95% CI)")
+    axes.set_ylabel("Elo over the ladder's first rung\n(95% CI)")
     axes.legend()
     _save(figure, path, plt)
 
