@@ -245,13 +245,15 @@ def test_the_zoo_network_is_laddered_at_doubling_budgets_and_the_page_names_it(t
     fake_entry(tmp_path, "hex", envs.make_game("hex", size=3))  # a zoo of one tiny Hex 3 network
     monkeypatch.setattr(zoo_player, "load_network", partial(load_network, directory=tmp_path))
     folder = tmp_path / "report"
-    _, text = run(tmp_path, "game=hex", "game.size=3", f"report_dir={folder}", "ladder=zoo")
+    _, text = run(tmp_path, "game=hex", "game.size=3", f"report_dir={folder}", "ladder=zoo", "opening=1")
     agent = json.loads((folder / "report.json").read_text())["sections"]["depth"]["agent"]
     assert list(agent["chain"]) == [f"zoo:{n}" for n in (2, 4, 8, 16, 32)]
     assert math.isfinite(agent["elo_per_doubling"]) and agent["elo_per_doubling_ci"] > 0
     page = (folder / "report.md").read_text()
-    assert "`python evaluate.py mode=report game=hex game.size=3 budget=quick ladder=zoo seed=0`" in page
-    assert 'mode=match game=hex game.size=3 "players=[zoo:4,zoo:2]" games=20 seed=0' in page
+    assert agent["opening"] == 1 and "Each of its games starts from 1 random turns." in page
+    assert "`python evaluate.py mode=report game=hex game.size=3 budget=quick ladder=zoo opening=1 seed=0`" in page
+    assert 'mode=match game=hex game.size=3 "players=[zoo:4,zoo:2]" games=20 seed=0 opening=1`' in page
+    assert 'mode=match game=hex game.size=3 "players=[mcts:16,mcts:8]" games=20 seed=0`' in page  # mcts: no opening
     assert "depth, zoo: " in text
 
 
@@ -261,6 +263,7 @@ def test_the_zoo_network_is_laddered_at_doubling_budgets_and_the_page_names_it(t
         ("budget=huge", "budget: must be one of quick, standard, thorough"),
         ("ladder=mcts:8", "ladder: must be null, a checkpoint spec az:PATH"),
         ("ladder=zoo:32", "ladder: must be null, a checkpoint spec az:PATH or the zoo's network zoo"),
+        ("opening=2", "opening: in mode=report it starts the ladder=AGENT's games only"),
     ],
 )
 def test_bad_report_settings_name_the_key(tmp_path, override, message):

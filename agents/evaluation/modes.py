@@ -376,7 +376,9 @@ def run_report(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
         make_player(f"{agent}:1", _game(cfg))  # a wrong checkpoint or network fails before any game
     folder = Path(cfg.report_dir) if cfg.get("report_dir") else run_dir / "report"
     game_cfg = _game_cfg(cfg)
-    report = game_report(game_cfg, cfg.budget, cfg.seed, cfg.workers, cfg.progress, agent)
+    if cfg.opening and agent is None:
+        raise ConfigError("opening: in mode=report it starts the ladder=AGENT's games only; give ladder= too")
+    report = game_report(game_cfg, cfg.budget, cfg.seed, cfg.workers, cfg.progress, agent, cfg.opening)
     page = write_report(report, game_cfg, folder)
     (folder / "report.json").write_text(json.dumps(report, indent=1) + "\n")
     depth, balance, luck = (report["sections"][key] for key in ("depth", "balance", "luck"))
