@@ -12,12 +12,14 @@ with ``q_a``, ``q_b`` give the one with the smaller ``q`` the score
 import io
 import json
 import math
+from functools import partial
 from pathlib import Path
 
 import numpy as np
 import pytest
 from hydra import compose, initialize_config_dir
 from test_checkpoint import write_checkpoint
+from test_zoo import fake_entry
 
 import envs.core
 from agents.config import ConfigError
@@ -28,6 +30,8 @@ from agents.evaluation.modes import evaluate
 from agents.evaluation.report_page import PLOTS, SECTIONS
 from agents.evaluation.runner import play_games
 from agents.evaluation.tournament import round_robin
+from agents.net.zoo import load_network
+from agents.players import zoo_player
 from agents.players.player import Player
 from agents.players.registry import PLAYER_SPECS
 from agents.search.solver import Solver
@@ -237,9 +241,30 @@ def test_an_agent_is_laddered_at_doubling_budgets_beside_mcts(tmp_path):
     assert f"The agent `az:{path}`" in (folder / "report.md").read_text()
 
 
+def test_the_zoo_network_is_laddered_at_doubling_budgets_and_the_page_names_it(tmp_path, monkeypatch):
+    fake_entry(tmp_path, "hex", envs.make_game("hex", size=3))  # a zoo of one tiny Hex 3 network
+    monkeypatch.setattr(zoo_player, "load_network", partial(load_network, directory=tmp_path))
+    folder = tmp_path / "report"
+    _, text = run(tmp_path, "game=hex", "game.size=3", f"report_dir={folder}", "ladder=zoo", "opening=1")
+    agent = json.loads((folder / "report.json").read_text())["sections"]["depth"]["agent"]
+    assert list(agent["chain"]) == [f"zoo:{n}" for n in (2, 4, 8, 16, 32)]
+    assert math.isfinite(agent["elo_per_doubling"]) and agent["elo_per_doubling_ci"] > 0
+    page = (folder / "report.md").read_text()
+    assert agent["opening"] == 1 and "Each of its games starts from 1 random turns." in page
+    assert "`python evaluate.py mode=report game=hex game.size=3 budget=quick ladder=zoo opening=1 seed=0`" in page
+    assert 'mode=match game=hex game.size=3 "players=[zoo:4,zoo:2]" games=20 seed=0 opening=1`' in page
+    assert 'mode=match game=hex game.size=3 "players=[mcts:16,mcts:8]" games=20 seed=0`' in page  # mcts: no opening
+    assert "depth, zoo: " in text
+
+
 @pytest.mark.parametrize(
     "override, message",
-    [("budget=huge", "budget: must be one of quick, standard, thorough"), ("ladder=mcts:8", "ladder: must be null or")],
+    [
+        ("budget=huge", "budget: must be one of quick, standard, thorough"),
+        ("ladder=mcts:8", "ladder: must be null, a checkpoint spec az:PATH"),
+        ("ladder=zoo:32", "ladder: must be null, a checkpoint spec az:PATH or the zoo's network zoo"),
+        ("opening=2", "opening: in mode=report it starts the ladder=AGENT's games only"),
+    ],
 )
 def test_bad_report_settings_name_the_key(tmp_path, override, message):
     with pytest.raises(ConfigError, match=message):

@@ -80,14 +80,16 @@ def play_ladder(
     workers: int = 1,
     progress: bool = False,
     prior_draws: float = 1.0,
+    opening: int = 0,
 ) -> tuple[list[LadderStep], Ratings]:
     """Play every rung (``specs[k + 1]`` against ``specs[k]``, ``games`` each) on one pool;
-    the rungs' steps and the chain's ratings (``specs[0]`` = 0)."""
+    the rungs' steps and the chain's ratings (``specs[0]`` = 0). ``opening``: every game starts
+    with that many random turns (``mode=match opening=K``), for players without randomness."""
     if len(specs) < 2 or len(set(specs)) != len(specs):
         raise ValueError(f"a ladder needs at least two distinct specs, got {list(specs)}")
     rungs = [(specs[k + 1], specs[k]) for k in range(len(specs) - 1)]
     batches = [rung_lineups(stronger, weaker, games) for stronger, weaker in rungs]
-    played = play_batches(game_cfg, batches, seed, workers, progress)
+    played = play_batches(game_cfg, batches, seed, workers, progress, opening=opening)
     schedule = round_robin_schedule(2, games)
     steps, chain_schedule, chain_results = [], [], []
     for k, ((stronger, weaker), results) in enumerate(zip(rungs, played)):

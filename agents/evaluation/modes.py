@@ -368,14 +368,17 @@ def run_report(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
     budget_of(cfg.budget)  # an unknown budget fails before any game
     agent = cfg.get("ladder")
     if agent is not None:
-        if not isinstance(agent, str) or split_name(agent)[1].split(":")[0] != "az":
+        if not _ladder_agent(agent):
             raise ConfigError(
-                f"ladder: must be null or a checkpoint spec az:PATH (laddered at 2, 4, ... simulations), got {agent!r}"
+                "ladder: must be null, a checkpoint spec az:PATH or the zoo's network zoo[:GAME] "
+                f"(laddered at 2, 4, ... simulations), got {agent!r}"
             )
-        make_player(f"{agent}:1", _game(cfg))  # a wrong checkpoint fails before any game
+        make_player(f"{agent}:1", _game(cfg))  # a wrong checkpoint or network fails before any game
     folder = Path(cfg.report_dir) if cfg.get("report_dir") else run_dir / "report"
     game_cfg = _game_cfg(cfg)
-    report = game_report(game_cfg, cfg.budget, cfg.seed, cfg.workers, cfg.progress, agent)
+    if cfg.opening and agent is None:
+        raise ConfigError("opening: in mode=report it starts the ladder=AGENT's games only; give ladder= too")
+    report = game_report(game_cfg, cfg.budget, cfg.seed, cfg.workers, cfg.progress, agent, cfg.opening)
     page = write_report(report, game_cfg, folder)
     (folder / "report.json").write_text(json.dumps(report, indent=1) + "\n")
     depth, balance, luck = (report["sections"][key] for key in ("depth", "balance", "luck"))
@@ -390,6 +393,13 @@ def run_report(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
         f"{depth['significant_doublings']} of {len(depth['steps'])} doublings with a significant edge",
         file=out,
     )
+    if "agent" in depth:
+        agent = depth["agent"]
+        print(
+            f"depth, {agent['spec']}: {agent['elo_per_doubling']:.0f} +- {agent['elo_per_doubling_ci']:.0f} Elo per "
+            f"doubling, {agent['significant_doublings']} of {len(agent['steps'])} doublings with a significant edge",
+            file=out,
+        )
     share = luck["chance_share"]
     print(f"luck: chance share {share['share']:.2f} ({share['ci_low']:.2f}..{share['ci_high']:.2f})", file=out)
     print(f"report: {page} ({report['seconds'] / 60:.1f} min)", file=out)
@@ -470,6 +480,16 @@ def _players(cfg: DictConfig, at_least: int) -> list[str]:
 
 def _game_cfg(cfg: DictConfig) -> dict:
     return OmegaConf.to_container(cfg.game, resolve=True)
+
+
+def _ladder_agent(agent) -> bool:
+    """Whether ``ladder=`` names an agent whose budget a ladder can set: ``az:PATH`` or ``zoo[:GAME]``."""
+    if not isinstance(agent, str):
+        return False
+    kind, *args = split_name(agent)[1].split(":")
+    if kind == "az":
+        return bool(args)
+    return kind == "zoo" and len(args) <= 1 and not any(arg == "" or arg.isdigit() for arg in args)
 
 
 def _game(cfg: DictConfig):

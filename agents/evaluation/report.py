@@ -12,7 +12,8 @@ balance            ``mcts:TOP`` against ``mcts:TOP/2``, each seat in turn (the s
                    game has one (``mode=stats`` with the same players and seed replays them)
 depth              the ladder ``mcts:BASE`` .. ``mcts:TOP``, each rung against the one below,
                    ``rung_games`` each (``agents.evaluation.ladder``); with ``ladder=az:PATH``
-                   also that agent at 2, 4, ... simulations
+                   or ``ladder=zoo`` also that agent at 2, 4, ... simulations, each of its games
+                   from ``opening`` random turns (for a deterministic network's search)
 luck               ``duplicate_pairs`` duplicate pairs of ``mcts:TOP`` against ``mcts:TOP/4``
                    (``agents.evaluation.luck``): the weaker's score against the Bradley-Terry
                    expectation of the ladder's gap, and the chance share of the outcome
@@ -77,7 +78,13 @@ def budget_of(name) -> Budget:
 
 
 def game_report(
-    game_cfg: dict, budget: str, seed: int, workers: int = 1, progress: bool = False, agent: str | None = None
+    game_cfg: dict,
+    budget: str,
+    seed: int,
+    workers: int = 1,
+    progress: bool = False,
+    agent: str | None = None,
+    opening: int = 0,
 ) -> dict:
     """Every figure of the report (module docstring) for the game of ``game_cfg``."""
     plan = budget_of(budget)
@@ -111,12 +118,16 @@ def game_report(
     }
     if agent:
         agent_steps, agent_chain = play_ladder(
-            game_cfg, budget_specs(agent, 2, plan.doublings), plan.rung_games, seed, workers, progress
+            game_cfg, budget_specs(agent, 2, plan.doublings), plan.rung_games, seed, workers, progress, opening=opening
         )
+        agent_per_doubling, agent_per_doubling_ci = gap_per_doubling(agent_chain)
         sections["depth"]["agent"] = {
             "spec": agent,
+            "opening": opening,
             "steps": [s.as_dict() for s in agent_steps],
             "chain": agent_chain.as_dict(),
+            "elo_per_doubling": agent_per_doubling,
+            "elo_per_doubling_ci": agent_per_doubling_ci,
             "significant_doublings": significant_doublings(agent_steps),
             "highest_significant": highest_significant(agent_steps),
         }

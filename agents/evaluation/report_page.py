@@ -15,7 +15,9 @@ from pathlib import Path
 import numpy as np
 
 from agents.config import game_defaults
+from agents.evaluation.game_stats import TURN_CAP
 from agents.evaluation.intervals import mean_interval
+from agents.players.registry import display_names
 
 PLOTS = ("depth.png", "lengths.png", "decided.png", "branching.png")
 SECTIONS = ("## Balance", "## Depth", "## Luck", "## Decisiveness and length", "## Branching")
@@ -36,7 +38,9 @@ def write_report(report: dict, game_cfg: dict, folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     sections = report["sections"]
     seed = report["seed"]
-    command = f"python evaluate.py mode=report {game_overrides(game_cfg)} budget={report['budget']} seed={seed}"
+    agent = sections["depth"].get("agent")
+    ladder = f" ladder={agent['spec']}{_opening(agent)}" if agent else ""
+    command = f"python evaluate.py mode=report {game_overrides(game_cfg)} budget={report['budget']}{ladder} seed={seed}"
     _plot_depth(sections["depth"], folder / "depth.png")
     _plot_lengths(sections["decisiveness"]["lengths"], folder / "lengths.png")
     _plot_decided(sections["decisiveness"], folder / "decided.png")
@@ -139,11 +143,13 @@ def _depth(section: dict, game_cfg: dict, seed: int) -> list[str]:
     if "agent" in section:
         agent = section["agent"]
         lines += [
-            f"The agent `{agent['spec']}` at doubling search budgets: doublings with a significant edge "
-            f"{agent['significant_doublings']} of {len(agent['steps'])}, the highest "
-            f"{_highest(agent['highest_significant'])}.",
+            f"The agent `{agent['spec']}` at doubling search budgets: Elo per doubling "
+            f"**{agent['elo_per_doubling']:.0f} +- {agent['elo_per_doubling_ci']:.0f}**; doublings with a "
+            f"significant edge **{agent['significant_doublings']} of {len(agent['steps'])}**, the highest "
+            f"{_highest(agent['highest_significant'])}."
+            + (f" Each of its games starts from {agent['opening']} random turns." if agent.get("opening") else ""),
             "",
-            *_ladder_table(agent["steps"], game_cfg, seed),
+            *_ladder_table(agent["steps"], game_cfg, seed, _opening(agent)),
             "",
         ]
     return lines
@@ -153,7 +159,12 @@ def _highest(spec: str | None) -> str:
     return "none" if spec is None else f"up to `{spec}`"
 
 
-def _ladder_table(steps: list[dict], game_cfg: dict, seed: int) -> list[str]:
+def _opening(agent: dict) -> str:
+    """`` opening=K`` where the agent's games start from K random turns, else nothing."""
+    return f" opening={agent['opening']}" if agent.get("opening") else ""
+
+
+def _ladder_table(steps: list[dict], game_cfg: dict, seed: int, opening: str = "") -> list[str]:
     lines = [
         "| stronger | weaker | games | W-D-L | score | Elo gap | significant | command |",
         "|---|---|---|---|---|---|---|---|",
@@ -163,7 +174,7 @@ def _ladder_table(steps: list[dict], game_cfg: dict, seed: int) -> list[str]:
         lines.append(
             f"| `{s['stronger']}` | `{s['weaker']}` | {s['games']} | {s['wins']}-{s['draws']}-{s['losses']} | "
             f"{s['score']:.1%} ({s['ci_low']:.1%}..{s['ci_high']:.1%}) | {s['elo']:+.0f} +- {s['elo_ci']:.0f} | "
-            f"{'yes' if s['significant'] else 'no'} | `{match} games={s['games']} seed={seed}` |"
+            f"{'yes' if s['significant'] else 'no'} | `{match} games={s['games']} seed={seed}{opening}` |"
         )
     return lines
 
@@ -255,7 +266,8 @@ def _branching(section: dict, command: str) -> list[str]:
     return [
         "## Branching",
         "",
-        f"Complete legal turns at every turn start of {len(counts)} balance games: mean {np.mean(flat):.0f}, "
+        f"Complete legal turns at every turn start of {len(counts)} balance games{_capped(flat)}: "
+        f"mean {np.mean(flat):.0f}, "
         f"median {np.median(flat):g}, range {min(flat)}..{max(flat)}; legal actions per decision (every "
         f"micro-step) {legal['per_decision']:.1f}, per turn start {legal['per_turn_start']:.1f} over all balance "
         f"games ({section['seconds']:.0f} s; `{command}`).",
@@ -263,6 +275,12 @@ def _branching(section: dict, command: str) -> list[str]:
         "![Legal turns over a game](branching.png)",
         "",
     ]
+
+
+def _capped(flat: list[int]) -> str:
+    """Where counts reached ``TURN_CAP``: how many, since such a count means at least the cap."""
+    at_cap = sum(c >= TURN_CAP for c in flat)
+    return f" (counted up to {TURN_CAP:,}; {at_cap} of {len(flat)} counts at that cap)" if at_cap else ""
 
 
 def _plus_minus(half: float) -> str:
@@ -293,14 +311,14 @@ def _plot_depth(section: dict, path: Path) -> None:
             yerr=[chain[n]["ci"] for n in chain],
             fmt="o-",
             capsize=3,
-            label=label,
+            label=f"{display_names([label])[0]} ({display_names(list(chain))[0]} = 0)",  # each ladder its own zero
         )
     axes.set_xscale("log", base=2)
     budgets = sorted({int(name.rsplit(":", 1)[1]) for _, chain in ladders for name in chain})
     axes.set_xticks(budgets, [str(b) for b in budgets])
     axes.minorticks_off()
     axes.set_xlabel("simulations per move")
-    axes.set_ylabel("Elo (lowest budget = 0, 95% CI)")
+    axes.set_ylabel("Elo over the ladder's first rung\n(95% CI)")
     axes.legend()
     _save(figure, path, plt)
 
@@ -332,6 +350,9 @@ def _plot_branching(counts: list[list[int]], path: Path) -> None:
     figure, axes = plt.subplots(figsize=(5.5, 3.2))
     for game in counts:
         axes.plot(range(1, len(game) + 1), game, marker=".", alpha=0.6)
+    if any(c >= TURN_CAP for game in counts for c in game):  # a count at the cap means at least that many
+        axes.axhline(TURN_CAP, color="grey", linestyle="--", linewidth=1, label=f"the count's cap, {TURN_CAP:,}")
+        axes.legend()
     axes.set_yscale("log")
     axes.set_xlabel("turn")
     axes.set_ylabel("complete legal turns")
