@@ -12,6 +12,7 @@ with ``q_a``, ``q_b`` give the one with the smaller ``q`` the score
 import io
 import json
 import math
+from dataclasses import astuple
 from functools import partial
 from pathlib import Path
 
@@ -27,6 +28,7 @@ from agents.evaluation.decisiveness import decided_turns, value_traces
 from agents.evaluation.ladder import budget_specs, highest_significant, play_ladder, rung_lineups, significant_doublings
 from agents.evaluation.luck import chance_share, outcome_by_turns, play_duplicates, turns_by_seat, upset_rate
 from agents.evaluation.modes import evaluate
+from agents.evaluation.report import BUDGETS
 from agents.evaluation.report_page import PLOTS, SECTIONS
 from agents.evaluation.runner import play_games
 from agents.evaluation.tournament import round_robin
@@ -257,10 +259,17 @@ def test_the_zoo_network_is_laddered_at_doubling_budgets_and_the_page_names_it(t
     assert "depth, zoo: " in text
 
 
+def test_each_budget_plays_at_least_as_much_as_the_one_before_it():
+    plans = [astuple(plan) for plan in BUDGETS.values()]
+    assert list(BUDGETS) == ["glance", "quick", "standard", "thorough"]
+    for smaller, larger in zip(plans, plans[1:]):
+        assert all(a <= b for a, b in zip(smaller, larger)) and smaller != larger
+
+
 @pytest.mark.parametrize(
     "override, message",
     [
-        ("budget=huge", "budget: must be one of quick, standard, thorough"),
+        ("budget=huge", "budget: must be one of glance, quick, standard, thorough"),
         ("ladder=mcts:8", "ladder: must be null, a checkpoint spec az:PATH"),
         ("ladder=zoo:32", "ladder: must be null, a checkpoint spec az:PATH or the zoo's network zoo"),
         ("opening=2", "opening: in mode=report it starts the ladder=AGENT's games only"),

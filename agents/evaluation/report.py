@@ -65,6 +65,7 @@ class Budget:
 
 
 BUDGETS = {
+    "glance": Budget(8, 3, 10, 20, 10, 4, 32, 1),  # half quick's games, one doubling less
     "quick": Budget(8, 4, 20, 40, 20, 8, 64, 2),
     "standard": Budget(8, 5, 40, 100, 40, 12, 100, 3),
     "thorough": Budget(16, 8, 200, 400, 200, 60, 800, 10),
