@@ -12,6 +12,11 @@
    (``agents/net/inference.py``: torch, and ONNX Runtime where its provider for
    that device is installed, ``onnxruntime-gpu`` for CUDA), and the forward-pass
    time by batch size on each: which backend ``device=cuda`` should use.
+4. Times learner steps/s on CUDA and on one CPU thread for the Odoku recipe's
+   network and batch and for Nex 11's medium network (docs/scaling.md asks
+   whether a GPU learner keeps up with 15 self-play actors: 78 steps/s).
+
+``--checks`` runs a subset (``smoke,losses,selfplay,learner``; all by default).
 
 Exits with status 2 and says so where no CUDA device exists; 1 when a check
 fails. Nothing here runs in the test suite.
@@ -120,6 +125,44 @@ def selfplay_speed(num_games: int) -> None:
         )
 
 
+def learner_rate(steps: int = 100) -> None:
+    print(f"4. learner steps/s ({steps} timed steps after 10 warm-up steps, one torch thread on the CPU):")
+    torch.set_num_threads(1)
+    for label, overrides in (
+        ("odoku recipe", ["experiment=odoku"]),
+        ("nex 11, net=medium", ["experiment=none", "game=nex", "net=medium"]),
+    ):
+        s = build_settings(compose_train([*overrides, "device=cpu"]))
+        rng = np.random.default_rng(0)
+        batch = s.learner.batch_size
+        obs = rng.random((batch, *s.game.info.obs_shape), dtype=np.float32)
+        policy = rng.dirichlet(np.ones(s.game.info.num_actions), size=batch).astype(np.float32)
+        torch.manual_seed(0)
+        net = PolicyValueNet.for_game(s.game.info, s.net)
+        with torch.no_grad():
+            value = np.clip(net(torch.from_numpy(obs[:1]))[1].numpy(), -1, 1)
+        value = np.repeat(value, batch, axis=0).astype(np.float32)
+        rates = []
+        for device in ("cuda", "cpu"):
+            learner = Learner(PolicyValueNet.for_game(s.game.info, s.net).to(device), s.learner, torch.device(device))
+            for _ in range(10):
+                learner.step(obs, policy, value)
+            if device == "cuda":
+                torch.cuda.synchronize()
+            started = time.perf_counter()
+            for _ in range(steps):
+                learner.step(obs, policy, value)
+            if device == "cuda":
+                torch.cuda.synchronize()
+            rates.append(steps / (time.perf_counter() - started))
+        print(
+            f"   {label:<20} batch {batch}: cuda {rates[0]:8.1f} steps/s, cpu {rates[1]:7.1f} steps/s, {rates[0] / rates[1]:.1f}x"
+        )
+
+
+CHECKS = ("smoke", "losses", "selfplay", "learner")
+
+
 def inference_paths() -> list[tuple[str, str]]:
     """(device, backend) pairs this machine can run: torch everywhere, ONNX Runtime where it has
     the device's execution provider."""
@@ -143,16 +186,25 @@ def inference_paths() -> list[tuple[str, str]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=16, help="Nex 11 self-play games to time per device")
+    parser.add_argument("--checks", default=",".join(CHECKS), help=f"comma-separated subset of {', '.join(CHECKS)}")
     args = parser.parse_args()
+    checks = args.checks.split(",")
+    unknown = sorted(set(checks) - set(CHECKS))
+    if unknown:
+        parser.error(f"--checks: unknown {', '.join(unknown)}; choose from {', '.join(CHECKS)}")
     if not torch.cuda.is_available():
         sys.exit(
             "gpu_check: no CUDA device here (torch.cuda.is_available() is False, torch "
             f"{torch.__version__}); nothing was checked. Run it on a machine with a GPU and a CUDA build of torch."
         )
     print(f"device: {torch.cuda.get_device_name(0)}, torch {torch.__version__}\n")
-    smoke_on_cuda()
-    ok = losses_match()
-    selfplay_speed(args.games)
+    if "smoke" in checks:
+        smoke_on_cuda()
+    ok = losses_match() if "losses" in checks else True
+    if "selfplay" in checks:
+        selfplay_speed(args.games)
+    if "learner" in checks:
+        learner_rate()
     if not ok:
         sys.exit("gpu_check: the CUDA losses differ from the CPU's by more than 1e-3")
 
