@@ -14,6 +14,10 @@ by name). Processes start with ``spawn`` (safe with torch and threads, unlike
 ``fork``) and with ``OMP_NUM_THREADS=1`` unless already set: W workers each
 using every core's threads would oversubscribe the CPU. With ``workers=0`` the
 setup runs once in the calling process and jobs run there, one after another.
+
+After :func:`use_ray` (``evaluate.py distributed=ray``) the workers of every pool
+this process opens are Ray actors instead, on a local runtime or a cluster, each
+with one CPU; jobs and results are the same, in the same order.
 """
 
 from __future__ import annotations
@@ -29,6 +33,23 @@ from typing import Any, Callable, Iterable
 from tqdm import tqdm
 
 _STATE: list = []  # in a worker process: what its pool's setup returned
+_RAY: dict = {}  # set by use_ray(): where this process's pools put their workers
+# passed to Ray actors, which a cluster's nodes start without this process's environment
+_INHERITED = ("NEUZERO_INFERENCE",)
+
+
+def use_ray(address: str | None = None) -> int:
+    """Put the workers of every pool this process opens from now on on Ray actors: a local
+    runtime (``address=None``), this machine's cluster (``"auto"``) or ``"HOST:PORT"``.
+    Returns the runtime's CPU count."""
+    try:
+        import ray
+    except ImportError:
+        raise ValueError('ray=true needs Ray: pip install -e ".[ray]"') from None
+    if not ray.is_initialized():
+        ray.init(address=address, include_dashboard=False, log_to_driver=False)
+    _RAY["ray"] = ray
+    return int(ray.cluster_resources().get("CPU", 0))
 
 
 class WorkerPool:
@@ -40,8 +61,14 @@ class WorkerPool:
         self.workers = workers
         self._state = None
         self._executor = None
+        self._actors, self._next = [], 0
         if workers == 0:
             self._state = setup(*setup_args)
+        elif _RAY:
+            ray = _RAY["ray"]
+            environment = {key: os.environ[key] for key in _INHERITED if key in os.environ}
+            actor = ray.remote(num_cpus=1)(_RayWorker)
+            self._actors = [actor.remote(setup, setup_args, environment) for _ in range(workers)]
         else:
             self._executor = ProcessPoolExecutor(
                 workers,
@@ -54,6 +81,10 @@ class WorkerPool:
         """Run ``task(state, job)`` on a worker (or here, at once); its result comes from the future."""
         if self._executor is not None:
             return self._executor.submit(_run, task, job)
+        if self._actors:
+            actor = self._actors[self._next % len(self._actors)]
+            self._next += 1
+            return actor.run.remote(task, job).future()
         future: Future = Future()
         future.set_result(task(self._state, job))
         return future
@@ -69,7 +100,11 @@ class WorkerPool:
         shows a progress bar counting games: one per job, or ``count(job)`` per job."""
         jobs = list(jobs)
         sizes = [count(job) if count else 1 for job in jobs]
-        if self._executor is None:
+        if self._actors:
+            from ray.util import ActorPool
+
+            results = ActorPool(self._actors).map(lambda actor, job: actor.run.remote(task, job), jobs)
+        elif self._executor is None:
             results = (task(self._state, job) for job in jobs)
         else:
             chunk = max(1, len(jobs) // (8 * self.workers))
@@ -84,6 +119,9 @@ class WorkerPool:
     def close(self) -> None:
         if self._executor is not None:
             self._executor.shutdown(cancel_futures=True)
+        for actor in self._actors:
+            _RAY["ray"].kill(actor)
+        self._actors = []
 
     def __enter__(self) -> "WorkerPool":
         return self
@@ -94,6 +132,23 @@ class WorkerPool:
 
 def _start(setup: Callable[..., Any], setup_args: tuple) -> None:
     threading.Thread(target=_exit_with_parent, daemon=True).start()
+    _one_thread()
+    _STATE[:] = [setup(*setup_args)]
+
+
+class _RayWorker:
+    """A pool's worker as a Ray actor: ``setup``'s state, then ``task(state, job)`` per job."""
+
+    def __init__(self, setup: Callable[..., Any], setup_args: tuple, environment: dict):
+        os.environ.update(environment)
+        _one_thread()
+        self.state = setup(*setup_args)
+
+    def run(self, task: Callable[[Any, Any], Any], job: Any) -> Any:
+        return task(self.state, job)
+
+
+def _one_thread() -> None:
     threads = os.environ.setdefault("OMP_NUM_THREADS", "1")
     # Unpickling the setup and its arguments ran before this and may have imported torch,
     # which then read its thread count already: set it as well (batch-1 convolutions in
@@ -101,7 +156,6 @@ def _start(setup: Callable[..., Any], setup_args: tuple) -> None:
     torch = sys.modules.get("torch")
     if torch is not None and threads.isdigit():
         torch.set_num_threads(int(threads))
-    _STATE[:] = [setup(*setup_args)]
 
 
 def _exit_with_parent() -> None:

@@ -1,5 +1,6 @@
 """The Ray backend on a local 2-CPU runtime: end to end, the CPU inference actor, a killed actor, resuming."""
 
+import json
 import os
 import signal
 import subprocess
@@ -160,3 +161,34 @@ def test_bad_ray_settings_name_the_key():
         build_settings(compose_train(["distributed=ray", "distributed.actors=-2"]))
     with pytest.raises(ConfigError, match="distributed.backend"):
         build_settings(compose_train(["distributed.backend=spark"]))
+
+
+def evaluate_games(tmp_path, name, *overrides):
+    """``evaluate.py`` in a process of its own (a Ray runtime stays with the process that
+    started it); the games' records and results from its results.json."""
+    run_dir = tmp_path / name
+    args = ["progress=false", f"hydra.run.dir={run_dir}", *overrides]
+    done = subprocess.run([sys.executable, "evaluate.py", *args], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert ("workers: 2 Ray actors, on a Ray runtime" in done.stdout) == ("ray=true" in overrides)
+    document = json.loads((run_dir / "results.json").read_text())
+    return [(game["players"], game["returns"], (run_dir / game["file"]).read_text()) for game in document["games"]]
+
+
+def test_evaluation_games_on_ray_actors_are_the_games_of_worker_processes(tmp_path):
+    match = ["mode=match", "game=hex", "game.size=3", "players=[mcts:16,random]", "games=12", "workers=2"]
+    on_ray = evaluate_games(tmp_path, "ray", *match, "ray=true")
+    assert on_ray == evaluate_games(tmp_path, "processes", *match)
+    assert len(on_ray) == 12 and len({record for *_, record in on_ray}) > 1
+
+
+def test_a_ray_address_without_ray_is_refused_by_name(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "evaluate.py", "game=hex", "game.size=3", "ray_address=auto", f"hydra.run.dir={tmp_path}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode != 0 and "ray_address: set only with ray=true" in done.stderr + done.stdout
+    assert "Traceback" not in done.stderr

@@ -56,6 +56,7 @@ from agents.evaluation.zoo_cards import zoo_listing
 from agents.net.inference import BACKENDS, set_default_backend
 from agents.players.human import play_interactive
 from agents.players.registry import display_names, make_player, split_name
+from agents.pool import use_ray
 from agents.search.solver import Solver, optimal_share
 
 
@@ -70,6 +71,12 @@ def evaluate(cfg: DictConfig, run_dir: str | Path, out: TextIO = sys.stdout, mod
     if cfg.torch_threads:  # this process plays the games when workers=1; worker processes use one thread each
         torch.set_num_threads(cfg.torch_threads)
     set_default_backend(cfg.inference)  # every network of every player, in this process and its workers
+    if cfg.ray:
+        cpus = use_ray(cfg.ray_address)  # every pool of games below runs its workers on Ray actors
+        where = f"{cfg.workers} Ray actors" if cfg.workers > 1 else "this process (workers=1)"
+        print(f"workers: {where}, on a Ray runtime of {cpus} CPUs", file=out)
+    elif cfg.ray_address is not None:
+        raise ConfigError("ray_address: set only with ray=true (the workers as Ray actors)")
     run_dir = Path(run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     summary = modes[cfg.mode](cfg, run_dir, out)

@@ -23,6 +23,8 @@ class EvaluateConfig:
     games: int = MISSING
     seed: int = MISSING
     workers: int = MISSING
+    ray: bool = False  # the workers as Ray actors (agents/pool.py), on ray_address's cluster
+    ray_address: Optional[str] = None  # null: a local Ray runtime; auto: this machine's cluster; HOST:PORT
     batch_games: int = MISSING
     opening: int = MISSING
     torch_threads: int = MISSING
