@@ -15,9 +15,10 @@ by name). Processes start with ``spawn`` (safe with torch and threads, unlike
 using every core's threads would oversubscribe the CPU. With ``workers=0`` the
 setup runs once in the calling process and jobs run there, one after another.
 
-After :func:`use_ray` (``evaluate.py distributed=ray``) the workers of every pool
-this process opens are Ray actors instead, on a local runtime or a cluster, each
-with one CPU; jobs and results are the same, in the same order.
+After :func:`use_ray` (``evaluate.py ray=true``) the workers of every pool this
+process opens are Ray actors instead, on a local runtime or a cluster, each with
+one CPU; ``map`` gives the same results in the same order (``submit``, which only
+training's pools use, stays on processes).
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ class WorkerPool:
         self.workers = workers
         self._state = None
         self._executor = None
-        self._actors, self._next = [], 0
+        self._actors = []
         if workers == 0:
             self._state = setup(*setup_args)
         elif _RAY:
@@ -79,12 +80,10 @@ class WorkerPool:
 
     def submit(self, task: Callable[[Any, Any], Any], job: Any) -> Future:
         """Run ``task(state, job)`` on a worker (or here, at once); its result comes from the future."""
+        if self._actors:
+            raise NotImplementedError("submit runs on worker processes; Ray pools take jobs through map")
         if self._executor is not None:
             return self._executor.submit(_run, task, job)
-        if self._actors:
-            actor = self._actors[self._next % len(self._actors)]
-            self._next += 1
-            return actor.run.remote(task, job).future()
         future: Future = Future()
         future.set_result(task(self._state, job))
         return future
