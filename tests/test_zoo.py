@@ -12,7 +12,7 @@ from hydra import compose, initialize_config_dir
 
 import envs
 from agents.evaluation.modes import evaluate
-from agents.evaluation.runner import play_games
+from agents.evaluation.runner import play_game, play_games
 from agents.evaluation.zoo_cards import CONFIGS, judge, planned_figures, read_figure, recipe_command
 from agents.net.network import NetConfig, PolicyValueNet
 from agents.net.zoo import (
@@ -30,6 +30,7 @@ from agents.net.zoo.export import parser as export_parser
 from agents.players.az_player import NetworkPlayer
 from agents.players.mcts_player import SearchPlayer
 from agents.players.registry import make_player
+from agents.search.mcts import SearchConfig
 from agents.training.loop import build_settings
 from envs.core import make_game
 
@@ -103,6 +104,28 @@ def test_the_zoo_spec_forms():
     for bad in ("zoo:odoku:x", "zoo:odoku:-1", "zoo:odoku:1:2", "zoo::3"):
         with pytest.raises(ValueError, match="zoo"):
             make_player(bad, game)
+
+
+def test_a_network_plays_without_the_playout_mix_it_trained_with():
+    """Y 13's network trained with playout_mix=0.5; its player values leaves by the network
+    alone: its move does not depend on the generator, and it beats the mixed search."""
+    game = make_game("y", size=13)
+    net, search = load_network("y", game)
+    assert search["playout_mix"] == 0.5
+    player = make_player("zoo", game)
+    assert player.mcts.config.playout_mix == 0.0
+    mixed = SearchPlayer(game, player.estimator, SearchConfig(**search))
+    state = game.initial_state()
+    for index in (0, 40, 20):  # three stones, each the index-th legal cell
+        game.apply(state, game.legal_actions(state)[index])
+    assert len({player.act(state, np.random.default_rng(seed)) for seed in range(6)}) == 1
+    assert len({mixed.act(state, np.random.default_rng(seed)) for seed in range(6)}) > 1
+    rng, wins = np.random.default_rng(0), 0
+    for seat in (0, 1) * 5:
+        lineup = [mixed, mixed]
+        lineup[seat] = player
+        wins += play_game(game, lineup, rng, opening=2).winner == seat
+    assert wins >= 9
 
 
 def test_the_zoo_is_an_env_opponent():

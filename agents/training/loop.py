@@ -324,7 +324,9 @@ def make_baseline_eval(s: Settings) -> BaselineEval | None:
     """The run's evaluation against the baselines at each board size (None when ``eval.every=0``)."""
     if not s.eval_every:
         return None
-    search = dataclasses.replace(s.search, num_simulations=s.eval_simulations) if s.eval_simulations else None
+    search = None
+    if s.eval_simulations:  # the candidate plays as az:CHECKPOINT does, without the playout mix
+        search = dataclasses.replace(s.search, num_simulations=s.eval_simulations, playout_mix=0.0)
     config = BaselineConfig(s.eval_games, s.eval_mcts_simulations, s.eval_oracle_games)
     return BaselineEval(s.workers, s.games, s.net, search, config, s.seed, s.device)
 
