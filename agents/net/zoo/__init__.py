@@ -11,7 +11,8 @@ This folder holds, for each network ``NAME`` (the game's registry name, e.g. ``o
                    it was trained for (the only ones it plays)
   ``net_config``   the network's depth and width (``NetConfig``)
   ``model``        the network's ``state_dict`` (float32 or float16)
-  ``search``       the ``agent.search`` settings it was trained with
+  ``search``       the ``agent.search`` settings it was trained with (its player drops the
+                   ``playout_mix``: ``agents.players.az_player.network_player``)
   ===============  ==========================================================
 
 * ``NAME.json``: its card (:data:`CARD_FIELDS`): how it was made (the recipe and
