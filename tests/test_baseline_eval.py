@@ -34,7 +34,9 @@ def replayed(s, net, iteration, raw):
     if raw:
         candidate = NetworkPlayer(estimator)
     else:
-        candidate = SearchPlayer(game, estimator, dataclasses.replace(s.search, num_simulations=s.eval_simulations))
+        # the candidate plays as az:CHECKPOINT does: training's search, less the playout mix
+        search = dataclasses.replace(s.search, num_simulations=s.eval_simulations, playout_mix=0.0)
+        candidate = SearchPlayer(game, estimator, search)
     matches = [
         ("random", [g % 2 for g in range(s.eval_games)]),
         (f"mcts:{s.eval_mcts_simulations}", [g % 2 for g in range(s.eval_games)]),
@@ -59,9 +61,12 @@ def replayed(s, net, iteration, raw):
     return figures
 
 
-@pytest.mark.parametrize("raw", [False, True])
-def test_figures_are_the_games_of_their_seeds_in_process(raw):
-    s = settings("eval.games=3", "eval.oracle_games=2", *(["eval.simulations=0"] if raw else []))
+@pytest.mark.parametrize("raw, mix", [(False, 0.0), (True, 0.0), (False, 0.5)])
+def test_figures_are_the_games_of_their_seeds_in_process(raw, mix):
+    """With ``playout_mix`` in training's search (0.5) the candidate still searches without it."""
+    overrides = ["eval.games=3", "eval.oracle_games=2", f"agent.search.playout_mix={mix}"]
+    s = settings(*overrides, *(["eval.simulations=0"] if raw else []))
+    assert s.search.playout_mix == mix
     net = net_for(s, 1)
     baselines = make_baseline_eval(dataclasses.replace(s, workers=0))
     try:
