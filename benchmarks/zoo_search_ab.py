@@ -20,7 +20,6 @@ import torch
 
 from agents.evaluation.intervals import score_interval
 from agents.evaluation.runner import play_game
-from agents.net.net_estimator import NetEstimator
 from agents.net.zoo import ZooError, load_network, read_card
 from agents.players.az_player import network_player
 from agents.players.mcts_player import SearchPlayer
@@ -40,6 +39,8 @@ def search_config(played: SearchConfig, text: str) -> SearchConfig:
             raise ValueError(f"{pair!r}: not KEY=VALUE of agent.search (keys: {', '.join(FIELDS)})")
         current = settings[key]
         if isinstance(current, bool):
+            if value not in ("true", "false"):
+                raise ValueError(f"{pair!r}: {key} takes true or false")
             settings[key] = value == "true"
         else:
             settings[key] = float(value) if current is None else type(current)(value)
@@ -62,9 +63,9 @@ def main(argv: list[str] | None = None) -> int:
         card = read_card(args.name)
         game = make_game(card["game"]["name"], **card["game"]["params"])
         net, trained = load_network(args.name, game)
-        played = network_player(game, net, trained).mcts.config
-        estimator = NetEstimator(game, net)
-        players = [SearchPlayer(game, estimator, search_config(played, text)) for text in (args.a, args.b)]
+        zoo_player = network_player(game, net, trained)  # its settings and estimator, as zoo:NAME plays
+        configs = [search_config(zoo_player.mcts.config, text) for text in (args.a, args.b)]
+        players = [SearchPlayer(game, zoo_player.estimator, config) for config in configs]
     except (ZooError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
