@@ -182,6 +182,19 @@ def test_evaluation_games_on_ray_actors_are_the_games_of_worker_processes(tmp_pa
     assert len(on_ray) == 12 and len({record for *_, record in on_ray}) > 1
 
 
+def test_more_ray_workers_than_the_runtime_has_cpus_are_refused_not_left_waiting(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "evaluate.py", "game=hex", "game.size=3", "players=[mcts:8,random]", "games=4"]
+        + ["ray=true", "workers=64", "progress=false", f"hydra.run.dir={tmp_path}"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode != 0 and "workers=64: each Ray worker holds one CPU" in done.stderr + done.stdout
+    assert "Traceback" not in done.stderr
+
+
 def test_a_ray_address_without_ray_is_refused_by_name(tmp_path):
     done = subprocess.run(
         [sys.executable, "evaluate.py", "game=hex", "game.size=3", "ray_address=auto", f"hydra.run.dir={tmp_path}"],

@@ -73,6 +73,11 @@ def evaluate(cfg: DictConfig, run_dir: str | Path, out: TextIO = sys.stdout, mod
     set_default_backend(cfg.inference)  # every network of every player, in this process and its workers
     if cfg.ray:
         cpus = use_ray(cfg.ray_address)  # every pool of games below runs its workers on Ray actors
+        if cfg.workers > cpus:  # an actor holds its CPU for life: one beyond them would never start
+            raise ConfigError(
+                f"workers={cfg.workers}: each Ray worker holds one CPU and the Ray runtime has {cpus}; "
+                f"give workers<={cpus} or a larger cluster (ray_address=)"
+            )
         where = f"{cfg.workers} Ray actors" if cfg.workers > 1 else "this process (workers=1)"
         print(f"workers: {where}, on a Ray runtime of {cpus} CPUs", file=out)
     elif cfg.ray_address is not None:
