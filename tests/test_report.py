@@ -29,7 +29,7 @@ from agents.evaluation.ladder import budget_specs, highest_significant, play_lad
 from agents.evaluation.luck import chance_share, outcome_by_turns, play_duplicates, turns_by_seat, upset_rate
 from agents.evaluation.modes import evaluate
 from agents.evaluation.report import BUDGETS
-from agents.evaluation.report_page import PLOTS, SECTIONS
+from agents.evaluation.report_page import PLOTS, SECTIONS, write_report
 from agents.evaluation.runner import play_games
 from agents.evaluation.tournament import round_robin
 from agents.net.zoo import load_network
@@ -230,6 +230,16 @@ def test_a_quick_report_on_a_small_board_writes_every_section_and_plot(tmp_path)
     assert 'mode=stats game=hex game.size=3 "players=[mcts:128,mcts:64]" games=40 seed=0' in page
     assert "depth:" in text and f"report: {folder / 'report.md'}" in text
     assert result["report"] == str(folder / "report.md")
+
+
+def test_a_page_counts_one_game_in_the_singular(tmp_path):
+    # glance counts one game's legal turns; redraw the committed Hop Chess page from its figures
+    report = json.loads((ROOT / "docs" / "reports" / "hop_chess" / "report.json").read_text())
+    page = write_report(report, report["game_cfg"], tmp_path).read_text()
+    assert "legal turns counted in 1 game)" in page
+    assert "every turn start of 1 balance game:" in page and "4 won games:" in page
+    assert "1 games" not in page
+    assert page == (ROOT / "docs" / "reports" / "hop_chess" / "report.md").read_text()
 
 
 def test_an_agent_is_laddered_at_doubling_budgets_beside_mcts(tmp_path):

@@ -72,8 +72,13 @@ def _plan_text(plan: dict) -> str:
     return (
         f"ladder mcts:{plan['base']}..mcts:{top}, {plan['rung_games']} games a rung; {plan['balance_games']} "
         f"balance games; {plan['duplicate_pairs']} duplicate pairs; {plan['value_games']} games valued by "
-        f"mcts:{plan['value_simulations']}; {plan['branching_games']} games' legal turns counted"
+        f"mcts:{plan['value_simulations']}; legal turns counted in {_count(plan['branching_games'], 'game')}"
     )
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 game``, ``4 games``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _pct(entry: dict) -> str:
@@ -246,8 +251,8 @@ def _decisiveness(section: dict, command: str) -> list[str]:
         mean, half = mean_interval(decided)
         share_mean, share_half = mean_interval(shares)
         lines += [
-            f"The winner's value by `mcts:{section['value_simulations']}` at every turn start of {len(decided)} won "
-            f"games: it stays at or above {section['threshold']:+.1f} for the last **{mean:.1f} +- {half:.1f}** "
+            f"The winner's value by `mcts:{section['value_simulations']}` at every turn start of {_count(len(decided), 'won game')}: "
+            f"it stays at or above {section['threshold']:+.1f} for the last **{mean:.1f} +- {half:.1f}** "
             f"turns (median {np.median(decided):g}), **{share_mean:.0%} +- {share_half:.0%}** of a game "
             f"({section['seconds']:.0f} s; `{command}`).",
             "",
@@ -266,7 +271,7 @@ def _branching(section: dict, command: str) -> list[str]:
     return [
         "## Branching",
         "",
-        f"Complete legal turns at every turn start of {len(counts)} balance games{_capped(flat)}: "
+        f"Complete legal turns at every turn start of {_count(len(counts), 'balance game')}{_capped(flat)}: "
         f"mean {np.mean(flat):.0f}, "
         f"median {np.median(flat):g}, range {min(flat)}..{max(flat)}; legal actions per decision (every "
         f"micro-step) {legal['per_decision']:.1f}, per turn start {legal['per_turn_start']:.1f} over all balance "
