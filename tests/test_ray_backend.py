@@ -163,12 +163,24 @@ def test_bad_ray_settings_name_the_key():
         build_settings(compose_train(["distributed.backend=spark"]))
 
 
-def evaluate_games(tmp_path, name, *overrides):
+def run_evaluate(run_dir, *overrides):
     """``evaluate.py`` in a process of its own (a Ray runtime stays with the process that
-    started it); the games' records and results from its results.json."""
-    run_dir = tmp_path / name
+    started it)."""
     args = ["progress=false", f"hydra.run.dir={run_dir}", *overrides]
-    done = subprocess.run([sys.executable, "evaluate.py", *args], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    return subprocess.run([sys.executable, "evaluate.py", *args], cwd=ROOT, capture_output=True, text=True, timeout=600)
+
+
+def refusal(tmp_path, *overrides) -> str:
+    """The message of an ``evaluate.py`` run that must stop with a clear error, not a traceback."""
+    done = run_evaluate(tmp_path, *overrides)
+    assert done.returncode != 0 and "Traceback" not in done.stderr
+    return done.stderr + done.stdout
+
+
+def evaluate_games(tmp_path, name, *overrides):
+    """The games' records and results of an ``evaluate.py`` run, from its results.json."""
+    run_dir = tmp_path / name
+    done = run_evaluate(run_dir, *overrides)
     assert done.returncode == 0, done.stderr[-3000:]
     assert ("workers: 2 Ray actors, on a Ray runtime" in done.stdout) == ("ray=true" in overrides)
     document = json.loads((run_dir / "results.json").read_text())
@@ -183,25 +195,11 @@ def test_evaluation_games_on_ray_actors_are_the_games_of_worker_processes(tmp_pa
 
 
 def test_more_ray_workers_than_the_runtime_has_cpus_are_refused_not_left_waiting(tmp_path):
-    done = subprocess.run(
-        [sys.executable, "evaluate.py", "game=hex", "game.size=3", "players=[mcts:8,random]", "games=4"]
-        + ["ray=true", "workers=64", "progress=false", f"hydra.run.dir={tmp_path}"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
+    message = refusal(
+        tmp_path, "game=hex", "game.size=3", "players=[mcts:8,random]", "games=4", "ray=true", "workers=64"
     )
-    assert done.returncode != 0 and "workers=64: each Ray worker holds one CPU" in done.stderr + done.stdout
-    assert "Traceback" not in done.stderr
+    assert "workers=64: each Ray worker holds one CPU" in message
 
 
 def test_a_ray_address_without_ray_is_refused_by_name(tmp_path):
-    done = subprocess.run(
-        [sys.executable, "evaluate.py", "game=hex", "game.size=3", "ray_address=auto", f"hydra.run.dir={tmp_path}"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode != 0 and "ray_address: set only with ray=true" in done.stderr + done.stdout
-    assert "Traceback" not in done.stderr
+    assert "ray_address: set only with ray=true" in refusal(tmp_path, "game=hex", "game.size=3", "ray_address=auto")
