@@ -252,8 +252,8 @@ def test_mode_zoo_prints_the_cards_and_the_missing_games(tmp_path):
     text = "".join(lines)
     assert document["networks"] == NAMES
     assert "== zoo:odoku: odoku(bias=0.5)" in text
-    assert document["missing"]["adneuversi"] == "python train.py experiment=adneuversi8"
-    assert "python train.py experiment=adneuversi8" in text
+    assert document["missing"]["sudoku_moyo"] == "python train.py game=sudoku_moyo"
+    assert "python train.py game=sudoku_moyo" in text
     assert sorted(document["missing"]) == sorted(set(envs.GAMES) - {read_card(n)["game"]["name"] for n in NAMES})
 
 
