@@ -75,6 +75,7 @@ class GameInfo:
     has_chance: bool = False
     num_seats: int = 2
     params: dict[str, Any] = field(default_factory=dict)  # size, pie_rule, bias, ...
+    torus: bool = False  # the board's rows and columns wrap round (Biversi): networks pad circularly
 
     @property
     def board_shape(self) -> tuple[int, int]:

@@ -81,7 +81,7 @@ def test_shapes_and_estimator_for_every_game(cfg):
 @pytest.mark.parametrize("cfg", list(game_variants()))
 def test_each_cell_logit_sees_its_own_cell(cfg):
     """With no residual blocks, a cell's logits depend only on the 3x3 around that cell
-    (the stem's receptive field): the logits are laid out as ``cell * k + j``."""
+    (the stem's receptive field, wrapping round a torus): the logits are laid out as ``cell * k + j``."""
     game = build(cfg)
     info = game.info
     rows, cols = info.board_shape
@@ -95,7 +95,10 @@ def test_each_cell_logit_sees_its_own_cell(cfg):
         touched = grad[0].abs().sum(dim=0) > 0
         r, c = divmod(action // k, cols)
         window = torch.zeros(rows, cols, dtype=torch.bool)
-        window[max(r - 1, 0) : r + 2, max(c - 1, 0) : c + 2] = True
+        if info.torus:
+            window[np.ix_([(r + d) % rows for d in (-1, 0, 1)], [(c + d) % cols for d in (-1, 0, 1)])] = True
+        else:
+            window[max(r - 1, 0) : r + 2, max(c - 1, 0) : c + 2] = True
         assert touched.any() and not (touched & ~window).any(), f"action {action}"
     for action in range(k * rows * cols, info.num_actions):  # global actions see the whole board
         (grad,) = torch.autograd.grad(logits[0, action], obs, retain_graph=True)
@@ -279,3 +282,25 @@ def test_a_reloaded_full_replay_buffer_draws_the_same_batches(batches):
         first = buffer.sample(16, np.random.default_rng(seed))[2]
         second = again.sample(16, np.random.default_rng(seed))[2]
         np.testing.assert_array_equal(first, second)
+
+
+def test_a_torus_network_sees_every_cell_alike_and_a_flat_one_does_not():
+    """Biversi's board wraps round: its network pads circularly, so rolling the observation
+    along the torus rolls the cell logits the same way and keeps the value; zero padding
+    (the flat boards) tells the edge cells apart. A torus network refuses a flat board."""
+    game = envs.make_game("biversi", size=6)
+    assert game.info.torus and not envs.make_game("reversi", size=6).info.torus
+    obs = torch.from_numpy(np.stack([game.observe(s) for s in random_states(game, np.random.default_rng(1), 3)]))
+    rolled = torch.roll(obs, shifts=(2, 5), dims=(2, 3))
+    for torus in (True, False):
+        torch.manual_seed(0)
+        net = PolicyValueNet(obs.shape[1], 1, 1, TINY, torus=torus).eval()
+        with torch.no_grad():
+            (logits, value), (logits_rolled, value_rolled) = net(obs), net(rolled)
+        cells = logits[:, :-1].reshape(-1, 6, 6)
+        cells_rolled = logits_rolled[:, :-1].reshape(-1, 6, 6)
+        same = torch.allclose(torch.roll(cells, shifts=(2, 5), dims=(1, 2)), cells_rolled, atol=1e-5)
+        assert same == torus
+        assert torch.allclose(value, value_rolled, atol=1e-5) == torus
+    with pytest.raises(ValueError, match="on a torus does not fit reversi .* a flat board"):
+        NetEstimator(envs.make_game("reversi", size=6), PolicyValueNet.for_game(game.info, TINY))

@@ -7,7 +7,9 @@ its input planes and head layout, :meth:`PolicyValueNet.check_fits`):
 ===============  ==================================================================
 Input            ``game.info.obs_shape`` planes ``(C, rows, cols)``
 Trunk            3x3 conv stem, then ``blocks`` residual blocks of two 3x3 convs,
-                 ``channels`` wide, batch norm and ReLU
+                 ``channels`` wide, batch norm and ReLU; zero padding, or circular
+                 padding on a board that wraps round (``GameInfo.torus``, Biversi),
+                 so that every cell of a torus sees the same neighbourhood
 Policy head      ``k`` logits per cell (1x1 conv) plus ``m`` global logits (a linear
                  layer on the board-pooled trunk), laid out as the game's actions:
                  action ``cell * k + j`` for ``j < k``, then the ``m`` global actions.
@@ -62,12 +64,18 @@ def head_layout(num_actions: int, board_shape: tuple[int, int]) -> tuple[int, in
     return per_cell, extra
 
 
+def conv3x3(in_channels: int, out_channels: int, torus: bool) -> nn.Conv2d:
+    """A 3x3 convolution that keeps the board's shape, wrapping round its edges on a torus."""
+    padding_mode = "circular" if torus else "zeros"
+    return nn.Conv2d(in_channels, out_channels, 3, padding=1, padding_mode=padding_mode, bias=False)
+
+
 class ResidualBlock(nn.Module):
-    def __init__(self, channels: int):
+    def __init__(self, channels: int, torus: bool = False):
         super().__init__()
-        self.conv1 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
+        self.conv1 = conv3x3(channels, channels, torus)
         self.bn1 = nn.BatchNorm2d(channels)
-        self.conv2 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
+        self.conv2 = conv3x3(channels, channels, torus)
         self.bn2 = nn.BatchNorm2d(channels)
 
     def forward(self, x):
@@ -80,14 +88,15 @@ class PolicyValueNet(nn.Module):
     """``forward(obs[B, C, H, W]) -> (policy logits [B, H * W * per_cell + extra], value [B])``
     for any board ``H x W``."""
 
-    def __init__(self, in_planes: int, per_cell: int, extra: int, config: NetConfig):
+    def __init__(self, in_planes: int, per_cell: int, extra: int, config: NetConfig, torus: bool = False):
         super().__init__()
         self.in_planes = in_planes
         self.config = config
         self.per_cell, self.extra = per_cell, extra
+        self.torus = torus
         c = config.channels
-        self.stem = nn.Sequential(nn.Conv2d(in_planes, c, 3, padding=1, bias=False), nn.BatchNorm2d(c), nn.ReLU())
-        self.blocks = nn.Sequential(*(ResidualBlock(c) for _ in range(config.blocks)))
+        self.stem = nn.Sequential(conv3x3(in_planes, c, torus), nn.BatchNorm2d(c), nn.ReLU())
+        self.blocks = nn.Sequential(*(ResidualBlock(c, torus) for _ in range(config.blocks)))
         self.policy_conv = nn.Conv2d(c, self.per_cell, 1)
         self.policy_global = nn.Linear(2 * c, self.extra) if self.extra else None
         self.value_conv = nn.Sequential(nn.Conv2d(c, c, 1, bias=False), nn.BatchNorm2d(c), nn.ReLU())
@@ -97,17 +106,19 @@ class PolicyValueNet(nn.Module):
 
     @classmethod
     def for_game(cls, info: GameInfo, config: NetConfig) -> "PolicyValueNet":
-        return cls(info.obs_shape[0], *head_layout(info.num_actions, info.board_shape), config)
+        return cls(info.obs_shape[0], *head_layout(info.num_actions, info.board_shape), config, info.torus)
 
     def check_fits(self, info: GameInfo) -> None:
         """Raise ValueError unless this network plays ``info``'s game (any board size):
-        the same input planes and the same logits per cell and global logits."""
-        wanted = (info.obs_shape[0], *head_layout(info.num_actions, info.board_shape))
-        if wanted != (self.in_planes, self.per_cell, self.extra):
+        the same input planes, the same logits per cell and global logits, and the same
+        padding (a torus or not)."""
+        wanted = (info.obs_shape[0], *head_layout(info.num_actions, info.board_shape), info.torus)
+        if wanted != (self.in_planes, self.per_cell, self.extra, self.torus):
+            shape = "a torus" if self.torus else "a flat board"
             raise ValueError(
                 f"a network for {self.in_planes} input planes, {self.per_cell} logits per cell and "
-                f"{self.extra} global logits does not fit {info.name} {info.params} ({wanted[0]} planes, "
-                f"{wanted[1]} per cell, {wanted[2]} global)"
+                f"{self.extra} global logits on {shape} does not fit {info.name} {info.params} ({wanted[0]} planes, "
+                f"{wanted[1]} per cell, {wanted[2]} global, {'a torus' if info.torus else 'a flat board'})"
             )
 
     def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:

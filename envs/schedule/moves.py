@@ -49,6 +49,8 @@ class MoveRules(abc.ABC):
     extra_plane_names: tuple[str, ...] = ()
     #: the restriction the rules keep when ``restricted``, in words
     restriction_text: str = ""
+    #: whether the board's rows and columns wrap round (``GameInfo.torus``)
+    torus: bool = False
 
     @property
     def num_cells(self) -> int:

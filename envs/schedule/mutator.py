@@ -137,6 +137,7 @@ class ScheduledGame(Game):
             obs_shape=(planes, rules.rows, rules.cols),
             max_decisions=self._steps * rules.max_moves() + passes,
             params={"schedule": self.schedule.text, "restricted": self.restricted},
+            torus=rules.torus,
         )
 
     # --- state and transitions --------------------------------------------------------------

@@ -60,6 +60,7 @@ class BiversiRules(MoveRules):
     extra_plane_names = ("sections apart",)
     restriction_text = "while the two sections are apart, a turn's two placements go one into each"
     passes_when_stuck = True
+    torus = True
 
     def __init__(self, size: int, must_flank: bool, start: str):
         if isinstance(size, bool) or not isinstance(size, (int, np.integer)):
