@@ -22,6 +22,7 @@ import re
 import numpy as np
 
 from envs.core import TERMINAL, Game, GameInfo, IllegalActionError, NotationError, turn_text
+from envs.kernels import playout_seed
 
 ROWS, COLS = 4, 6
 NUM_CELLS = ROWS * COLS
@@ -244,6 +245,28 @@ class Biqala(Game):
                 for cell in SEAT_CELLS[seat]:
                     state.board[cell] = 0
             state.player = TERMINAL
+
+    def random_playout(self, state: BiqalaState, rng: np.random.Generator) -> tuple[tuple[float, float], int, int]:
+        """Uniformly random legal actions from ``state`` (left untouched, a transfer under way
+        included) to the end: ``(returns, decisions, turns)``, in one numba kernel (``playout.py``)
+        that draws one seed from ``rng`` (``playout_seed``) and plays the game
+        ``Game.engine_playout`` plays for that seed (``tests/test_biqala_playouts.py``)."""
+        if state.player == TERMINAL:
+            return self.returns(state), 0, 0
+        from envs.games.biqala import playout  # here: numba compiles on first use
+
+        outcome, decisions, turns = playout.playout(
+            np.array(state.board, np.int64),
+            np.array(state.stores, np.int64),
+            state.player,
+            state.source,
+            state.idle,
+            state.turns,
+            np.array([self.total, self.idle_limit, self.max_turns], np.int64),
+            playout.tables(),
+            playout_seed(rng),
+        )
+        return ((0.0, 0.0), (1.0, -1.0), (-1.0, 1.0))[outcome], int(decisions), int(turns)
 
     def returns(self, state: BiqalaState) -> tuple[float, float]:
         if state.player != TERMINAL or state.stores[0] == state.stores[1]:
