@@ -165,34 +165,23 @@ def _breathes(board, start, neighbours, stack, mark, stamp):
 
 @njit(cache=True)
 def _result(board, previous, colour, action, n, move_form, neighbours, after, stack, mark, stamp):
-    """``PushGo._result``: whether placement or push ``action`` is legal, the board after it
-    into ``after``."""
+    """``PushGo._result``: whether ``action`` is legal, the board after it into ``after``.
+    ``action``: a placement on an empty cell, or a push of an isolated enemy stone in atari."""
     cells = n * n
     enemy = 3 - colour
     after[:] = board
     first = second = action  # the cells the turn touched
     if action < cells:
-        if board[action] != EMPTY:
-            return False
         after[action] = colour
-    else:
+    else:  # the caller offers only isolated enemy stones in atari: find the one liberty
         cell = action - cells
-        liberty = -1  # ``_push_target``: the isolated enemy stone's one liberty
-        if board[cell] != enemy:
-            return False
+        liberty = -1
         for k in range(4):
             x = neighbours[cell, k]
-            if x < 0:
-                break
-            if board[x] == enemy:
-                return False  # not isolated
-            if board[x] == EMPTY:
-                if liberty >= 0:
-                    return False  # not in atari
+            if x >= 0 and board[x] == EMPTY:
                 liberty = x
-        if liberty < 0:
-            return False
-        if move_form:  # the mover's stone beyond, opposite the liberty, moves onto ``cell``
+        if move_form:  # the mover's stone beyond, opposite the liberty, moves onto ``cell`` (on the board,
+            # beyond is the mover's: the stone's other neighbours are; off it, no push)
             r, c = cell // n, cell % n
             rr, cc = 2 * r - liberty // n, 2 * c - liberty % n
             if rr < 0 or rr >= n or cc < 0 or cc >= n or board[rr * n + cc] != colour:
