@@ -15,7 +15,7 @@ machine the load changes from one minute to the next, and a ratio is only
 sound between two rates measured side by side.
 
 The ``playout`` rows time ``game.random_playout``, which the stone games, Biversi,
-Hexxagon, Send It, Four-way walls, Blockdance, Hop Chess and Biqala run in one numba kernel per
+Hexxagon, Send It, Four-way walls, Blockdance, Hop Chess, Biqala and Push Go run in one numba kernel per
 game (the same games as the engine loop for the same generator; the tests check it), and
 give its games/s over the ``engine`` row's just above (``playout/engine``). ``--size``
 plays every game given at that board size (its ``size`` parameter) instead of its

@@ -193,7 +193,8 @@ class Game(abc.ABC):
         from the stream at ``seed`` per decision over ``legal_actions``: the game a compiled
         :meth:`random_playout` must play for the same seed (games without chance;
         ``tests/test_scheduled_playouts.py``, ``tests/test_wall_block_playouts.py``,
-        ``tests/test_hop_chess_playouts.py``, ``tests/test_biqala_playouts.py``)."""
+        ``tests/test_hop_chess_playouts.py``, ``tests/test_biqala_playouts.py``,
+        ``tests/test_push_go_playouts.py``)."""
         state, decisions, turns = state.copy(), 0, 0
         mover = self.to_play(state)
         while mover != TERMINAL:

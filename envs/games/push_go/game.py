@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core import TERMINAL, Game, GameInfo, IllegalActionError, NotationError, Symmetry, turn_text
+from envs.kernels import playout_seed
 from envs.stones.board import (
     DIHEDRAL,
     board_symmetry,
@@ -285,6 +286,28 @@ class PushGo(Game):
                 for stone in group[0]:
                     found[stone] = group
         return found
+
+    def random_playout(self, state: PushGoState, rng: np.random.Generator) -> tuple[tuple[float, float], int, int]:
+        """Uniformly random legal actions from ``state`` (left untouched) to the end:
+        ``(returns, decisions, turns)``, in one numba kernel (``playout.py``) that draws one seed
+        from ``rng`` (``playout_seed``) and plays the game ``Game.engine_playout`` plays for that
+        seed (``tests/test_push_go_playouts.py``)."""
+        if state.player == TERMINAL:
+            return self.returns(state), 0, 0
+        from envs.games.push_go import playout  # here: numba compiles on first use
+
+        outcome, decisions, turns = playout.playout(
+            np.frombuffer(bytes(state.board), np.uint8),
+            np.frombuffer(state.previous, np.uint8),
+            state.player,
+            state.passes,
+            state.turns,
+            playout.neighbours(self.n),
+            np.array([self.n, playout.FORMS.index(self.push_form), self.max_turns], np.int64),
+            self.komi,
+            playout_seed(rng),
+        )
+        return ((0.0, 0.0), (1.0, -1.0), (-1.0, 1.0))[outcome], int(decisions), int(turns)
 
     # --- the end -------------------------------------------------------------------------------
     def area(self, board) -> tuple[int, int]:
