@@ -14,7 +14,7 @@ timed again (the same way, for as long) right after that row: on a shared
 machine the load changes from one minute to the next, and a ratio is only
 sound between two rates measured side by side.
 
-The ``playout`` rows time ``game.random_playout``, which the stone games, Biversi,
+The ``playout`` rows time ``game.random_playout``, which the stone games, Amazons, Biversi,
 Hexxagon, Send It, Four-way walls, Blockdance, Hop Chess, Biqala and Push Go run in one numba kernel per
 game (the same games as the engine loop for the same generator; the tests check it), and
 give its games/s over the ``engine`` row's just above (``playout/engine``). ``--size``

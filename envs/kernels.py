@@ -6,7 +6,7 @@ Each game's own kernels sit beside its rules: ``envs.stones.chains`` (Hex's unio
 ``envs.stones.sides`` (Y's), ``envs.stones.lines`` (lines), ``envs.stones.flanking`` (captures and the Reversi
 playout), ``envs.stones.playout`` (the playout of the plain placement games), ``envs.neutral.kernels``
 (the neutral games' end-game rule and playouts), ``envs.games.sudoku_moyo.kernels`` and the
-playouts of the scheduled games, ``envs.games.{biversi,hexxagon,send_it}.playout``, and Four-way walls',
+playouts of the scheduled games, ``envs.games.{amazons,biversi,hexxagon,send_it}.playout``, and Four-way walls',
 Blockdance's, Hop Chess's, Biqala's and Push Go's,
 ``envs.games.{four_way_walls,blockdance,hop_chess,biqala,push_go}.playout`` (their own arrays). They read
 the board as ``envs.stones.rules.StoneState`` stores it (a ``bytearray`` of the values below), so no

@@ -1,9 +1,10 @@
-"""The compiled random playouts of the scheduled games (Biversi, Hexxagon, Send It) play the engine loop's
-game: for the same seed, the same draws over the same legal actions, so the same returns, the
-same number of decisions and of turns (``ScheduledGame.engine_playout`` is the loop). Positions
-come from random games: the start, a turn begun, a jump begun, a random one and the last ones
-before the end, and hand-made ones for the forced pass, a turn cut short, three sections, the
-move limit, a capture, a refused suicide and a pass after a drop."""
+"""The compiled random playouts of the scheduled games (Amazons, Biversi, Hexxagon, Send It) play the
+engine loop's game: for the same seed, the same draws over the same legal actions, so the same
+returns, the same number of decisions and of turns (``ScheduledGame.engine_playout`` is the loop).
+Positions come from random games: the start, a turn begun, a jump begun, an amazon picked and one
+moved with its arrow to come, a random one and the last ones before the end, and hand-made ones for
+the forced pass, a turn cut short, three sections, the move limit, a capture, a refused suicide, a
+pass after a drop and a shut-in amazon."""
 
 import pickle
 
@@ -14,8 +15,13 @@ from envs import Game, make_game
 from envs.kernels import playout_seed
 
 # (registry name, parameters): every size class, both must_flank settings, several schedules,
-# Hexxagon and Send It restricted and not, move limits the games reach
+# Hexxagon, Send It and Amazons restricted and not, move limits the games reach
 CONFIGS = [
+    ("amazons", {"size": 6}),
+    ("amazons", {}),
+    ("amazons", {"size": 6, "schedule": "23", "restricted": False}),
+    ("progressive_amazons", {"size": 8}),
+    ("progressive_amazons", {"size": 8, "restricted": False}),
     ("biversi", {"size": 6}),
     ("biversi", {"size": 6, "must_flank": False}),
     ("biversi", {"size": 8, "schedule": "13"}),
@@ -37,7 +43,8 @@ CONFIGS = [
 LONG = ("hexxagon_1344", "send_it")  # their text's boards: fewer games
 
 
-TURN_BEGUN = (lambda s: s.placed, lambda s: s.partial)  # a move made with more to come; a jump begun
+# a move made with more to come; a jump begun (an amazon picked); an amazon moved, its arrow to come
+TURN_BEGUN = (lambda s: s.placed, lambda s: s.partial, lambda s: len(s.partial) == 2)
 
 
 def positions(game, seed: int, begun=TURN_BEGUN) -> list:
@@ -138,10 +145,39 @@ def test_hand_made_positions():
             assert_plays_the_engine_game(game, state, seed)
 
 
+def test_hand_made_amazons_positions():
+    cases = []
+    # a turn of two moves cut short: w's only amazon has moved (restricted)
+    game = make_game("amazons", size=6, schedule="2", start="a1 / f6")
+    cases.append((game, game.initial_state()))
+    # an amazon shut in by its own (a1) is no start until one of them moves away
+    game = make_game("amazons", size=4, start="a1 a2 b1 b2 / d4")
+    cases.append((game, game.initial_state()))
+    # 13(4) on 6x6: the second turn's second move at each micro-step
+    game = make_game("progressive_amazons", size=6)
+    state = game.play_turn(game.initial_state(), "a2c2/c3")
+    for action in game.rules.parse_move("a5b5/b4"):  # o's turn: a whole move, then one cell at a time
+        game.apply(state, action)
+    for action in game.rules.parse_move("f5d3/d5")[:2]:
+        cases.append((game, state.copy()))
+        game.apply(state, action)
+    assert len(state.partial) == 2
+    cases.append((game, state))
+    for game, state in cases:
+        for seed in range(20):
+            assert_plays_the_engine_game(game, state, seed)
+
+
 def test_the_kernels_play_uniformly_random_games():
     """The kernel's first-seat score from the start is the engine loop's (``Game.random_playout``,
     its own generator) within four standard errors."""
-    for name, params in (("biversi", {"size": 6}), ("hexxagon", {"size": 4}), ("send_it", {"size": 5})):
+    for name, params in (
+        ("biversi", {"size": 6}),
+        ("hexxagon", {"size": 4}),
+        ("send_it", {"size": 5}),
+        ("amazons", {"size": 6}),
+        ("progressive_amazons", {"size": 6}),
+    ):
         assert_scores_as_the_engine_loop(make_game(name, **params))
 
 
@@ -155,10 +191,14 @@ def assert_scores_as_the_engine_loop(game) -> None:
     assert abs(np.mean(ours) - np.mean(theirs)) < 4 * error
 
 
-def test_a_game_without_a_kernel_keeps_the_engine_loop():
+def test_rules_without_a_kernel_keep_the_engine_loop(monkeypatch):
+    """Every scheduled game has a kernel now; rules that lack one (``has_playout`` false, as a new
+    game's rules start) play ``random_playout`` through the engine loop, the same game for the
+    same generator."""
     game = make_game("amazons", size=6)
-    assert not game.rules.has_playout
+    monkeypatch.setattr(type(game.rules), "has_playout", False)
+    monkeypatch.setattr(type(game.rules), "playout", None)  # a call to the kernel would fail
     state = game.initial_state()
-    assert game.random_playout(state, np.random.default_rng(3)) == Game.random_playout(
-        game, state, np.random.default_rng(3)
-    )
+    played = game.random_playout(state, np.random.default_rng(3))
+    assert played == Game.random_playout(game, state, np.random.default_rng(3))
+    assert played[1] > 0

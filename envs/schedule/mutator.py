@@ -193,8 +193,8 @@ class ScheduledGame(Game):
 
     def random_playout(self, state: ScheduledState, rng: np.random.Generator) -> tuple[tuple[float, float], int, int]:
         """Uniformly random legal actions from ``state`` (left untouched) to the end:
-        ``(returns, decisions, turns)``. Where the rules have a kernel (``rules.playout``: Biversi,
-        Hexxagon, Send It) it plays from any position, a turn or a move begun included, drawing one seed
+        ``(returns, decisions, turns)``. Where the rules have a kernel (``rules.playout``: Amazons,
+        Biversi, Hexxagon, Send It) it plays from any position, a turn or a move begun included, drawing one seed
         from ``rng`` (``playout_seed``) and then exactly as ``Game.engine_playout`` does from that
         seed; the tests check it. Otherwise the engine loop draws from ``rng`` (``Game``'s)."""
         if state.result is None and self.rules.has_playout:

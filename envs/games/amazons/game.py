@@ -20,6 +20,7 @@ from typing import Sequence
 import numpy as np
 
 from envs.core import NotationError
+from envs.games.amazons import playout as kernel
 from envs.schedule.moves import BLOCK, EMPTY, PIECE, MoveRules, read_start
 from envs.schedule.mutator import ScheduledGame
 from envs.stones.board import (
@@ -114,6 +115,31 @@ class AmazonsRules(MoveRules):
         if value != EMPTY:
             return f"the {step} must go to an empty cell; {name} is not empty"
         return f"the {step} goes a queen's move from {start} over empty cells; {name} is not one"
+
+    has_playout = True
+
+    def playout(self, state, schedule, restricted, seed) -> tuple[int, int, int]:
+        """The compiled random playout (``envs.games.amazons.playout``)."""
+        rays, bounds = kernel.tables(self.n)
+        partial = state.partial
+        picked = partial[0] if len(partial) == 1 else -1
+        landed = partial[1] if len(partial) == 2 else -1
+        may_move = np.zeros(self.num_cells, np.uint8)
+        may_move[list(state.origins)] = 1
+        return kernel.playout(
+            state.board,
+            rays,
+            bounds,
+            state.player,
+            state.turn,
+            state.moves_left,
+            picked,
+            landed,
+            restricted,
+            may_move,
+            schedule,
+            seed,
+        )
 
     def landing(self, cells) -> int:
         return cells[1]  # the amazon's destination (the arrow is the third cell)
