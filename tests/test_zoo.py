@@ -221,11 +221,13 @@ def test_recipe_commands_for_the_missing_networks():
     assert recipe_command("nex") == "python train.py experiment=nex11"
     assert recipe_command("sudoku_moyo") == "python train.py game=sudoku_moyo"
     assert recipe_command("neuy") == "python train.py experiment=neuy13"
-    assert recipe_command("amazons") == (
-        "python train.py game=amazons game.size=10  # no recipe at size 10 (recipes for other sizes: amazons6): "
+    assert recipe_command("amazons") == "python train.py experiment=amazons10"
+    assert recipe_command("biqala") == "python train.py game=biqala"
+    assert recipe_command("send_it") == (
+        "python train.py game=send_it game.size=13  # no recipe at size 13 (recipes for other sizes: send_it7): "
         "the plain defaults"
     )
-    assert recipe_command("biqala") == "python train.py game=biqala  # no recipe: the plain defaults"
+    assert recipe_command("hop_chess") == "python train.py game=hop_chess  # no recipe: the plain defaults"
 
 
 def test_read_figure_from_a_match_document():
