@@ -42,6 +42,24 @@ _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 
 
+# a compiled playout's outcome (0 a draw, 1 seat 0 won, 2 seat 1 won) as the seats' returns
+OUTCOME_RETURNS = ((0.0, 0.0), (1.0, -1.0), (-1.0, 1.0))
+
+
+def flat_rays(rays_of_cells) -> tuple[np.ndarray, np.ndarray]:
+    """Every cell's rays (lists of cells, nearest first) one after another, and where each
+    cell's rays start and end (``(cells, rays + 1)``): ray ``k`` of ``cell`` is
+    ``flat[bounds[cell, k] : bounds[cell, k + 1]]``, a layout numba kernels index quickly."""
+    rays_of_cells = list(rays_of_cells)
+    flat, bounds = [], np.zeros((len(rays_of_cells), len(rays_of_cells[0]) + 1), np.int64)
+    for cell, cell_rays in enumerate(rays_of_cells):
+        bounds[cell, 0] = len(flat)
+        for k, ray in enumerate(cell_rays):
+            flat += ray
+            bounds[cell, k + 1] = len(flat)
+    return np.array(flat, np.int64), bounds
+
+
 def playout_seed(rng: np.random.Generator) -> int:
     """A playout's seed: 63 random bits, one raw draw of ``rng``'s bit generator."""
     return rng.bit_generator.random_raw() >> 1

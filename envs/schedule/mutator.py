@@ -29,7 +29,7 @@ from typing import Sequence
 import numpy as np
 
 from envs.core import TERMINAL, Game, GameInfo, IllegalActionError, NotationError, Symmetry, turn_text
-from envs.kernels import playout_seed
+from envs.kernels import OUTCOME_RETURNS, playout_seed
 from envs.schedule.moves import PIECE, MoveRules
 from envs.schedule.schedule import TurnSchedule
 
@@ -200,7 +200,7 @@ class ScheduledGame(Game):
         if state.result is None and self.rules.has_playout:
             seed = playout_seed(rng)
             outcome, decisions, turns = self.rules.playout(state, self._counts, self.restricted, seed)
-            return ((0.0, 0.0), (1.0, -1.0), (-1.0, 1.0))[outcome], decisions, turns
+            return OUTCOME_RETURNS[outcome], decisions, turns
         return super().random_playout(state, rng)
 
     def _end_turn(self, state: ScheduledState, seat: int) -> None:

@@ -15,7 +15,7 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
-from envs.kernels import EMPTY, draw
+from envs.kernels import EMPTY, draw, flat_rays
 
 ARROW = 3  # ``envs.schedule.moves.BLOCK``
 
@@ -27,13 +27,7 @@ def tables(n: int) -> tuple[np.ndarray, np.ndarray]:
     above to the row below, left to right within a row (``_reach`` relies on that order)."""
     from envs.games.amazons.game import queen_rays  # here: the game module imports this one
 
-    flat, bounds = [], np.zeros((n * n, 9), np.int64)
-    for cell, cell_rays in enumerate(queen_rays(n)):
-        bounds[cell, 0] = len(flat)
-        for k, ray in enumerate(cell_rays):
-            flat += ray
-            bounds[cell, k + 1] = len(flat)
-    return np.array(flat, np.int64), bounds
+    return flat_rays(queen_rays(n))
 
 
 @njit(cache=True)

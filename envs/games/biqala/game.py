@@ -22,7 +22,7 @@ import re
 import numpy as np
 
 from envs.core import TERMINAL, Game, GameInfo, IllegalActionError, NotationError, turn_text
-from envs.kernels import playout_seed
+from envs.kernels import OUTCOME_RETURNS, playout_seed
 
 ROWS, COLS = 4, 6
 NUM_CELLS = ROWS * COLS
@@ -266,7 +266,7 @@ class Biqala(Game):
             playout.tables(),
             playout_seed(rng),
         )
-        return ((0.0, 0.0), (1.0, -1.0), (-1.0, 1.0))[outcome], int(decisions), int(turns)
+        return OUTCOME_RETURNS[outcome], int(decisions), int(turns)
 
     def returns(self, state: BiqalaState) -> tuple[float, float]:
         if state.player != TERMINAL or state.stores[0] == state.stores[1]:

@@ -29,7 +29,7 @@ from envs.games.blockdance.moves import (
     turn_block,
 )
 from envs.games.blockdance.notation import NOT, cells_text, read_cells
-from envs.kernels import playout_seed
+from envs.kernels import OUTCOME_RETURNS, playout_seed
 from envs.schedule.moves import read_start
 from envs.stones import hexagon
 from envs.stones.board import cell_symmetry
@@ -340,7 +340,7 @@ class Blockdance(Game):
             np.array([self.free_pass, self.idle_limit, self.max_turns], np.int64),
             playout_seed(rng),
         )
-        return ((0.0, 0.0), (1.0, -1.0), (-1.0, 1.0))[outcome], int(decisions), int(turns)
+        return OUTCOME_RETURNS[outcome], int(decisions), int(turns)
 
     def returns(self, state: BlockdanceState) -> tuple[float, float]:
         if state.player != TERMINAL or state.winner < 0:

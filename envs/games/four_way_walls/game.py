@@ -39,7 +39,7 @@ from envs.games.four_way_walls.notation import (
     stone_letter,
     wall_name,
 )
-from envs.kernels import playout_seed
+from envs.kernels import OUTCOME_RETURNS, playout_seed
 from envs.schedule.schedule import TurnSchedule
 
 SEAT_NAMES = ("NESW", "nesw")
@@ -267,7 +267,7 @@ class FourWayWalls(Game):
             self.max_turns,
             playout_seed(rng),
         )
-        return ((0.0, 0.0), (1.0, -1.0), (-1.0, 1.0))[outcome], int(decisions), int(turns)
+        return OUTCOME_RETURNS[outcome], int(decisions), int(turns)
 
     def returns(self, state: WallsState) -> tuple[float, float]:
         return state.result if state.result is not None else (0.0, 0.0)

@@ -39,7 +39,7 @@ from envs.games.hop_chess.moves import (
     square_name,
     square_of,
 )
-from envs.kernels import playout_seed
+from envs.kernels import OUTCOME_RETURNS, playout_seed
 
 FROM, TO, HOPPER = 0, 64, 320
 NUM_ACTIONS = HOPPER + 64
@@ -262,7 +262,7 @@ class HopChess(Game):
             playout.tables(),
             playout_seed(rng),
         )
-        return ((0.0, 0.0), (1.0, -1.0), (-1.0, 1.0))[outcome], int(decisions), int(turns)
+        return OUTCOME_RETURNS[outcome], int(decisions), int(turns)
 
     def returns(self, state: HopChessState) -> tuple[float, float]:
         if state.player != TERMINAL or state.winner < 0:

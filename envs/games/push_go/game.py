@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core import TERMINAL, Game, GameInfo, IllegalActionError, NotationError, Symmetry, turn_text
-from envs.kernels import playout_seed
+from envs.kernels import OUTCOME_RETURNS, playout_seed
 from envs.stones.board import (
     DIHEDRAL,
     board_symmetry,
@@ -307,7 +307,7 @@ class PushGo(Game):
             self.komi,
             playout_seed(rng),
         )
-        return ((0.0, 0.0), (1.0, -1.0), (-1.0, 1.0))[outcome], int(decisions), int(turns)
+        return OUTCOME_RETURNS[outcome], int(decisions), int(turns)
 
     # --- the end -------------------------------------------------------------------------------
     def area(self, board) -> tuple[int, int]:

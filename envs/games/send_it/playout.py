@@ -17,7 +17,7 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
-from envs.kernels import EMPTY, draw
+from envs.kernels import EMPTY, draw, flat_rays
 from envs.stones.flanking import count_winner
 
 
@@ -31,13 +31,7 @@ def tables(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     table = np.full((n * n, 4), -1, np.int64)
     for cell, others in enumerate(neighbours):
         table[cell, : len(others)] = others
-    flat, bounds = [], np.zeros((n * n, 5), np.int64)
-    for cell, cell_rays in enumerate(rays):
-        bounds[cell, 0] = len(flat)
-        for k, ray in enumerate(cell_rays):
-            flat += ray
-            bounds[cell, k + 1] = len(flat)
-    return table, np.array(flat, np.int64), bounds
+    return (table, *flat_rays(rays))
 
 
 @njit(cache=True)
