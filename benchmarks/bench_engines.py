@@ -147,6 +147,9 @@ def mcts_seconds_per_move(
     players = [make_player(f"mcts:{simulations}", game) for game in ((fast, loop) if engine_loop else (fast,))]
     rng, state, positions = np.random.default_rng(seed), fast.initial_state(), []
     while not fast.is_terminal(state):
+        if fast.is_chance(state):  # Odoku's coin, Sudoku Moyo's puzzle: nothing to search
+            fast.apply(state, fast.sample_chance(state, rng))
+            continue
         positions.append(state.copy())
         legal = fast.legal_actions(state)
         fast.apply(state, legal[int(rng.integers(len(legal)))])

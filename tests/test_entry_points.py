@@ -115,3 +115,22 @@ def test_the_report_cost_benchmark_estimates_every_section_from_the_balance_pair
     assert "hex {'size': 2}: 2 games mcts:128 vs mcts:64" in result.stdout
     sections = [line.split()[1] for line in result.stdout.splitlines() if line.strip().startswith("budget=quick")]
     assert sections == ["ladder", "balance", "luck", "valued", "report"]
+
+
+def test_the_engine_benchmark_times_mcts_on_games_with_chance_nodes():
+    # the random game it walks passes Odoku's coins and Sudoku Moyo's puzzle as chance draws
+    result = run_script(
+        "benchmarks/bench_engines.py",
+        "--seconds",
+        "0.05",
+        "--games",
+        "odoku",
+        "sudoku_moyo",
+        "--mcts",
+        "4",
+        "--moves",
+        "2",
+        "--playout-only",
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count("mcts:4 ms/move over 2 positions") == 2
