@@ -24,27 +24,14 @@ from agents.net.zoo import ZooError, load_network, read_card
 from agents.players.az_player import network_player
 from agents.players.mcts_player import SearchPlayer
 from agents.search.mcts import SearchConfig
+from agents.search.mcts.config import with_settings
 from envs.core import make_game
-
-FIELDS = [field.name for field in dataclasses.fields(SearchConfig)]
 
 
 def search_config(played: SearchConfig, text: str) -> SearchConfig:
     """``SIMS[,KEY=VALUE...]`` over ``played``, the settings ``zoo:NAME`` plays with."""
     budget, *pairs = text.split(",")
-    settings = {**dataclasses.asdict(played), "num_simulations": int(budget)}
-    for pair in pairs:
-        key, _, value = pair.partition("=")
-        if key not in FIELDS or key == "num_simulations" or not value:
-            raise ValueError(f"{pair!r}: not KEY=VALUE of agent.search (keys: {', '.join(FIELDS)})")
-        current = settings[key]
-        if isinstance(current, bool):
-            if value not in ("true", "false"):
-                raise ValueError(f"{pair!r}: {key} takes true or false")
-            settings[key] = value == "true"
-        else:
-            settings[key] = float(value) if current is None else type(current)(value)
-    return SearchConfig(**settings)
+    return SearchConfig(**with_settings(dataclasses.asdict(played), [f"num_simulations={budget}", *pairs]))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -62,8 +49,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         card = read_card(args.name)
         game = make_game(card["game"]["name"], **card["game"]["params"])
-        net, trained = load_network(args.name, game)
-        zoo_player = network_player(game, net, trained)  # its settings and estimator, as zoo:NAME plays
+        net, trained, play = load_network(args.name, game)
+        zoo_player = network_player(game, net, trained, play=play)  # its settings and estimator, as zoo:NAME plays
         configs = [search_config(zoo_player.mcts.config, text) for text in (args.a, args.b)]
         players = [SearchPlayer(game, zoo_player.estimator, config) for config in configs]
     except (ZooError, ValueError) as error:

@@ -13,7 +13,7 @@ from hydra import compose, initialize_config_dir
 import envs
 from agents.evaluation.modes import evaluate
 from agents.evaluation.runner import play_game, play_games
-from agents.evaluation.zoo_cards import CONFIGS, judge, planned_figures, read_figure, recipe_command
+from agents.evaluation.zoo_cards import CONFIGS, format_card, judge, planned_figures, read_figure, recipe_command
 from agents.net.network import NetConfig, PolicyValueNet
 from agents.net.zoo import (
     FORMAT,
@@ -70,6 +70,7 @@ def test_every_card_is_complete_with_every_planned_figure(name):
         assert figure["met"] == judge(figure["value"], figure["interval"], plan.goal)[0]
     weights = torch.load(weights_path(name), weights_only=True)
     assert weights["format"] == FORMAT and weights["game"] == card["game"]
+    assert weights.get("play", {}) == card.get("play", {})  # the card shows how it plays
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -110,8 +111,8 @@ def test_a_network_plays_without_the_playout_mix_it_trained_with():
     """Y 13's network trained with playout_mix=0.5; its player values leaves by the network
     alone: its move does not depend on the generator, and it beats the mixed search."""
     game = make_game("y", size=13)
-    net, search = load_network("y", game)
-    assert search["playout_mix"] == 0.5
+    net, search, play = load_network("y", game)
+    assert search["playout_mix"] == 0.5 and play == {}
     player = make_player("zoo", game)
     assert player.mcts.config.playout_mix == 0.0
     mixed = SearchPlayer(game, player.estimator, SearchConfig(**search))
@@ -159,8 +160,8 @@ def fake_entry(directory, name, game):
 
 def test_a_network_refuses_another_board_size_naming_both(tmp_path):
     fake_entry(tmp_path, "hex", make_game("hex", size=5))
-    net, search = load_network("hex", make_game("hex", size=5), tmp_path)  # float16 weights load
-    assert next(net.parameters()).dtype == torch.float32 and search == {"num_simulations": 4}
+    net, search, play = load_network("hex", make_game("hex", size=5), tmp_path)  # float16 weights load
+    assert next(net.parameters()).dtype == torch.float32 and (search, play) == ({"num_simulations": 4}, {})
     with pytest.raises(ZooError, match=r"is for hex\(pie_rule=False, size=5\), not hex\(pie_rule=False, size=7\)"):
         load_network("hex", make_game("hex", size=7), tmp_path)
 
@@ -286,8 +287,8 @@ def test_export_writes_the_network_alone_and_the_training_part_of_its_card(tmp_p
     entry = torch.load(weights, weights_only=True)
     assert sorted(entry) == ["format", "game", "model", "net_config", "search"]
     assert all(t.dtype == torch.float16 for t in entry["model"].values() if t.is_floating_point())
-    net, search = load_network("nex", game, tmp_path / "zoo")
-    assert search == entry["search"] and search["num_simulations"] > 0
+    net, search, play = load_network("nex", game, tmp_path / "zoo")
+    assert search == entry["search"] and search["num_simulations"] > 0 and play == {}
     observation = torch.rand(2, *game.info.obs_shape)
     trained.eval()
     with torch.no_grad():
@@ -302,3 +303,38 @@ def test_export_writes_the_network_alone_and_the_training_part_of_its_card(tmp_p
         "float16",
     )
     assert card_problems(written) == ["figures: none measured"]
+
+
+def test_export_play_settings_change_how_the_network_plays_and_show_on_its_card(tmp_path, monkeypatch):
+    import tests.test_checkpoint as checkpoints
+
+    monkeypatch.setattr(checkpoints, "CONFIG", checkpoints.CONFIG + "seed: 4\n")
+    game = make_game("nex", size=3)
+    (tmp_path / ".hydra").mkdir()
+    (tmp_path / ".hydra" / "overrides.yaml").write_text("- experiment=nex3\n")
+    checkpoint = tmp_path / "ckpt.pt"
+    checkpoints.write_checkpoint(checkpoint, game)
+    zoo = tmp_path / "zoo"
+    for bad, message in (
+        ("playout_mix=2", "playout_mix must be"),
+        ("num_simulations=many", "'num_simulations=many': num_simulations takes a int, got 'many'"),
+        ("depth=3", "'depth=3': not KEY=VALUE of agent.search"),
+        ("gumbel=yes", "gumbel takes true or false"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            export_network(checkpoint, ["python train.py"], "c", "m", directory=zoo, play=[bad])
+    assert not zoo.exists()  # nothing written for a bad setting
+    weights, card = export_network(
+        checkpoint, ["python train.py"], "c", "m", directory=zoo, play=["num_simulations=9", "playout_mix=0.5"]
+    )
+    expected = {"num_simulations": 9, "playout_mix": 0.5}
+    assert torch.load(weights, weights_only=True)["play"] == expected
+    written = json.loads(card.read_text())
+    assert written["play"] == expected and card_problems({**written, "play": 3})[-1].startswith("play must be")
+    net, search, play = load_network("nex", game, zoo)
+    assert play == expected and search["num_simulations"] != 9
+    monkeypatch.setattr("agents.players.zoo_player.load_network", lambda name, g: load_network(name, g, zoo))
+    player = make_player("zoo", game)
+    assert (player.mcts.config.num_simulations, player.mcts.config.playout_mix) == (9, 0.5)
+    assert make_player("zoo:4", game).mcts.config.num_simulations == 4  # the spec's budget still rules
+    assert "plays with: num_simulations=9, playout_mix=0.5" in format_card({**written, "figures": []})

@@ -152,6 +152,11 @@ def format_card(card: dict) -> str:
         f"  trained: recipe {training['recipe']}, overrides {training['overrides']}, commit {training['commit']}, "
         f"seed {training['seed']}, {training['iterations']} iterations / {training['steps']} learner steps, "
         f"{training['wall_seconds'] / 60:.1f} min on {training['machine']}",
+        *(
+            [f"  plays with: {', '.join(f'{k}={v}' for k, v in card['play'].items())} (changed from its training's)"]
+            if card.get("play")
+            else []
+        ),
         "  made by:",
         *[f"    {command}" for command in training["commands"]],
         "  figures:",

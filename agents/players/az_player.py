@@ -56,19 +56,20 @@ def load_az_player(path: str | Path, game: Game, simulations: int | None = None)
     return network_player(game, net, search, simulations)
 
 
-def network_player(game: Game, net, search: dict, simulations: int | None = None) -> Player:
-    """``net`` searching with the ``agent.search`` settings ``search`` (``simulations``, when
-    given, sets the budget), or the raw network for ``simulations=0``.
+def network_player(game: Game, net, search: dict, simulations: int | None = None, play: dict | None = None) -> Player:
+    """``net`` searching with the ``agent.search`` settings ``search`` changed by ``play`` (a zoo
+    network's own, :mod:`agents.net.zoo`) and ``simulations`` (when given, the budget), or the
+    raw network for ``simulations=0``.
 
-    The player values leaves by the network alone: ``playout_mix`` is set to 0. Mixing one
-    random playout into every leaf helps a young network in training, but a trained one
-    searches far better without that noise (each zoo network trained with ``playout_mix=0.5``
-    scores 99-100 of 100 without it against itself with it: ``benchmarks/zoo_search_ab.py``,
-    docs/results.md)."""
+    The player values leaves by the network alone unless ``play`` says otherwise: ``playout_mix``
+    is set to 0. Mixing one random playout into every leaf helps a young network in training, but
+    a trained one usually searches far better without that noise (each zoo network trained with
+    ``playout_mix=0.5`` on the Hex and Y boards scores 99-100 of 100 without it against itself
+    with it: ``benchmarks/zoo_search_ab.py``, docs/results.md)."""
     estimator = NetEstimator(game, net)
     if simulations == 0:
         return NetworkPlayer(estimator)
-    search = {**search, "playout_mix": 0.0}
+    search = {**search, "playout_mix": 0.0, **(play or {})}
     if simulations is not None:
         search["num_simulations"] = simulations
     return SearchPlayer(game, estimator, SearchConfig(**search))

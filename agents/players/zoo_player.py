@@ -3,7 +3,8 @@
 ``zoo`` plays the zoo's network for the game being played, ``zoo:GAME`` the
 network named ``GAME`` (refused, naming both, unless it was trained for exactly
 this game, rule set and board size); ``SIMS`` sets the search budget (default:
-the budget it was trained with), ``0`` plays the raw network. The networks and
+the budget it plays with: its card's ``play``, else the one it was trained with), ``0``
+plays the raw network. The networks and
 their cards are in ``agents/net/zoo/`` (``python evaluate.py mode=zoo``).
 """
 
@@ -29,5 +30,5 @@ def make_zoo_player(game: Game, args: list[str]) -> Player:
         if simulations < 0:
             raise ValueError(f"zoo:GAME:SIMS needs SIMS to be an integer >= 0, got {args[-1]!r}")
         name = args[0] if len(args) == 2 else name
-    net, search = load_network(name, game)
-    return network_player(game, net, search, simulations)
+    net, search, play = load_network(name, game)
+    return network_player(game, net, search, simulations, play)

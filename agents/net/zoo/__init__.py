@@ -13,6 +13,9 @@ This folder holds, for each network ``NAME`` (the game's registry name, e.g. ``o
   ``model``        the network's ``state_dict`` (float32 or float16)
   ``search``       the ``agent.search`` settings it was trained with (its player drops the
                    ``playout_mix``: ``agents.players.az_player.network_player``)
+  ``play``         optional: the settings its player changes from those, e.g.
+                   ``{"num_simulations": 128}`` (``export --play KEY=VALUE``; the
+                   card repeats them)
   ===============  ==========================================================
 
 * ``NAME.json``: its card (:data:`CARD_FIELDS`): how it was made (the recipe and
@@ -30,7 +33,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import torch
 
@@ -71,6 +74,15 @@ FIGURE_FIELDS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "verdict": (str, "met, or missed and by how much"),
     "date": (str, "when it was measured (YYYY-MM-DD)"),
 }  # optional: "note", text that puts the figure beside a reference (shown by mode=zoo)
+# optional card field "play": the search settings its player changes, as in NAME.pt
+
+
+class ZooNetwork(NamedTuple):
+    """A zoo network loaded for its game, and how it searches."""
+
+    net: PolicyValueNet
+    search: dict  # the agent.search settings it was trained with
+    play: dict  # the settings its player changes from those ({}: none)
 
 
 class ZooError(ValueError):
@@ -129,6 +141,8 @@ def card_problems(card: Any) -> list[str]:
                 len(interval) == 2 and all(isinstance(v, (int, float)) for v in interval) and interval[0] <= interval[1]
             ):
                 problems.append(f"figures[{number}].interval must be [low, high], got {interval!r}")
+    if "play" in card and not isinstance(card["play"], dict):
+        problems.append(f"play must be an object of agent.search settings, got {card['play']!r}")
     if isinstance(card.get("game"), dict) and not (
         isinstance(card["game"].get("name"), str) and isinstance(card["game"].get("params"), dict)
     ):
@@ -153,8 +167,9 @@ def _kind_name(kind) -> str:
     )
 
 
-def load_network(name: str, game: Game, directory: Path = ZOO_DIR) -> tuple[PolicyValueNet, dict]:
-    """Zoo network ``name`` for ``game`` and the search settings it was trained with.
+def load_network(name: str, game: Game, directory: Path = ZOO_DIR) -> ZooNetwork:
+    """Zoo network ``name`` for ``game``, the search settings it was trained with and those its
+    player changes.
 
     Raises :class:`ZooError` for a network the zoo lacks (listing those it has) and
     for a game, rule set or board size other than its own (naming both)."""
@@ -171,6 +186,8 @@ def load_network(name: str, game: Game, directory: Path = ZOO_DIR) -> tuple[Poli
         raise ZooError(f"zoo network {path}: not readable ({type(error).__name__}: {error})") from None
     if not isinstance(entry, dict) or entry.get("format") != FORMAT or any(k not in entry for k in WEIGHT_FIELDS):
         raise ZooError(f"zoo network {path}: not a zoo file (format {FORMAT!r} with {', '.join(WEIGHT_FIELDS)})")
+    if not isinstance(entry.get("play", {}), dict):
+        raise ZooError(f"zoo network {path}: its 'play' settings must be a dict, got {entry['play']!r}")
     try:
         check_game(entry, game, path, what="zoo network")
     except CheckpointError as error:
@@ -180,4 +197,4 @@ def load_network(name: str, game: Game, directory: Path = ZOO_DIR) -> tuple[Poli
         net.load_state_dict(entry["model"])  # float16 weights are copied into the float32 network
     except (RuntimeError, TypeError, ValueError) as error:
         raise ZooError(f"zoo network {path}: its weights do not fit its network ({error})") from None
-    return net.eval(), dict(entry["search"])
+    return ZooNetwork(net.eval(), dict(entry["search"]), dict(entry.get("play", {})))

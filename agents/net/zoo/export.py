@@ -5,7 +5,9 @@ the training part of its card ``NAME.json`` from the checkpoint and its run
 directory (the overrides Hydra recorded in ``RUN/.hydra/overrides.yaml``); the
 card's figures start empty, and ``PYTHONPATH=. python benchmarks/zoo_measure.py NAME`` fills
 them. ``--half`` stores the weights in float16 (half the file; use it only where
-the measured strength is unchanged).
+the measured strength is unchanged). ``--play KEY=VALUE`` (repeatable) changes an
+``agent.search`` setting the network plays with from the one it trained with, e.g.
+``--play num_simulations=128`` or ``--play playout_mix=0.5``; the card shows them.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import yaml
 
 from agents.net.checkpoint import CheckpointError, load_checkpoint, stored_config
 from agents.net.zoo import FORMAT, ZOO_DIR, card_path, weights_path
+from agents.search.mcts.config import with_settings
 
 log = logging.getLogger("agents.zoo")
 
@@ -36,20 +39,27 @@ def export_network(
     name: str | None = None,
     half: bool = False,
     directory: Path = ZOO_DIR,
+    play: list[str] = (),
 ) -> tuple[Path, Path]:
-    """Write the zoo files of the checkpoint (``name``: default the game's name); returns their paths."""
+    """Write the zoo files of the checkpoint (``name``: default the game's name; ``play``: the
+    ``KEY=VALUE`` search settings its player changes); returns their paths. Raises ValueError for
+    a bad ``play`` pair."""
     checkpoint = load_checkpoint(checkpoint_path)
     config = stored_config(checkpoint, checkpoint_path)
     if not isinstance(config.get("seed"), int) or not isinstance(config.get("agent", {}).get("search"), dict):
         raise CheckpointError(f"checkpoint {checkpoint_path}: field 'config' lacks the run's seed or agent.search")
     name = name or checkpoint["game"]["name"]
+    trained = dict(config["agent"]["search"])
+    played = with_settings(trained, list(play))
+    changes = {pair.partition("=")[0]: played[pair.partition("=")[0]] for pair in play}
     model = {key: (t.half() if half and t.is_floating_point() else t).clone() for key, t in checkpoint["model"].items()}
     entry = {
         "format": FORMAT,
         "game": checkpoint["game"],
         "net_config": checkpoint["net_config"],
         "model": model,
-        "search": dict(config["agent"]["search"]),
+        "search": trained,
+        **({"play": changes} if changes else {}),
     }
     card = {
         "name": name,
@@ -67,6 +77,7 @@ def export_network(
             "weights": "float16" if half else "float32",
         },
         "figures": [],
+        **({"play": changes} if changes else {}),
     }
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
@@ -125,6 +136,14 @@ def parser() -> argparse.ArgumentParser:
     arguments.add_argument("--commit", required=True, help="the commit the run trained at")
     arguments.add_argument("--machine", required=True, help="where it trained, e.g. '2 CPU cores, shared'")
     arguments.add_argument("--half", action="store_true", help="store the weights in float16")
+    arguments.add_argument(
+        "--play",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="an agent.search setting the network plays with instead of its training's, e.g. "
+        "num_simulations=128 (repeat for more)",
+    )
     arguments.add_argument("--directory", type=Path, default=ZOO_DIR, help="the zoo folder (default: %(default)s)")
     return arguments
 
@@ -142,8 +161,9 @@ def main(argv: list[str] | None = None) -> int:
             args.name,
             args.half,
             args.directory,
+            args.play,
         )
-    except CheckpointError as error:
+    except (CheckpointError, ValueError) as error:
         log.error("error: %s", error)
         return 1
     log.info("wrote %s (%.0f kB) and %s", weights, weights.stat().st_size / 1024, card)

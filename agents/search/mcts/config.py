@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from agents.config import check
@@ -41,3 +42,33 @@ class SearchConfig:
         check("gumbel_actions", self.gumbel_actions, "integer", low=1)
         check("gumbel_c_visit", self.gumbel_c_visit, "number", low=0.0)
         check("gumbel_c_scale", self.gumbel_c_scale, "number", low=0.0)
+
+
+def with_settings(base: dict, pairs: list[str]) -> dict:
+    """``base`` (``agent.search`` settings) with each ``KEY=VALUE`` of ``pairs`` applied, the
+    value read as the field's type; raises ValueError naming the pair for an unknown key or a bad
+    value (the result is checked by :class:`SearchConfig`)."""
+    fields = [field.name for field in dataclasses.fields(SearchConfig)]
+    settings = {**dataclasses.asdict(SearchConfig()), **base}
+    for pair in pairs:
+        key, _, value = pair.partition("=")
+        if key not in fields or not value:
+            raise ValueError(f"{pair!r}: not KEY=VALUE of agent.search (keys: {', '.join(fields)})")
+        current = settings[key]
+        try:
+            if isinstance(current, bool):
+                if value not in ("true", "false"):
+                    raise ValueError
+                settings[key] = value == "true"
+            else:
+                settings[key] = float(value) if current is None else type(current)(value)
+        except ValueError:
+            raise ValueError(f"{pair!r}: {key} takes {_kind(current)}, got {value!r}") from None
+    SearchConfig(**settings)
+    return settings
+
+
+def _kind(current) -> str:
+    if isinstance(current, bool):
+        return "true or false"
+    return "a number" if current is None or isinstance(current, float) else f"a {type(current).__name__}"
