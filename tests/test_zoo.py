@@ -215,6 +215,7 @@ def test_planned_figures_follow_the_game():
     assert odoku[3].command() == "python evaluate.py game=odoku mode=odoku 'players=[zoo:odoku:0]' games=2000"
     moyo = planned_figures({"name": "sudoku_moyo", "params": {"size": 9, "puzzle": ""}})
     assert all("duplicate=true" in f.overrides for f in moyo) and moyo[1].goal == (">", 0.5)
+    assert moyo[0].goal == (">=", 0.665) and "mcts:6400" in moyo[0].target  # the ceiling of plain search
     assert planned_figures({"name": "neuy", "params": {"size": 13}})[0].goal == (">=", 0.9)
 
 
