@@ -27,10 +27,13 @@ from agents.net.zoo import (
 )
 from agents.net.zoo.export import export_network
 from agents.net.zoo.export import parser as export_parser
+from agents.net.zoo.tune import main as tune_main
+from agents.net.zoo.tune import parser as tune_parser
 from agents.players.az_player import NetworkPlayer
 from agents.players.mcts_player import SearchPlayer
 from agents.players.registry import make_player
 from agents.search.mcts import SearchConfig
+from agents.search.mcts.config import with_settings
 from agents.training.loop import build_settings
 from envs.core import make_game
 
@@ -76,11 +79,16 @@ def test_every_card_is_complete_with_every_planned_figure(name):
 @pytest.mark.parametrize("name", NAMES)
 def test_every_card_command_composes_and_its_players_build(name):
     card = read_card(name)
+    game_cfg = {"name": card["game"]["name"], **card["game"]["params"]}
     commands = [*card["training"]["commands"], *(f["command"] for f in card["figures"])]
     for command in commands:
         words = shlex.split(command)
         if words[:3] == ["python", "-m", "agents.net.zoo.export"]:
             export_parser().parse_args(words[3:])
+            continue
+        if words[:3] == ["python", "-m", "agents.net.zoo.tune"]:
+            tuned = tune_parser().parse_args(words[3:])
+            assert tuned.name == name and with_settings(load_network(name, make_game(**game_cfg)).search, tuned.play)
             continue
         assert words[0] == "python" and words[1] in ("train.py", "evaluate.py"), command
         overrides = [w for w in words[2:] if not w.startswith("hydra.")]  # where a run writes is no config
@@ -339,3 +347,27 @@ def test_export_play_settings_change_how_the_network_plays_and_show_on_its_card(
     assert (player.mcts.config.num_simulations, player.mcts.config.playout_mix) == (9, 0.5)
     assert make_player("zoo:4", game).mcts.config.num_simulations == 4  # the spec's budget still rules
     assert "plays with: num_simulations=9, playout_mix=0.5" in format_card({**written, "figures": []})
+
+
+def test_tune_changes_how_a_zoo_network_plays_and_drops_the_figures_its_search_set(tmp_path, caplog):
+    for suffix in (".pt", ".json"):
+        (tmp_path / f"odoku{suffix}").write_bytes((card_path("odoku").parent / f"odoku{suffix}").read_bytes())
+    before = read_card("odoku", tmp_path)
+    assert tune_main(["odoku", "--play", "num_simulations=lots", "--directory", str(tmp_path)]) == 1
+    assert "num_simulations takes a int, got 'lots'" in caplog.text
+    assert read_card("odoku", tmp_path) == before  # a refused setting changes nothing
+    assert tune_main(["odoku", "--play", "num_simulations=96", "--directory", str(tmp_path)]) == 0
+    card = read_card("odoku", tmp_path)
+    assert card["play"] == {"num_simulations": 96} and load_network("odoku", make_game("odoku"), tmp_path).play == {
+        "num_simulations": 96
+    }
+    assert card["training"]["commands"] == [
+        *before["training"]["commands"],
+        "python -m agents.net.zoo.tune odoku --play num_simulations=96",
+    ]
+    kept = [f["name"] for f in card["figures"]]  # the raw network's figures: no search, so still true
+    assert kept == [f["name"] for f in before["figures"] if "zoo:odoku:0" in f["command"]] and len(kept) == 3
+    assert tune_main(["odoku", "--directory", str(tmp_path)]) == 0  # no --play: as trained again
+    assert "play" not in read_card("odoku", tmp_path) and load_network("odoku", make_game("odoku"), tmp_path).play == {}
+    assert tune_main(["chess", "--play", "num_simulations=4", "--directory", str(tmp_path)]) == 1
+    assert "has no card" in caplog.text

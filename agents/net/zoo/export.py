@@ -82,8 +82,8 @@ def export_network(
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     weights, card_file = weights_path(name, directory), card_path(name, directory)
-    _atomic(weights, lambda handle: torch.save(entry, handle))
-    _atomic(card_file, lambda handle: handle.write((json.dumps(card, indent=2) + "\n").encode()))
+    atomic_write(weights, lambda handle: torch.save(entry, handle))
+    atomic_write(card_file, lambda handle: handle.write((json.dumps(card, indent=2) + "\n").encode()))
     return weights, card_file
 
 
@@ -107,7 +107,7 @@ def _overrides(checkpoint_path: str | Path) -> list[str]:
     return []
 
 
-def _atomic(path: Path, write) -> None:
+def atomic_write(path: Path, write) -> None:
     handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
     try:
         with os.fdopen(handle, "wb") as stream:
