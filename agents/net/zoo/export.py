@@ -26,7 +26,7 @@ import yaml
 
 from agents.net.checkpoint import CheckpointError, load_checkpoint, stored_config
 from agents.net.zoo import FORMAT, ZOO_DIR, card_path, weights_path
-from agents.search.mcts.config import with_settings
+from agents.search.mcts.config import changed_settings
 
 log = logging.getLogger("agents.zoo")
 
@@ -50,8 +50,7 @@ def export_network(
         raise CheckpointError(f"checkpoint {checkpoint_path}: field 'config' lacks the run's seed or agent.search")
     name = name or checkpoint["game"]["name"]
     trained = dict(config["agent"]["search"])
-    played = with_settings(trained, list(play))
-    changes = {pair.partition("=")[0]: played[pair.partition("=")[0]] for pair in play}
+    changes = changed_settings(trained, list(play))
     model = {key: (t.half() if half and t.is_floating_point() else t).clone() for key, t in checkpoint["model"].items()}
     entry = {
         "format": FORMAT,
@@ -136,13 +135,18 @@ def parser() -> argparse.ArgumentParser:
     arguments.add_argument("--commit", required=True, help="the commit the run trained at")
     arguments.add_argument("--machine", required=True, help="where it trained, e.g. '2 CPU cores, shared'")
     arguments.add_argument("--half", action="store_true", help="store the weights in float16")
+    return add_play_arguments(arguments)
+
+
+def add_play_arguments(arguments: argparse.ArgumentParser) -> argparse.ArgumentParser:
+    """``--play KEY=VALUE`` (repeatable) and ``--directory``, as export and tune take them."""
     arguments.add_argument(
         "--play",
         action="append",
         default=[],
         metavar="KEY=VALUE",
         help="an agent.search setting the network plays with instead of its training's, e.g. "
-        "num_simulations=128 (repeat for more)",
+        "num_simulations=256 (repeat for more; none: as trained)",
     )
     arguments.add_argument("--directory", type=Path, default=ZOO_DIR, help="the zoo folder (default: %(default)s)")
     return arguments

@@ -23,8 +23,8 @@ from pathlib import Path
 import torch
 
 from agents.net.zoo import ZOO_DIR, ZooError, card_path, read_card, weights_path
-from agents.net.zoo.export import atomic_write
-from agents.search.mcts.config import with_settings
+from agents.net.zoo.export import add_play_arguments, atomic_write
+from agents.search.mcts.config import changed_settings
 
 log = logging.getLogger("agents.zoo")
 
@@ -38,8 +38,7 @@ def tune_network(name: str, play: list[str], command: str, directory: Path = ZOO
     if not path.is_file():
         raise ZooError(f"zoo network {name!r} has no weights file {path}")
     entry = torch.load(path, map_location="cpu", weights_only=True)
-    played = with_settings(entry["search"], list(play))
-    changes = {pair.partition("=")[0]: played[pair.partition("=")[0]] for pair in play}
+    changes = changed_settings(entry["search"], list(play))
     entry.pop("play", None)
     card.pop("play", None)
     if changes:
@@ -59,16 +58,7 @@ def parser() -> argparse.ArgumentParser:
         "search figures are dropped for benchmarks/zoo_measure.py to measure again.",
     )
     arguments.add_argument("name", help="the zoo network (agents/net/zoo/NAME.pt)")
-    arguments.add_argument(
-        "--play",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="an agent.search setting it plays with instead of its training's, e.g. num_simulations=256 "
-        "(repeat for more; none: play as trained)",
-    )
-    arguments.add_argument("--directory", type=Path, default=ZOO_DIR, help="the zoo folder (default: %(default)s)")
-    return arguments
+    return add_play_arguments(arguments)
 
 
 def main(argv: list[str] | None = None) -> int:

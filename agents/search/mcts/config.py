@@ -68,6 +68,13 @@ def with_settings(base: dict, pairs: list[str]) -> dict:
     return settings
 
 
+def changed_settings(base: dict, pairs: list[str]) -> dict:
+    """The settings ``KEY=VALUE`` ``pairs`` set over ``base``, each read as its field's type
+    (:func:`with_settings` checks them)."""
+    settings = with_settings(base, pairs)
+    return {key: settings[key] for key in (pair.partition("=")[0] for pair in pairs)}
+
+
 def _kind(current) -> str:
     if isinstance(current, bool):
         return "true or false"
