@@ -26,7 +26,7 @@ from hydra import compose, initialize_config_dir
 from agents.config import LogLines
 from agents.evaluation.modes import evaluate
 from agents.evaluation.zoo_cards import CONFIGS, planned_figures, read_figure
-from agents.net.zoo import card_path
+from agents.net.zoo import card_path, write_card
 
 log = logging.getLogger("zoo_measure")
 
@@ -53,7 +53,7 @@ def measure(name: str, only: str | None, workers: int, out_dir: Path) -> list[di
         card["figures"] = [f for f in card["figures"] if f["name"] != figure["name"]] + [figure]
         order = [p.name for p in planned_figures(card["game"])]
         card["figures"].sort(key=lambda f: order.index(f["name"]) if f["name"] in order else len(order))
-        path.write_text(json.dumps(card, indent=2) + "\n")  # after each figure: an interrupted run keeps the rest
+        write_card(card, path)  # after each figure: an interrupted run keeps the rest
         log.info("%s: %s", figure["name"], figure["verdict"])
         measured.append(figure)
     return measured

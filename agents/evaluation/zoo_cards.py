@@ -47,12 +47,18 @@ class PlannedFigure:
         return "python evaluate.py " + shlex.join(self.overrides)
 
 
+def has_chance_setup(name: str) -> bool:
+    """Whether game ``name`` draws a setup at its start that decides much of a game (Sudoku Moyo's
+    puzzle): its matches are duplicate, every setup played twice with the seats swapped."""
+    return name == "sudoku_moyo"
+
+
 def planned_figures(game: dict) -> list[PlannedFigure]:
     """The figures of a card for ``game`` (``{"name", "params"}``, as on the card)."""
     name, params = game["name"], game["params"]
     base = [f"game={name}"] + [f"game.{key}={params[key]}" for key in ("size",) if key in params]
     zoo, raw = f"zoo:{name}", f"zoo:{name}:0"
-    chance_setup = name == "sudoku_moyo"  # the puzzle is drawn at the start: duplicate matches judge it fairly
+    chance_setup = has_chance_setup(name)
     match = [f"games={SCORE_GAMES}"] + (["duplicate=true"] if chance_setup else [])
     small_board = name in ("neuy", "y")
     if chance_setup:

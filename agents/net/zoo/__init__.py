@@ -32,6 +32,8 @@ rule set or board size but its own (:func:`load_network`), naming both.
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -115,6 +117,22 @@ def read_card(name: str, directory: Path = ZOO_DIR) -> dict[str, Any]:
     if problems:
         raise ZooError(f"zoo card {path}: " + "; ".join(problems))
     return card
+
+
+def write_card(card: dict, path: Path) -> None:
+    """Write ``card`` to ``path`` whole or not at all (a killed run leaves the old card)."""
+    atomic_write(Path(path), lambda handle: handle.write((json.dumps(card, indent=2) + "\n").encode()))
+
+
+def atomic_write(path: Path, write) -> None:
+    handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            write(stream)
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
 
 
 def card_problems(card: Any) -> list[str]:

@@ -13,19 +13,16 @@ the measured strength is unchanged). ``--play KEY=VALUE`` (repeatable) changes a
 from __future__ import annotations
 
 import argparse
-import json
 import logging
-import os
 import shlex
 import sys
-import tempfile
 from pathlib import Path
 
 import torch
 import yaml
 
 from agents.net.checkpoint import CheckpointError, load_checkpoint, stored_config
-from agents.net.zoo import FORMAT, ZOO_DIR, card_path, weights_path
+from agents.net.zoo import FORMAT, ZOO_DIR, atomic_write, card_path, weights_path, write_card
 from agents.search.mcts.config import changed_settings
 
 log = logging.getLogger("agents.zoo")
@@ -82,7 +79,7 @@ def export_network(
     directory.mkdir(parents=True, exist_ok=True)
     weights, card_file = weights_path(name, directory), card_path(name, directory)
     atomic_write(weights, lambda handle: torch.save(entry, handle))
-    atomic_write(card_file, lambda handle: handle.write((json.dumps(card, indent=2) + "\n").encode()))
+    write_card(card, card_file)
     return weights, card_file
 
 
@@ -104,17 +101,6 @@ def _overrides(checkpoint_path: str | Path) -> list[str]:
         if recorded.is_file():
             return [str(o) for o in yaml.safe_load(recorded.read_text()) or []]
     return []
-
-
-def atomic_write(path: Path, write) -> None:
-    handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            write(stream)
-        os.replace(temporary, path)
-    except BaseException:
-        os.unlink(temporary)
-        raise
 
 
 def parser() -> argparse.ArgumentParser:

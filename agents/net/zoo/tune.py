@@ -13,7 +13,6 @@ NAME --only "score vs"`` measures them again.
 from __future__ import annotations
 
 import argparse
-import json
 import logging
 import re
 import shlex
@@ -22,8 +21,8 @@ from pathlib import Path
 
 import torch
 
-from agents.net.zoo import ZOO_DIR, ZooError, card_path, read_card, weights_path
-from agents.net.zoo.export import add_play_arguments, atomic_write
+from agents.net.zoo import ZOO_DIR, ZooError, atomic_write, card_path, read_card, weights_path, write_card
+from agents.net.zoo.export import add_play_arguments
 from agents.search.mcts.config import changed_settings
 
 log = logging.getLogger("agents.zoo")
@@ -47,7 +46,7 @@ def tune_network(name: str, play: list[str], command: str, directory: Path = ZOO
     raw = re.compile(rf"zoo:{re.escape(name)}:0\b")  # the raw network: no search, whatever it plays with
     card["figures"] = [f for f in card["figures"] if raw.search(f["command"])]
     atomic_write(path, lambda handle: torch.save(entry, handle))
-    atomic_write(card_path(name, directory), lambda handle: handle.write((json.dumps(card, indent=2) + "\n").encode()))
+    write_card(card, card_path(name, directory))
     return changes
 
 
