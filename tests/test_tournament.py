@@ -47,6 +47,16 @@ def test_tallies_count_each_game_from_the_right_players_side():
     totals = [(p.wins, p.draws, p.losses) for p in tournament.totals()]
     assert totals == [(2, 1, 1), (1, 1, 2), (1, 0, 1)]
     assert tournament.pairs()[0].score == pytest.approx(0.5)
+    # by seat: a (0, 1): win, draw; b (1, 0) in seat 0: win; (2, 0): c's seat 0 loss; (1, 2): b's seat 0 loss
+    seats = {(seat, p.i): (p.wins, p.draws, p.losses) for seat, p in tournament.seats()}
+    assert seats == {
+        (0, 0): (1, 1, 0),
+        (0, 1): (1, 0, 1),
+        (0, 2): (0, 0, 1),
+        (1, 0): (1, 0, 1),
+        (1, 1): (0, 1, 1),
+        (1, 2): (1, 0, 0),
+    }
 
 
 def test_records_replay_to_the_same_results():

@@ -128,6 +128,9 @@ def run_match(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
     print(f"ratings: Bradley-Terry, Elo scale, {ratings.anchor} = 0{anchor_note}", file=out)
     if cfg.duplicate:
         print(f"duplicate: {cfg.games // 2} chance setups per pair, each played twice with the seats swapped", file=out)
+    by_seat = [{**_row(names[p.i], f"all, as seat {seat}", p), "seat": seat} for seat, p in tournament.seats()]
+    print("by seat (a seat that wins whoever holds it shows the game's balance):", file=out)
+    _print_table(by_seat, out)
     _warn_of_repeats(tournament.results, out)
 
     _write_csv(run_dir / "results.csv", rows)
@@ -139,6 +142,7 @@ def run_match(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
         "anchor": ratings.anchor,
         "ratings": ratings.as_dict(),
         "table": rows,
+        "by_seat": by_seat,
         "distinct_games": distinct_games(tournament.results),
         "games": records,
     }
@@ -529,9 +533,10 @@ def _row(player: str, opponent: str, pair, rating=None, rating_ci=None) -> dict:
 def _print_table(rows: list[dict], out: TextIO) -> None:
     width = max(len(r["player"]) for r in rows) + 2
     owidth = max(len(r["opponent"]) for r in rows) + 2
+    rated = any(r["rating"] != "" for r in rows)
     print(
         f"{'player':{width}s}{'opponent':{owidth}s}{'games':>6s}{'W':>6s}{'D':>6s}{'L':>6s}"
-        f"{'score':>8s}  {'95% CI':13s}{'Elo':>8s}{'+-':>7s}",
+        f"{'score':>8s}  {'95% CI':13s}" + (f"{'Elo':>8s}{'+-':>7s}" if rated else ""),
         file=out,
     )
     for r in rows:

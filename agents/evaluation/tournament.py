@@ -72,6 +72,22 @@ class Tournament:
             sums[pair.j] += (pair.losses, pair.draws, pair.wins)
         return [PairResult(i, -1, *map(int, row)) for i, row in enumerate(sums)]
 
+    def seats(self) -> list[tuple[int, PairResult]]:
+        """Each player's results in each seat (``j`` = -1: everyone), seat by seat: a game that
+        favours a seat shows here, whoever sits in it."""
+        seat_count = max(len(seats) for seats in self.schedule)
+        sums = np.zeros((seat_count, len(self.players), 3), dtype=int)
+        for seats, result in zip(self.schedule, self.results):
+            for seat, player in enumerate(seats):
+                outcome = 1 if result.winner is None else 0 if result.winner == seat else 2
+                sums[seat, player, outcome] += 1
+        return [
+            (seat, PairResult(i, -1, *map(int, sums[seat, i])))
+            for seat in range(seat_count)
+            for i in range(len(self.players))
+            if sums[seat, i].sum()
+        ]
+
     def ratings(self, prior_draws: float = 1.0) -> Ratings:
         k = len(self.players)
         games, points = np.zeros((k, k)), np.zeros((k, k))
