@@ -130,8 +130,22 @@ def test_e1J_is_the_placement_that_joins_the_two_sections():
     assert len(reference_groups(state.board, 10)) == 1 and not game.rules.apart(state.board)
     # once joined, the turn's second placement may go anywhere legal: b4 is in the same section
     assert cell(game, "b4") in game.legal_actions(state)
-    assert game.info.obs_shape == (7, 10, 10) and not game.observe(state)[2].any()  # plane 2: apart
+    assert game.info.obs_shape == (8, 10, 10) and not game.observe(state)[2].any()  # plane 2: apart
     assert game.observe(game.initial_state())[2].all()
+
+
+def test_the_observation_shows_the_seat_to_move():
+    """The first seat's edge depends on the seat, not on the stones (docs/results.md), so plane 3
+    says whether x (seat 1) is to move: zeros for o's one placement, ones for x's two after it."""
+    game = make_game("biversi")
+    state = game.initial_state()
+    assert state.player == 0 and not game.observe(state)[3].any()
+    game.apply(state, game.legal_actions(state)[0])
+    assert state.player == 1 and game.observe(state)[3].all()
+    game.apply(state, game.legal_actions(state)[0])
+    assert state.player == 1 and game.observe(state)[3].all()  # x's second placement
+    game.apply(state, game.legal_actions(state)[0])
+    assert state.player == 0 and not game.observe(state)[3].any()
 
 
 def test_under_reversi_rules_the_sample_replays_until_its_first_placement_that_flanks_nothing():

@@ -152,8 +152,8 @@ class MoveRules(abc.ABC):
         return [self.parse_move(word) for word in re.split(r"[\s,]+", text.strip()) if word]
 
     # --- pictures and symmetry -------------------------------------------------------------------
-    def extra_planes(self, board: np.ndarray) -> list[np.ndarray]:
-        """Planes (flat over the cells) for ``extra_plane_names``."""
+    def extra_planes(self, board: np.ndarray, seat: int) -> list[np.ndarray]:
+        """Planes (flat over the cells) for ``extra_plane_names``, seen by ``seat``, the mover."""
         return []
 
     @abc.abstractmethod

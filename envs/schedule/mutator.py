@@ -258,7 +258,7 @@ class ScheduledGame(Game):
         planes = np.zeros((self.info.obs_shape[0], rules.num_cells), np.float32)
         planes[0] = board == PIECE[seat]
         planes[1] = board == PIECE[1 - seat]
-        for k, plane in enumerate(rules.extra_planes(board)):
+        for k, plane in enumerate(rules.extra_planes(board, seat)):
             planes[2 + k] = plane
         base = 2 + self._extra
         for cell in state.partial:

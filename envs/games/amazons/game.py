@@ -171,7 +171,7 @@ class AmazonsRules(MoveRules):
         return [parse_cell(word, self.n) for word in match.groups()]
 
     # --- pictures and symmetry ----------------------------------------------------------------------------
-    def extra_planes(self, board):
+    def extra_planes(self, board, seat):
         return [board == BLOCK]
 
     def symbols(self) -> str:

@@ -57,7 +57,9 @@ class BiversiRules(MoveRules):
     name = "biversi"
     seat_names = ("o", "x")
     step_names = ("placement",)
-    extra_plane_names = ("sections apart",)
+    # the seat plane: with one placement, then two a turn, the first seat wins most games between
+    # equal players (docs/results.md), an edge a value head can only learn if it sees the seat
+    extra_plane_names = ("sections apart", "the mover is x")
     restriction_text = "while the two sections are apart, a turn's two placements go one into each"
     passes_when_stuck = True
     torus = True
@@ -198,8 +200,8 @@ class BiversiRules(MoveRules):
         return [(row - 1) * self.n + column]
 
     # --- pictures and symmetry ----------------------------------------------------------------------
-    def extra_planes(self, board):
-        return [np.full(self.num_cells, float(self.apart(board)), np.float32)]
+    def extra_planes(self, board, seat):
+        return [np.full(self.num_cells, float(value), np.float32) for value in (self.apart(board), seat)]
 
     def symbols(self) -> str:
         return "." + "".join(self.seat_names)
@@ -266,10 +268,11 @@ class Biversi(ScheduledGame):
                     it; with a ``start`` of more groups, each into a group the turn
                     has not touched); a turn whose quota cannot be filled ends
                     after the placements it has
-    Observation     ``(7, n, n)``: 0 mover's stones, 1 rival stones, 2 all ones while
-                    the sections are apart, 3 the move's cells so far (empty: a
-                    placement is one step), 4 placements left this turn / 2, 5 the
-                    mover's stones, 6 this turn's placements
+    Observation     ``(8, n, n)``: 0 mover's stones, 1 rival stones, 2 all ones while
+                    the sections are apart, 3 all ones when x (seat 1) is to move,
+                    4 the move's cells so far (empty: a placement is one step),
+                    5 placements left this turn / 2, 6 the mover's stones, 7 this
+                    turn's placements
     Returns         when neither seat can place, more stones wins (+1 / -1), equal
                     counts draw (0)
     Symmetries      the 8 maps of the square

@@ -185,7 +185,7 @@ class HexxagonRules(MoveRules):
         return [self.parse_cell(a + b) for a, b in words]
 
     # --- pictures and symmetry ----------------------------------------------------------------------------
-    def extra_planes(self, board):
+    def extra_planes(self, board, seat):
         return [board != OFF_BOARD]
 
     def diagram(self, board) -> str:
