@@ -228,6 +228,10 @@ def test_verdicts_name_the_margin():
         False,
         "missed by 0.0005: 0.0025 against <= 0.002 (its interval still reaches it)",
     )
+    assert judge(0.5, [0.43, 0.57], (">", 0.5)) == (
+        False,
+        "missed level with the bound: 0.5 against > 0.5 (its interval still reaches it)",
+    )
     assert judge(0.4, [0.3, 0.5], None) == (True, "reported; no target")
 
 

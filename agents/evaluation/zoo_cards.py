@@ -137,7 +137,8 @@ def judge(value: float, interval: list[float], goal: tuple[str, float] | None) -
     if met:
         return True, f"met: {value:g} {relation} {bound:g}, by {gap:.4g}"
     sure = "its whole interval misses it" if beyond else "its interval still reaches it"
-    return False, f"missed by {gap:.4g}: {value:g} against {relation} {bound:g} ({sure})"
+    margin = f"by {gap:.4g}" if gap else "level with the bound"  # a strict bound reached exactly
+    return False, f"missed {margin}: {value:g} against {relation} {bound:g} ({sure})"
 
 
 def recipe_command(name: str) -> str:
