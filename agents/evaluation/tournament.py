@@ -57,11 +57,7 @@ class Tournament:
         tally: dict[tuple[int, int], list[int]] = {}
         for seats, result in zip(self.schedule, self.results):
             i, j = sorted(seats)
-            counts = tally.setdefault((i, j), [0, 0, 0])
-            if result.winner is None:
-                counts[1] += 1
-            else:
-                counts[0 if seats[result.winner] == i else 2] += 1
+            tally.setdefault((i, j), [0, 0, 0])[_outcome(result, seats.index(i))] += 1
         return [PairResult(*key, *tally[key]) for key in sorted(tally)]
 
     def totals(self) -> list[PairResult]:
@@ -79,8 +75,7 @@ class Tournament:
         sums = np.zeros((seat_count, len(self.players), 3), dtype=int)
         for seats, result in zip(self.schedule, self.results):
             for seat, player in enumerate(seats):
-                outcome = 1 if result.winner is None else 0 if result.winner == seat else 2
-                sums[seat, player, outcome] += 1
+                sums[seat, player, _outcome(result, seat)] += 1
         return [
             (seat, PairResult(i, -1, *map(int, sums[seat, i])))
             for seat in range(seat_count)
@@ -95,6 +90,11 @@ class Tournament:
             games[pair.i, pair.j] = games[pair.j, pair.i] = pair.games
             points[pair.i, pair.j], points[pair.j, pair.i] = pair.points, pair.games - pair.points
         return fit_ratings(self.players, games, points, prior_draws=prior_draws)
+
+
+def _outcome(result: GameResult, seat: int) -> int:
+    """The game from ``seat``'s side as an index into (wins, draws, losses)."""
+    return 1 if result.winner is None else 0 if result.winner == seat else 2
 
 
 def round_robin_schedule(num_players: int, games_per_pair: int) -> list[tuple[int, int]]:
