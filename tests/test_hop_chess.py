@@ -373,6 +373,8 @@ def check_random_game(seed: int, turns: int) -> None:
     while not game.is_terminal(state):
         legal = game.legal_actions(state)
         assert legal and np.flatnonzero(game.legal_mask(state)).tolist() == legal
+        if state.origin < 0:  # the engine's compiled turns are the reference's, in its order
+            assert list(state.turns.items()) == list(legal_turns(state.pos).items())
         if state.origin < 0 and not state.pos.opening:
             for move, squares in legal_turns(state.pos).items():
                 assert squares == naive_safe_squares(state.pos, move)

@@ -20,8 +20,8 @@ from test_hop_chess import (
 from test_scheduled_playouts import assert_plays_the_engine_game, assert_scores_as_the_engine_loop, check_config
 
 from envs import make_game
-from envs.games.hop_chess.game import FROM, HOPPER, TO
-from envs.games.hop_chess.moves import from_fen, square_of
+from envs.games.hop_chess.game import FROM, HOPPER, TO, compiled_turns
+from envs.games.hop_chess.moves import from_fen, legal_turns, square_of
 from envs.kernels import draw, playout_seed
 
 # (FEN, max_turns): the opening (white's first move has no hopper), castling both ways,
@@ -157,3 +157,20 @@ def test_the_draws():
 @pytest.mark.slow  # 300 engine games of up to 16 turns: about 8 s
 def test_the_kernel_plays_uniformly_random_games():
     assert_scores_as_the_engine_loop(make_game("hop_chess", fen="k7/8/8/8/8/8/8/1QQ1K2R w K - 0 1", max_turns=16))
+
+
+@pytest.mark.parametrize("fen, max_turns", CONFIGS, ids=[f"{f}-{t}" for f, t in CONFIGS])
+def test_the_compiled_turns_are_the_reference_turns(fen, max_turns):
+    """``game.compiled_turns`` (what the engine plays) gives ``moves.legal_turns``'s moves, order
+    and hopper squares at every turn's start of 20 random games per position."""
+    game = make_game("hop_chess", **params_of(fen, max_turns))
+    compared = 0
+    for seed in range(20):
+        rng, state = np.random.default_rng(seed), game.initial_state()
+        while not game.is_terminal(state):
+            if state.origin < 0:
+                assert list(compiled_turns(state.pos).items()) == list(legal_turns(state.pos).items())
+                compared += 1
+            legal = game.legal_actions(state)
+            game.apply(state, legal[int(rng.integers(len(legal)))])
+    assert compared >= 20 * 2

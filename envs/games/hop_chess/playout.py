@@ -1,4 +1,5 @@
-"""Hop Chess's random playout in one numba kernel (``HopChess.random_playout``).
+"""Hop Chess's random playout in one numba kernel (``HopChess.random_playout``), and the
+engine's legal turns compiled from the same rules (``legal_turns``).
 
 It plays the game the engine loop plays for the same seed (``Game.engine_playout``): one
 ``envs.kernels.draw`` per decision over the legal micro-steps in the engine's order (the
@@ -78,19 +79,7 @@ def playout(board, position, hops, history, max_turns, tables, seed):
     castling, en passant, clock, opening, turns played, micro-step, chosen square); ``hops``:
     the hopper squares of the move made (micro-step ``MOVED``); ``history``: the repetition
     keys since the last capture or pawn move (``HopChessState.seen``, this turn's included)."""
-    knight, king, rays = tables
-    work = (
-        knight,
-        king,
-        rays,
-        np.zeros(64, np.uint8),  # a piece's destinations
-        np.empty((64, 5), np.int64),  # the hops still to follow
-        np.empty((64, 64), np.uint8),  # each enemy piece's empty stops
-        np.empty(64, np.int64),  # the enemy pieces
-        np.empty(64, np.int64),  # hopper squares found
-        np.zeros(64, np.uint8),  # the mover's piece's destinations
-        np.empty(64, np.int8),  # the position after a move
-    )
+    work = _work(tables)
     board = board.copy()
     hoppers = position[0:2].copy()
     side, castling, ep, clock, opening = position[2], position[3], position[4], position[5], position[6]
@@ -173,6 +162,80 @@ def playout(board, position, hops, history, max_turns, tables, seed):
 
 
 _TO_KINDS = (0, KNIGHT, 3, 4)  # ``game.TO_KINDS`` past k = 0: knight, bishop, rook
+MOST_MOVES = 16 * 64 * 4 + 2  # a bound on a side's piece moves: 16 pieces, 64 squares, 4 promotions, 2 castles
+
+
+@njit(cache=True)
+def _work(tables):
+    """The scratch arrays the rules below share (``work[k]``)."""
+    knight, king, rays = tables
+    return (
+        knight,
+        king,
+        rays,
+        np.zeros(64, np.uint8),  # a piece's destinations
+        np.empty((64, 5), np.int64),  # the hops still to follow
+        np.empty((64, 64), np.uint8),  # each enemy piece's empty stops
+        np.empty(64, np.int64),  # the enemy pieces
+        np.empty(64, np.int64),  # hopper squares found
+        np.zeros(64, np.uint8),  # the mover's piece's destinations
+        np.empty(64, np.int8),  # the position after a move
+    )
+
+
+@njit(cache=True)
+def legal_turns(board, hoppers, side, castling, ep, clock, opening, tables):
+    """``moves.legal_turns`` compiled, in its order: ``(moves, starts, squares)``, the legal
+    (from, to, promotion) piece moves (n, 3), and for move k its safe hopper squares
+    ``squares[starts[k]:starts[k + 1]]`` (-1 alone on white's first move). ``board`` is
+    ``Position.board`` as int8, left as it was."""
+    work = _work(tables)
+    moves = np.empty((MOST_MOVES, 3), np.int64)
+    starts = np.zeros(MOST_MOVES + 1, np.int64)
+    squares = np.empty(4096, np.int8)  # grown as needed: most turns hold far fewer
+    after, found = np.empty(64, np.int8), np.empty(64, np.int64)
+    mine = work[8]
+    sign = 1 if side == 0 else -1
+    n = total = 0
+    for source in range(64 + 2):  # every piece's destinations by (square, promotion), then the castles
+        if source < 64:
+            origin, piece = source, board[source]
+            if piece * sign <= 0:
+                continue
+            board[origin] = 0
+            _destinations(board, hoppers[0], hoppers[1], ep, origin, piece, work)
+            board[origin] = piece
+            mine[:] = work[3]
+        else:
+            origin, final = _king(board, side), _castles(board, hoppers, side, castling, ep, work)[source - 64]
+            if final < 0:
+                continue
+            mine[:] = 0
+            mine[final] = 1
+        for final in range(64):
+            for promo in (0, 2, 3, 4, 5):
+                if not mine[final] & (1 << promo):
+                    continue
+                after[:] = board
+                _, after_ep, _ = _make_move(after, hoppers, castling, ep, clock, origin, final, promo)
+                if opening:
+                    if _attacked(after, hoppers, after_ep, _king(after, side), 1 - side, work):
+                        continue
+                    found[0], count = -1, 1
+                else:
+                    count = _safe_squares(after, hoppers, side, after_ep, False, found, work)
+                    if count == 0:
+                        continue
+                moves[n, 0], moves[n, 1], moves[n, 2] = origin, final, promo
+                if total + count > len(squares):
+                    grown = np.empty(2 * len(squares), np.int8)
+                    grown[:total] = squares[:total]
+                    squares = grown
+                squares[total : total + count] = found[:count]
+                total += count
+                n += 1
+                starts[n] = total
+    return moves[:n].copy(), starts[: n + 1].copy(), squares[:total].copy()
 
 
 @njit(cache=True)
