@@ -259,7 +259,11 @@ def test_recipe_commands_for_the_missing_networks():
         "python train.py game=send_it game.size=13  # no recipe at size 13 (recipes for other sizes: send_it7): "
         "the plain defaults"
     )
-    assert recipe_command("hop_chess") == "python train.py game=hop_chess  # no recipe: the plain defaults"
+    assert recipe_command("hop_chess") == "python train.py game=hop_chess"
+    assert recipe_command("blockdance") == (
+        "python train.py game=blockdance game.size=8  # no recipe at size 8 (recipes for other sizes: blockdance6): "
+        "the plain defaults"
+    )
 
 
 def test_read_figure_from_a_match_document():

@@ -284,7 +284,8 @@ def hopper_squares(pos: Position) -> list[int]:
 
 def legal_turns(pos: Position) -> dict[tuple[int, int, int], list[int]]:
     """Every legal piece move and, for each, the hopper squares after which the mover's
-    king is safe ([-1] on white's first move: no hopper step)."""
+    king is safe ([-1] on white's first move: no hopper step). The rules' reference: the
+    engine plays the compiled ``game.compiled_turns``, which the tests hold to this."""
     turns = {}
     side = pos.side
     for move in piece_moves(pos):
