@@ -191,12 +191,12 @@ def legal_turns(board, hoppers, side, castling, ep, clock, opening, tables):
     ``Position.board`` as int8, left as it was."""
     work = _work(tables)
     moves = np.empty((MOST_MOVES, 3), np.int64)
-    starts = np.zeros(MOST_MOVES + 1, np.int64)
+    starts = np.empty(MOST_MOVES + 1, np.int64)
     squares = np.empty(4096, np.int8)  # grown as needed: most turns hold far fewer
-    after, found = np.empty(64, np.int8), np.empty(64, np.int64)
+    found = np.empty(64, np.int64)
     mine = work[8]
     sign = 1 if side == 0 else -1
-    n = total = 0
+    n = total = starts[0] = 0
     for source in range(64 + 2):  # every piece's destinations by (square, promotion), then the castles
         if source < 64:
             origin, piece = source, board[source]
@@ -216,16 +216,11 @@ def legal_turns(board, hoppers, side, castling, ep, clock, opening, tables):
             for promo in (0, 2, 3, 4, 5):
                 if not mine[final] & (1 << promo):
                     continue
-                after[:] = board
-                _, after_ep, _ = _make_move(after, hoppers, castling, ep, clock, origin, final, promo)
-                if opening:
-                    if _attacked(after, hoppers, after_ep, _king(after, side), 1 - side, work):
-                        continue
-                    found[0], count = -1, 1
-                else:
-                    count = _safe_squares(after, hoppers, side, after_ep, False, found, work)
-                    if count == 0:
-                        continue
+                count = _hopper_squares_after(
+                    board, hoppers, side, castling, ep, clock, opening, origin, final, promo, False, found, work
+                )
+                if count == 0:
+                    continue
                 moves[n, 0], moves[n, 1], moves[n, 2] = origin, final, promo
                 if total + count > len(squares):
                     grown = np.empty(2 * len(squares), np.int8)
@@ -304,12 +299,30 @@ def _castles(board, hoppers, side, castling, ep, work):
 def _is_legal(board, hoppers, side, castling, ep, clock, opening, origin, final, promo, work):
     """``moves.legal_turns``: whether the king is safe after the move (on white's first move)
     or after some hopper square."""
+    return (
+        _hopper_squares_after(
+            board, hoppers, side, castling, ep, clock, opening, origin, final, promo, True, work[7], work
+        )
+        > 0
+    )
+
+
+@njit(cache=True)
+def _hopper_squares_after(
+    board, hoppers, side, castling, ep, clock, opening, origin, final, promo, first_only, squares, work
+):
+    """``moves.legal_turns`` for one piece move: the hopper squares after which the king is
+    safe, into ``squares`` (-1 alone on white's first move, when the king is safe), and their
+    count (``first_only``: 1 at the first); 0 when the move is illegal."""
     after = work[9]
     after[:] = board
     _, after_ep, _ = _make_move(after, hoppers, castling, ep, clock, origin, final, promo)
     if opening:
-        return not _attacked(after, hoppers, after_ep, _king(after, side), 1 - side, work)
-    return _safe_squares(after, hoppers, side, after_ep, True, work[7], work) > 0
+        if _attacked(after, hoppers, after_ep, _king(after, side), 1 - side, work):
+            return 0
+        squares[0] = -1
+        return 1
+    return _safe_squares(after, hoppers, side, after_ep, first_only, squares, work)
 
 
 @njit(cache=True)
