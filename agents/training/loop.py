@@ -37,6 +37,8 @@ iteration. Every override reaches the restored state (``agent.learner.lr`` and
 ``weight_decay`` the optimiser, ``replay_capacity`` the buffer, keeping the
 newest positions); what the checkpoint fixes (the game, the network's shape,
 the seed) is refused, naming the key. The configuration saved is what ran.
+``init=SOURCE`` instead starts a new run from another network's weights (a zoo
+network or a checkpoint: :mod:`agents.training.init_weights`).
 Evaluation (:mod:`agents.training.baseline_eval`) plays its games on
 ``agent.selfplay.workers`` processes of its own, each game with a generator
 seeded by ``(seed, iteration, match, game)``, so evaluating never changes the
@@ -65,6 +67,7 @@ from agents.net.net_estimator import NetEstimator
 from agents.search.mcts import MCTS
 from agents.training.baseline_eval import BaselineConfig, BaselineEval
 from agents.training.feeds import Feed, InlineFeed, ProcessFeed
+from agents.training.init_weights import initial_weights
 from agents.training.interrupts import exit_status, stop_on_signals
 from agents.training.learner import Learner
 from agents.training.saving import (
@@ -142,7 +145,11 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
     if s.torch_threads:
         torch.set_num_threads(s.torch_threads)
     set_default_backend(s.inference)  # before the workers start: they inherit it
-    start = run_start(s, checkpoint, path)
+    weights = None
+    if s.init and checkpoint is None:
+        weights, cfg.init = initial_weights(s.init, s.game, s.net)  # the run records the file it started from
+        log.info("the network starts from the weights of init=%s", cfg.init)
+    start = run_start(s, checkpoint, path, weights)
     net, replay, rng, step, iteration = start.net, start.replay, start.rng, start.step, start.iteration
     if start.wall_seconds is None:
         started_at = None

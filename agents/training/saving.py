@@ -154,15 +154,19 @@ class RunStart:
     wall_seconds: float | None = 0.0  # the run's clock so far; None: the checkpoint recorded none
 
 
-def run_start(s: "Settings", checkpoint: dict | None = None, path: Path | None = None) -> RunStart:
+def run_start(
+    s: "Settings", checkpoint: dict | None = None, path: Path | None = None, weights: dict | None = None
+) -> RunStart:
     """A fresh start from ``s.seed`` (the network's initial weights drawn from torch's
-    generator), or the run saved in ``checkpoint`` (read from ``path``): its weights,
-    replay buffer, counters, optimiser state and generators."""
+    generator, or ``weights``: ``init=``), or the run saved in ``checkpoint`` (read from
+    ``path``): its weights, replay buffer, counters, optimiser state and generators."""
     shapes = {size: (g.info.obs_shape, g.info.num_actions) for size, g in s.games.items()}
     torch.manual_seed(s.seed)
     if checkpoint is None:
         rng = np.random.default_rng(s.seed)
         net = PolicyValueNet.for_game(s.game.info, s.net)
+        if weights is not None:
+            net.load_state_dict(weights)
         return RunStart(net, SizedReplay(s.learner.replay_capacity, shapes), rng)
     check_game(checkpoint, s.game, path)  # a command-line override may have changed it
     net = build_network(checkpoint, path, s.game)

@@ -86,6 +86,7 @@ class RunConfig:
     device: str = MISSING
     inference: str = "auto"  # absent from checkpoints written before the key existed
     resume: Optional[str] = None
+    init: Optional[str] = None  # absent from checkpoints written before the key existed
     progress: bool = True
     train: TrainSection = field(default_factory=TrainSection)
     eval: EvalSection = field(default_factory=EvalSection)
@@ -112,6 +113,7 @@ class Settings:
     device: torch.device
     inference: str  # the forward pass of everything but the learner (agents/net/inference.py)
     seed: int
+    init: str | None  # init=: the weights a new run starts from (agents/training/init_weights.py)
     iterations: int
     checkpoint_every: int
     keep_checkpoints: int
@@ -162,6 +164,7 @@ def build_settings(cfg: DictConfig) -> Settings:
         device=device,
         inference=_inference(cfg),
         seed=seed,
+        init=OmegaConf.select(cfg, "init") or None,
         iterations=_integer(cfg, "train.iterations", 0),
         checkpoint_every=_integer(cfg, "train.checkpoint_every", 1),
         keep_checkpoints=_integer(cfg, "train.keep_checkpoints", 1),
@@ -282,6 +285,11 @@ def resume_config(cfg: DictConfig, checkpoint: dict, path: Path, overrides: Sequ
                 f"override single keys such as train.iterations=N"
             )
         value, saved = OmegaConf.select(cfg, key), OmegaConf.select(stored, key)
+        if key == "init" and value != saved:
+            raise ConfigError(
+                f"init: a resumed run continues from its checkpoint's weights; init={value} starts a new run "
+                "(leave out resume=)"
+            )
         if key.split(".")[0] in FIXED_ON_RESUME and value != saved:
             raise ConfigError(
                 f"{key}: a resumed run keeps the checkpoint's {saved!r} (its game, network shape and "

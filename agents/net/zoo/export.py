@@ -22,7 +22,7 @@ import torch
 import yaml
 
 from agents.net.checkpoint import CheckpointError, load_checkpoint, stored_config
-from agents.net.zoo import FORMAT, ZOO_DIR, atomic_write, card_path, weights_path, write_card
+from agents.net.zoo import FORMAT, ZOO_DIR, ZooError, atomic_write, card_path, read_card, weights_path, write_card
 from agents.search.mcts.config import changed_settings
 
 log = logging.getLogger("agents.zoo")
@@ -66,7 +66,7 @@ def export_network(
             "commands": list(commands),
             "commit": commit,
             "seed": int(config["seed"]),
-            "wall_seconds": round(float(checkpoint.get("wall_seconds", 0.0)), 1),
+            "wall_seconds": float(checkpoint.get("wall_seconds", 0.0)),
             "machine": machine,
             "steps": checkpoint["step"],
             "iterations": checkpoint["iteration"],
@@ -76,11 +76,51 @@ def export_network(
         **({"play": changes} if changes else {}),
     }
     directory = Path(directory)
+    if config.get("init"):
+        _count_from(card["training"], str(config["init"]), checkpoint["game"]["name"], directory)
+    card["training"]["wall_seconds"] = round(card["training"]["wall_seconds"], 1)
     directory.mkdir(parents=True, exist_ok=True)
     weights, card_file = weights_path(name, directory), card_path(name, directory)
     atomic_write(weights, lambda handle: torch.save(entry, handle))
     write_card(card, card_file)
     return weights, card_file
+
+
+def _count_from(training: dict, source: str, game_name: str, directory: Path) -> None:
+    """A run that started from another network's weights (``init=``) continues that network's
+    training: its commands come first and its wall time, steps and iterations are added."""
+    before = _trained_before(source, game_name, directory)
+    training["commands"] = [*before["commands"], *training["commands"]]
+    training["wall_seconds"] = before["wall_seconds"] + training["wall_seconds"]
+    training["steps"] += before["steps"]
+    training["iterations"] += before["iterations"]
+    if before["machine"] and before["machine"] != training["machine"]:
+        training["machine"] = f"{before['machine']}; then (init={source}) {training['machine']}"
+
+
+def _trained_before(source: str, game_name: str, directory: Path) -> dict:
+    """The training behind ``init=source``: a zoo card's (already the whole of it), or a
+    checkpoint's own run plus whatever that run started from."""
+    if source == "zoo" or source.startswith("zoo:"):
+        try:
+            return read_card(source.partition(":")[2] or game_name, directory)["training"]
+        except ZooError as error:
+            raise CheckpointError(f"the run started from init={source}, whose card is needed: {error}") from None
+    try:
+        checkpoint = load_checkpoint(source)  # the run recorded the file it started from
+    except CheckpointError as error:
+        raise CheckpointError(f"the run started from init={source}, whose training is needed: {error}") from None
+    training = {
+        "commands": [],
+        "wall_seconds": float(checkpoint.get("wall_seconds", 0.0)),
+        "steps": checkpoint["step"],
+        "iterations": checkpoint["iteration"],
+        "machine": None,
+    }
+    earlier = stored_config(checkpoint, source).get("init")
+    if earlier:
+        _count_from(training, str(earlier), game_name, directory)
+    return training
 
 
 def _recipe(checkpoint_path: str | Path, config: dict) -> str:
