@@ -8,6 +8,9 @@ them. ``--half`` stores the weights in float16 (half the file; use it only where
 the measured strength is unchanged). ``--play KEY=VALUE`` (repeatable) changes an
 ``agent.search`` setting the network plays with from the one it trained with, e.g.
 ``--play num_simulations=128`` or ``--play playout_mix=0.5``; the card shows them.
+A run that started from other weights (``train.py init=``) continues their training on
+the card: the zoo card of ``init=zoo[:GAME]`` (read from the export's zoo folder) or the
+checkpoint it names gives the earlier commands, wall time, steps and iterations.
 """
 
 from __future__ import annotations
