@@ -50,9 +50,10 @@ def test_a_run_starts_from_a_checkpoints_weights_with_fresh_counters_and_replay(
     assert 0 < load_replay(run.checkpoint).total_added < load_replay(source.checkpoint).total_added
 
 
-def test_a_run_directory_gives_its_newest_checkpoint(tmp_path, source):
+def test_a_run_directory_gives_its_newest_checkpoint_which_the_run_records(tmp_path, source):
     run = train(tmp_path, *FROZEN, "train.iterations=1", f"init={source.checkpoint.parents[1]}")
     assert_same_weights(load_checkpoint(run.checkpoint)["model"], load_checkpoint(source.checkpoint)["model"])
+    assert yaml.safe_load(load_checkpoint(run.checkpoint)["config"])["init"] == str(source.checkpoint)
 
 
 def test_a_run_starts_from_the_zoo_network_of_its_game(tmp_path):
@@ -93,11 +94,6 @@ def test_another_games_checkpoint_is_refused(tmp_path, source):
 def test_resume_refuses_a_new_init(tmp_path, source):
     with pytest.raises(ConfigError, match="init: a resumed run continues from its checkpoint's weights"):
         train(tmp_path, f"resume={source.checkpoint}", "init=zoo")
-
-
-def test_the_run_records_the_checkpoint_a_run_directory_gave(tmp_path, source):
-    run = train(tmp_path, *FROZEN, "train.iterations=1", f"init={source.checkpoint.parents[1]}")
-    assert yaml.safe_load(load_checkpoint(run.checkpoint)["config"])["init"] == str(source.checkpoint)
 
 
 def test_export_counts_the_training_the_run_started_from(tmp_path, source):

@@ -18,7 +18,7 @@ import torch
 from agents.config import ConfigError
 from agents.net.checkpoint import CheckpointError, build_network, check_game, load_checkpoint
 from agents.net.network import NetConfig
-from agents.net.zoo import ZooError, load_network
+from agents.net.zoo import ZooError, load_network, named_network
 from agents.training.saving import latest_checkpoint
 from envs.core import Game
 
@@ -26,10 +26,10 @@ from envs.core import Game
 def initial_weights(source: str, game: Game, net_config: NetConfig) -> tuple[dict[str, torch.Tensor], str]:
     """The weights ``init=source`` names, checked against the run's ``game`` and ``net_config``,
     and the source as the run records it (a run directory becomes its newest checkpoint's path)."""
+    zoo_name = named_network(source, game.info.name)
     try:
-        if source == "zoo" or source.startswith("zoo:"):
-            name = source.partition(":")[2] or game.info.name
-            net = load_network(name, game).net
+        if zoo_name:
+            net = load_network(zoo_name, game).net
         else:
             path = Path(source)
             path = latest_checkpoint(path) if path.is_dir() else path
@@ -40,9 +40,10 @@ def initial_weights(source: str, game: Game, net_config: NetConfig) -> tuple[dic
     except (ZooError, CheckpointError) as error:
         raise ConfigError(f"init={source}: {error}") from None
     if net.config != net_config:
+        overrides = " ".join(f"net.{key}={value}" for key, value in net.config.to_dict().items())
         raise ConfigError(
             f"init={source}: its network is {_shape(net.config)}, this run's net is {_shape(net_config)}; "
-            f"a run starts only from weights of its own shape ({' '.join(f'net.{k}={v}' for k, v in net.config.to_dict().items())})"
+            f"a run starts only from weights of its own shape ({overrides})"
         )
     return net.state_dict(), source
 

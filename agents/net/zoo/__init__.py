@@ -96,6 +96,13 @@ def zoo_names(directory: Path = ZOO_DIR) -> list[str]:
     return sorted(path.stem for path in Path(directory).glob("*.pt") if path.with_suffix(".json").is_file())
 
 
+def named_network(source: str, game_name: str) -> str | None:
+    """The zoo network that ``source`` names as ``init=`` takes it: ``zoo`` (the game's own)
+    or ``zoo:NAME``; None for any other source (a checkpoint's path)."""
+    kind, _, name = source.partition(":")
+    return (name or game_name) if kind == "zoo" else None
+
+
 def weights_path(name: str, directory: Path = ZOO_DIR) -> Path:
     return Path(directory) / f"{name}.pt"
 

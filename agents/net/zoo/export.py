@@ -25,7 +25,17 @@ import torch
 import yaml
 
 from agents.net.checkpoint import CheckpointError, load_checkpoint, stored_config
-from agents.net.zoo import FORMAT, ZOO_DIR, ZooError, atomic_write, card_path, read_card, weights_path, write_card
+from agents.net.zoo import (
+    FORMAT,
+    ZOO_DIR,
+    ZooError,
+    atomic_write,
+    card_path,
+    named_network,
+    read_card,
+    weights_path,
+    write_card,
+)
 from agents.search.mcts.config import changed_settings
 
 log = logging.getLogger("agents.zoo")
@@ -104,9 +114,10 @@ def _count_from(training: dict, source: str, game_name: str, directory: Path) ->
 def _trained_before(source: str, game_name: str, directory: Path) -> dict:
     """The training behind ``init=source``: a zoo card's (already the whole of it), or a
     checkpoint's own run plus whatever that run started from."""
-    if source == "zoo" or source.startswith("zoo:"):
+    zoo_name = named_network(source, game_name)
+    if zoo_name:
         try:
-            return read_card(source.partition(":")[2] or game_name, directory)["training"]
+            return read_card(zoo_name, directory)["training"]
         except ZooError as error:
             raise CheckpointError(f"the run started from init={source}, whose card is needed: {error}") from None
     try:
