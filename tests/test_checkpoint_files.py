@@ -14,7 +14,7 @@ import torch
 import yaml
 from hydra import compose, initialize_config_dir
 
-from agents.net.checkpoint import CheckpointError, load_checkpoint
+from agents.net.checkpoint import CheckpointError, atomic_write, load_checkpoint
 from agents.players.registry import make_player
 from agents.training.loop import train
 from agents.training.saving import replay_path
@@ -162,3 +162,24 @@ def test_command_lines_report_a_damaged_file_without_a_traceback(tmp_path, good,
     assert done.returncode == 1
     assert "damaged.pt" in done.stderr and "not a readable checkpoint" in done.stderr
     assert "Traceback" not in done.stderr + done.stdout
+
+
+@pytest.mark.parametrize("umask, mode", [(0o022, 0o644), (0o077, 0o600)])
+def test_atomic_write_gives_the_file_the_mode_open_would_and_keeps_the_old_one_on_a_fault(tmp_path, umask, mode):
+    # checkpoints and zoo files are written through a temporary file; it must not stay private
+    path = tmp_path / "card.json"
+    path.write_bytes(b"old")
+    old_mask = os.umask(umask)
+    try:
+        atomic_write(path, lambda stream: stream.write(b"new"))
+
+        def fault(stream):
+            stream.write(b"half")
+            raise OSError("disk full")
+
+        with pytest.raises(OSError, match="disk full"):
+            atomic_write(path, fault)
+    finally:
+        os.umask(old_mask)
+    assert (path.read_bytes(), path.stat().st_mode & 0o777) == (b"new", mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["card.json"]

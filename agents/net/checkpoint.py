@@ -30,9 +30,11 @@ files in ``RUN/checkpoints/milestones/`` (:data:`MILESTONES`; no replay buffer).
 
 from __future__ import annotations
 
+import os
 import re
+import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 import torch
@@ -223,3 +225,31 @@ _FIELD_CHECKS = {
 def _describe(game: dict) -> str:
     params = ", ".join(f"{k}={v}" for k, v in sorted(game["params"].items()))
     return f"{game['name']}({params})"
+
+
+def atomic_write(path: Path, write: Callable | None = None, link_from: Path | None = None) -> None:
+    """Write ``path`` whole or not at all: ``write(stream)`` fills a temporary file beside it (or
+    the temporary is a hard link to ``link_from``), which then replaces ``path``. The file gets
+    the mode a plain ``open`` would give it (``mkstemp`` makes it private to its owner)."""
+    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            if write is not None:
+                os.fchmod(stream.fileno(), 0o666 & ~_umask())
+                write(stream)
+                stream.flush()
+                os.fsync(stream.fileno())
+        if link_from is not None:
+            os.unlink(temp)
+            os.link(link_from, temp)
+        os.replace(temp, path)
+    except BaseException:
+        if os.path.lexists(temp):
+            os.unlink(temp)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)  # the only way to read it is to set it
+    os.umask(mask)
+    return mask

@@ -24,17 +24,23 @@ Every problem raises :class:`CheckpointError` naming the file.
 
 from __future__ import annotations
 
-import os
 import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Mapping
+from typing import TYPE_CHECKING, Mapping
 
 import numpy as np
 import torch
 
-from agents.net.checkpoint import FORMAT, MILESTONES, CheckpointError, build_network, check_game, checkpoint_files
+from agents.net.checkpoint import (
+    FORMAT,
+    MILESTONES,
+    CheckpointError,
+    atomic_write,
+    build_network,
+    check_game,
+    checkpoint_files,
+)
 from agents.net.network import PolicyValueNet
 from agents.training.replay import ReplayBuffer, SizedReplay, pack_state, unpack_state
 from envs.core import GameInfo
@@ -89,9 +95,9 @@ def save_checkpoint(
         try:
             if source is None or not source.is_file():
                 raise FileNotFoundError(source)
-            _atomic_write(target, link_from=source)
+            atomic_write(target, link_from=source)
         except OSError:  # nothing to share, or a file system without hard links
-            _atomic_write(target, lambda f: np.savez_compressed(f, **pack_state(replay.state_dict())))
+            atomic_write(target, lambda f: np.savez_compressed(f, **pack_state(replay.state_dict())))
     payload = {
         "format": FORMAT,
         "game": {"name": game_info.name, "params": dict(game_info.params)},
@@ -106,7 +112,7 @@ def save_checkpoint(
     }
     if wall_seconds is not None:
         payload["wall_seconds"] = float(wall_seconds)
-    _atomic_write(path, lambda f: torch.save(payload, f))
+    atomic_write(path, lambda f: torch.save(payload, f))
     return path
 
 
@@ -210,9 +216,9 @@ def keep_milestone(path: str | Path) -> Path:
             shutil.copyfileobj(source, f)
 
     try:
-        _atomic_write(target, link_from=path)
+        atomic_write(target, link_from=path)
     except OSError:  # a file system without hard links
-        _atomic_write(target, copy)
+        atomic_write(target, copy)
     return target
 
 
@@ -224,21 +230,3 @@ def remove_stale_files(directory: str | Path) -> list[Path]:
     for file in stale:
         file.unlink(missing_ok=True)
     return stale
-
-
-def _atomic_write(path: Path, write: Callable | None = None, link_from: Path | None = None) -> None:
-    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as f:
-            if write is not None:
-                write(f)
-                f.flush()
-                os.fsync(f.fileno())
-        if link_from is not None:
-            os.unlink(temp)
-            os.link(link_from, temp)
-        os.replace(temp, path)
-    except BaseException:
-        if os.path.lexists(temp):
-            os.unlink(temp)
-        raise

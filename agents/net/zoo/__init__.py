@@ -32,14 +32,12 @@ rule set or board size but its own (:func:`load_network`), naming both.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import torch
 
-from agents.net.checkpoint import CheckpointError, check_game
+from agents.net.checkpoint import CheckpointError, atomic_write, check_game
 from agents.net.network import NetConfig, PolicyValueNet
 from envs.core import Game
 
@@ -129,17 +127,6 @@ def read_card(name: str, directory: Path = ZOO_DIR) -> dict[str, Any]:
 def write_card(card: dict, path: Path) -> None:
     """Write ``card`` to ``path`` whole or not at all (a killed run leaves the old card)."""
     atomic_write(Path(path), lambda handle: handle.write((json.dumps(card, indent=2) + "\n").encode()))
-
-
-def atomic_write(path: Path, write) -> None:
-    handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            write(stream)
-        os.replace(temporary, path)
-    except BaseException:
-        os.unlink(temporary)
-        raise
 
 
 def card_problems(card: Any) -> list[str]:
