@@ -290,8 +290,11 @@ def test_mode_zoo_prints_the_cards_and_the_missing_games(tmp_path):
     text = "".join(lines)
     assert document["networks"] == NAMES
     assert "== zoo:odoku: odoku(bias=0.5)" in text
-    assert document["missing"]["biversi"] == "python train.py experiment=biversi10"
-    assert "python train.py experiment=biversi10" in text
+    assert document["missing"]["blockdance"] == (
+        "python train.py game=blockdance game.size=8  # no recipe at size 8 (recipes for other sizes: blockdance6): "
+        "the plain defaults"
+    )
+    assert "python train.py game=hop_chess" in text
     assert sorted(document["missing"]) == sorted(set(envs.GAMES) - {read_card(n)["game"]["name"] for n in NAMES})
 
 
