@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
+import secrets
 from pathlib import Path
 from typing import Any, Callable
 
@@ -230,12 +230,13 @@ def _describe(game: dict) -> str:
 def atomic_write(path: Path, write: Callable | None = None, link_from: Path | None = None) -> None:
     """Write ``path`` whole or not at all: ``write(stream)`` fills a temporary file beside it (or
     the temporary is a hard link to ``link_from``), which then replaces ``path``. The file gets
-    the mode a plain ``open`` would give it (``mkstemp`` makes it private to its owner)."""
-    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    the mode a plain ``open`` gives (``tempfile.mkstemp`` would make it private to its owner)."""
+    temp = path.parent / f".{path.name}.{secrets.token_hex(4)}.tmp"
+    # O_EXCL: never another writer's file; mode 0o666 less the umask, as open() gives
+    handle = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
         with os.fdopen(handle, "wb") as stream:
             if write is not None:
-                os.fchmod(stream.fileno(), 0o666 & ~_umask())
                 write(stream)
                 stream.flush()
                 os.fsync(stream.fileno())
@@ -247,9 +248,3 @@ def atomic_write(path: Path, write: Callable | None = None, link_from: Path | No
         if os.path.lexists(temp):
             os.unlink(temp)
         raise
-
-
-def _umask() -> int:
-    mask = os.umask(0)  # the only way to read it is to set it
-    os.umask(mask)
-    return mask
