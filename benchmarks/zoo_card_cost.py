@@ -21,21 +21,14 @@ import numpy as np
 
 import envs
 from agents.net.zoo import zoo_names
+from agents.players.player import RandomPlayer
 from agents.players.registry import make_player
+from envs.core import play_out
 
 
 def random_length(game, games: int, rng: np.random.Generator) -> float:
-    lengths = []
-    for _ in range(games):
-        state, decisions = game.initial_state(), 0
-        while not game.is_terminal(state):
-            if game.is_chance(state):
-                game.apply(state, game.sample_chance(state, rng))
-                continue
-            game.apply(state, int(rng.choice(game.legal_actions(state))))
-            decisions += 1
-        lengths.append(decisions)
-    return float(np.mean(lengths))
+    player = RandomPlayer(game)
+    return float(np.mean([play_out(game, game.initial_state(), rng, {0: player, 1: player}) for _ in range(games)]))
 
 
 def seconds_a_decision(game, spec: str, decisions: int, rng: np.random.Generator) -> float:
