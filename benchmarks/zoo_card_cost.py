@@ -32,15 +32,10 @@ def random_length(game, games: int, rng: np.random.Generator) -> float:
 
 
 def seconds_a_decision(game, spec: str, decisions: int, rng: np.random.Generator) -> float:
-    player, state, made = make_player(spec, game), game.initial_state(), 0
+    player, state = make_player(spec, game), game.initial_state()
     player.act(state, rng)  # numba compiles outside the timing
     start = time.perf_counter()
-    while made < decisions and not game.is_terminal(state):
-        if game.is_chance(state):
-            game.apply(state, game.sample_chance(state, rng))
-            continue
-        game.apply(state, player.act(state, rng))
-        made += 1
+    made = play_out(game, state, rng, {0: player, 1: player}, max_decisions=decisions)
     return (time.perf_counter() - start) / max(made, 1)
 
 

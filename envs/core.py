@@ -351,8 +351,10 @@ def play_out(
     players: Mapping[int, Any],
     actions: list | None = None,
     chance_rng: np.random.Generator | None = None,
+    max_decisions: int | None = None,
 ) -> int:
-    """Play ``state`` forward in place until a seat without a player is to move, or the end.
+    """Play ``state`` forward in place until a seat without a player is to move, the players
+    have made ``max_decisions`` decisions (when given), or the end.
 
     Chance outcomes are drawn from ``chance_rng`` (default: ``rng``); seat ``s`` in
     ``players`` acts by ``players[s].act(state, rng)`` (a chance generator of its own
@@ -366,10 +368,10 @@ def play_out(
         seat = game.to_play(state)
         if seat == CHANCE:
             action = game.sample_chance(state, rng if chance_rng is None else chance_rng)
-        elif seat in players:
+        elif seat in players and decisions != max_decisions:
             action = players[seat].act(state, rng)
             decisions += 1
-        else:  # a seat without a player, or TERMINAL
+        else:  # a seat without a player, the decisions made, or TERMINAL
             return decisions
         game.apply(state, action)
         if actions is not None:

@@ -228,23 +228,22 @@ def _describe(game: dict) -> str:
 
 
 def atomic_write(path: Path, write: Callable | None = None, link_from: Path | None = None) -> None:
-    """Write ``path`` whole or not at all: ``write(stream)`` fills a temporary file beside it (or
-    the temporary is a hard link to ``link_from``), which then replaces ``path``. The file gets
+    """Write ``path`` whole or not at all: a temporary file beside it, either filled by
+    ``write(stream)`` or a hard link to ``link_from``, then replaces ``path``. A written file gets
     the mode a plain ``open`` gives (``tempfile.mkstemp`` would make it private to its owner)."""
     temp = path.parent / f".{path.name}.{secrets.token_hex(4)}.tmp"
-    # O_EXCL: never another writer's file; mode 0o666 less the umask, as open() gives
-    handle = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    # link and O_EXCL both refuse an existing name: the temporary is never another writer's
+    if link_from is not None:
+        os.link(link_from, temp)
+    else:
+        handle = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # less the umask, as open()
     try:
-        with os.fdopen(handle, "wb") as stream:
-            if write is not None:
+        if link_from is None:
+            with os.fdopen(handle, "wb") as stream:
                 write(stream)
                 stream.flush()
                 os.fsync(stream.fileno())
-        if link_from is not None:
-            os.unlink(temp)
-            os.link(link_from, temp)
         os.replace(temp, path)
     except BaseException:
-        if os.path.lexists(temp):
-            os.unlink(temp)
+        os.unlink(temp)
         raise
