@@ -179,6 +179,31 @@ def test_every_game_plays_to_the_end_by_clicks_and_its_record_replays(browser, b
     assert owners(browser) == final
 
 
+def test_the_zoo_takes_a_seat_on_the_board_its_network_plays(browser, base):
+    browser.get(f"{base}/play/nex")
+    wait(lambda: script(browser, "return document.body.dataset.ready") == "true", what="nex's page")
+    options = "return [...document.querySelectorAll('#specs option')].map(o => o.value)"
+    assert "zoo" in script(browser, options)
+    assert not browser.find_elements("css selector", "#zoo-board")  # its network plays the default board
+
+    browser.get(f"{base}/play/hexxagon_1344")
+    wait(lambda: script(browser, "return document.body.dataset.ready") == "true", what="the page")
+    assert "zoo" in script(browser, options)
+    size = "return document.querySelector(`#params input[name='size']`).value"
+    assert script(browser, size) == "9"
+    button = browser.find_element("css selector", "#zoo-board")
+    assert button.text == "zoo's board: size 5"
+    button.click()
+    assert script(browser, size) == "5"
+    script(browser, "document.getElementById('seat1').value = 'zoo'")
+    click(browser, "#new")
+    assert message(browser) == "" and len(owners(browser)) == 61
+
+    browser.get(f"{base}/play/hop_chess")  # no network: no zoo seat offered
+    wait(lambda: script(browser, "return document.body.dataset.ready") == "true", what="the page")
+    assert "zoo" not in script(browser, options)
+
+
 def test_an_illegal_click_shows_the_engines_message(browser, base):
     open_game(browser, base, "hex", {"size": 4})
     click(browser, '.cell[data-cell="b2"]')  # Vertical's stone; random answers

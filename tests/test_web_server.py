@@ -286,6 +286,16 @@ def test_odoku_against_the_zoo_agent_by_clicks(client):
         PlayerSource().make("zoo:odoku:1000000", envs.make_game("odoku"))
 
 
+def test_the_games_list_names_the_board_each_zoo_network_plays(client):
+    boards = client.get("/api/games").json()["zoo"]
+    assert boards["odoku"] == {} and boards["nex"] == {"size": 11} and "hop_chess" not in boards
+    assert boards["hexxagon_1344"] == {"size": 5}  # trained on side 5, not the text's side 9
+    refused = error(post(client, "/api/new", game="hexxagon_1344", params={}, seats=["human", "zoo"]), 400)
+    assert "size': 5" in refused and "size': 9" in refused and "trained for" in refused
+    view = new(client, game="hexxagon_1344", params=boards["hexxagon_1344"], seats=("human", "zoo"))
+    assert len(view["board"]["cells"]) == 61 and not view["over"]
+
+
 def test_checkpoints_load_only_from_the_named_directory(tmp_path):
     from test_checkpoint import write_checkpoint
 

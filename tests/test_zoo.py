@@ -15,6 +15,7 @@ from agents.evaluation.modes import evaluate
 from agents.evaluation.runner import play_game, play_games
 from agents.evaluation.zoo_cards import (
     CONFIGS,
+    default_changes,
     format_card,
     has_chance_setup,
     judge,
@@ -26,6 +27,7 @@ from agents.net.network import NetConfig, PolicyValueNet
 from agents.net.zoo import (
     FORMAT,
     ZooError,
+    board_changes,
     card_path,
     card_problems,
     load_network,
@@ -249,6 +251,19 @@ def test_planned_figures_follow_the_game():
     assert planned_figures({"name": "neuy", "params": {"size": 13}})[0].goal == (">=", 0.9)
 
 
+def test_a_card_on_another_board_measures_and_names_that_board():
+    walls = {"name": "four_way_walls", "params": dict(make_game("four_way_walls", size=5, walls=2).info.params)}
+    assert board_changes(walls) == {"size": 5, "walls": 2}  # the start, derived from the size, is not set
+    assert planned_figures(walls)[0].command() == (
+        "python evaluate.py game=four_way_walls game.size=5 game.walls=2 "
+        "'players=[zoo:four_way_walls,mcts:400]' games=200"
+    )
+    assert board_changes({"name": "biqala", "params": dict(make_game("biqala").info.params)}) == {}
+    scheduled = read_card("hexxagon_1344")
+    assert default_changes(scheduled["game"]) == {"size": 5} and default_changes(read_card("hexxagon")["game"]) == {}
+    assert "  board: size=5 (default 9); it refuses the default board" in format_card(scheduled).splitlines()
+
+
 def test_recipe_commands_for_the_missing_networks():
     assert recipe_command("nex") == "python train.py experiment=nex11"
     assert recipe_command("sudoku_moyo") == "python train.py game=sudoku_moyo"
@@ -295,7 +310,10 @@ def test_mode_zoo_prints_the_cards_and_the_missing_games(tmp_path):
         "the plain defaults"
     )
     assert "python train.py game=hop_chess" in text
-    assert sorted(document["missing"]) == sorted(set(envs.GAMES) - {read_card(n)["game"]["name"] for n in NAMES})
+    on_default_board = {read_card(n)["game"]["name"] for n in NAMES if not default_changes(read_card(n)["game"])}
+    assert sorted(document["missing"]) == sorted(set(envs.GAMES) - on_default_board)
+    assert "hexxagon_1344" in document["missing"]  # its network plays side 5, not the default side 9
+    assert "(zoo:hexxagon_1344 plays size=5 (default 9); it refuses the default board)" in text
 
 
 def test_export_writes_the_network_alone_and_the_training_part_of_its_card(tmp_path, monkeypatch):

@@ -20,7 +20,7 @@ import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
-from agents.net.zoo import read_card, zoo_names
+from agents.net.zoo import board_changes, read_card, zoo_names
 from envs import GAMES, game_defaults
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"  # beside train.py and evaluate.py in a checkout
@@ -55,8 +55,8 @@ def has_chance_setup(name: str) -> bool:
 
 def planned_figures(game: dict) -> list[PlannedFigure]:
     """The figures of a card for ``game`` (``{"name", "params"}``, as on the card)."""
-    name, params = game["name"], game["params"]
-    base = [f"game={name}"] + [f"game.{key}={params[key]}" for key in ("size",) if key in params]
+    name = game["name"]
+    base = [f"game={name}"] + [f"game.{key}={_override_text(value)}" for key, value in board_changes(game).items()]
     zoo, raw = f"zoo:{name}", f"zoo:{name}:0"
     chance_setup = has_chance_setup(name)
     match = [f"games={SCORE_GAMES}"] + (["duplicate=true"] if chance_setup else [])
@@ -99,6 +99,24 @@ def planned_figures(game: dict) -> list[PlannedFigure]:
                 )
             )
     return figures
+
+
+def default_changes(game: dict) -> dict:
+    """The parameters in which the card's ``game`` differs from the game at its defaults, the
+    board the README and ``evaluate.py`` play: {} for a network of the default board."""
+    defaults = game_defaults(game["name"])
+    return {key: value for key, value in board_changes(game).items() if defaults.get(key) != value}
+
+
+def _board_note(game: dict) -> str:
+    """How a network's board differs from the game's default one, in words."""
+    defaults = game_defaults(game["name"])
+    changes = ", ".join(f"{key}={value} (default {defaults.get(key)})" for key, value in default_changes(game).items())
+    return f"{changes}; it refuses the default board"
+
+
+def _override_text(value) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def read_figure(planned: PlannedFigure, document: dict, date: datetime.date | None = None) -> dict:
@@ -164,6 +182,7 @@ def format_card(card: dict) -> str:
         f"  trained: recipe {training['recipe']}, overrides {training['overrides']}, commit {training['commit']}, "
         f"seed {training['seed']}, {training['iterations']} iterations / {training['steps']} learner steps, "
         f"{training['wall_seconds'] / 60:.1f} min on {training['machine']}",
+        *([f"  board: {_board_note(card['game'])}"] if default_changes(card["game"]) else []),
         *(
             [f"  plays with: {', '.join(f'{k}={v}' for k, v in card['play'].items())} (changed from its training's)"]
             if card.get("play")
@@ -189,13 +208,19 @@ def zoo_listing() -> tuple[str, list[str], dict[str, str]]:
     """The text ``mode=zoo`` prints, the zoo's names, and each game without a network with the
     command that would make one."""
     names = zoo_names()
-    blocks = [format_card(read_card(name)) for name in names]
-    games = {card_game for card_game in (read_card(name)["game"]["name"] for name in names)}
-    missing = {name: recipe_command(name) for name in GAMES if name not in games}
+    cards = [read_card(name) for name in names]
+    blocks = [format_card(card) for card in cards]
+    on_default_board = {card["game"]["name"] for card in cards if not default_changes(card["game"])}
+    on_other_board = {card["game"]["name"]: card for card in cards if default_changes(card["game"])}
+    missing = {name: recipe_command(name) for name in GAMES if name not in on_default_board}
     if missing:
-        lines = ["== games without a zoo network, and the training command that would make one:"]
+        lines = ["== games without a zoo network on their default board, and the training command that would make one:"]
         width = max(len(name) for name in missing) + 2
-        lines += [f"  {name:{width}s}{command}" for name, command in missing.items()]
+        for name, command in missing.items():
+            lines.append(f"  {name:{width}s}{command}")
+            if name in on_other_board:
+                card = on_other_board[name]
+                lines.append(f"  {'':{width}s}(zoo:{card['name']} plays {_board_note(card['game'])})")
         lines.append(
             "  then: python -m agents.net.zoo.export RUN/checkpoints/CHECKPOINT.pt --command '...' --commit C "
             "--machine M, and PYTHONPATH=. python benchmarks/zoo_measure.py GAME (docs/zoo.md)"

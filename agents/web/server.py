@@ -4,7 +4,8 @@ Pages: ``/`` lists the games, ``/play/GAME`` is a game's board (play, watch, rep
 ``/static/...`` the page's JavaScript modules and style. The API takes and gives JSON:
 
 ==========================  ======================================================================
-``GET  /api/games``         the games with their parameters, the agent spec forms, the checkpoints
+``GET  /api/games``         the games with their parameters, the agent spec forms, the checkpoints,
+                            the zoo's boards (each game with a network, the parameters it plays)
 ``POST /api/new``           ``{game, params, seats: [spec, spec], seed}``: a new session and its view
 ``POST /api/view``          ``{session}``: the session's position
 ``POST /api/play``          ``{session, action}``: the person's action (a click)
@@ -41,6 +42,7 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from agents.net.zoo import zoo_boards
 from agents.web.analysis import analyse
 from agents.web.players import PlayerSource
 from agents.web.session import Replay, Session, SessionError
@@ -84,6 +86,7 @@ def make_app(source: PlayerSource | None = None, seed: int = 0) -> Starlette:
     new session's generator unless the request gives one."""
     source = source or PlayerSource()
     store = Store()
+    boards = zoo_boards()  # the zoo is package data: it does not change while the server runs
 
     async def body(request: Request) -> dict:
         if int(request.headers.get("content-length") or 0) > MAX_BODY:
@@ -160,6 +163,7 @@ def make_app(source: PlayerSource | None = None, seed: int = 0) -> Starlette:
             "games": [game_defaults(name) for name in GAMES],
             "players": source.kinds(),
             "checkpoints": source.checkpoints(),
+            "zoo": boards,
         }
 
     async def index(request: Request) -> Response:

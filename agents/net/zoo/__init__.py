@@ -39,6 +39,7 @@ import torch
 
 from agents.net.checkpoint import CheckpointError, atomic_write, check_game
 from agents.net.network import NetConfig, PolicyValueNet
+from envs import make_game
 from envs.core import Game
 
 ZOO_DIR = Path(__file__).resolve().parent
@@ -92,6 +93,26 @@ class ZooError(ValueError):
 def zoo_names(directory: Path = ZOO_DIR) -> list[str]:
     """The networks in the zoo: the stems with both a weights file and a card."""
     return sorted(path.stem for path in Path(directory).glob("*.pt") if path.with_suffix(".json").is_file())
+
+
+def zoo_boards(directory: Path = ZOO_DIR) -> dict[str, dict]:
+    """Each game the bare ``zoo`` spec plays (a network named after its game), with the
+    parameters that set up the board its network was trained for (:func:`board_changes`)."""
+    boards = {}
+    for name in zoo_names(directory):
+        game = read_card(name, directory)["game"]
+        if game["name"] == name:
+            boards[name] = board_changes(game)
+    return boards
+
+
+def board_changes(game: dict) -> dict:
+    """The parameters that set up the card's ``game`` (``{"name", "params"}``): its size, then
+    every rule that differs from the game's own at that size (Four-way walls' ``walls``)."""
+    params = game["params"]
+    sized = {"size": params["size"]} if "size" in params else {}
+    own = dict(make_game(game["name"], **sized).info.params)
+    return sized | {key: value for key, value in params.items() if key != "size" and own.get(key) != value}
 
 
 def named_network(source: str, game_name: str) -> str | None:

@@ -336,6 +336,23 @@ async function replayGame() {
 }
 
 // --- set-up -------------------------------------------------------------------------------------
+// A zoo network plays only the board it was trained on: where that is not the default one
+// (Progressive Amazons 10x10, not 19x19), a button sets the parameters to it.
+function offerZooBoard(board) {
+  const inputs = [...document.querySelectorAll("#params input")];
+  const differs = Object.entries(board).filter(([name, value]) =>
+    inputs.some((input) => input.name === name && input.value !== String(value)));
+  if (differs.length === 0) return;
+  const button = document.createElement("button");
+  button.id = "zoo-board";
+  button.type = "button";
+  button.textContent = `zoo's board: ${differs.map(([name, value]) => `${name} ${value}`).join(", ")}`;
+  button.addEventListener("click", () => {
+    for (const input of inputs) if (input.name in board) input.value = String(board[input.name]);
+  });
+  $("params").appendChild(button);
+}
+
 async function setUp() {
   const info = await call("/api/games");
   const defaults = info.games.find((entry) => entry.name === game);
@@ -351,9 +368,11 @@ async function setUp() {
     label.appendChild(input);
     params.appendChild(label);
   }
+  const zooBoard = info.zoo[game]; // the parameters its zoo network plays, when it has one
+  if (zooBoard) offerZooBoard(zooBoard);
   const specs = $("specs");
-  const options = ["human", "random", "greedy", "mcts:50", "mcts:200", "mcts:1000", "oracle", "solver",
-    ...info.checkpoints.map((name) => `az:${name}`)];
+  const options = ["human", ...(zooBoard ? ["zoo"] : []), "random", "greedy", "mcts:50", "mcts:200", "mcts:1000",
+    "oracle", "solver", ...info.checkpoints.map((name) => `az:${name}`)];
   for (const spec of options) specs.appendChild(new Option(spec, spec));
   $("new").addEventListener("click", newGame);
   $("undo").addEventListener("click", () => sessionCall("/api/undo"));
