@@ -275,6 +275,10 @@ def test_recipe_commands_for_the_missing_networks():
         "the plain defaults"
     )
     assert recipe_command("hop_chess") == "python train.py game=hop_chess"
+    assert recipe_command("hexxagon_1344") == (
+        "python train.py game=hexxagon_1344 game.size=9  # no recipe at size 9 (recipes for other sizes: "
+        "hexxagon_1344_5): the plain defaults"
+    )
     assert recipe_command("blockdance") == (
         "python train.py game=blockdance game.size=8  # no recipe at size 8 (recipes for other sizes: blockdance6): "
         "the plain defaults"

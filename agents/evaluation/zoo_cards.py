@@ -16,6 +16,7 @@ would make one.
 from __future__ import annotations
 
 import datetime
+import re
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
@@ -163,10 +164,11 @@ def recipe_command(name: str) -> str:
     """The training command that would make ``name``'s network at its default size."""
     size = game_defaults(name).get("size")
     recipes = CONFIGS / "experiment"
-    for recipe in (f"{name}{size}", name):
+    for recipe in (f"{name}{size}", f"{name}_{size}", name):
         if (recipes / f"{recipe}.yaml").is_file():
             return f"python train.py experiment={recipe}" if recipe != name else f"python train.py game={name}"
-    others = sorted(path.stem for path in recipes.glob(f"{name}[0-9]*.yaml"))
+    # a recipe for another size: the name, then the size (amazons10; hexxagon_1344_5)
+    others = sorted(p.stem for p in recipes.glob(f"{name}*.yaml") if re.fullmatch(r"_?\d+", p.stem[len(name) :]))
     known = f" (recipes for other sizes: {', '.join(others)})" if others else ""
     if size is None:  # a game of one board (Biqala, Hop Chess)
         return f"python train.py game={name}  # no recipe: the plain defaults"
