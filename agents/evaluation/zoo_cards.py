@@ -9,8 +9,8 @@ and for Odoku the regret per move against the oracle from each seat.
 :func:`read_figure` turns an evaluation's ``results.json`` document into a
 card's figure; ``benchmarks/zoo_measure.py`` runs the commands and writes the
 figures. :func:`zoo_listing` is what ``python evaluate.py mode=zoo`` prints: every
-card, then every registered game that has no network, with the command that
-would make one.
+card, then every registered game that has no network on its default board, with
+the command that would make one.
 """
 
 from __future__ import annotations
@@ -207,8 +207,9 @@ def format_card(card: dict) -> str:
 
 
 def zoo_listing() -> tuple[str, list[str], dict[str, str]]:
-    """The text ``mode=zoo`` prints, the zoo's names, and each game without a network with the
-    command that would make one."""
+    """The text ``mode=zoo`` prints, the zoo's names, and each game without a network on its
+    default board with the command that would make one (a network on another board, such as
+    Progressive Amazons 10x10, is named under it)."""
     names = zoo_names()
     cards = [read_card(name) for name in names]
     blocks = [format_card(card) for card in cards]
