@@ -199,6 +199,17 @@ def test_the_zoo_takes_a_seat_on_the_board_its_network_plays(browser, base):
     click(browser, "#new")
     assert message(browser) == "" and len(owners(browser)) == 61
 
+    browser.get(f"{base}/play/four_way_walls")  # its network also differs in a rule: two walls a side
+    wait(lambda: script(browser, "return document.body.dataset.ready") == "true", what="the page")
+    button = browser.find_element("css selector", "#zoo-board")
+    assert button.text == "zoo's board: size 5, walls 2"
+    button.click()
+    walls = "return document.querySelector(`#params input[name='walls']`).value"
+    assert (script(browser, size), script(browser, walls)) == ("5", "2")
+    script(browser, "document.getElementById('seat1').value = 'zoo'")
+    click(browser, "#new")
+    assert message(browser) == "" and len(owners(browser)) == 25 + 16  # its squares and wall points
+
     browser.get(f"{base}/play/hop_chess")  # no network: no zoo seat offered
     wait(lambda: script(browser, "return document.body.dataset.ready") == "true", what="the page")
     assert "zoo" not in script(browser, options)

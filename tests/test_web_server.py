@@ -290,6 +290,7 @@ def test_the_games_list_names_the_board_each_zoo_network_plays(client):
     boards = client.get("/api/games").json()["zoo"]
     assert boards["odoku"] == {} and boards["nex"] == {"size": 11} and "hop_chess" not in boards
     assert boards["hexxagon_1344"] == {"size": 5}  # trained on side 5, not the text's side 9
+    assert boards["four_way_walls"] == {"size": 5, "walls": 2}  # and a rule that differs at that size
     refused = error(post(client, "/api/new", game="hexxagon_1344", params={}, seats=["human", "zoo"]), 400)
     assert "hexxagon_1344(move_limit=244, restricted=True, schedule=1344, size=5," in refused
     assert "not hexxagon_1344(move_limit=868, restricted=True, schedule=1344, size=9," in refused
