@@ -164,11 +164,17 @@ def recipe_command(name: str) -> str:
     """The training command that would make ``name``'s network at its default size."""
     size = game_defaults(name).get("size")
     recipes = CONFIGS / "experiment"
-    for recipe in (f"{name}{size}", f"{name}_{size}", name):
-        if (recipes / f"{recipe}.yaml").is_file():
-            return f"python train.py experiment={recipe}" if recipe != name else f"python train.py game={name}"
-    # a recipe for another size: the name, then the size (amazons10; hexxagon_1344_5)
-    others = sorted(p.stem for p in recipes.glob(f"{name}*.yaml") if re.fullmatch(r"_?\d+", p.stem[len(name) :]))
+    # a recipe for one size is named after the game, then the size (amazons10; hexxagon_1344_5)
+    by_size = {
+        int(match[1]): path.stem
+        for path in recipes.glob(f"{name}*.yaml")
+        if (match := re.fullmatch(r"_?(\d+)", path.stem[len(name) :]))
+    }
+    if size in by_size:
+        return f"python train.py experiment={by_size[size]}"
+    if (recipes / f"{name}.yaml").is_file():
+        return f"python train.py game={name}"
+    others = sorted(by_size.values())
     known = f" (recipes for other sizes: {', '.join(others)})" if others else ""
     if size is None:  # a game of one board (Biqala, Hop Chess)
         return f"python train.py game={name}  # no recipe: the plain defaults"
