@@ -10,10 +10,13 @@ import sys
 
 import hydra
 from hydra.core.hydra_config import HydraConfig
-from omegaconf import DictConfig
+from omegaconf import DictConfig, OmegaConf
 
 from agents.config import LogLines
 from agents.web.modes import evaluate_any
+
+# hydra.run.dir in configs/evaluate.yaml: a resumed match continues in its own run directory
+OmegaConf.register_new_resolver("resume_or", lambda resume, new: str(resume) if resume else new)
 
 
 @hydra.main(config_path="configs", config_name="evaluate", version_base="1.3")
@@ -25,6 +28,8 @@ def main(cfg: DictConfig) -> None:
     except ValueError as error:  # bad settings, specs or checkpoints: a message, no traceback
         log.error("error: %s", error)
         sys.exit(1)
+    except KeyboardInterrupt:  # Ctrl-C: a match said what it saved; exit as a shell expects
+        sys.exit(130)
 
 
 if __name__ == "__main__":

@@ -94,9 +94,12 @@ class WorkerPool:
         jobs: Iterable[Any],
         progress: str = "",
         count: Callable[[Any], int] | None = None,
+        each: Callable[[int, Any], None] | None = None,
     ) -> list:
         """``[task(state, job) for job in jobs]`` over the workers, in order; ``progress="game"``
-        shows a progress bar counting games: one per job, or ``count(job)`` per job."""
+        shows a progress bar counting games: one per job, or ``count(job)`` per job; ``each(k,
+        result)`` is called with job ``k``'s result as soon as it and those before it are done, so
+        a caller can save results as they come and a run stopped later keeps them."""
         jobs = list(jobs)
         sizes = [count(job) if count else 1 for job in jobs]
         if self._actors:
@@ -106,12 +109,15 @@ class WorkerPool:
         elif self._executor is None:
             results = (task(self._state, job) for job in jobs)
         else:
-            chunk = max(1, len(jobs) // (8 * self.workers))
+            # jobs go out in chunks (fewer round trips), one at a time when each result is saved
+            chunk = 1 if each is not None else max(1, len(jobs) // (8 * self.workers))
             results = self._executor.map(_run, [task] * len(jobs), jobs, chunksize=chunk)
         out = []
         with tqdm(total=sum(sizes), disable=not progress, desc=f"{progress}s", unit=progress) as bar:
-            for result, size in zip(results, sizes):
+            for number, (result, size) in enumerate(zip(results, sizes)):
                 out.append(result)
+                if each is not None:
+                    each(number, result)
                 bar.update(size)
         return out
 

@@ -8,7 +8,9 @@ plays the games in that many processes (the results do not depend on it, so the
 card's commands leave it out); ``--only`` measures the figures whose name
 contains the text (two processes may measure different figures of one card at
 once: each re-reads the card before writing its figure). Each evaluation's
-files go to ``--out/NAME/FIGURE``.
+files go to ``--out/NAME/FIGURE``; a match stopped there (killed, signalled, the
+machine gone) continues when the same figure is measured again with the same
+``--out``: the games its journal saved are kept (``agents.evaluation.journal``).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from pathlib import Path
 from hydra import compose, initialize_config_dir
 
 from agents.config import LogLines
+from agents.evaluation.journal import JOURNAL
 from agents.evaluation.modes import evaluate
 from agents.evaluation.zoo_cards import CONFIGS, planned_figures, read_figure
 from agents.net.zoo import card_path, write_card
@@ -43,9 +46,12 @@ def measure(name: str, only: str | None, workers: int, out_dir: Path) -> list[di
         command = planned.command()
         if command not in documents:  # one command may give several figures (Odoku's two seats)
             started = time.time()
-            with initialize_config_dir(config_dir=str(CONFIGS), version_base="1.3"):
-                cfg = compose("evaluate", overrides=[*planned.overrides, f"workers={workers}", "progress=false"])
             run_dir = out_dir / name / re.sub(r"[^A-Za-z0-9_.-]+", "_", planned.name)
+            overrides = [*planned.overrides, f"workers={workers}", "progress=false"]
+            if (run_dir / JOURNAL).is_file():  # a match stopped before: its saved games count
+                overrides.append(f"resume={run_dir}")
+            with initialize_config_dir(config_dir=str(CONFIGS), version_base="1.3"):
+                cfg = compose("evaluate", overrides=overrides)
             documents[command] = evaluate(cfg, run_dir, LogLines(log))
             log.info("%s: %.1f min", command, (time.time() - started) / 60)
         figure = read_figure(planned, documents[command])

@@ -46,6 +46,7 @@ from agents.evaluation.curve import candidate_spec, curve_checkpoints, learning_
 from agents.evaluation.exactness import judge_lines, lost_for_mover
 from agents.evaluation.game_stats import distinct_games, first_seat_rates, game_statistics, repeats_warning
 from agents.evaluation.intervals import score_interval
+from agents.evaluation.journal import MatchJournal, match_settings
 from agents.evaluation.odoku_measures import ORACLE, measure_against_oracle
 from agents.evaluation.report import budget_of, game_report
 from agents.evaluation.report_page import write_report
@@ -83,6 +84,8 @@ def evaluate(cfg: DictConfig, run_dir: str | Path, out: TextIO = sys.stdout, mod
     elif cfg.ray_address is not None:
         raise ConfigError("ray_address: set only with ray=true (the workers as Ray actors)")
     run_dir = Path(run_dir)
+    if cfg.resume is not None and Path(cfg.resume).resolve() != run_dir.resolve():
+        raise ConfigError(f"resume: a match continues in its own directory {cfg.resume}, not in {run_dir}")
     run_dir.mkdir(parents=True, exist_ok=True)
     summary = modes[cfg.mode](cfg, run_dir, out)
     document = {"mode": cfg.mode, "config": OmegaConf.to_container(cfg, resolve=True), **summary}
@@ -98,17 +101,35 @@ def run_match(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
     game = _game(cfg)
     if cfg.duplicate and cfg.games % 2:
         raise ConfigError(f"games: duplicate=true plays each setup twice, so games must be even, got {cfg.games}")
-    tournament = round_robin(
-        _game_cfg(cfg),
-        specs,
-        cfg.games,
-        cfg.seed,
-        cfg.workers,
-        cfg.progress,
-        cfg.batch_games,
-        cfg.opening,
-        cfg.duplicate,
-    )
+    decisive = {key: cfg[key] for key in ("games", "seed", "opening", "duplicate", "batch_games")}
+    settings = match_settings(_game_cfg(cfg), list(specs), **decisive)
+    if cfg.resume:
+        journal = MatchJournal.resume(run_dir, settings)
+        total = cfg.games * len(specs) * (len(specs) - 1) // 2
+        print(f"resumed: {len(journal.games)} of {total} games saved in {journal.path}, playing the rest", file=out)
+    else:
+        journal = MatchJournal.start(run_dir, settings)
+    try:
+        tournament = round_robin(
+            _game_cfg(cfg),
+            specs,
+            cfg.games,
+            cfg.seed,
+            cfg.workers,
+            cfg.progress,
+            cfg.batch_games,
+            cfg.opening,
+            cfg.duplicate,
+            done=journal.games,
+            on_played=journal.add,
+        )
+    except KeyboardInterrupt:
+        print(
+            f"stopped: {len(journal.games)} games saved in {journal.path}; "
+            f"the same command with resume={run_dir} plays the rest",
+            file=out,
+        )
+        raise
     tournament = dataclasses.replace(tournament, players=tuple(names))  # tables, plots, ratings by name
     games_dir = run_dir / "games"
     games_dir.mkdir(exist_ok=True)
@@ -464,6 +485,8 @@ def _check_ranges(cfg: DictConfig) -> None:
         raise ConfigError(f"duplicate: must be true or false, got {cfg.get('duplicate')!r}")
     if cfg.duplicate and cfg.mode != "match":
         raise ConfigError(f"duplicate: duplicate=true plays in mode=match, not mode={cfg.mode}")
+    if cfg.resume is not None and cfg.mode != "match":
+        raise ConfigError(f"resume: continues a stopped mode=match, not mode={cfg.mode}")
     if cfg.get("inference") not in BACKENDS:
         raise ConfigError(f"inference: must be one of {', '.join(BACKENDS)}, got {cfg.get('inference')!r}")
     if cfg.get("positions") not in ACCURACY_POSITIONS:

@@ -46,7 +46,7 @@ still draw from the game's generator.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -259,11 +259,17 @@ def play_games(
     batch_games: int = 1,
     opening: int = 0,
     duplicate: bool = False,
+    done: Mapping[int, GameResult] | None = None,
+    on_played: Callable[[int, GameResult], None] | None = None,
 ) -> list[GameResult]:
     """Play one game per lineup (the spec of each seat); results in lineup order.
     ``opening=K``: every game starts with K random turns (:func:`random_turns`);
-    ``duplicate``: the lineups are seat-swapped pairs sharing their chance (the module's docstring)."""
-    return play_batches(game_cfg, [lineups], seed, workers, progress, batch_games, opening, duplicate)[0]
+    ``duplicate``: the lineups are seat-swapped pairs sharing their chance (the module's docstring);
+    ``done``, ``on_played``: games already played and a callback for each new one
+    (:func:`play_batches`)."""
+    return play_batches(game_cfg, [lineups], seed, workers, progress, batch_games, opening, duplicate, done, on_played)[
+        0
+    ]
 
 
 def play_batches(
@@ -275,6 +281,8 @@ def play_batches(
     batch_games: int = 1,
     opening: int = 0,
     duplicate: bool = False,
+    done: Mapping[int, GameResult] | None = None,
+    on_played: Callable[[int, GameResult], None] | None = None,
 ) -> list[list[GameResult]]:
     """Play several batches of lineups on one pool of workers; each batch's games are
     those :func:`play_games` plays for it with the same ``seed`` (game ``k`` of every
@@ -283,7 +291,14 @@ def play_batches(
     The games of all batches, in order, are cut into groups of ``batch_games``
     consecutive games (the same groups for any number of workers); a worker plays
     a group's games in lockstep (:func:`play_lockstep`). ``duplicate``: every batch's
-    lineups are seat-swapped pairs, and each pair shares one chance generator."""
+    lineups are seat-swapped pairs, and each pair shares one chance generator.
+
+    Games are numbered across the batches, from 0. ``done`` holds games already played
+    (a resumed match's, :mod:`agents.evaluation.journal`): a group whose games are all there
+    is not played again (one with some of its games there is, and those keep their saved
+    results), and since every game draws only from its own seeds, the results are those of
+    one uninterrupted run. ``on_played(number, result)`` is called for each new game, group by
+    group, in order, as soon as its group and those before it are done."""
     if workers < 1:
         raise ValueError(f"workers must be >= 1, got {workers}")
     if not isinstance(batch_games, int) or isinstance(batch_games, bool) or batch_games < 1:
@@ -295,11 +310,26 @@ def play_batches(
         seeds = np.random.SeedSequence(seed).spawn(len(lineups))
         chance = duplicate_chance_seeds(lineups, seed) if duplicate else [None] * len(lineups)
         jobs += [(tuple(lineup), child, luck) for lineup, child, luck in zip(lineups, seeds, chance)]
-    groups = [jobs[start : start + batch_games] for start in range(0, len(jobs), batch_games)]
+    done = dict(done or {})
+    starts = [
+        start
+        for start in range(0, len(jobs), batch_games)
+        if not all(number in done for number in range(start, min(start + batch_games, len(jobs))))
+    ]
+    groups = [jobs[start : start + batch_games] for start in starts]
+
+    def save(position: int, group_results: list[GameResult]) -> None:
+        for number, result in enumerate(group_results, start=starts[position]):
+            if number in done:  # saved before, with the rest of its group unplayed: the same game
+                continue
+            done[number] = result
+            if on_played is not None:
+                on_played(number, result)
+
     processes = workers if workers > 1 and len(groups) > 1 else 0
     with WorkerPool(processes, _seating, dict(game_cfg), opening) as pool:
-        played = pool.map(_play_group, groups, progress="game" if progress else "", count=len)
-    results = [result for group in played for result in group]
+        pool.map(_play_group, groups, progress="game" if progress else "", count=len, each=save)
+    results = [done[number] for number in range(len(jobs))]
     ends = np.cumsum([len(lineups) for lineups in batches]).tolist()
     return [results[end - len(lineups) : end] for lineups, end in zip(batches, ends)]
 

@@ -39,6 +39,7 @@ class EvaluateConfig:
     port: int = MISSING
     checkpoint_dir: Optional[str] = None
     duplicate: bool = False  # match: every chance setup played twice, seats swapped
+    resume: Optional[str] = None  # match: the run directory of a stopped match to continue (its match.jsonl)
     budget: str = MISSING  # budget, report_dir, ladder: mode=report (agents/evaluation/report.py)
     report_dir: Optional[str] = None
     ladder: Optional[str] = None  # not "agent": train.py's config group of that name would take it

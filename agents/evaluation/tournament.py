@@ -9,7 +9,7 @@ and losses and fits the players' ratings.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -121,10 +121,13 @@ def round_robin(
     batch_games: int = 1,
     opening: int = 0,
     duplicate: bool = False,
+    done: Mapping[int, GameResult] | None = None,
+    on_played: Callable[[int, GameResult], None] | None = None,
 ) -> Tournament:
     """Play a seat-swapped round robin between the player specs (``batch_games``, ``opening``,
     ``duplicate``: see :func:`agents.evaluation.runner.play_batches`; duplicate matches need
-    an even ``games_per_pair``, each pair of games one chance setup)."""
+    an even ``games_per_pair``, each pair of games one chance setup; ``done``, ``on_played``: games
+    already played, in schedule order from 0, and a callback for each new one, as ``play_batches``)."""
     specs = tuple(specs)
     if len(set(specs)) != len(specs):
         raise ValueError(f"players must be distinct specs, got {list(specs)}")
@@ -132,5 +135,5 @@ def round_robin(
         raise ValueError(f"duplicate matches play each setup twice: games per pair must be even, got {games_per_pair}")
     schedule = round_robin_schedule(len(specs), games_per_pair)
     lineups = [tuple(specs[p] for p in seats) for seats in schedule]
-    results = play_games(game_cfg, lineups, seed, workers, progress, batch_games, opening, duplicate)
+    results = play_games(game_cfg, lineups, seed, workers, progress, batch_games, opening, duplicate, done, on_played)
     return Tournament(players=specs, schedule=tuple(schedule), results=tuple(results))

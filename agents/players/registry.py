@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from importlib import import_module
-from pathlib import PurePath
+from pathlib import Path, PurePath
 from typing import Callable, Sequence
 
 from agents.players.player import Player, RandomPlayer, no_args
@@ -86,6 +86,21 @@ def _az_path_and_rest(args: list[str]) -> tuple[str, list[str]]:
     if len(args) > 1 and len(args[0]) == 1 and args[1].startswith(("\\", "/")):
         args = [args[0] + ":" + args[1], *args[2:]]  # a Windows drive letter in the path
     return args[0], args[1:]
+
+
+def network_file(spec: str, game_name: str) -> Path | None:
+    """The file whose network spec ``spec`` plays in game ``game_name`` (``az:PATH``'s checkpoint,
+    ``zoo``'s weights, which hold its search settings too); None for a spec without one."""
+    _, spec = split_name(spec)
+    kind, *args = spec.split(":")
+    if kind == "az" and args:
+        return Path(_az_path_and_rest(args)[0])
+    if kind == "zoo":
+        from agents.net.zoo import weights_path  # torch: only for a spec that plays a network
+        from agents.players.zoo_player import zoo_spec
+
+        return weights_path(zoo_spec(args, game_name)[0])
+    return None
 
 
 def make_player(spec: str, game: Game) -> Player:

@@ -18,9 +18,17 @@ from envs.core import Game
 
 def make_zoo_player(game: Game, args: list[str]) -> Player:
     """The ``zoo[:GAME][:SIMS]`` spec (``PLAYER_SPECS``)."""
+    name, simulations = zoo_spec(args, game.info.name)
+    net, search, play = load_network(name, game)
+    return network_player(game, net, search, simulations, play)
+
+
+def zoo_spec(args: list[str], game_name: str) -> tuple[str, int | None]:
+    """The network a ``zoo[:GAME][:SIMS]`` spec's arguments name for game ``game_name``, and its
+    budget (None: the network's own)."""
     if len(args) > 2 or any(not arg for arg in args):
         raise ValueError(f"player spec 'zoo' takes [:GAME][:SIMS], got {':'.join(['zoo', *args])!r}")
-    name, simulations = game.info.name, None
+    name, simulations = game_name, None
     if args and not args[-1].lstrip("-").isdigit():
         if len(args) == 2:
             raise ValueError(f"zoo:GAME:SIMS needs SIMS to be an integer >= 0, got {args[1]!r}")
@@ -30,5 +38,4 @@ def make_zoo_player(game: Game, args: list[str]) -> Player:
         if simulations < 0:
             raise ValueError(f"zoo:GAME:SIMS needs SIMS to be an integer >= 0, got {args[-1]!r}")
         name = args[0] if len(args) == 2 else name
-    net, search, play = load_network(name, game)
-    return network_player(game, net, search, simulations, play)
+    return name, simulations
