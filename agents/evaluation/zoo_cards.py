@@ -219,8 +219,9 @@ def zoo_listing() -> tuple[str, list[str], dict[str, str]]:
     names = zoo_names()
     cards = [read_card(name) for name in names]
     blocks = [format_card(card) for card in cards]
-    on_default_board = {card["game"]["name"] for card in cards if not default_changes(card["game"])}
-    on_other_board = {card["game"]["name"]: card for card in cards if default_changes(card["game"])}
+    changed = [bool(default_changes(card["game"])) for card in cards]
+    on_default_board = {card["game"]["name"] for card, other in zip(cards, changed) if not other}
+    on_other_board = {card["game"]["name"]: card for card, other in zip(cards, changed) if other}
     missing = {name: recipe_command(name) for name in GAMES if name not in on_default_board}
     if missing:
         lines = ["== games without a zoo network on their default board, and the training command that would make one:"]
