@@ -102,7 +102,8 @@ def run_match(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
     if cfg.duplicate and cfg.games % 2:
         raise ConfigError(f"games: duplicate=true plays each setup twice, so games must be even, got {cfg.games}")
     decisive = {key: cfg[key] for key in ("games", "seed", "opening", "duplicate", "batch_games")}
-    settings = match_settings(_game_cfg(cfg), list(specs), **decisive)
+    game_cfg = _game_cfg(cfg)
+    settings = match_settings(game_cfg, list(specs), **decisive)
     if cfg.resume:
         journal = MatchJournal.resume(run_dir, settings)
         total = cfg.games * len(specs) * (len(specs) - 1) // 2
@@ -111,7 +112,7 @@ def run_match(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
         journal = MatchJournal.start(run_dir, settings)
     try:
         tournament = round_robin(
-            _game_cfg(cfg),
+            game_cfg,
             specs,
             cfg.games,
             cfg.seed,

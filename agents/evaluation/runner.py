@@ -267,9 +267,10 @@ def play_games(
     ``duplicate``: the lineups are seat-swapped pairs sharing their chance (the module's docstring);
     ``done``, ``on_played``: games already played and a callback for each new one
     (:func:`play_batches`)."""
-    return play_batches(game_cfg, [lineups], seed, workers, progress, batch_games, opening, duplicate, done, on_played)[
-        0
-    ]
+    (results,) = play_batches(
+        game_cfg, [lineups], seed, workers, progress, batch_games, opening, duplicate, done, on_played
+    )
+    return results
 
 
 def play_batches(
