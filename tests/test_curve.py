@@ -178,11 +178,11 @@ def test_curve_replays_the_matches_of_mode_match(run, tmp_path, opening):
         (path, opponent) for path in [*milestones[:2], newest] for opponent in ("random", "greedy")
     ]
     assert [int(r["iteration"]) for r in rows] == [1, 1, 2, 2, 3, 3]
-    for row in rows:
+    for number, row in enumerate(rows):
         seconds = load_checkpoint(row["checkpoint"])["wall_seconds"]
         assert float(row["wall_minutes"]) == round(seconds / 60, 3)
         match, _ = evaluate_run(
-            tmp_path / "match",
+            tmp_path / f"match{number}",  # a run directory holds one match
             "mode=match",
             *GAME,
             f"players=[az:{row['checkpoint']},{row['opponent']}]",

@@ -187,9 +187,9 @@ def test_the_groups_of_games_are_the_same_for_any_number_of_workers(monkeypatch)
             super().__init__(0, setup, *setup_args)
             self.asked = workers
 
-        def map(self, task, jobs, progress="", count=None):
+        def map(self, task, jobs, progress="", count=None, each=None):
             groups[self.asked] = [[(lineup, seed.spawn_key) for lineup, seed, _ in group] for group in jobs]
-            return super().map(task, jobs, progress, count)
+            return super().map(task, jobs, progress, count, each)
 
     monkeypatch.setattr(runner, "WorkerPool", InProcessPool)
     batches = [[("random", "mcts:2")] * 7, [("mcts:2", "random")] * 3]

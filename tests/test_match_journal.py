@@ -169,26 +169,31 @@ def test_outcome_facts_of_numpy_types_are_saved_as_plain_json():
 
 
 def test_ctrl_c_stops_a_match_on_the_command_line_and_resume_finishes_it(tmp_path):
-    match = ["game=nex", "game.size=5", "players=[mcts:400,mcts:300]", "games=8", "progress=false"]
+    match = ["game=nex", "game.size=4", "players=[mcts:200,mcts:100]", "games=30", "progress=false"]
     command = [sys.executable, str(ROOT / "evaluate.py"), *match]
     run_dir = tmp_path / "match"
     process = subprocess.Popen(
-        [*command, f"hydra.run.dir={run_dir}"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path
+        [*command, f"hydra.run.dir={run_dir}"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
     )
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:  # two games saved: stop it mid-match
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and process.poll() is None:  # two games saved: stop it mid-match
         if (run_dir / JOURNAL).is_file() and len((run_dir / JOURNAL).read_text().splitlines()) >= 3:
             break
-        time.sleep(0.1)
+        time.sleep(0.05)
+    assert process.poll() is None, "the match ended before it could be stopped"
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=60)
     assert process.returncode == 130 and "Traceback" not in err, err
     saved = len((run_dir / JOURNAL).read_text().splitlines()) - 1
-    assert 2 <= saved < 8 and f"stopped: {saved} games saved" in out and f"resume={run_dir}" in out
+    assert 2 <= saved < 30 and f"stopped: {saved} games saved" in out and f"resume={run_dir}" in out
 
     resumed = subprocess.run([*command, f"resume={run_dir}"], capture_output=True, text=True, cwd=tmp_path)
     assert resumed.returncode == 0, resumed.stderr
-    assert f"resumed: {saved} of 8 games saved" in resumed.stdout
+    assert f"resumed: {saved} of 30 games saved" in resumed.stdout
     whole, _ = run(tmp_path / "whole", *match)
     assert games_of(run_dir) == games_of(tmp_path / "whole")
     assert json.loads((run_dir / "results.json").read_text())["table"] == whole["table"]
