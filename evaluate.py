@@ -13,6 +13,7 @@ from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 
 from agents.config import LogLines
+from agents.training.interrupts import exit_status
 from agents.web.modes import evaluate_any
 
 # hydra.run.dir in configs/evaluate.yaml: a resumed match continues in its own run directory
@@ -28,8 +29,8 @@ def main(cfg: DictConfig) -> None:
     except ValueError as error:  # bad settings, specs or checkpoints: a message, no traceback
         log.error("error: %s", error)
         sys.exit(1)
-    except KeyboardInterrupt:  # Ctrl-C: a match said what it saved; exit as a shell expects
-        sys.exit(130)
+    except KeyboardInterrupt as stop:  # Ctrl-C: a match said what it saved; exit as a shell expects
+        sys.exit(exit_status(stop))
 
 
 if __name__ == "__main__":

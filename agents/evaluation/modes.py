@@ -52,7 +52,7 @@ from agents.evaluation.report import budget_of, game_report
 from agents.evaluation.report_page import write_report
 from agents.evaluation.runner import game_record, play_games
 from agents.evaluation.settings import EvaluateConfig
-from agents.evaluation.tournament import round_robin
+from agents.evaluation.tournament import round_robin, round_robin_schedule
 from agents.evaluation.zoo_cards import zoo_listing
 from agents.net.inference import BACKENDS, set_default_backend
 from agents.players.human import play_interactive
@@ -106,7 +106,7 @@ def run_match(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
     settings = match_settings(game_cfg, list(specs), **decisive)
     if cfg.resume:
         journal = MatchJournal.resume(run_dir, settings)
-        total = cfg.games * len(specs) * (len(specs) - 1) // 2
+        total = len(round_robin_schedule(len(specs), cfg.games))
         print(f"resumed: {len(journal.games)} of {total} games saved in {journal.path}, playing the rest", file=out)
     else:
         journal = MatchJournal.start(run_dir, settings)
