@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pytest
+from ctrl_c import hear_ctrl_c
 from hydra import compose, initialize_config_dir
 from omegaconf import OmegaConf
 
@@ -215,6 +216,7 @@ def test_ctrl_c_in_a_human_game_ends_cleanly_and_keeps_a_replayable_record(tmp_p
             stderr=subprocess.PIPE,
             text=True,
             cwd=tmp_path,
+            preexec_fn=hear_ctrl_c,
         )
         process.stdin.write("b2 c3\n")
         process.stdin.flush()
@@ -223,7 +225,8 @@ def test_ctrl_c_in_a_human_game_ends_cleanly_and_keeps_a_replayable_record(tmp_p
             time.sleep(0.2)
         time.sleep(0.5)  # the prompt for the second turn is up
         process.send_signal(signal.SIGINT)
-        _, stderr = process.communicate(timeout=60)
+        process.wait(timeout=60)  # stdin still open: the end of the input cannot end it instead
+        _, stderr = process.communicate()
     assert process.returncode == 0 and "Traceback" not in stderr, stderr
     assert "game abandoned" in log.read_text()
     game, state = replay_record((tmp_path / "game.txt").read_text())

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from ctrl_c import hear_ctrl_c
 from hydra import compose, initialize_config_dir
 
 from agents.config import ConfigError
@@ -178,6 +179,7 @@ def test_ctrl_c_stops_a_match_on_the_command_line_and_resume_finishes_it(tmp_pat
         stderr=subprocess.PIPE,
         text=True,
         cwd=tmp_path,
+        preexec_fn=hear_ctrl_c,
     )
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline and process.poll() is None:  # two games saved: stop it mid-match
