@@ -1,4 +1,7 @@
-"""The Ray backend on a local 2-CPU runtime: end to end, the CPU inference actor, a killed actor, resuming."""
+"""The Ray backend on a local 2-CPU runtime: end to end, the CPU inference actor, a killed actor, resuming.
+
+The default suite runs one Ray training end to end; the killed actor, the two-node cluster and
+evaluation on Ray actors take minutes each, so they are slow tests, which `.ci/run` runs too."""
 
 import json
 import os
@@ -84,6 +87,7 @@ def test_a_ray_checkpoint_resumes_in_process(ray_run, tmp_path):
     assert len(load_replay(result.checkpoint)) == 300
 
 
+@pytest.mark.slow
 def test_a_killed_actor_is_restarted_and_the_run_goes_on(tmp_path, monkeypatch):
     """An in-process checkpoint continues on Ray with 2 actors playing while the learner
     steps; actor 0's process is killed mid-run. Ray restarts it, its chunk in flight is
@@ -114,6 +118,7 @@ def test_a_killed_actor_is_restarted_and_the_run_goes_on(tmp_path, monkeypatch):
     assert len(load_replay(result.checkpoint)) == sizes[-1]
 
 
+@pytest.mark.slow
 def test_a_run_joins_a_cluster_of_two_nodes(tmp_path):
     """``distributed.address=HOST:PORT`` joins a running cluster: two nodes of one CPU each
     (two raylets on this machine, Ray's own test cluster), so the two actors, one CPU
@@ -187,6 +192,7 @@ def evaluate_games(tmp_path, name, *overrides):
     return [(game["players"], game["returns"], (run_dir / game["file"]).read_text()) for game in document["games"]]
 
 
+@pytest.mark.slow
 def test_evaluation_games_on_ray_actors_are_the_games_of_worker_processes(tmp_path):
     match = ["mode=match", "game=hex", "game.size=3", "players=[mcts:16,random]", "games=12", "workers=2"]
     on_ray = evaluate_games(tmp_path, "ray", *match, "ray=true")
