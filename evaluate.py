@@ -14,6 +14,7 @@ from omegaconf import DictConfig, OmegaConf
 
 from agents.config import LogLines
 from agents.training.interrupts import exit_status
+from agents.training.run_dir import remove_unused_run_dir
 from agents.web.modes import evaluate_any
 
 # hydra.run.dir in configs/evaluate.yaml: a resumed match continues in its own run directory
@@ -24,10 +25,12 @@ OmegaConf.register_new_resolver("resume_or", lambda resume, new: str(resume) if 
 def main(cfg: DictConfig) -> None:
     logging.captureWarnings(True)
     log = logging.getLogger("agents.evaluate")
+    run_dir = HydraConfig.get().runtime.output_dir
     try:
-        evaluate_any(cfg, HydraConfig.get().runtime.output_dir, LogLines(log))
+        evaluate_any(cfg, run_dir, LogLines(log))
     except ValueError as error:  # bad settings, specs or checkpoints: a message, no traceback
         log.error("error: %s", error)
+        remove_unused_run_dir(run_dir)  # as train.py: no directory of nothing but Hydra's start
         sys.exit(1)
     except KeyboardInterrupt as stop:  # Ctrl-C: a match said what it saved; exit as a shell expects
         sys.exit(exit_status(stop))

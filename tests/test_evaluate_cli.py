@@ -168,15 +168,28 @@ def test_modes_are_a_table():
     assert issubclass(ConfigError, ValueError)
 
 
-def cli(args, tmp_path, stdin=""):
+def cli(args, tmp_path, stdin="", run_dir=None):
     return subprocess.run(
-        [sys.executable, str(ROOT / "evaluate.py"), *args, f"hydra.run.dir={tmp_path}", "progress=false"],
+        [sys.executable, str(ROOT / "evaluate.py"), *args, f"hydra.run.dir={run_dir or tmp_path}", "progress=false"],
         input=stdin,
         capture_output=True,
         text=True,
         timeout=120,
         cwd=tmp_path,
     )
+
+
+def test_a_configuration_error_leaves_no_run_directory_and_keeps_a_match(tmp_path):
+    refused = cli(["game=hex", "game.size=2", "players=[nobody,random]"], tmp_path, run_dir=tmp_path / "runs" / "new")
+    assert refused.returncode == 1 and "Traceback" not in refused.stderr
+    assert "nobody" in refused.stderr and not (tmp_path / "runs").exists()
+    match = ["game=hex", "game.size=2", "players=[greedy,random]"]
+    played = cli([*match, "games=2"], tmp_path, run_dir=tmp_path / "match")
+    assert played.returncode == 0, played.stderr
+    # resumed with another number of games: refused, and the match's directory is left whole
+    resumed = cli([*match, "games=4", f"resume={tmp_path / 'match'}"], tmp_path, run_dir=tmp_path / "match")
+    assert resumed.returncode == 1 and "games: 2 then, 4 now" in resumed.stderr
+    assert (tmp_path / "match" / "match.jsonl").is_file() and (tmp_path / "match" / "results.json").is_file()
 
 
 def test_help_and_a_human_game_through_stdin(tmp_path):
