@@ -6,6 +6,7 @@ from the directory named on the command line."""
 from __future__ import annotations
 
 import json
+import shutil
 import warnings
 from concurrent.futures import ThreadPoolExecutor
 
@@ -284,6 +285,19 @@ def test_odoku_against_the_zoo_agent_by_clicks(client):
     assert game.is_terminal(state) and game.result_text(state) == view["result"]
     with pytest.raises(ValueError, match="at most 100000 simulations"):
         PlayerSource().make("zoo:odoku:1000000", envs.make_game("odoku"))
+
+
+def test_a_damaged_card_leaves_its_network_out_and_the_server_starts(tmp_path, monkeypatch, caplog):
+    from agents.net.zoo import card_path, weights_path, zoo_boards
+
+    for name in ("odoku", "nex"):
+        shutil.copy(weights_path(name), weights_path(name, tmp_path))
+        shutil.copy(card_path(name), card_path(name, tmp_path))
+    card_path("nex", tmp_path).write_text('{"name": "nex"')  # cut off mid-write
+    monkeypatch.setattr("agents.web.server.zoo_boards", lambda: zoo_boards(tmp_path))
+    with TestClient(make_app()) as damaged:
+        assert damaged.get("/api/games").json()["zoo"] == {"odoku": {}}
+    assert "nex.json: not readable JSON" in caplog.text and "zoo:nex is left out" in caplog.text
 
 
 def test_the_games_list_names_the_board_each_zoo_network_plays(client):

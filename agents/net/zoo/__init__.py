@@ -32,6 +32,7 @@ rule set or board size but its own (:func:`load_network`), naming both.
 from __future__ import annotations
 
 import json
+import logging
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -43,6 +44,7 @@ from envs import make_game
 from envs.core import Game
 
 ZOO_DIR = Path(__file__).resolve().parent
+log = logging.getLogger("agents.zoo")
 FORMAT = "neuzero-zoo/1"
 WEIGHT_FIELDS = ("format", "game", "net_config", "model", "search")
 
@@ -97,10 +99,16 @@ def zoo_names(directory: Path = ZOO_DIR) -> list[str]:
 
 def zoo_boards(directory: Path = ZOO_DIR) -> dict[str, dict]:
     """Each game the bare ``zoo`` spec plays (a network named after its game), with the
-    parameters that set up the board its network was trained for (:func:`board_changes`)."""
+    parameters that set up the board its network was trained for (:func:`board_changes`). A
+    network whose card is damaged is left out with a warning naming the fault: the rest of the
+    zoo still plays, and asking for that network names the fault again."""
     boards = {}
     for name in zoo_names(directory):
-        game = read_card(name, directory)["game"]
+        try:
+            game = read_card(name, directory)["game"]
+        except ZooError as error:
+            log.warning("%s; zoo:%s is left out", error, name)
+            continue
         if game["name"] == name:
             boards[name] = board_changes(game)
     return boards
