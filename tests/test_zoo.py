@@ -1,8 +1,11 @@
 """The zoo: every shipped network loads, plays legally and beats random; every card is
 complete and its commands compose; a network refuses any other game, rules or size."""
 
+import importlib.util
 import json
 import shlex
+import shutil
+from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
@@ -15,6 +18,7 @@ from agents.evaluation.modes import evaluate
 from agents.evaluation.runner import play_game, play_games
 from agents.evaluation.zoo_cards import (
     CONFIGS,
+    batch_games_of,
     default_changes,
     format_card,
     has_chance_setup,
@@ -94,7 +98,7 @@ def test_every_card_is_complete_with_every_planned_figure(name):
     planned = planned_figures(card["game"])
     assert [f["name"] for f in card["figures"]] == [p.name for p in planned]
     for figure, plan in zip(card["figures"], planned):
-        assert figure["command"] == plan.command()
+        assert figure["command"] == plan.command(batch_games_of(figure["command"]))
         low, high = figure["interval"]
         assert low <= figure["value"] <= high
         assert figure["met"] == judge(figure["value"], figure["interval"], plan.goal)[0]
@@ -302,6 +306,37 @@ def test_read_figure_from_a_match_document():
     }
     figure = read_figure(planned, document)
     assert (figure["value"], figure["interval"], figure["games"], figure["met"]) == (0.7, [0.63, 0.76], 200, False)
+
+
+def _zoo_measure():
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "zoo_measure.py"
+    spec = importlib.util.spec_from_file_location("zoo_measure", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_zoo_measure_writes_a_lockstep_figure_with_its_batch_and_resumes_it(tmp_path, monkeypatch):
+    monkeypatch.setattr("agents.evaluation.zoo_cards.SCORE_GAMES", 4)
+    zoo = tmp_path / "zoo"
+    zoo.mkdir()
+    card = read_card("odoku")
+    card["figures"] = []
+    card_path("odoku", zoo).write_text(json.dumps(card))
+    shutil.copy(weights_path("odoku"), weights_path("odoku", zoo))
+    measure = _zoo_measure().measure
+    [figure] = measure("odoku", "raw network (no", 1, tmp_path / "out", batch_games=2, directory=zoo)
+    plan = planned_figures(card["game"])[2]
+    assert figure["command"] == plan.command(2) == plan.command() + " batch_games=2"
+    assert batch_games_of(figure["command"]) == 2 and batch_games_of(plan.command()) == 1
+    assert figure["games"] == 4 and read_card("odoku", zoo)["figures"] == [figure]
+    run_dir = tmp_path / "out" / "odoku" / "raw_network_no_search_vs_mcts_400"
+    settings = json.loads((run_dir / "match.jsonl").read_text().splitlines()[0])["settings"]
+    assert settings["batch_games"] == 2 and settings["games"] == 4
+    # measured again: the journal holds every game, so the figure is the same without playing
+    assert measure("odoku", "raw network (no", 2, tmp_path / "out", batch_games=2, directory=zoo) == [figure]
+    with pytest.raises(Exception, match="batch_games: 2 then, 1 now"):
+        measure("odoku", "raw network (no", 1, tmp_path / "out", batch_games=1, directory=zoo)
 
 
 def test_mode_zoo_prints_the_cards_and_the_missing_games(tmp_path):

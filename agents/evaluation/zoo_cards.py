@@ -44,8 +44,19 @@ class PlannedFigure:
     target: str
     goal: tuple[str, float] | None  # (">=" or "<=", bound); None: reported, no target
 
-    def command(self) -> str:
-        return "python evaluate.py " + shlex.join(self.overrides)
+    def command(self, batch_games: int = 1) -> str:
+        """The command that measures it; ``batch_games``: its games played in lockstep groups of
+        that many, which changes the games but not their expected results (docs/evaluate.md)."""
+        return "python evaluate.py " + shlex.join(self.overrides_for(batch_games))
+
+    def overrides_for(self, batch_games: int = 1) -> tuple[str, ...]:
+        return self.overrides + ((f"batch_games={batch_games}",) if batch_games != 1 else ())
+
+
+def batch_games_of(command: str) -> int:
+    """The ``batch_games`` a figure's command plays its games with (1 where it names none)."""
+    words = [word for word in shlex.split(command) if word.startswith("batch_games=")]
+    return int(words[-1].partition("=")[2]) if words else 1
 
 
 def has_chance_setup(name: str) -> bool:
@@ -120,8 +131,11 @@ def _override_text(value) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def read_figure(planned: PlannedFigure, document: dict, date: datetime.date | None = None) -> dict:
-    """The card's figure from the ``results.json`` document of ``planned``'s command."""
+def read_figure(
+    planned: PlannedFigure, document: dict, date: datetime.date | None = None, batch_games: int = 1
+) -> dict:
+    """The card's figure from the ``results.json`` document of ``planned``'s command, its games
+    played in lockstep groups of ``batch_games``."""
     kind, spec, which = planned.reads
     if kind == "score":
         row = next(r for r in document["table"] if r["player"] == spec and r["opponent"] == which)
@@ -133,7 +147,7 @@ def read_figure(planned: PlannedFigure, document: dict, date: datetime.date | No
     met, verdict = judge(value, interval, planned.goal)
     return {
         "name": planned.name,
-        "command": planned.command(),
+        "command": planned.command(batch_games),
         "games": games,
         "value": value,
         "interval": interval,
