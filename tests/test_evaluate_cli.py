@@ -248,6 +248,7 @@ def test_ctrl_c_in_a_human_game_ends_cleanly_and_keeps_a_replayable_record(tmp_p
 
 
 def test_cli_reports_errors_without_a_traceback(tmp_path):
+    # the run directory is the working directory (hydra.run.dir=.): it stays, with the error logged
     failed = cli(["players=[oracle,nonsense]"], tmp_path)
     assert failed.returncode == 1
     assert "error: unknown player spec 'nonsense'" in failed.stderr and "Traceback" not in failed.stderr

@@ -34,12 +34,14 @@ def run_directory(resume, game: str, time: str) -> str:
 
 def remove_unused_run_dir(run_dir: str | Path) -> bool:
     """Delete ``run_dir`` if it holds only what Hydra writes at the start (``.hydra/``,
-    ``*.log``), then its parents that are left empty inside the working directory."""
-    run_dir = Path(run_dir).resolve()
+    ``*.log``), then its parents that are left empty inside the working directory. The
+    working directory itself (``hydra.run.dir=.``) and any folder above it stay."""
+    run_dir, cwd = Path(run_dir).resolve(), Path.cwd().resolve()
+    if run_dir == cwd or run_dir in cwd.parents:
+        return False
     if not run_dir.is_dir() or any(p.name != ".hydra" and p.suffix != ".log" for p in run_dir.iterdir()):
         return False
     shutil.rmtree(run_dir)
-    cwd = Path.cwd().resolve()
     for parent in run_dir.parents:
         if parent == cwd or cwd not in parent.parents or any(parent.iterdir()):
             break
