@@ -1,18 +1,11 @@
 """The examples run from a fresh install with their extras."""
 
-import importlib.util
-from pathlib import Path
-
 import pytest
-
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+from checkout_scripts import load_script
 
 
 def load(name: str):
-    spec = importlib.util.spec_from_file_location(name, EXAMPLES / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(f"examples/{name}.py")
 
 
 @pytest.mark.slow

@@ -1,16 +1,15 @@
 """The zoo: every shipped network loads, plays legally and beats random; every card is
 complete and its commands compose; a network refuses any other game, rules or size."""
 
-import importlib.util
 import json
 import shlex
 import shutil
-from pathlib import Path
 
 import gymnasium as gym
 import numpy as np
 import pytest
 import torch
+from checkout_scripts import load_script
 from hydra import compose, initialize_config_dir
 
 import envs
@@ -308,14 +307,6 @@ def test_read_figure_from_a_match_document():
     assert (figure["value"], figure["interval"], figure["games"], figure["met"]) == (0.7, [0.63, 0.76], 200, False)
 
 
-def _zoo_measure():
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "zoo_measure.py"
-    spec = importlib.util.spec_from_file_location("zoo_measure", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_zoo_measure_writes_a_lockstep_figure_with_its_batch_and_resumes_it(tmp_path, monkeypatch):
     monkeypatch.setattr("agents.evaluation.zoo_cards.SCORE_GAMES", 4)
     zoo = tmp_path / "zoo"
@@ -324,7 +315,7 @@ def test_zoo_measure_writes_a_lockstep_figure_with_its_batch_and_resumes_it(tmp_
     card["figures"] = []
     card_path("odoku", zoo).write_text(json.dumps(card))
     shutil.copy(weights_path("odoku"), weights_path("odoku", zoo))
-    measure = _zoo_measure().measure
+    measure = load_script("benchmarks/zoo_measure.py").measure
     [figure] = measure("odoku", "raw network (no", 1, tmp_path / "out", batch_games=2, directory=zoo)
     plan = planned_figures(card["game"])[2]
     assert figure["command"] == plan.command(2) == plan.command() + " batch_games=2"
@@ -333,7 +324,7 @@ def test_zoo_measure_writes_a_lockstep_figure_with_its_batch_and_resumes_it(tmp_
     run_dir = tmp_path / "out" / "odoku" / "raw_network_no_search_vs_mcts_400"
     settings = json.loads((run_dir / "match.jsonl").read_text().splitlines()[0])["settings"]
     assert settings["batch_games"] == 2 and settings["games"] == 4
-    # measured again: the journal holds every game, so the figure is the same without playing
+    # measured again: the run resumes from its journal, which holds every game, to the same figure
     assert measure("odoku", "raw network (no", 2, tmp_path / "out", batch_games=2, directory=zoo) == [figure]
     with pytest.raises(Exception, match="batch_games: 2 then, 1 now"):
         measure("odoku", "raw network (no", 1, tmp_path / "out", batch_games=1, directory=zoo)
