@@ -62,6 +62,16 @@ def test_a_run_starts_from_the_zoo_network_of_its_game(tmp_path):
     assert_same_weights(load_checkpoint(run.checkpoint)["model"], zoo)
 
 
+def test_a_zoo_network_starts_a_run_on_another_board_size(tmp_path):
+    """Weights to train further fit every size (the network is fully convolutional): the zoo's
+    Hex 11 network starts a Hex 5 run, its weights unchanged."""
+    run = train(
+        tmp_path, *FROZEN, "game=hex", "game.size=5", "experiment=none", "net=small", "train.iterations=1", "init=zoo"
+    )
+    zoo = load_network("hex", make_game("hex", size=5), any_size=True).net.state_dict()
+    assert_same_weights(load_checkpoint(run.checkpoint)["model"], zoo)
+
+
 def test_without_init_the_run_starts_elsewhere(tmp_path, source):
     run = train(tmp_path, *FROZEN, "train.iterations=1")
     model, other = load_checkpoint(run.checkpoint)["model"], load_checkpoint(source.checkpoint)["model"]

@@ -5,7 +5,7 @@ and clock. ``init=SOURCE`` starts a new run (fresh optimiser, empty replay buffe
 this run's seed) whose network begins with the weights of ``SOURCE``: ``zoo`` (the zoo's
 network for the run's game), ``zoo:NAME`` or a checkpoint (a file, or a run directory: its
 newest). It is how a shipped network trains further when the run that made it is gone.
-The weights must be for the run's game and rules (a zoo network: its board size too) and
+The weights must be for the run's game and rules (at any board size) and
 have the run's ``net`` shape; anything else is a ConfigError naming both.
 """
 
@@ -29,7 +29,7 @@ def initial_weights(source: str, game: Game, net_config: NetConfig) -> tuple[dic
     zoo_name = named_network(source, game.info.name)
     try:
         if zoo_name:
-            net = load_network(zoo_name, game).net
+            net = load_network(zoo_name, game, any_size=True).net  # weights fit every size
         else:
             path = Path(source)
             path = latest_checkpoint(path) if path.is_dir() else path

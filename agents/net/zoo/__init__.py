@@ -208,12 +208,13 @@ def _kind_name(kind) -> str:
     )
 
 
-def load_network(name: str, game: Game, directory: Path = ZOO_DIR) -> ZooNetwork:
+def load_network(name: str, game: Game, directory: Path = ZOO_DIR, any_size: bool = False) -> ZooNetwork:
     """Zoo network ``name`` for ``game``, the search settings it was trained with and those its
     player changes.
 
     Raises :class:`ZooError` for a network the zoo lacks (listing those it has) and
-    for a game, rule set or board size other than its own (naming both)."""
+    for a game, rule set or board size other than its own (naming both); with ``any_size``
+    (``init=``: weights to train further) the board size may differ."""
     path = weights_path(name, directory)
     if not path.is_file():
         have = ", ".join(zoo_names(directory)) or "none"
@@ -230,7 +231,7 @@ def load_network(name: str, game: Game, directory: Path = ZOO_DIR) -> ZooNetwork
     if not isinstance(entry.get("play", {}), dict):
         raise ZooError(f"zoo network {path}: its 'play' settings must be a dict, got {entry['play']!r}")
     try:
-        check_game(entry, game, path, what="zoo network")
+        check_game(entry, game, path, any_size=any_size, what="zoo network")
     except CheckpointError as error:
         raise ZooError(f"{error}: it plays only the game, rules and size it was trained for") from None
     net = PolicyValueNet.for_game(game.info, NetConfig(**entry["net_config"]))
