@@ -41,6 +41,7 @@ import torch
 import yaml
 
 from agents.net.network import NetConfig, PolicyValueNet
+from envs import make_game
 from envs.core import Game
 
 FORMAT = "neuzero-checkpoint/1"
@@ -98,17 +99,25 @@ def check_game(
     checkpoint: dict, game: Game, path: str | Path, any_size: bool = False, what: str = "checkpoint"
 ) -> None:
     """Raise CheckpointError unless the checkpoint was trained on ``game`` with the same
-    parameters; with ``any_size``, its ``size`` may differ. ``what`` names the file's kind
-    in the message (a zoo network, :mod:`agents.net.zoo`)."""
+    parameters; with ``any_size``, its ``size`` may differ, and so may what the game derives
+    from the size (Progressive Amazons' start), while every other rule must agree. ``what``
+    names the file's kind in the message (a zoo network, :mod:`agents.net.zoo`)."""
     trained = checkpoint["game"]
     wanted = {"name": game.info.name, "params": dict(game.info.params)}
-    ignored = {"size"} if any_size else set()
+    if trained["name"] == wanted["name"] and (
+        rule_changes(trained) == rule_changes(wanted) if any_size else trained["params"] == wanted["params"]
+    ):
+        return
+    raise CheckpointError(f"{what} {path} is for {_describe(trained)}, not {_describe(wanted)}")
 
-    def compared(params: dict) -> dict:
-        return {key: value for key, value in params.items() if key not in ignored}
 
-    if trained["name"] != wanted["name"] or compared(trained["params"]) != compared(wanted["params"]):
-        raise CheckpointError(f"{what} {path} is for {_describe(trained)}, not {_describe(wanted)}")
+def rule_changes(game: dict) -> dict:
+    """The parameters of ``game`` (``{"name", "params"}``) other than its size that differ from
+    the game's own at that size: the rules it changes, not what the size sets."""
+    params = game["params"]
+    sized = {"size": params["size"]} if "size" in params else {}
+    own = dict(make_game(game["name"], **sized).info.params)
+    return {key: value for key, value in params.items() if key != "size" and own.get(key) != value}
 
 
 def build_network(checkpoint: dict, path: str | Path, game: Game) -> PolicyValueNet:

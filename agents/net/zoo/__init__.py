@@ -38,9 +38,8 @@ from typing import Any, NamedTuple
 
 import torch
 
-from agents.net.checkpoint import CheckpointError, atomic_write, check_game
+from agents.net.checkpoint import CheckpointError, atomic_write, check_game, rule_changes
 from agents.net.network import NetConfig, PolicyValueNet
-from envs import make_game
 from envs.core import Game
 
 ZOO_DIR = Path(__file__).resolve().parent
@@ -118,9 +117,7 @@ def board_changes(game: dict) -> dict:
     """The parameters that set up the card's ``game`` (``{"name", "params"}``): its size, then
     every rule that differs from the game's own at that size (Four-way walls' ``walls``)."""
     params = game["params"]
-    sized = {"size": params["size"]} if "size" in params else {}
-    own = dict(make_game(game["name"], **sized).info.params)
-    return sized | {key: value for key, value in params.items() if key != "size" and own.get(key) != value}
+    return ({"size": params["size"]} if "size" in params else {}) | rule_changes(game)
 
 
 def named_network(source: str, game_name: str) -> str | None:
