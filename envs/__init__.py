@@ -53,6 +53,38 @@ GAMES = {
 }
 
 
+# name -> the game's display name, for pages and tables (the registry name is for code and configs)
+TITLES = {
+    "odoku": "Odoku",
+    "nex": "Nex",
+    "neumoku": "Neumoku",
+    "neuversi": "NeuVersi",
+    "adneuversi": "AdNeuVersi",
+    "neuy": "Neu-Y",
+    "hex": "Hex",
+    "gomoku": "Gomoku",
+    "reversi": "Reversi",
+    "y": "Y",
+    "sudoku_moyo": "Sudoku Moyo",
+    "amazons": "Amazons",
+    "progressive_amazons": "Progressive Amazons",
+    "hexxagon": "Hexxagon",
+    "hexxagon_1344": "Hexxagon 1344",
+    "send_it": "Send It",
+    "biqala": "Biqala",
+    "push_go": "Push Go",
+    "hop_chess": "Hop Chess",
+    "biversi": "Biversi",
+    "blockdance": "Blockdance",
+    "four_way_walls": "Four-Way Walls",
+}
+
+
+def game_title(name: str) -> str:
+    """Game ``name``'s display name: ``game_title("hop_chess") == "Hop Chess"``."""
+    return TITLES[name]
+
+
 def _factory(target: str, fixed: dict):
     module, name = target.split(":")
 
@@ -95,6 +127,7 @@ __all__ = [
     "CHANCE",
     "GAMES",
     "TERMINAL",
+    "TITLES",
     "Game",
     "GameError",
     "GameInfo",
@@ -105,6 +138,7 @@ __all__ = [
     "Symmetry",
     "game_defaults",
     "game_names",
+    "game_title",
     "make_game",
     "make_vec",
     "register_game",

@@ -23,7 +23,9 @@ class Cell:
     offers the cell itself, Odoku a blue and a white piece, Sudoku Moyo the nine digits),
     ``owner`` is the stone on it (a key of ``envs.render.STONE_COLOURS``, '' for none),
     ``fill`` its background (``#rrggbb``), ``text`` what is printed on it (a digit, a
-    verdict), ``tags`` facts for styling and tests (``given``, ``dead``, ``chosen``)."""
+    verdict), ``tags`` facts for styling and tests (``given``, ``dead``, ``chosen``),
+    ``piece`` the figure that stands there in the owner's colour instead of a plain stone
+    (one of :data:`PIECES`, '' for none)."""
 
     id: int
     name: str
@@ -35,6 +37,15 @@ class Cell:
     fill: str = "#dcb46e"
     text: str = ""
     tags: tuple[str, ...] = ()
+    piece: str = ""
+
+    def __post_init__(self):
+        if self.piece and self.piece not in PIECES:
+            raise ValueError(f"Cell {self.name}: piece must be one of {', '.join(PIECES)}, got {self.piece!r}")
+
+
+# the figures a drawing knows (Cell.piece): the chess pieces, and Hop Chess's hopper
+PIECES = ("king", "queen", "rook", "bishop", "knight", "pawn", "hopper")
 
 
 @dataclass(frozen=True)

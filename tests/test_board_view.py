@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from small_games import SMALL
 
 import envs
-from envs.board_view import HEX_RADIUS
+from envs.board_view import HEX_RADIUS, Cell
 
 DEFAULT_AND_SMALL = [(name, {}) for name in envs.GAMES] + list(SMALL.items())
 
@@ -84,13 +84,15 @@ def test_owners_are_the_stones_on_the_board(name):
         assert [owners[f"{'abcde'[c % 5]}{c // 5 + 1}"] for c in range(25)] == [
             ("", "black", "white")[v] for v in state.board
         ]
-    elif name == "hop_chess":  # a piece or a hopper: a stone of its colour, a piece with its letter
+    elif name == "hop_chess":  # a piece or a hopper: its figure in its colour
         pos = state.pos
+        figures = ("", "pawn", "knight", "bishop", "rook", "queen", "king")
         for cell in game.board_view(state).cells:
             piece, hopper = pos.board[cell.id], cell.id in pos.hoppers
             hopper_owner = ("white", "black")[pos.hoppers.index(cell.id)] if hopper else ""
             assert cell.owner == ("white" if piece > 0 else "black" if piece else hopper_owner)
-            assert cell.text == ".PNBRQK"[abs(piece)].replace(".", "")
+            assert cell.piece == (figures[abs(piece)] if piece else "hopper" if hopper else "")
+            assert cell.text == ""
             assert ("hopper" in cell.tags) == (hopper and not piece)
     elif name == "blockdance":  # Y's men black, O's white
         assert [owners[game.cell_name(c)] for c, v in enumerate(state.board) if v >= 0] == [
@@ -147,7 +149,10 @@ def test_the_layouts_put_cells_where_the_rule_book_does():
     chess = envs.make_game("hop_chess")
     cells = {c.name: c for c in chess.board_view(chess.initial_state()).cells}
     assert (cells["a8"].x, cells["a8"].y, cells["h1"].x, cells["h1"].y) == (0.5, 0.5, 7.5, 7.5)  # white below
-    assert (cells["e1"].owner, cells["e1"].text, cells["d8"].owner, cells["d8"].text) == ("white", "K", "black", "Q")
+    assert (cells["e1"].owner, cells["e1"].piece, cells["d8"].owner, cells["d8"].piece) == (
+        ("white", "king", "black", "queen")
+    )
+    assert [cells[name].piece for name in ("b1", "c8", "a2", "h8")] == ["knight", "bishop", "pawn", "rook"]
     biqala = envs.make_game("biqala")
     cells = {c.name: c for c in biqala.board_view(biqala.initial_state()).cells}
     assert (cells["K"].x, cells["K"].y, cells["k"].x, cells["k"].y) == (0.5, 0.5, 5.5, 3.5)  # A's outer board on top
@@ -196,3 +201,8 @@ def test_a_scheduled_turn_marks_its_cells_so_far():
     view = send_it.board_view(state)
     assert [(c.text, c.tags) for c in view.cells if c.tags] == [("1", ("chosen",))]
     assert view.buttons == (send_it.PASS,) and "2 move(s) left" in view.notes[0]
+
+
+def test_a_cell_refuses_a_figure_no_drawing_knows():
+    with pytest.raises(ValueError, match="e4: piece must be one of king, queen, rook, bishop, knight, pawn, hopper"):
+        Cell(0, "e4", 0.5, 0.5, "square", (), piece="wizard")

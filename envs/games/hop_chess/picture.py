@@ -1,5 +1,5 @@
-"""The picture of a Hop Chess board: checkered squares, pieces as letters, the hoppers (in the
-picture and in the board view)."""
+"""The picture of a Hop Chess board: checkered squares, the pieces (letters in the picture,
+chess figures in the board view) and the hoppers."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from envs.render import RGB, draw_square_board
 LIGHT, DARK, CHOSEN = (235, 215, 180), (180, 135, 95), (240, 240, 120)
 HOPPER_STONES = {"@": "white", "#": "black"}
 SEAT_COLOURS = ("white", "black")
+FIGURES = ("", "pawn", "knight", "bishop", "rook", "queen", "king")  # by piece kind (moves.PAWN = 1, ...)
 
 
 def draw_hop_chess(symbols: Sequence[str], chosen: int) -> np.ndarray:
@@ -27,14 +28,14 @@ def draw_hop_chess(symbols: Sequence[str], chosen: int) -> np.ndarray:
 
 
 def hop_chess_view(game, state) -> BoardView:
-    """The board as vector data (``envs.board_view``), rank 8 at the top: a piece is a stone of
-    its colour with its letter (``P`` a pawn), a hopper a plain stone of its colour (tagged
-    ``hopper``); the squares chosen so far in the turn (the piece's, its final square) are
+    """The board as vector data (``envs.board_view``), rank 8 at the top: a piece is its chess
+    figure in its colour (``Cell.piece``: ``knight``, ...), a hopper the ``hopper`` figure in
+    its colour (tagged ``hopper``); the squares chosen so far in the turn (the piece's, its final square) are
     marked and tagged ``chosen``. A click on a square offers what the turn's next micro-step
     may do there: pick the piece, end the piece's move (each promotion where there are
     several), put the hopper."""
     from envs.games.hop_chess.game import FROM, HOPPER, TO, TO_KINDS
-    from envs.games.hop_chess.moves import LETTERS, colour_of, square_name
+    from envs.games.hop_chess.moves import colour_of, square_name
 
     pos = state.pos
     layout = square_layout([str(r) for r in range(8, 0, -1)], list("abcdefgh"))
@@ -54,14 +55,16 @@ def hop_chess_view(game, state) -> BoardView:
             actions = (FROM + square,)
         tags: tuple[str, ...] = ()
         if piece:
-            owner, text = SEAT_COLOURS[colour_of(piece)], LETTERS[abs(piece)]
+            owner, figure = SEAT_COLOURS[colour_of(piece)], FIGURES[abs(piece)]
         elif square in pos.hoppers:
-            owner, text, tags = SEAT_COLOURS[pos.hoppers.index(square)], "", ("hopper",)
+            owner, figure, tags = SEAT_COLOURS[pos.hoppers.index(square)], "hopper", ("hopper",)
         else:
-            owner, text = "", ""
+            owner, figure = "", ""
         ground = CHOSEN if square in chosen else (LIGHT if (rank + file) % 2 else DARK)
         tags += ("chosen",) if square in chosen else ()
-        cells.append(Cell(square, square_name(square), x, y, "square", actions, owner, colour(ground), text, tags))
+        cells.append(
+            Cell(square, square_name(square), x, y, "square", actions, owner, colour(ground), "", tags, figure)
+        )
     notes = []
     if state.player >= 0:
         step = "the hopper's square" if state.move is not None else "the piece's final square"
