@@ -8,15 +8,17 @@ import numpy as np
 
 from agents.players.player import Player
 from agents.search.estimators import RolloutEstimator
-from agents.search.mcts import MCTS, Estimator, SearchConfig, select_action
+from agents.search.mcts import MCTS, Estimator, SearchConfig, SearchResult, select_action
 from envs.core import Game
 
 
 class SearchPlayer(Player):
     """Searches every decision with ``estimator`` and plays the most visited
-    action (temperature 0, ties broken by ``rng``); no root noise."""
+    action (temperature 0, ties broken by ``rng``); no root noise. ``last_search`` keeps
+    the search of the last ``act`` (its values and planned line: the browser board shows them)."""
 
     name = "search"
+    last_search: SearchResult | None = None
 
     def __init__(self, game: Game, estimator: Estimator, config: SearchConfig):
         self.game = game
@@ -24,7 +26,8 @@ class SearchPlayer(Player):
         self.mcts = MCTS(game, config)
 
     def act(self, state, rng: np.random.Generator) -> int:
-        return select_action(self.mcts.search(state, self.estimator, rng), 0.0, rng)
+        self.last_search = self.mcts.search(state, self.estimator, rng)
+        return select_action(self.last_search, 0.0, rng)
 
     def act_many(self, states: Sequence, rngs: Sequence[np.random.Generator]) -> list[int]:
         """One lockstep search of every position (one estimator call per simulation

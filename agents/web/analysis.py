@@ -8,6 +8,9 @@ visits, visit share, prior (the raw network's policy; uniform for ``mcts``) and 
 per seat, the root's value per seat and the principal variation. The raw network
 (``az:PATH:0``) gives its policy and value. The solver (tiny boards) gives each action's
 exact value. Other players (``random``, ``greedy``, ``oracle``) have nothing to show.
+
+:func:`thinking` is what a searching agent thought when it last moved: the same answer from
+the search it played by (no search is run again), for the board to show beside every move.
 """
 
 from __future__ import annotations
@@ -39,7 +42,12 @@ def analyse(game: Game, state, player: Player, rng: np.random.Generator, simulat
         isinstance(simulations, bool) or not isinstance(simulations, int) or not 1 <= simulations <= MAX_SIMULATIONS
     ):
         raise AnalysisError(f"simulations must be an integer from 1 to {MAX_SIMULATIONS}, got {simulations!r}")
-    answer = {"to_play": _seat_name(game, seat)} | _analysis(game, state, player, rng, simulations)
+    return _framed(game, seat, _analysis(game, state, player, rng, simulations))
+
+
+def _framed(game: Game, seat: int, answer: dict) -> dict:
+    """``answer`` with the seat to play and its value in the game's own units."""
+    answer = {"to_play": _seat_name(game, seat)} | answer
     if seat >= 0:
         answer["value_text"] = game.value_text(answer["values"][seat], seat)
     return answer
@@ -66,13 +74,28 @@ def _analysis(game: Game, state, player: Player, rng, simulations: int | None) -
     )
 
 
+def thinking(game: Game, state, player: Player) -> dict | None:
+    """What ``player`` thought of ``state``, the position it has just acted in, by the search it
+    played by: :func:`analyse`'s answer without the per-move table; None for a player without
+    a search."""
+    result = getattr(player, "last_search", None)
+    if not isinstance(player, SearchPlayer) or result is None:
+        return None
+    answer = _search_answer(game, state, result, player.mcts.config)
+    del answer["moves"]
+    return _framed(game, game.to_play(state), answer)
+
+
 def _search(game: Game, state, player: SearchPlayer, rng, simulations: int | None) -> dict:
     mcts = player.mcts
     if simulations is not None:
         mcts = MCTS(game, dataclasses.replace(mcts.config, num_simulations=simulations))
     if isinstance(player, RolloutPlayer):
         player.estimator.rng = rng  # as RolloutPlayer.act does: the rollouts draw from this generator
-    result = mcts.search(state, player.estimator, rng)
+    return _search_answer(game, state, mcts.search(state, player.estimator, rng), mcts.config)
+
+
+def _search_answer(game: Game, state, result, config) -> dict:
     total = result.visit_counts.sum()
     actions = np.flatnonzero(result.visit_counts > 0) if game.to_play(state) == CHANCE else game.legal_actions(state)
     moves = []
@@ -96,7 +119,7 @@ def _search(game: Game, state, player: SearchPlayer, rng, simulations: int | Non
         game.apply(position, action)
     return {
         "kind": "search",
-        "simulations": mcts.config.num_simulations,
+        "simulations": config.num_simulations,
         "visits": int(total),
         "values": _floats(result.root_values),
         "moves": moves,

@@ -1,12 +1,18 @@
 """The browser board's HTTP server: a Starlette app (extra ``web``) over :mod:`agents.web.session`.
 
-Pages: ``/`` lists the games, ``/play/GAME`` is a game's board (play, watch, replay, analyse),
-``/static/...`` the page's JavaScript modules and style. The API takes and gives JSON:
+Pages: ``/`` lists the games (display name, a picture of the board, the zoo network's
+strength), ``/play/GAME`` is a game's board (play, watch, replay, analyse), ``/static/...``
+the page's JavaScript modules and style. The API takes and gives JSON:
 
 ==========================  ======================================================================
-``GET  /api/games``         the games with their parameters, the agent spec forms, the checkpoints,
-                            the zoo's boards (each game with a network, the parameters it plays)
-``POST /api/new``           ``{game, params, seats: [spec, spec], seed}``: a new session and its view
+``GET  /api/games``         the games (:func:`agents.web.opponent.opening`: display name, the
+                            parameters the page opens with, the zoo network's board and strength)
+                            with their defaults, the agent spec forms, the checkpoints, the zoo's
+                            boards (each game with a network, the parameters it plays)
+``GET  /api/preview/GAME``  the board view of the game's start, on the board the page opens with
+``POST /api/new``           ``{game, params, seats: [spec, spec], seed}``: a new session and its view;
+                            without ``seats``, the person against :func:`default_opponent`
+                            (the zoo network where it plays the board), and ``opponent`` says who
 ``POST /api/view``          ``{session}``: the session's position
 ``POST /api/play``          ``{session, action}``: the person's action (a click)
 ``POST /api/step``          ``{session}``: one agent turn (watching)
@@ -26,6 +32,7 @@ the directory given on the command line (:class:`agents.web.players.PlayerSource
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import json
 import secrets
@@ -42,12 +49,12 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from agents.net.zoo import zoo_boards
 from agents.web.analysis import analyse
+from agents.web.opponent import boards, default_opponent, opening
 from agents.web.players import PlayerSource
-from agents.web.session import Replay, Session, SessionError
-from envs import GAMES, game_defaults
-from envs.core import GameError
+from agents.web.session import HUMAN, Replay, Session, SessionError
+from envs import GAMES, game_defaults, game_title
+from envs.core import GameError, make_game
 
 MAX_BODY = 256 * 1024  # bytes: a record of the longest game fits many times over
 MAX_SESSIONS = 64
@@ -86,7 +93,7 @@ def make_app(source: PlayerSource | None = None, seed: int = 0) -> Starlette:
     new session's generator unless the request gives one."""
     source = source or PlayerSource()
     store = Store()
-    boards = zoo_boards()  # the zoo is package data: it does not change while the server runs
+    openings = {name: opening(name) for name in GAMES}  # the zoo is package data: it does not change
 
     async def body(request: Request) -> dict:
         if int(request.headers.get("content-length") or 0) > MAX_BODY:
@@ -132,12 +139,20 @@ def make_app(source: PlayerSource | None = None, seed: int = 0) -> Starlette:
         return work
 
     def new(data: dict) -> dict:
-        seats = data.get("seats", ["human", "random"])
-        game = data.get("game")
-        if not isinstance(game, str) or game not in GAMES:
-            raise SessionError(f"unknown game {game!r}; the games are {', '.join(GAMES)}")
-        session = Session(game, data.get("params", {}), seats, source, seed_of(data, seed))
-        return session.view() | {"session": store.add(session)}
+        game, params = known_game(data.get("game")), data.get("params", {})
+        if "seats" in data:
+            session = Session(game, params, data["seats"], source, seed_of(data, seed))
+            return session.view() | {"session": store.add(session)}
+        if not isinstance(params, dict):
+            raise SessionError("a game is a name and a dictionary of parameters")
+        opponent = default_opponent(make_game(game, **params))
+        session = Session(game, params, [HUMAN, opponent.spec], source, seed_of(data, seed))
+        return session.view() | {"session": store.add(session), "opponent": opponent.note}
+
+    def preview(data: dict) -> dict:
+        name = known_game(data.get("game"))
+        game = make_game(name, **openings[name]["params"])
+        return {"title": game_title(name), "board": dataclasses.asdict(game.board_view(game.initial_state()))}
 
     def analysis(session: Session, data: dict) -> dict:
         player = source.make(data.get("player", "mcts:200"), session.game)
@@ -160,22 +175,23 @@ def make_app(source: PlayerSource | None = None, seed: int = 0) -> Starlette:
 
     def games(data: dict) -> dict:
         return {
-            "games": [game_defaults(name) for name in GAMES],
+            "games": [openings[name] | {"defaults": game_defaults(name)} for name in GAMES],
             "players": source.kinds(),
             "checkpoints": source.checkpoints(),
-            "zoo": boards,
+            "zoo": boards(),
         }
 
     async def index(request: Request) -> Response:
-        links = "\n".join(f'<li><a href="/play/{name}">{html.escape(name)}</a></li>' for name in GAMES)
-        page = (STATIC / "index.html").read_text().replace("<!--GAMES-->", links)
+        entries = "\n".join(game_entry(openings[name]) for name in GAMES)
+        page = (STATIC / "index.html").read_text().replace("<!--GAMES-->", entries)
         return HTMLResponse(page)
 
     async def board(request: Request) -> Response:
         name = request.path_params["game"]
         if name not in GAMES:
             return JSONResponse({"error": f"unknown game {name[:40]!r}"}, status_code=404)
-        return HTMLResponse((STATIC / "board.html").read_text().replace("GAME_NAME", name))
+        page = (STATIC / "board.html").read_text().replace("GAME_TITLE", html.escape(game_title(name)))
+        return HTMLResponse(page.replace("GAME_NAME", name))
 
     async def no_icon(request: Request) -> Response:
         return Response(status_code=204)
@@ -206,6 +222,7 @@ def make_app(source: PlayerSource | None = None, seed: int = 0) -> Starlette:
         Route("/play/{game}", board),
         Route("/favicon.ico", no_icon),
         Route("/api/games", api(games)),
+        Route("/api/preview/{game}", api(preview)),
         Route("/api/new", api(new), methods=["POST"]),
         Route("/api/view", api(with_session(view)), methods=["POST"]),
         Route("/api/play", api(with_session(play)), methods=["POST"]),
@@ -220,6 +237,28 @@ def make_app(source: PlayerSource | None = None, seed: int = 0) -> Starlette:
         Mount("/static", app=StaticFiles(directory=str(STATIC)), name="static"),
     ]
     return Starlette(routes=routes, exception_handlers={HTTPException: not_found})
+
+
+def known_game(name) -> str:
+    if not isinstance(name, str) or name not in GAMES:
+        raise SessionError(f"unknown game {str(name)[:40]!r}; the games are {', '.join(GAMES)}")
+    return name
+
+
+def game_entry(entry: dict) -> str:
+    """One game in the list: its picture (drawn by the page from ``/api/preview``), its
+    display name, and its zoo network's strength or who plays instead."""
+    name, zoo = entry["name"], entry["zoo"]
+    strength = (
+        f"zoo network ({html.escape(zoo['board'])}): {html.escape(zoo['strength'])}"
+        if zoo
+        else f"no zoo network: {html.escape(default_opponent(make_game(name)).spec)} plays"
+    )
+    return (
+        f'<li class="game" data-game="{name}"><a href="/play/{name}"><svg class="preview"></svg>'
+        f'<span class="title">{html.escape(entry["title"])}</span></a>'
+        f'<span class="strength">{strength}</span></li>'
+    )
 
 
 def seed_of(data: dict, default: int) -> int:

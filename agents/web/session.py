@@ -3,8 +3,10 @@ click judged by the engine, undo, a new game, seats swapped, the record; and rec
 
 The session plays chance (from its own seeded generator) and the agents' turns itself, and
 stops where the person is to move. With agents in both seats (watching) :meth:`Session.step`
-plays one turn a call. Positions are sent as :meth:`Session.view` dictionaries: the game's
-``board_view`` with, per cell, the actions a click offers, their text and whether each is legal.
+plays one turn a call. What a searching agent thought at the start of its last turn (its
+value and planned line, :func:`agents.web.analysis.thinking`) goes with the view.
+Positions are sent as :meth:`Session.view` dictionaries: the game's ``board_view`` with, per
+cell, the actions a click offers, their text and whether each is legal.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Sequence
 import numpy as np
 
 from agents.evaluation.runner import game_record
+from agents.web.analysis import thinking
 from agents.web.players import PlayerSource
 from envs.core import CHANCE, TERMINAL, Game, make_game
 from envs.records import format_game, parse_header, read_record, replay
@@ -47,6 +50,7 @@ class Session:
         self.state, self.actions = self.game.initial_state(), []
         self.complete = 0  # actions up to the end of the last whole turn (what a record holds)
         self.last_mover: int | None = None  # who made the last action (a seat or CHANCE)
+        self.thought: dict | None = None  # the last agent turn's thinking, with its seat and spec
         self.turn_starts: list[int] = []  # len(actions) at the start of each of the person's turns
         for player in self.players.values():
             player.reset()
@@ -110,15 +114,25 @@ class Session:
                 return
             if self._watching() and not one_turn:
                 return
-            self._apply(self.players[seat].act(state, self.rng))
+            self._agent_moves(seat)
             if one_turn and game.to_play(state) != seat:
                 return
+
+    def _agent_moves(self, seat: int) -> None:
+        """The agent in ``seat`` acts; at the start of its turn its thinking is kept."""
+        player, starts = self.players[seat], self.last_mover != seat
+        before = self.state.copy() if starts else None
+        self._apply(player.act(self.state, self.rng))
+        if starts:
+            thought = thinking(self.game, before, player)
+            self.thought = None if thought is None else {"seat": seat, "player": self.seats[seat]} | thought
 
     def _watching(self) -> bool:
         return len(self.players) == 2
 
     def _restore(self, actions: list[int]) -> None:
         self.state, self.actions, self.complete, self.last_mover = self.game.initial_state(), [], 0, None
+        self.thought = None
         for action in actions:
             self._apply(action)
         for player in self.players.values():
@@ -138,6 +152,7 @@ class Session:
             "seats": list(self.seats),
             "your_turn": seat >= 0 and seat not in self.players,
             "watching": self._watching(),
+            "thinking": self.thought,
             "turns": self.turns(),
             "can_undo": bool(self.turn_starts)
             and (len(self.turn_starts) > 1 or self.turn_starts[0] < len(self.actions)),

@@ -1,10 +1,9 @@
-// The browser board: draws the server's board view as SVG (one <g class="cell"> per cell with
-// data-cell, data-owner, data-id, data-legal), sends clicks to the engine, shows its messages,
-// the analysis overlay and the replay slider. Plain ES module, no dependencies.
+// The browser board: draws the server's board view as SVG (board_draw.js), sends clicks to
+// the engine, shows its messages, what the agent thought of its last turn, the analysis
+// overlay and the replay slider. Plain ES module, no dependencies.
 
-const SVG = "http://www.w3.org/2000/svg";
-const STONES = { black: "#191919", white: "#f5f5f5", blue: "#285ac8", neutral: "#969696" };
-const HEX_R = 1 / Math.sqrt(3);
+import { drawBoard, node } from "/static/board_draw.js";
+
 const pixels = (width) => Math.max(40, Math.min(64, 560 / (width + 2))); // per cell width: small boards larger
 
 const game = document.body.dataset.game;
@@ -32,68 +31,16 @@ function say(text, kind = "error") {
   message.className = kind;
 }
 
-function node(name, attributes = {}, parent = null) {
-  const element = document.createElementNS(SVG, name);
-  for (const [key, value] of Object.entries(attributes)) element.setAttribute(key, value);
-  if (parent) parent.appendChild(element);
-  return element;
-}
-
-function hexagon(x, y) {
-  const w = 0.5, r = HEX_R;
-  return [[w, -r / 2], [0, -r], [-w, -r / 2], [-w, r / 2], [0, r], [w, r / 2]]
-    .map(([dx, dy]) => `${(x + dx).toFixed(3)},${(y + dy).toFixed(3)}`).join(" ");
-}
-
-function dark(colour) {
-  const [r, g, b] = [1, 3, 5].map((i) => parseInt(colour.slice(i, i + 2), 16));
-  return 0.299 * r + 0.587 * g + 0.114 * b < 150;
-}
-
-function textColour(cell) {
-  if (cell.owner) return dark(STONES[cell.owner]) ? "#ffffff" : "#111111";
-  if (cell.tags.includes("chosen")) return "#c81e1e";
-  if (cell.tags.includes("dead")) return dark(cell.fill) ? "#ffc8c8" : "#a01010";
-  return dark(cell.fill) ? "#ffffff" : "#111111";
-}
-
 // --- drawing ------------------------------------------------------------------------------------
 function draw(view) {
   current = view;
   document.body.dataset.views = Number(document.body.dataset.views || 0) + 1;
-  const board = view.board, svg = $("board");
-  svg.replaceChildren();
-  svg.setAttribute("viewBox", `-1 -1 ${board.width + 2} ${board.height + 2}`);
-  const px = pixels(board.width);
-  svg.setAttribute("width", Math.round((board.width + 2) * px));
-  svg.setAttribute("height", Math.round((board.height + 2) * px));
-  for (const line of board.lines) {
-    node("line", { x1: line.x1, y1: line.y1, x2: line.x2, y2: line.y2, stroke: line.colour,
-      "stroke-width": line.width, "stroke-linecap": "round" }, svg);
-  }
-  const cells = node("g", { id: "cells" }, svg);
-  for (const cell of board.cells) {
-    const legal = cell.moves.some((move) => move.legal);
-    const g = node("g", { class: "cell", "data-cell": cell.name, "data-id": cell.id, "data-owner": cell.owner,
-      "data-tags": cell.tags.join(" "), "data-legal": legal }, cells);
-    const title = node("title", {}, g);
-    title.textContent = cell.name + (cell.owner ? ` (${cell.owner})` : "");
-    if (cell.shape === "hex") node("polygon", { class: "ground", points: hexagon(cell.x, cell.y), fill: cell.fill }, g);
-    else node("rect", { class: "ground", x: cell.x - 0.5, y: cell.y - 0.5, width: 1, height: 1, fill: cell.fill }, g);
-    if (cell.owner) node("circle", { class: "stone", cx: cell.x, cy: cell.y, r: 0.36, fill: STONES[cell.owner] }, g);
-    if (cell.text) {
-      const mark = node("text", { class: "mark", x: cell.x, y: cell.y, fill: textColour(cell) }, g);
-      if (cell.tags.includes("given")) mark.setAttribute("font-weight", "bold");
-      mark.textContent = cell.text;
-    }
-    g.addEventListener("click", () => clicked(cell));
-  }
-  for (const label of board.labels) {
-    node("text", { class: "label", x: label.x, y: label.y }, svg).textContent = label.text;
-  }
+  const svg = $("board");
+  drawBoard(svg, view.board, pixels(view.board.width), clicked);
   node("g", { id: "overlay" }, svg);
-  drawButtons(board.buttons);
+  drawButtons(view.board.buttons);
   drawStatus(view);
+  drawThinking(view.thinking);
 }
 
 function drawButtons(moves) {
@@ -132,6 +79,23 @@ function drawStatus(view) {
     item.textContent = text;
     turns.appendChild(item);
   }
+}
+
+// What the agent thought at the start of its last turn: its value and planned line, from the
+// search it played by (the session sends it with every position; nothing to click).
+function drawThinking(thought) {
+  const box = $("thinking");
+  box.replaceChildren();
+  box.dataset.seat = thought ? thought.seat : "";
+  box.dataset.pv = thought && thought.pv ? thought.pv.join(" ") : "";
+  if (!thought) {
+    box.textContent = replay ? "" : "An agent that searches shows here what it thought of its last turn.";
+    return;
+  }
+  const lines = [`${thought.player} (seat ${thought.seat}), at the start of its last turn, ${thought.visits} visits:`,
+    `value for ${thought.to_play}: ${thought.value_text}`,
+    `planned line: ${thought.pv.length ? thought.pv.join("  ") : "(none)"}`];
+  for (const text of lines) box.appendChild(document.createElement("p")).textContent = text;
 }
 
 // --- playing ------------------------------------------------------------------------------------
@@ -179,11 +143,21 @@ function readParams() {
   return params;
 }
 
+// While the seats say what the server chose last, a new game seats the person against the
+// server's choice for the board (the zoo network where it plays it, else the strongest player
+// at hand), which it names; seats the person wrote (or swapped) are kept.
+let chosen = ["human", ""];
+
 async function newGame() {
   leaveReplay();
   try {
-    const view = await call("/api/new", { game, params: readParams(), seats: [$("seat0").value, $("seat1").value],
-      seed: Number($("seed").value || 0) });
+    const seats = [$("seat0").value, $("seat1").value];
+    const request = { game, params: readParams(), seed: Number($("seed").value || 0) };
+    if (seats.some((spec, seat) => spec !== chosen[seat])) request.seats = seats;
+    const view = await call("/api/new", request);
+    if (view.opponent) chosen = [...view.seats];
+    showSeats(view);
+    $("opponent").textContent = view.opponent ? `Opponent: ${view.opponent}` : "";
     session = view.session;
     $("download").href = `/api/record/${session}`;
     say("", "info");
@@ -193,6 +167,10 @@ async function newGame() {
   } catch (error) {
     say(error.message);
   }
+}
+
+function showSeats(view) {
+  view.seats.forEach((spec, seat) => { $(`seat${seat}`).value = spec; });
 }
 
 function schedule() {
@@ -336,29 +314,35 @@ async function replayGame() {
 }
 
 // --- set-up -------------------------------------------------------------------------------------
-// A zoo network plays only the board it was trained on: where that is not the default one
-// (Progressive Amazons 10x10, not 19x19), a button sets the parameters to it.
+// A zoo network plays only the board it was trained on: the page opens on it, and while the
+// parameters say another board a button sets them back to it.
 function offerZooBoard(board) {
   const inputs = [...document.querySelectorAll("#params input")];
   const differs = Object.entries(board).filter(([name, value]) =>
     inputs.some((input) => input.name === name && input.value !== String(value)));
-  if (differs.length === 0) return;
-  const button = document.createElement("button");
-  button.id = "zoo-board";
-  button.type = "button";
+  let button = $("zoo-board");
+  if (differs.length === 0) {
+    if (button) button.remove();
+    return;
+  }
+  if (!button) {
+    button = document.createElement("button");
+    button.id = "zoo-board";
+    button.type = "button";
+    button.addEventListener("click", () => {
+      for (const input of inputs) if (input.name in board) input.value = String(board[input.name]);
+      offerZooBoard(board);
+    });
+    $("params").appendChild(button);
+  }
   button.textContent = `zoo's board: ${differs.map(([name, value]) => `${name} ${value}`).join(", ")}`;
-  button.addEventListener("click", () => {
-    for (const input of inputs) if (input.name in board) input.value = String(board[input.name]);
-  });
-  $("params").appendChild(button);
 }
 
 async function setUp() {
   const info = await call("/api/games");
-  const defaults = info.games.find((entry) => entry.name === game);
+  const opening = info.games.find((entry) => entry.name === game);
   const params = $("params");
-  for (const [name, value] of Object.entries(defaults)) {
-    if (name === "name") continue;
+  for (const [name, value] of Object.entries(opening.params)) {
     const label = document.createElement("label");
     label.textContent = `${name} `;
     const input = document.createElement("input");
@@ -369,14 +353,17 @@ async function setUp() {
     params.appendChild(label);
   }
   const zooBoard = info.zoo[game]; // the parameters its zoo network plays, when it has one
-  if (zooBoard) offerZooBoard(zooBoard);
+  if (zooBoard) params.addEventListener("input", () => offerZooBoard(zooBoard));
   const specs = $("specs");
   const options = ["human", ...(zooBoard ? ["zoo"] : []), "random", "greedy", "mcts:50", "mcts:200", "mcts:1000",
     "oracle", "solver", ...info.checkpoints.map((name) => `az:${name}`)];
   for (const spec of options) specs.appendChild(new Option(spec, spec));
   $("new").addEventListener("click", newGame);
   $("undo").addEventListener("click", () => sessionCall("/api/undo"));
-  $("swap").addEventListener("click", () => sessionCall("/api/swap"));
+  $("swap").addEventListener("click", async () => {
+    const view = await sessionCall("/api/swap");
+    if (view) showSeats(view);
+  });
   $("step").addEventListener("click", () => sessionCall("/api/step"));
   $("auto").addEventListener("change", schedule);
   $("analyse").addEventListener("click", analyseHere);
