@@ -16,7 +16,10 @@ from agents.web.headless import MISSING, chromium, served
 
 pytest.importorskip("starlette", reason="the web extra is not installed: pip install -e '.[web]'")
 
+from agents.web.players import PlayerSource  # noqa: E402
 from agents.web.server import make_app  # noqa: E402
+from agents.web.session import Session  # noqa: E402
+from envs import GAMES, game_title
 from envs.core import IllegalActionError
 from envs.records import read_record
 
@@ -179,40 +182,135 @@ def test_every_game_plays_to_the_end_by_clicks_and_its_record_replays(browser, b
     assert owners(browser) == final
 
 
-def test_the_zoo_takes_a_seat_on_the_board_its_network_plays(browser, base):
-    browser.get(f"{base}/play/nex")
-    wait(lambda: script(browser, "return document.body.dataset.ready") == "true", what="nex's page")
-    options = "return [...document.querySelectorAll('#specs option')].map(o => o.value)"
-    assert "zoo" in script(browser, options)
-    assert not browser.find_elements("css selector", "#zoo-board")  # its network plays the default board
+def ready(browser, base: str, page: str) -> None:
+    browser.get(f"{base}{page}")
+    wait(lambda: script(browser, "return document.body.dataset.ready") == "true", what=page)
 
-    browser.get(f"{base}/play/hexxagon_1344")
-    wait(lambda: script(browser, "return document.body.dataset.ready") == "true", what="the page")
-    assert "zoo" in script(browser, options)
-    size = "return document.querySelector(`#params input[name='size']`).value"
-    assert script(browser, size) == "9"
+
+def set_param(browser, name: str, value) -> None:
+    """Type ``value`` into a parameter's box, as a person does (the page hears the input)."""
+    script(
+        browser,
+        "const box = document.querySelector(`#params input[name='${arguments[0]}']`); box.value = arguments[1];"
+        "box.dispatchEvent(new Event('input', {bubbles: true}))",
+        name,
+        str(value),
+    )
+
+
+def text(browser, element_id: str) -> str:
+    return script(browser, "return document.getElementById(arguments[0]).textContent", element_id)
+
+
+def test_a_game_opens_against_its_zoo_network_which_plays_its_turns(browser, base):
+    ready(browser, base, "/play/hex")
+    assert script(browser, "return [0, 1].map(s => document.getElementById('seat' + s).value)") == ["human", "zoo"]
+    assert text(browser, "opponent") == "Opponent: the zoo network for Hex (size 11): 100.0% vs mcts:1600"
+    click(browser, '.cell[data-cell="f6"]')
+    assert message(browser) == ""
+    stones = [cell for cell, owner in owners(browser) if owner]
+    assert len(stones) == 2 and "f6" in stones  # the network answered
+    # the reply is the zoo player's own: a session of the same seed and seats replies the same
+    source_session = Session("hex", {"size": 11}, ["human", "zoo"], PlayerSource(), seed=0)
+    source_session.play(source_session.game.parse_turn(source_session.state, "f6")[0])
+    assert script(browser, "return [...document.querySelectorAll('#turns li')].map(li => li.textContent)") == (
+        source_session.turns()
+    )
+    # its value and planned line are on the page without a click
+    thinking = browser.find_element("css selector", "#thinking")
+    assert thinking.get_attribute("data-seat") == "1"
+    line = thinking.get_attribute("data-pv").split(" ")
+    assert line[0] == source_session.turns()[1] and len(line) > 1
+    assert source_session.view()["thinking"]["pv"] == line
+    shown = text(browser, "thinking")
+    assert "zoo (seat 1), at the start of its last turn (" in shown and "value for Horizontal: " in shown
+
+    set_param(browser, "size", 5)  # a board its network does not play: the strongest player at hand
     button = browser.find_element("css selector", "#zoo-board")
-    assert button.text == "zoo's board: size 5"
-    button.click()
-    assert script(browser, size) == "5"
-    script(browser, "document.getElementById('seat1').value = 'zoo'")
+    assert button.text == "zoo's board: size 11"
     click(browser, "#new")
-    assert message(browser) == "" and len(owners(browser)) == 61
+    assert script(browser, "return document.getElementById('seat1').value") == "mcts:400"
+    assert text(browser, "opponent") == (
+        "Opponent: the zoo network for Hex plays only size 11, not this board: "
+        "mcts:400 (plain MCTS, 400 random rollouts a move) plays instead"
+    )
+    browser.find_element("css selector", "#zoo-board").click()  # back to its board: the network again
+    assert not browser.find_elements("css selector", "#zoo-board")
+    click(browser, "#new")
+    assert script(browser, "return document.getElementById('seat1').value") == "zoo"
 
-    browser.get(f"{base}/play/four_way_walls")  # its network also differs in a rule: two walls a side
-    wait(lambda: script(browser, "return document.body.dataset.ready") == "true", what="the page")
-    button = browser.find_element("css selector", "#zoo-board")
-    assert button.text == "zoo's board: size 5, walls 2"
-    button.click()
+
+def test_a_game_whose_network_plays_another_board_opens_on_that_board(browser, base):
+    size = "return document.querySelector(`#params input[name='size']`).value"
+    options = "return [...document.querySelectorAll('#specs option')].map(o => o.value)"
+    ready(browser, base, "/play/hexxagon_1344")  # trained on side 5, not the text's side 9
+    assert script(browser, size) == "5" and "zoo" in script(browser, options)
+    assert script(browser, "return document.getElementById('seat1').value") == "zoo"
+    assert len(owners(browser)) == 61 and not browser.find_elements("css selector", "#zoo-board")
+    set_param(browser, "size", 9)
+    browser.find_element("css selector", "#zoo-board").click()
+    assert script(browser, size) == "5"
+
+    ready(browser, base, "/play/four_way_walls")  # its network also differs in a rule: two walls a side
     walls = "return document.querySelector(`#params input[name='walls']`).value"
     assert (script(browser, size), script(browser, walls)) == ("5", "2")
-    script(browser, "document.getElementById('seat1').value = 'zoo'")
-    click(browser, "#new")
-    assert message(browser) == "" and len(owners(browser)) == 25 + 16  # its squares and wall points
+    assert len(owners(browser)) == 25 + 16  # its squares and wall points
+    set_param(browser, "walls", 10)
+    assert browser.find_element("css selector", "#zoo-board").text == "zoo's board: walls 2"
 
-    browser.get(f"{base}/play/hop_chess")  # no network: no zoo seat offered
-    wait(lambda: script(browser, "return document.body.dataset.ready") == "true", what="the page")
+    ready(browser, base, "/play/hop_chess")  # no network: no zoo seat offered, the strongest player instead
     assert "zoo" not in script(browser, options)
+    assert text(browser, "opponent").startswith("Opponent: Hop Chess has no zoo network: mcts:100 (plain MCTS")
+
+
+def test_the_games_are_listed_by_name_with_a_picture_and_their_networks_strength(browser, base):
+    ready(browser, base, "/")
+    games = script(
+        browser,
+        "return [...document.querySelectorAll('#games li')].map(li => [li.dataset.game, "
+        "li.querySelector('.title').textContent, li.querySelector('.strength').textContent, "
+        "li.querySelectorAll('svg.preview .cell').length])",
+    )
+    assert [(name, title) for name, title, _, _ in games] == [(name, game_title(name)) for name in GAMES]
+    entries = {name: (strength, cells) for name, _, strength, cells in games}
+    assert entries["biqala"][0] == "zoo network (its default board): 93.5% vs mcts:1600"
+    assert entries["hexxagon_1344"] == ("zoo network (size 5): 94.5% vs mcts:1600", 61)  # the board it opens on
+    assert entries["hop_chess"] == ("no zoo network: mcts:100 plays", 64)
+    assert all(cells > 0 for _, cells in entries.values())
+    assert browser.title == "neuzero: the games"
+    browser.find_element("css selector", 'li[data-game="hop_chess"] a').click()
+    wait(lambda: script(browser, "return document.body.dataset.ready") == "true", what="Hop Chess's page")
+    assert browser.title == "Hop Chess: neuzero" and browser.find_element("css selector", "h1").text == "Hop Chess"
+
+
+def test_hop_chess_draws_chess_figures_and_hoppers(browser, base):
+    ready(browser, base, "/play/hop_chess")
+    figures = script(
+        browser,
+        "return Object.fromEntries([...document.querySelectorAll('.cell')].filter(g => g.dataset.piece).map("
+        "g => [g.dataset.cell, [g.dataset.owner, g.dataset.piece, g.querySelector('text.figure').textContent]]))",
+    )
+    assert figures["e1"] == ["white", "king", "\u265a"] and figures["d8"] == ["black", "queen", "\u265b"]
+    assert figures["g1"][1:] == ["knight", "\u265e"] and figures["a7"][1] == "pawn"
+    fills = script(
+        browser,
+        "return ['e1', 'e8'].map(c => document.querySelector(`.cell[data-cell='${c}'] text.figure`).getAttribute('fill'))",
+    )
+    assert fills[0] != fills[1]  # white and black apart
+    open_game(browser, base, "hop_chess", {}, seats=("random", "random"))  # the hoppers come on in the opening
+    for _ in range(4):
+        click(browser, "#step")
+    game, state = replay_record(_record(browser))
+    squares = [square for square in state.pos.hoppers if square >= 0 and not state.pos.board[square]]
+    assert squares  # both hoppers are placed in the opening; one may stand under a piece
+    names = {cell.id: cell.name for cell in game.board_view(state).cells}
+    drawn = script(
+        browser,
+        "return [...document.querySelectorAll('.cell[data-piece=\"hopper\"]')].map(g => [g.dataset.cell, "
+        "g.dataset.owner, g.querySelectorAll('circle.hopper').length])",
+    )
+    colours = ("white", "black")
+    assert sorted(drawn) == sorted([names[q], colours[state.pos.hoppers.index(q)], 2] for q in squares)
 
 
 def test_an_illegal_click_shows_the_engines_message(browser, base):

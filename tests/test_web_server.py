@@ -294,9 +294,13 @@ def test_a_damaged_card_leaves_its_network_out_and_the_server_starts(tmp_path, m
         shutil.copy(weights_path(name), weights_path(name, tmp_path))
         shutil.copy(card_path(name), card_path(name, tmp_path))
     card_path("nex", tmp_path).write_text('{"name": "nex"')  # cut off mid-write
-    monkeypatch.setattr("agents.web.server.zoo_boards", lambda: zoo_boards(tmp_path))
+    for module in ("server", "opponent"):
+        monkeypatch.setattr(f"agents.web.{module}.zoo_boards", lambda: zoo_boards(tmp_path))
     with TestClient(make_app()) as damaged:
-        assert damaged.get("/api/games").json()["zoo"] == {"odoku": {}}
+        games = damaged.get("/api/games").json()
+        assert games["zoo"] == {"odoku": {}}
+        assert [game["name"] for game in games["games"] if game["zoo"]] == ["odoku"]
+        assert damaged.post("/api/new", json={"game": "nex", "params": {"size": 11}}).json()["seats"][1] == "mcts:400"
     assert "nex.json: not readable JSON" in caplog.text and "zoo:nex is left out" in caplog.text
 
 
@@ -342,3 +346,54 @@ def test_checkpoints_load_only_from_the_named_directory(tmp_path):
     view = new(client, game="nex", params={"size": 3}, seats=("human", "az:nex/ckpt.pt:2"))
     analysis = post(client, "/api/analyse", session=view["session"], player="az:nex/ckpt.pt:0").json()
     assert analysis["kind"] == "network" and sum(m["prior"] for m in analysis["moves"]) == pytest.approx(1.0, abs=1e-5)
+
+
+def test_a_new_game_without_seats_faces_the_zoo_network_where_it_plays_the_board(client):
+    nex = client.post("/api/new", json={"game": "nex"}).json()
+    assert nex["seats"] == ["human", "zoo"]
+    assert nex["opponent"] == "the zoo network for Nex (size 11): 100.0% vs mcts:1600"
+    send_it = client.post("/api/new", json={"game": "send_it", "params": {"size": 7}}).json()
+    assert send_it["seats"] == ["human", "zoo"] and send_it["opponent"].endswith("(size 7): 81.5% vs mcts:1600")
+    other = client.post("/api/new", json={"game": "send_it", "params": {"size": 5}}).json()  # not its board
+    assert other["seats"] == ["human", "mcts:400"]
+    assert other["opponent"] == (
+        "the zoo network for Send It plays only size 7, not this board: "
+        "mcts:400 (plain MCTS, 400 random rollouts a move) plays instead"
+    )
+    chess = client.post("/api/new", json={"game": "hop_chess"}).json()
+    assert chess["seats"] == ["human", "mcts:100"]
+    assert chess["opponent"].startswith("Hop Chess has no zoo network: mcts:100 (plain MCTS")
+    assert "opponent" not in new(client)  # seats given: no choice to explain
+
+
+def test_the_games_list_gives_display_names_opening_boards_and_strengths(client):
+    games = {game["name"]: game for game in client.get("/api/games").json()["games"]}
+    assert list(games) == list(envs.GAMES)
+    assert games["hop_chess"]["title"] == "Hop Chess" and games["hop_chess"]["zoo"] is None
+    walls = games["four_way_walls"]
+    assert (walls["title"], walls["params"]["size"], walls["params"]["walls"], walls["defaults"]["size"]) == (
+        "Four-Way Walls",
+        5,
+        2,
+        10,
+    )
+    assert games["biqala"]["zoo"] == {"board": "its default board", "strength": "93.5% vs mcts:1600"}
+    page = client.get("/").text
+    assert ">Progressive Amazons</span>" in page and ">progressive_amazons<" not in page
+    assert "zoo network (size 10): 92.0% vs mcts:1600" in page and "no zoo network: mcts:200 plays" in page
+    assert "<h1>Hop Chess</h1>" in client.get("/play/hop_chess").text
+    preview = client.get("/api/preview/four_way_walls").json()
+    assert preview["title"] == "Four-Way Walls" and len(preview["board"]["cells"]) == 25 + 16  # the zoo's board
+    assert "unknown game 'chess'" in error(client.get("/api/preview/chess"), 400)
+
+
+def test_the_agents_value_and_planned_line_come_with_each_position(client):
+    view = new(client, game="hex", params={"size": 3}, seats=("human", "mcts:300"), seed=1)
+    assert view["thinking"] is None  # the agent has not moved yet
+    view = post(client, "/api/play", session=view["session"], action=4).json()  # b2
+    thought = view["thinking"]
+    assert (thought["seat"], thought["player"], thought["to_play"]) == (1, "mcts:300", "Horizontal")
+    assert (thought["simulations"], thought["visits"]) == (300, 299)  # the root's children share the rest
+    assert thought["pv"][0] == view["turns"][1]  # its line begins with the move it played
+    assert thought["value_text"] == envs.make_game("hex", size=3).value_text(thought["values"][1], 1)
+    assert "moves" not in thought

@@ -12,7 +12,6 @@ from __future__ import annotations
 import logging
 import re
 from dataclasses import dataclass
-from functools import cache
 
 from agents.net.zoo import ZooError, read_card, zoo_boards
 from envs import game_defaults, game_title
@@ -41,7 +40,7 @@ class Opponent:
 def default_opponent(game: Game) -> Opponent:
     """The zoo network where it plays ``game`` as set up (rules and board), else the fallback."""
     name, title = game.info.name, game_title(game.info.name)
-    card, board = zoo_card(game), boards().get(name)
+    card, board = zoo_card(game), zoo_boards().get(name)
     if card is not None:
         where = f" ({board_text(board)})" if board else ""
         return Opponent("zoo", f"the zoo network for {title}{where}: {strength(card)}")
@@ -56,17 +55,11 @@ def default_opponent(game: Game) -> Opponent:
     )
 
 
-@cache
-def boards() -> dict[str, dict]:
-    """:func:`agents.net.zoo.zoo_boards`, read once: the zoo is package data."""
-    return zoo_boards()
-
-
 def zoo_card(game: Game) -> dict | None:
     """The card of the zoo network that plays exactly ``game`` (its rules and board), else None;
     a damaged card counts as none, with a warning."""
     name = game.info.name
-    if name not in boards():
+    if name not in zoo_boards():
         return None
     try:
         card = read_card(name)
@@ -99,7 +92,7 @@ def opening(name: str) -> dict:
     """What the game list and a game's page open with: the display name, the parameters (the
     defaults, changed to its zoo network's board where it has one) and that network's board
     and strength (None without one)."""
-    board = boards().get(name)
+    board = zoo_boards().get(name)
     params = {key: value for key, value in game_defaults(name).items() if key != "name"}
     zoo = None
     if board is not None:

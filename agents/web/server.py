@@ -50,7 +50,8 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from agents.web.analysis import analyse
-from agents.web.opponent import boards, default_opponent, opening
+from agents.net.zoo import zoo_boards
+from agents.web.opponent import default_opponent, opening
 from agents.web.players import PlayerSource
 from agents.web.session import HUMAN, Replay, Session, SessionError
 from envs import GAMES, game_defaults, game_title
@@ -93,7 +94,8 @@ def make_app(source: PlayerSource | None = None, seed: int = 0) -> Starlette:
     new session's generator unless the request gives one."""
     source = source or PlayerSource()
     store = Store()
-    openings = {name: opening(name) for name in GAMES}  # the zoo is package data: it does not change
+    boards = zoo_boards()  # the zoo is package data: it does not change while the server runs
+    openings = {name: opening(name) for name in GAMES}
 
     async def body(request: Request) -> dict:
         if int(request.headers.get("content-length") or 0) > MAX_BODY:
@@ -178,7 +180,7 @@ def make_app(source: PlayerSource | None = None, seed: int = 0) -> Starlette:
             "games": [openings[name] | {"defaults": game_defaults(name)} for name in GAMES],
             "players": source.kinds(),
             "checkpoints": source.checkpoints(),
-            "zoo": boards(),
+            "zoo": boards,
         }
 
     async def index(request: Request) -> Response:

@@ -92,7 +92,7 @@ function drawThinking(thought) {
     box.textContent = replay ? "" : "An agent that searches shows here what it thought of its last turn.";
     return;
   }
-  const lines = [`${thought.player} (seat ${thought.seat}), at the start of its last turn, ${thought.visits} visits:`,
+  const lines = [`${thought.player} (seat ${thought.seat}), at the start of its last turn (${thought.simulations} simulations):`,
     `value for ${thought.to_play}: ${thought.value_text}`,
     `planned line: ${thought.pv.length ? thought.pv.join("  ") : "(none)"}`];
   for (const text of lines) box.appendChild(document.createElement("p")).textContent = text;
