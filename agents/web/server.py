@@ -49,8 +49,8 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from agents.web.analysis import analyse
 from agents.net.zoo import zoo_boards
+from agents.web.analysis import analyse
 from agents.web.opponent import default_opponent, opening
 from agents.web.players import PlayerSource
 from agents.web.session import HUMAN, Replay, Session, SessionError
