@@ -2,10 +2,12 @@
 
     python examples/board_screenshots.py [--out docs/images] [--games nex,odoku]
 
-Serves the board (``agents.web``, extra ``web``) on a free local port, opens each game in
-headless Chromium (Debian's ``chromium`` and ``chromium-driver``), lets ``random`` play both
-seats for a number of turns from seed 0, and saves the board with its notes as
-``board_GAME.png`` (a small palette PNG); Nex 5x5 is saved once more with the analysis overlay (``board_analysis.png``).
+Serves the board (``agents.web``, extra ``web``) on a free local port, saves the game list
+as ``board_games.png``, opens each game in headless Chromium (Debian's ``chromium`` and
+``chromium-driver``) on the board its page opens with, lets ``random`` play both seats for a
+number of turns from seed 0, and saves the board with its notes as ``board_GAME.png`` (a
+small palette PNG); Nex 5x5 is saved once more with the analysis overlay
+(``board_analysis.png``).
 """
 
 from __future__ import annotations
@@ -93,6 +95,14 @@ def main(argv: list[str] | None = None) -> list[Path]:
     with served(make_app()) as base:
         driver = chromium(str(out))
         try:
+            driver.set_window_size(1400, 1500)  # the whole list in the window
+            driver.get(f"{base}/")
+            wait(lambda: driver.execute_script("return document.body.dataset.ready") == "true")
+            path = out / "board_games.png"
+            save(driver.find_element("css selector", "#games"), path)
+            written.append(path)
+            print(path)
+            driver.set_window_size(1400, 1100)
             for name in args.games.split(","):
                 if name not in GAMES:
                     parser.error(f"unknown game {name!r}; the games are {', '.join(GAMES)}")

@@ -169,8 +169,13 @@ async function newGame() {
   }
 }
 
+let analyst = "mcts:200"; // the analysis box's agent, until the person writes another
+
 function showSeats(view) {
   view.seats.forEach((spec, seat) => { $(`seat${seat}`).value = spec; });
+  // the analysis asks the agent at the board, where it can show what that agent thinks
+  const agent = view.seats.find((spec) => /^(zoo|az|mcts)\b/.test(spec));
+  if (agent && $("analyst").value === analyst) $("analyst").value = analyst = agent;
 }
 
 function schedule() {
