@@ -273,7 +273,7 @@ def test_the_games_are_listed_by_name_with_a_picture_and_their_networks_strength
     )
     assert [(name, title) for name, title, _, _ in games] == [(name, game_title(name)) for name in GAMES]
     entries = {name: (strength, cells) for name, _, strength, cells in games}
-    assert entries["biqala"][0] == "zoo network (its default board): 93.5% vs mcts:1600"
+    assert entries["biqala"][0] == "zoo network: 93.5% vs mcts:1600"
     assert entries["hexxagon_1344"] == ("zoo network (size 5): 94.5% vs mcts:1600", 61)  # the board it opens on
     assert entries["hop_chess"] == ("no zoo network: mcts:100 plays", 64)
     assert all(cells > 0 for _, cells in entries.values())

@@ -377,7 +377,7 @@ def test_the_games_list_gives_display_names_opening_boards_and_strengths(client)
         2,
         10,
     )
-    assert games["biqala"]["zoo"] == {"board": "its default board", "strength": "93.5% vs mcts:1600"}
+    assert games["biqala"]["zoo"] == {"board": "", "strength": "93.5% vs mcts:1600"}
     page = client.get("/").text
     assert ">Progressive Amazons</span>" in page and ">progressive_amazons<" not in page
     assert "zoo network (size 10): 92.0% vs mcts:1600" in page and "no zoo network: mcts:200 plays" in page

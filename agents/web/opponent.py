@@ -91,14 +91,14 @@ def board_text(board: dict) -> str:
 def opening(name: str) -> dict:
     """What the game list and a game's page open with: the display name, the parameters (the
     defaults, changed to its zoo network's board where it has one) and that network's board
-    and strength (None without one)."""
+    ('' where it is the game's one board) and strength (None without one)."""
     board = zoo_boards().get(name)
     params = {key: value for key, value in game_defaults(name).items() if key != "name"}
     zoo = None
     if board is not None:
         params |= board
         try:
-            zoo = {"board": board_text(board), "strength": strength(read_card(name))}
+            zoo = {"board": board_text(board) if board else "", "strength": strength(read_card(name))}
         except ZooError as error:
             log.warning("%s; the game list shows no strength", error)
     return {"name": name, "title": game_title(name), "params": params, "zoo": zoo}

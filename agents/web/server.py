@@ -251,15 +251,15 @@ def game_entry(entry: dict) -> str:
     """One game in the list: its picture (drawn by the page from ``/api/preview``), its
     display name, and its zoo network's strength or who plays instead."""
     name, zoo = entry["name"], entry["zoo"]
-    strength = (
-        f"zoo network ({html.escape(zoo['board'])}): {html.escape(zoo['strength'])}"
-        if zoo
-        else f"no zoo network: {html.escape(default_opponent(make_game(name)).spec)} plays"
-    )
+    if zoo is None:
+        strength = f"no zoo network: {default_opponent(make_game(name)).spec} plays"
+    else:
+        board = f" ({zoo['board']})" if zoo["board"] else ""
+        strength = f"zoo network{board}: {zoo['strength']}"
     return (
         f'<li class="game" data-game="{name}"><a href="/play/{name}"><svg class="preview"></svg>'
         f'<span class="title">{html.escape(entry["title"])}</span></a>'
-        f'<span class="strength">{strength}</span></li>'
+        f'<span class="strength">{html.escape(strength)}</span></li>'
     )
 
 
