@@ -308,3 +308,8 @@ def test_a_turn_that_is_not_text_is_a_notation_error(name):
     for bad in (None, 3, b"e3"):
         with pytest.raises(envs.NotationError, match="text"):
             game.parse_turn(game.initial_state(), bad)
+
+
+def test_every_game_has_a_display_name():
+    assert list(envs.TITLES) == list(GAMES)
+    assert (envs.game_title("hop_chess"), envs.game_title("four_way_walls")) == ("Hop Chess", "Four-Way Walls")
