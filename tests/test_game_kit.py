@@ -69,16 +69,17 @@ def section_names(number: str, name: str, book: dict[str, list[str]]) -> bool:
 
 
 def section_references(text: str) -> list[str]:
-    """The section numbers a file cites as ``docs/rules.md section N`` (a citation may run over
-    a line break and its comment mark)."""
+    """The section numbers a file cites as ``docs/rules.md section N`` or ``docs/rules.md N``
+    (a citation may run over a line break and its comment mark)."""
     flat = re.sub(r"\s*\n\s*#*\s*", " ", text)
-    return re.findall(r"docs/rules\.md\s+section\s+(\d+[a-z]?)\b", flat)
+    return re.findall(r"docs/rules\.md,?\s+(?:section\s+)?(\d+[a-z]?)\b", flat)
 
 
 def citing_files() -> list[tuple[str, Path]]:
     """(game, file) for the sample files of tests/data (the game the longest registry name that
-    opens the file's name), the modules of each game's own folder in envs/games and each game's
-    own test module."""
+    opens the file's name), the modules of each game's own folder in envs/games, each game's own
+    test module, and the training recipes (the game a recipe overrides, or the one it is named
+    after)."""
     pairs = []
     for path in sorted((ROOT / "tests" / "data").iterdir()):
         owners = [name for name in NAMES if path.name.startswith(name + "_")]
@@ -87,6 +88,10 @@ def citing_files() -> list[tuple[str, Path]]:
     for name in NAMES:
         pairs += [(name, path) for path in sorted((ROOT / "envs" / "games" / name).glob("*.py"))]
         pairs += [(name, path) for path in (ROOT / "tests").glob(f"test_{name}.py")]
+    for path in sorted((ROOT / "configs" / "experiment").glob("*.yaml")):
+        game = re.search(r"/game: (\w+)", path.read_text())
+        name = game.group(1) if game else path.stem
+        pairs += [(name, path)] if name in NAMES else []
     return pairs
 
 
@@ -110,6 +115,8 @@ def test_a_stale_section_reference_is_caught():
     assert section_names("7b", "amazons", book) and not section_names("7", "progressive_amazons", book)
     assert section_references("# Errata (docs/rules.md section 12): 10...") == ["12"]
     assert section_references("# as docs/rules.md\n# section 9 reconstructs") == ["9"]
+    assert section_references("(docs/rules.md 2d: the same game)") == ["2d"]
+    assert section_references("Biqala (docs/rules.md), the double mancala") == []
 
 
 def files_of(name: str) -> list[Path]:
