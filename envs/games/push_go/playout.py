@@ -21,13 +21,12 @@ from functools import cache
 import numpy as np
 from numba import njit
 
-from envs.games.push_go.game import ORTHOGONAL
+from envs.games.push_go.game import ORTHOGONAL, REPETITIONS
 from envs.kernels import draw
 from envs.stones.board import neighbour_table
 
 EMPTY = 0
 FORMS = ("place", "move")  # ``push_form``'s code in the kernel: its index
-REPETITIONS = 3  # ``game.REPETITIONS``: the third time a position stands draws (ko="push")
 
 
 @cache
