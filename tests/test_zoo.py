@@ -183,6 +183,8 @@ def test_a_network_refuses_other_rules_and_other_games_naming_both():
         make_player("zoo:odoku", make_game("odoku", bias=0.3))
     with pytest.raises(ZooError, match=r"is for odoku\(bias=0\.5\), not nex\(pie_rule=False, size=5\)"):
         make_player("zoo:odoku", make_game("nex", size=5))
+    with pytest.raises(ZooError, match=r"is for push_go\(ko=simple, .*\), not push_go\(ko=push, "):
+        make_player("zoo:push_go", make_game("push_go", ko="push"))  # trained under simple ko
 
 
 def fake_entry(directory, name, game):
