@@ -269,3 +269,30 @@ def evaluation_records(document: dict, command: str) -> list[dict]:
         for row in document["table"]
         if row["opponent"] != "all"
     ]
+
+
+class SpeedRecords:
+    """A benchmark's ratios, appended to ``path`` as ``speed`` records when it ends (``--record PATH``;
+    ``None``: kept nowhere). The command is the benchmark's own command line."""
+
+    def __init__(self, path: str | Path | None):
+        self.path, self.records = path, []
+
+    def add(self, subject: str, measures: str, against: str, ratio: float, note: str | None = None) -> None:
+        if self.path is not None:
+            self.records.append(
+                measured(
+                    "speed",
+                    subject,
+                    measures,
+                    against,
+                    round(float(ratio), 2),
+                    "ratio",
+                    command=command_line(),
+                    note=note,
+                )
+            )
+
+    def write(self) -> None:
+        if self.path is not None:
+            print(f"{append_records(self.path, self.records)} records appended to {self.path}")

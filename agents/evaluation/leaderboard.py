@@ -133,9 +133,9 @@ def render(rows: list[Row]) -> str:
         "git history. A network's figures are its card's; their code column is the commit its",
         "network was trained on.",
         "",
-        "## Recipes: strength and training time",
+        "## Strength and training time",
         "",
-        "| recipe, seed | figure | against | value | date | code | machine | command |",
+        "| recipe and seed, or player | figure | against | value | date | code | machine | command |",
         "|---|---|---|---|---|---|---|---|",
     ]
     for row in _section(rows, "strength"):
