@@ -220,11 +220,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     differences = stale(args.page, rows)
     if differences:
-        shown = "\n".join(f"  {line[:160]}" for line in differences[:12])
+        where = {"-": "on the page:  ", "+": "from records: "}
+        shown = "\n".join(f"  {where[line[0]]}{line[1:161]}" for line in differences[:12])
         more = f"\n  ... and {len(differences) - 12} more" if len(differences) > 12 else ""
         print(
-            f"{args.page} is stale: {len(differences)} lines differ from the records "
-            f"(- on the page, + from the records); run {GENERATOR}\n{shown}{more}",
+            f"{args.page} is stale: {len(differences)} lines differ from the records; run {GENERATOR}\n{shown}{more}",
             file=sys.stderr,
         )
         return 1
