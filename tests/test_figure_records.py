@@ -208,3 +208,15 @@ def test_every_figure_on_the_page_traces_to_a_record_or_card_that_names_its_comm
             assert row.command in named, row
         assert row.command.startswith(("python ", "/usr/bin/time", "OMP_NUM_THREADS", "PYTHONPATH", "for ")), row
         assert f"`{row.command}` |" in leaderboard.PAGE.read_text(), row
+
+
+def test_the_docs_links_into_the_leaderboard_name_its_sections():
+    """Links to docs/results.md#SECTION from the other docs and the README land on a heading of the page."""
+    headings = {
+        re.sub(r"[^\w\- ]", "", line.lstrip("#").strip().lower()).replace(" ", "-")
+        for line in leaderboard.PAGE.read_text().splitlines()
+        if line.startswith("#")
+    }
+    pages = [ROOT / "README.md", *(ROOT / "docs").glob("*.md")]
+    links = {(page.name, anchor) for page in pages for anchor in re.findall(r"results\.md#([\w-]+)", page.read_text())}
+    assert links and {anchor for _, anchor in links} <= headings, sorted(links)
