@@ -56,7 +56,7 @@ def main(cfg: DictConfig) -> None:
         sys.exit(result.exit_status)
     if cfg.record and result.wall_seconds is not None:  # the recipe's training time, as a record
         subject = f"experiment={recipe} seed={cfg.seed}" if recipe else f"game={cfg.game.name} seed={cfg.seed}"
-        time = measured(
+        record = measured(
             "strength",
             subject,
             "training wall time",
@@ -66,7 +66,7 @@ def main(cfg: DictConfig) -> None:
             command=command_line(),
             note=f"{result.iteration} iterations",
         )
-        append_records(cfg.record, [time])
+        append_records(cfg.record, [record])
         logging.getLogger("agents.train").info("training time appended to %s", cfg.record)
 
 
