@@ -142,7 +142,7 @@ def test_e1J_is_the_placement_that_joins_the_two_sections():
 
 
 def test_the_observation_shows_the_seat_to_move():
-    """The first seat's edge depends on the seat, not on the stones (docs/results.md), so plane 3
+    """The first seat's edge depends on the seat, not on the stones, so plane 3
     says whether x (seat 1) is to move: zeros for o's one placement, ones for x's two after it."""
     game = make_game("biversi")
     state = game.initial_state()

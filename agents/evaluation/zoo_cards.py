@@ -30,7 +30,7 @@ ODOKU_GAMES = 2000  # games per seat against the oracle
 STRONG = 0.90  # the target score against mcts:1600 (and Neu-Y's, Y's against mcts:400)
 ODOKU_REGRET = 0.002  # the target regret per move, each seat
 # Sudoku Moyo's target against mcts:400: the ceiling that sixteen times its rollouts reach,
-# mcts:6400's duplicate score against it over 200 games (docs/results.md, "Sudoku Moyo")
+# mcts:6400's duplicate score against it over 200 games (results/strength.jsonl, "mcts:6400 on Sudoku Moyo")
 SUDOKU_CEILING = 0.665
 
 
