@@ -2,9 +2,8 @@
 
 import pytest
 
-from agents.evaluation.runner import replay_record
 from envs import IllegalActionError, NotationError, make_game
-from envs.records import parse_header, read_record
+from envs.records import parse_header, read_record, replay_record
 
 NEX = "game: nex\nsize: 3\npie_rule: false\n# a comment\na1 b2\nc3 a2\n"
 
@@ -46,7 +45,7 @@ def test_header_values_that_are_not_plain_data_are_notation_errors(value, tmp_pa
 
 
 def test_a_record_without_a_game_header_says_so():
-    with pytest.raises(ValueError, match="no 'game:' header line"):
+    with pytest.raises(ValueError, match="no 'game' header line"):
         replay_record("size: 3\na1 b2\n")
 
 
