@@ -20,7 +20,7 @@ bracketed header or a comment is a turn.
 
 from __future__ import annotations
 
-import json
+import math
 import numbers
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
@@ -43,18 +43,19 @@ class Record:
 
 
 def read_record(text: str) -> Record:
-    """Parse record text; header lines come before the first turn. A leading
-    byte-order mark (files saved as "UTF-8 with BOM") is not part of the text."""
+    """Parse record text: headers (``[key: value]``, or an older record's ``key: value``)
+    before the first turn, then turns; ``#`` starts a comment. A NotationError names the line of
+    a malformed or repeated header, or one after the first turn. A leading byte-order mark
+    (files saved as "UTF-8 with BOM") is not part of the text."""
     record, bracketed = Record(), False
     for number, raw in enumerate(text.removeprefix(BYTE_ORDER_MARK).splitlines(), start=1):
-        whole = raw.strip()
-        line = whole.split(COMMENT, 1)[0].strip()
+        line = raw.split(COMMENT, 1)[0].strip()
         if not line:
             continue
         if line.startswith("["):
             if record.turns:
                 raise NotationError(f"line {number}: header {line!r} after the first turn")
-            key, value = _bracketed_header(number, line if line.endswith("]") else whole)
+            key, value = _bracketed_header(number, line)
             bracketed = True
         elif not record.turns and not bracketed and _is_old_header(line):
             key, _, value = line.partition(":")
@@ -157,7 +158,8 @@ def header_text(key: str, value) -> str:
     ``"134"`` for the string, ``""``); a ValueError for one that has none."""
     candidates = ["null"] if value is None else [str(value).lower() if _kind(value) == "bool" else str(value)]
     if isinstance(value, str):
-        candidates.append(json.dumps(value))  # a JSON string is a YAML double-quoted scalar
+        quoted = yaml.safe_dump(value, default_style='"', width=math.inf, allow_unicode=True).rstrip("\n")
+        candidates.append(quoted.replace(COMMENT, "\\x23"))  # the reader takes a '#' for a comment
     if _kind(value) == "float" and "e" in str(float(value)) and "." not in str(float(value)):
         candidates.append(str(float(value)).replace("e", ".0e"))  # PyYAML reads 1e-05 as a string
     for text in candidates:
@@ -165,7 +167,8 @@ def header_text(key: str, value) -> str:
             loaded = yaml.safe_load(text)
         except yaml.YAMLError:
             continue
-        if "\n" not in text and _kind(loaded) == _kind(value) and loaded == value:
+        one_line = "\n" not in text and COMMENT not in text
+        if one_line and _kind(loaded) == _kind(value) != "other" and loaded == value:
             return text
     raise ValueError(f"record header {key!r}: {value!r} cannot be written as a plain value")
 
