@@ -10,12 +10,13 @@ game's notation (``game.parse_turn``). docs/rules.md ("Records") describes the f
 The brackets keep a header from being read as a turn: no game's turn starts with ``[``
 (:func:`write_record` refuses one), whereas a turn may well look like ``key: value``
 (Hop Chess's capture ``Bc1:h6 b1``). Header values are plain YAML scalars (``11``, ``true``,
-``0.5``, ``nex``, ``""``); tags such as ``!!python/...`` are refused, never constructed.
+``0.5``, ``nex``, ``""``; a ``#`` in a quoted one written ``\\x23``, as ``#`` starts a comment
+anywhere); tags such as ``!!python/...`` are refused, never constructed.
 
 Records written before the brackets have ``key: value`` header lines (``size: 11``, a space
 or the end of the line after the colon); they still read as headers where they stand before
-the first turn and before any bracketed header. After the first turn every line but a
-bracketed header or a comment is a turn.
+the first turn and before any bracketed header. After the first turn a bracketed header is
+an error, and every other line a turn.
 """
 
 from __future__ import annotations
