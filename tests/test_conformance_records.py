@@ -112,20 +112,18 @@ def run_evaluate(run_dir: Path, name: str, *overrides: str) -> dict:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_evaluate_match_records_replay_to_each_games_end(tmp_path, name):
+    """Each game's record (``games/*.txt``) ends where its actions in the match's journal do."""
     result = run_evaluate(tmp_path, name, "players=['one=random','two=random']", "games=2")
+    lines = [json.loads(line) for line in (tmp_path / "match.jsonl").read_text().splitlines()]
+    journal = sorted((line for line in lines if "actions" in line), key=lambda line: line["number"])
+    assert len(result["games"]) == len(journal) == 2
     game = make_game(name, **BOARDS[name])
-    saved = json.loads((tmp_path / "match.jsonl").read_text().splitlines()[-1])
-    assert len(result["games"]) == 2
-    for entry in result["games"]:
-        text = (tmp_path / entry["file"]).read_text()
-        replayed_game, replayed = replay_record(text)
-        assert replayed_game.info == game.info and list(replayed_game.returns(replayed)) == entry["returns"]
-        assert replayed_game.is_terminal(replayed)
-    # the last game's record and its actions in the match's journal end alike
-    state = game.initial_state()
-    for action in saved["actions"]:
-        game.apply(state, action)
-    assert_same_end(game, state, replayed_game, replayed)
+    for entry, saved in zip(result["games"], journal):
+        state = game.initial_state()
+        for action in saved["actions"]:
+            game.apply(state, action)
+        assert game.is_terminal(state) and list(game.returns(state)) == entry["returns"]
+        assert_same_end(game, state, *replay_record((tmp_path / entry["file"]).read_text()))
 
 
 class HintTaker(io.StringIO):
