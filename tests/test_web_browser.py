@@ -11,14 +11,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents.evaluation.runner import replay_record
 from agents.web.headless import MISSING, chromium, served
 
 pytest.importorskip("starlette", reason="the web extra is not installed: pip install -e '.[web]'")
 
 from agents.web.server import make_app  # noqa: E402
 from envs.core import IllegalActionError
-from envs.records import read_record
+from envs.records import read_record, replay_record
 
 pytestmark = [pytest.mark.browser, pytest.mark.skipif(bool(MISSING), reason=MISSING)]
 

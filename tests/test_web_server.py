@@ -16,7 +16,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import envs
-from agents.evaluation.runner import replay_record
 from agents.search.estimators import RolloutEstimator
 from agents.search.mcts import MCTS, SearchConfig
 from agents.web.players import PlayerSource
@@ -24,6 +23,7 @@ from agents.web.players import PlayerSource
 pytest.importorskip("starlette", reason="the web extra is not installed: pip install -e '.[web]'")
 
 from agents.web.server import MAX_BODY, make_app  # noqa: E402
+from envs.records import replay_record
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's note on httpx versions
@@ -226,7 +226,7 @@ def test_the_record_downloads_and_replays_on_the_slider(client):
         pass
     answer = client.get(f"/api/record/{session}")
     assert answer.headers["content-disposition"] == 'attachment; filename="reversi.txt"'
-    assert "# seat 0: random" in answer.text and "game: reversi" in answer.text
+    assert "# seat 0: random" in answer.text and "[game: reversi]" in answer.text
     opened = post(client, "/api/replay", record=answer.text).json()
     assert opened["positions"] == len(view["turns"]) + 1 and opened["result"] == view["result"]
     assert owners(opened) == owners(view)
@@ -236,7 +236,7 @@ def test_the_record_downloads_and_replays_on_the_slider(client):
         post(client, "/api/replay/position", replay=opened["replay"], turn=99), 400
     )
     assert "turn 1 'z9'" in error(post(client, "/api/replay", record="game: reversi\nsize: 4\nz9\n"), 422)
-    assert "no 'game:' header" in error(post(client, "/api/replay", record="c4\n"), 400)
+    assert "no 'game' header" in error(post(client, "/api/replay", record="c4\n"), 400)
     assert "not a plain value" in error(post(client, "/api/replay", record="game: !!python/object:os.system x\n"), 422)
 
 
