@@ -15,7 +15,8 @@ JSON beside a zoo-format file (a progress file) or the checkpoint it names gives
 earlier commands, wall time, steps and iterations.
 
 ``--progress`` writes a network still training instead: ``agents/net/zoo/training/NAME.pt``
-(the zoo's format, float32) and ``NAME.json`` (the card's ``training`` part, covering every run
+(the zoo's format, float32, with ``progress``: the chain's commands, wall time, steps and
+iterations so far) and ``NAME.json`` (the card's ``training`` part, covering every run
 of the chain so far, and ``progress``: the run's ``init``, the training before it and the
 file's digest), committed so that ``train.py init=agents/net/zoo/training/NAME.pt`` continues
 on a fresh clone. Written again from the same run it is refreshed; from a run that started
@@ -56,6 +57,7 @@ from agents.training.saving import latest_checkpoint
 from agents.training.sizes import parse_sizes
 
 log = logging.getLogger("agents.zoo")
+CHAIN_FIELDS = ("commands", "wall_seconds", "steps", "iterations")  # what init= runs add up
 
 
 def export_network(
@@ -125,6 +127,8 @@ def export_network(
     if before:
         _count_from(card["training"], before, init)
     card["training"]["wall_seconds"] = round(card["training"]["wall_seconds"], 1)
+    if progress:  # the chain so far travels with the weights: each version of the file differs
+        entry["progress"] = {key: card["training"][key] for key in CHAIN_FIELDS}
     target.mkdir(parents=True, exist_ok=True)
     weights, card_file = weights_path(name, target), card_path(name, target)
     buffer = io.BytesIO()
