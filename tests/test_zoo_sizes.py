@@ -72,7 +72,7 @@ def test_a_network_plays_each_size_it_was_trained_on_and_refuses_the_others(zoo,
         plays_a_legal_game("zoo:nex:0", make_game("nex", size=size))
     with pytest.raises(
         ZooError,
-        match=r"nex.pt was trained on nex at size 3 and 4, not at the size asked, 5; "
+        match=r"nex.pt was trained on nex at sizes 3 and 4, not at the size asked, 5; "
         r"zoo:nex@any plays it at any size, untrained there \(zero-shot\)$",
     ):
         make_player("zoo:nex", make_game("nex", size=5))

@@ -278,7 +278,8 @@ def load_file(path: Path, game: Game, any_size: bool = False, any_spec: str | No
     if sizes and size not in sizes and not any_size:
         anywhere = f"; {any_spec} plays it at any size, untrained there (zero-shot)" if any_spec else ""
         raise ZooError(
-            f"zoo network {path} was trained on {game.info.name} at size {sizes_text(sizes)}, "
+            f"zoo network {path} was trained on {game.info.name} at size{'s' if len(sizes) > 1 else ''} "
+            f"{sizes_text(sizes)}, "
             f"not at the size asked, {size}{anywhere}"
         )
     net = PolicyValueNet.for_game(game.info, NetConfig(**entry["net_config"]))
