@@ -188,6 +188,8 @@ def test_the_zoo_takes_a_seat_on_the_board_its_network_plays(browser, base):
     browser.get(f"{base}/play/hexxagon_1344")
     wait(lambda: script(browser, "return document.body.dataset.ready") == "true", what="the page")
     assert "zoo" in script(browser, options)
+    labels = "return [...document.querySelectorAll('#specs option')].map(o => o.label)"
+    assert "zoo (size 5)" in script(browser, labels)  # the sizes its network was trained on
     size = "return document.querySelector(`#params input[name='size']`).value"
     assert script(browser, size) == "9"
     button = browser.find_element("css selector", "#zoo-board")

@@ -296,19 +296,22 @@ def test_a_damaged_card_leaves_its_network_out_and_the_server_starts(tmp_path, m
     card_path("nex", tmp_path).write_text('{"name": "nex"')  # cut off mid-write
     monkeypatch.setattr("agents.web.server.zoo_boards", lambda: zoo_boards(tmp_path))
     with TestClient(make_app()) as damaged:
-        assert damaged.get("/api/games").json()["zoo"] == {"odoku": {}}
+        assert damaged.get("/api/games").json()["zoo"] == {"odoku": {"board": {}, "sizes": []}}
     assert "nex.json: not readable JSON" in caplog.text and "zoo:nex is left out" in caplog.text
 
 
 def test_the_games_list_names_the_board_each_zoo_network_plays(client):
-    boards = client.get("/api/games").json()["zoo"]
-    assert boards["odoku"] == {} and boards["nex"] == {"size": 11} and "hop_chess" not in boards
-    assert boards["hexxagon_1344"] == {"size": 5}  # trained on side 5, not the text's side 9
-    assert boards["four_way_walls"] == {"size": 5, "walls": 2}  # and a rule that differs at that size
+    zoo = client.get("/api/games").json()["zoo"]
+    assert zoo["odoku"] == {"board": {}, "sizes": []} and "hop_chess" not in zoo
+    assert zoo["nex"] == {"board": {"size": 11}, "sizes": [11]}
+    assert zoo["hexxagon_1344"]["board"] == {"size": 5}  # trained on side 5, not the text's side 9
+    assert zoo["four_way_walls"]["board"] == {"size": 5, "walls": 2}  # and a rule that differs at that size
     refused = error(post(client, "/api/new", game="hexxagon_1344", params={}, seats=["human", "zoo"]), 400)
-    assert "hexxagon_1344(move_limit=244, restricted=True, schedule=1344, size=5," in refused
-    assert "not hexxagon_1344(move_limit=868, restricted=True, schedule=1344, size=9," in refused
-    view = new(client, game="hexxagon_1344", params=boards["hexxagon_1344"], seats=("human", "zoo"))
+    assert refused.endswith(
+        "hexxagon_1344.pt was trained on hexxagon_1344 at size 5, not at the size asked, 9; "
+        "zoo:hexxagon_1344@any plays it at any size, untrained there (zero-shot)"
+    )
+    view = new(client, game="hexxagon_1344", params=zoo["hexxagon_1344"]["board"], seats=("human", "zoo"))
     assert len(view["board"]["cells"]) == 61 and not view["over"]
 
 
