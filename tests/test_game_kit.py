@@ -2,7 +2,8 @@
 
 A rules section in docs/rules.md, a printed sample or a test module of its own,
 a picture that shows a move, and batched kernels for ``envs.make_vec`` (or a
-stated reason why the engine steps it). A game added without one of them fails here.
+stated reason why the engine steps it). A game added without one of them fails here, and so
+does a "docs/rules.md section N" in a game's samples, engine or tests that is not its section.
 """
 
 import re
@@ -40,6 +41,82 @@ def test_the_heading_match_is_by_whole_words():
     assert named_in("y", "### 2d. neuy = y + mutator")
     assert not named_in("y", "### 2a. nex = hex + mutator")
     assert not named_in("hex", "### hexxagon")
+
+
+def sections() -> dict[str, list[str]]:
+    """docs/rules.md's numbered sections (``12``, ``7b``): each one's lines, its heading first,
+    lower case with hyphens dropped as in :func:`headings`."""
+    found: dict[str, list[str]] = {}
+    lines: list[str] = []
+    for line in (ROOT / "docs" / "rules.md").read_text().lower().replace("-", "").splitlines():
+        number = re.match(r"#{2,3} (\d+[a-z]?)\. ", line)
+        if number:
+            lines = found.setdefault(number.group(1), [])
+        elif line.startswith("## "):
+            lines = []  # an unnumbered section ends the one before
+        lines.append(line)
+    return found
+
+
+def section_names(number: str, name: str, book: dict[str, list[str]]) -> bool:
+    """Whether section ``number`` is game ``name``'s: its heading names the game, or it is the
+    errata section and one of its entries opens with the game's name in bold (``**Nex sample.**``)."""
+    lines = book.get(number, [])
+    entries = [m.group(1) for line in lines if (m := re.match(r" \*\*([^*]+)\*\*", line))]
+    return bool(lines) and (
+        named_in(name, lines[0]) or ("errata" in lines[0] and any(named_in(name, e) for e in entries))
+    )
+
+
+def section_references(text: str) -> list[str]:
+    """The section numbers a file cites as ``docs/rules.md section N`` or ``docs/rules.md N``
+    (a citation may run over a line break and its comment mark)."""
+    flat = re.sub(r"\s*\n\s*#*\s*", " ", text)
+    return re.findall(r"docs/rules\.md,?\s+(?:section\s+)?(\d+[a-z]?)\b", flat)
+
+
+def citing_files() -> list[tuple[str, Path]]:
+    """(game, file) for the sample files of tests/data (the game the longest registry name that
+    opens the file's name), the modules of each game's own folder in envs/games, each game's own
+    test module, and the training recipes (the game a recipe overrides, or the one it is named
+    after)."""
+    pairs = []
+    for path in sorted((ROOT / "tests" / "data").iterdir()):
+        owners = [name for name in NAMES if path.name.startswith(name + "_")]
+        assert owners, f"tests/data/{path.name} does not open with a game's registry name"
+        pairs.append((max(owners, key=len), path))
+    for name in NAMES:
+        pairs += [(name, path) for path in sorted((ROOT / "envs" / "games" / name).glob("*.py"))]
+        pairs += [(name, path) for path in (ROOT / "tests").glob(f"test_{name}.py")]
+    for path in sorted((ROOT / "configs" / "experiment").glob("*.yaml")):
+        game = re.search(r"/game: (\w+)", path.read_text())
+        name = game.group(1) if game else path.stem
+        pairs += [(name, path)] if name in NAMES else []
+    return pairs
+
+
+def test_every_rule_book_section_a_sample_or_an_engine_cites_is_its_games():
+    book = sections()
+    cited = [(name, path, number) for name, path in citing_files() for number in section_references(path.read_text())]
+    assert len(cited) >= 20  # the samples and the engines do cite their sections
+    wrong = [
+        f"{path.relative_to(ROOT)} cites section {number}"
+        for name, path, number in cited
+        if not section_names(number, name, book)
+    ]
+    assert not wrong, f"docs/rules.md sections that are not the citing game's: {wrong}"
+
+
+def test_a_stale_section_reference_is_caught():
+    book = sections()
+    assert section_names("12", "hop_chess", book) and not section_names("9", "hop_chess", book)
+    assert section_names("4", "nex", book) and section_names("4", "neuy", book)  # the errata's entries
+    assert not section_names("4", "blockdance", book) and not section_names("99", "hop_chess", book)
+    assert section_names("7b", "amazons", book) and not section_names("7", "progressive_amazons", book)
+    assert section_references("# Errata (docs/rules.md section 12): 10...") == ["12"]
+    assert section_references("# as docs/rules.md\n# section 9 reconstructs") == ["9"]
+    assert section_references("(docs/rules.md 2d: the same game)") == ["2d"]
+    assert section_references("Biqala (docs/rules.md), the double mancala") == []
 
 
 def files_of(name: str) -> list[Path]:

@@ -11,7 +11,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents.evaluation.runner import replay_record
 from agents.web.headless import MISSING, chromium, served
 
 pytest.importorskip("starlette", reason="the web extra is not installed: pip install -e '.[web]'")
@@ -21,7 +20,7 @@ from agents.web.server import make_app  # noqa: E402
 from agents.web.session import Session  # noqa: E402
 from envs import GAMES, game_title
 from envs.core import IllegalActionError
-from envs.records import read_record
+from envs.records import read_record, replay_record
 
 pytestmark = [pytest.mark.browser, pytest.mark.skipif(bool(MISSING), reason=MISSING)]
 
@@ -245,6 +244,8 @@ def test_a_game_whose_network_plays_another_board_opens_on_that_board(browser, b
     options = "return [...document.querySelectorAll('#specs option')].map(o => o.value)"
     ready(browser, base, "/play/hexxagon_1344")  # trained on side 5, not the text's side 9
     assert script(browser, size) == "5" and "zoo" in script(browser, options)
+    labels = "return [...document.querySelectorAll('#specs option')].map(o => o.label)"
+    assert "zoo (size 5)" in script(browser, labels)  # the sizes its network was trained on
     assert script(browser, "return document.getElementById('seat1').value") == "zoo"
     assert len(owners(browser)) == 61 and not browser.find_elements("css selector", "#zoo-board")
     set_param(browser, "size", 9)
@@ -261,6 +262,27 @@ def test_a_game_whose_network_plays_another_board_opens_on_that_board(browser, b
     ready(browser, base, "/play/hop_chess")  # no network: no zoo seat offered, the strongest player instead
     assert "zoo" not in script(browser, options)
     assert text(browser, "opponent").startswith("Opponent: Hop Chess has no zoo network: mcts:100 (plain MCTS")
+
+
+def test_the_zoo_board_button_accepts_each_size_a_network_was_trained_on(browser, tmp_path, monkeypatch):
+    from test_web_server import hex_of_sizes
+
+    hex_of_sizes([7, 11], tmp_path, monkeypatch)
+    size = "return document.querySelector(`#params input[name='size']`).value"
+    labels = "return [...document.querySelectorAll('#specs option')].map(o => o.label)"
+    with served(make_app()) as address:
+        ready(browser, address, "/play/hex")  # the default size 11 is among its sizes
+        assert script(browser, size) == "11" and "zoo (size 7, 11)" in script(browser, labels)
+        set_param(browser, "size", 7)
+        assert not browser.find_elements("css selector", "#zoo-board")
+        click(browser, "#new")
+        assert script(browser, "return document.getElementById('seat1').value") == "zoo"
+        assert text(browser, "opponent") == "Opponent: the zoo network for Hex (sizes 7 and 11): 100.0% vs mcts:1600"
+        set_param(browser, "size", 9)
+        button = browser.find_element("css selector", "#zoo-board")
+        assert button.text == "zoo's board: size 11"
+        button.click()
+        assert script(browser, size) == "11" and not browser.find_elements("css selector", "#zoo-board")
 
 
 def test_the_games_are_listed_by_name_with_a_picture_and_their_networks_strength(browser, base):

@@ -16,7 +16,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import envs
-from agents.evaluation.runner import replay_record
 from agents.search.estimators import RolloutEstimator
 from agents.search.mcts import MCTS, SearchConfig
 from agents.web.players import PlayerSource
@@ -24,6 +23,7 @@ from agents.web.players import PlayerSource
 pytest.importorskip("starlette", reason="the web extra is not installed: pip install -e '.[web]'")
 
 from agents.web.server import MAX_BODY, make_app  # noqa: E402
+from envs.records import replay_record
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's note on httpx versions
@@ -226,7 +226,7 @@ def test_the_record_downloads_and_replays_on_the_slider(client):
         pass
     answer = client.get(f"/api/record/{session}")
     assert answer.headers["content-disposition"] == 'attachment; filename="reversi.txt"'
-    assert "# seat 0: random" in answer.text and "game: reversi" in answer.text
+    assert "# seat 0: random" in answer.text and "[game: reversi]" in answer.text
     opened = post(client, "/api/replay", record=answer.text).json()
     assert opened["positions"] == len(view["turns"]) + 1 and opened["result"] == view["result"]
     assert owners(opened) == owners(view)
@@ -236,7 +236,7 @@ def test_the_record_downloads_and_replays_on_the_slider(client):
         post(client, "/api/replay/position", replay=opened["replay"], turn=99), 400
     )
     assert "turn 1 'z9'" in error(post(client, "/api/replay", record="game: reversi\nsize: 4\nz9\n"), 422)
-    assert "no 'game:' header" in error(post(client, "/api/replay", record="c4\n"), 400)
+    assert "no 'game' header" in error(post(client, "/api/replay", record="c4\n"), 400)
     assert "not a plain value" in error(post(client, "/api/replay", record="game: !!python/object:os.system x\n"), 422)
 
 
@@ -294,26 +294,76 @@ def test_a_damaged_card_leaves_its_network_out_and_the_server_starts(tmp_path, m
         shutil.copy(weights_path(name), weights_path(name, tmp_path))
         shutil.copy(card_path(name), card_path(name, tmp_path))
     card_path("nex", tmp_path).write_text('{"name": "nex"')  # cut off mid-write
-    for module in ("server", "opponent"):
-        monkeypatch.setattr(f"agents.web.{module}.zoo_boards", lambda: zoo_boards(tmp_path))
+    monkeypatch.setattr("agents.web.opponent.zoo_boards", lambda: zoo_boards(tmp_path))
     with TestClient(make_app()) as damaged:
-        games = damaged.get("/api/games").json()
-        assert games["zoo"] == {"odoku": {}}
-        assert [game["name"] for game in games["games"] if game["zoo"]] == ["odoku"]
+        games = {game["name"]: game["zoo"] for game in damaged.get("/api/games").json()["games"]}
+        assert {name: zoo for name, zoo in games.items() if zoo} == {
+            "odoku": {"board": {}, "sizes": [], "strength": "49.5% vs mcts:1600"}
+        }
         assert damaged.post("/api/new", json={"game": "nex", "params": {"size": 11}}).json()["seats"][1] == "mcts:400"
     assert "nex.json: not readable JSON" in caplog.text and "zoo:nex is left out" in caplog.text
 
 
 def test_the_games_list_names_the_board_each_zoo_network_plays(client):
-    boards = client.get("/api/games").json()["zoo"]
-    assert boards["odoku"] == {} and boards["nex"] == {"size": 11} and "hop_chess" not in boards
-    assert boards["hexxagon_1344"] == {"size": 5}  # trained on side 5, not the text's side 9
-    assert boards["four_way_walls"] == {"size": 5, "walls": 2}  # and a rule that differs at that size
+    zoo = {game["name"]: game["zoo"] for game in client.get("/api/games").json()["games"]}
+    assert zoo["odoku"] == {"board": {}, "sizes": [], "strength": "49.5% vs mcts:1600"}
+    assert zoo["nex"] == {"board": {"size": 11}, "sizes": [11], "strength": "100.0% vs mcts:1600"}
+    assert zoo["hop_chess"] is None
+    assert zoo["hexxagon_1344"]["board"] == {"size": 5}  # trained on side 5, not the text's side 9
+    assert zoo["four_way_walls"]["board"] == {"size": 5, "walls": 2}  # and a rule that differs at that size
     refused = error(post(client, "/api/new", game="hexxagon_1344", params={}, seats=["human", "zoo"]), 400)
-    assert "hexxagon_1344(move_limit=244, restricted=True, schedule=1344, size=5," in refused
-    assert "not hexxagon_1344(move_limit=868, restricted=True, schedule=1344, size=9," in refused
-    view = new(client, game="hexxagon_1344", params=boards["hexxagon_1344"], seats=("human", "zoo"))
+    assert refused.endswith(
+        "hexxagon_1344.pt was trained on hexxagon_1344 at size 5, not at the size asked, 9; "
+        "zoo:hexxagon_1344@any plays it at any size, untrained there (zero-shot)"
+    )
+    view = new(client, game="hexxagon_1344", params=zoo["hexxagon_1344"]["board"], seats=("human", "zoo"))
     assert len(view["board"]["cells"]) == 61 and not view["over"]
+
+
+def hex_of_sizes(sizes: list[int], directory, monkeypatch) -> None:
+    """The zoo, for the web board and the ``zoo`` spec, is ``directory`` holding the shipped Hex
+    network alone, its files saying it was trained on ``sizes`` (its weights play any size)."""
+    import torch
+
+    from agents.net.zoo import card_path, load_network, read_card, weights_path, write_card, zoo_boards
+
+    entry = torch.load(weights_path("hex"), weights_only=True)
+    largest = {"name": "hex", "params": {"size": sizes[-1], "pie_rule": False}}
+    torch.save(entry | {"game": largest, "sizes": sizes}, weights_path("hex", directory))
+    write_card(read_card("hex") | {"game": largest, "sizes": sizes}, card_path("hex", directory))
+    monkeypatch.setattr("agents.web.opponent.zoo_boards", lambda: zoo_boards(directory))
+    monkeypatch.setattr("agents.web.opponent.read_card", lambda name: read_card(name, directory))
+    monkeypatch.setattr(
+        "agents.players.zoo_player.load_network",
+        lambda name, game, any_size=False: load_network(name, game, directory, any_size),
+    )
+
+
+@pytest.mark.parametrize("sizes, opens", [([5, 7], 7), ([7, 11], 11)])
+def test_a_network_of_several_sizes_takes_the_seat_at_each_of_them(tmp_path, monkeypatch, sizes, opens):
+    """The page opens on the default size 11 where it is among the network's sizes, else on the
+    largest; a new game at each size faces the network, at any other the fallback, named with
+    both sizes."""
+    hex_of_sizes(sizes, tmp_path, monkeypatch)
+    words = f"sizes {sizes[0]} and {sizes[1]}"
+    with TestClient(make_app()) as client:
+        opened = next(game for game in client.get("/api/games").json()["games"] if game["name"] == "hex")
+        assert opened["params"] == {"size": opens, "pie_rule": False}
+        assert opened["zoo"] == {"board": {"size": sizes[-1]}, "sizes": sizes, "strength": "100.0% vs mcts:1600"}
+        assert f"zoo network ({words}): 100.0% vs mcts:1600" in client.get("/").text
+        for size in sizes:
+            view = client.post("/api/new", json={"game": "hex", "params": {"size": size}}).json()
+            assert view["seats"] == ["human", "zoo"]
+            assert view["opponent"] == f"the zoo network for Hex ({words}): 100.0% vs mcts:1600"
+            cell = next(c for c in view["board"]["cells"] if c["moves"] and c["moves"][0]["legal"])
+            view = post(client, "/api/play", session=view["session"], action=cell["moves"][0]["action"]).json()
+            assert len(view["turns"]) == 2 and view["thinking"]["seat"] == 1  # the network answered
+        other = client.post("/api/new", json={"game": "hex", "params": {"size": 9}}).json()
+        assert other["seats"] == ["human", "mcts:400"]
+        assert other["opponent"] == (
+            f"the zoo network for Hex plays only {words}, not this board: "
+            "mcts:400 (plain MCTS, 400 random rollouts a move) plays instead"
+        )
 
 
 def test_checkpoints_load_only_from_the_named_directory(tmp_path):
@@ -377,7 +427,7 @@ def test_the_games_list_gives_display_names_opening_boards_and_strengths(client)
         2,
         10,
     )
-    assert games["biqala"]["zoo"] == {"board": "", "strength": "93.5% vs mcts:1600"}
+    assert games["biqala"]["zoo"] == {"board": {}, "sizes": [], "strength": "93.5% vs mcts:1600"}
     page = client.get("/").text
     assert ">Progressive Amazons</span>" in page and ">progressive_amazons<" not in page
     assert "zoo network (size 10): 92.0% vs mcts:1600" in page and "no zoo network: mcts:200 plays" in page

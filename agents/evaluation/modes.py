@@ -50,7 +50,7 @@ from agents.evaluation.journal import MatchJournal, match_settings
 from agents.evaluation.odoku_measures import ORACLE, measure_against_oracle
 from agents.evaluation.report import budget_of, game_report
 from agents.evaluation.report_page import write_report
-from agents.evaluation.runner import game_record, play_games
+from agents.evaluation.runner import play_games
 from agents.evaluation.settings import EvaluateConfig
 from agents.evaluation.tournament import round_robin, round_robin_schedule
 from agents.evaluation.zoo_cards import zoo_listing
@@ -59,6 +59,7 @@ from agents.players.human import play_interactive
 from agents.players.registry import display_names, make_player, split_name
 from agents.pool import use_ray
 from agents.search.solver import Solver, optimal_share
+from envs.records import game_record
 
 
 def evaluate(cfg: DictConfig, run_dir: str | Path, out: TextIO = sys.stdout, modes: dict | None = None) -> dict:

@@ -39,6 +39,7 @@ class EvaluateConfig:
     port: int = MISSING
     checkpoint_dir: Optional[str] = None
     duplicate: bool = False  # match: every chance setup played twice, seats swapped
+    record: Optional[str] = None  # match, accuracy: append the figures as records (agents/evaluation/figure_records.py)
     resume: Optional[str] = None  # match: the run directory of a stopped match to continue (its match.jsonl)
     budget: str = MISSING  # budget, report_dir, ladder: mode=report (agents/evaluation/report.py)
     report_dir: Optional[str] = None

@@ -21,7 +21,7 @@ import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
-from agents.net.zoo import board_changes, read_card, zoo_names
+from agents.net.zoo import board_changes, network_sizes, read_card, sizes_text, zoo_names
 from envs import GAMES, game_defaults
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"  # beside train.py and evaluate.py in a checkout
@@ -30,7 +30,7 @@ ODOKU_GAMES = 2000  # games per seat against the oracle
 STRONG = 0.90  # the target score against mcts:1600 (and Neu-Y's, Y's against mcts:400)
 ODOKU_REGRET = 0.002  # the target regret per move, each seat
 # Sudoku Moyo's target against mcts:400: the ceiling that sixteen times its rollouts reach,
-# mcts:6400's duplicate score against it over 200 games (docs/results.md, "Sudoku Moyo")
+# mcts:6400's duplicate score against it over 200 games (results/strength.jsonl, "mcts:6400 on Sudoku Moyo")
 SUDOKU_CEILING = 0.665
 
 
@@ -113,17 +113,26 @@ def planned_figures(game: dict) -> list[PlannedFigure]:
     return figures
 
 
-def default_changes(game: dict) -> dict:
-    """The parameters in which the card's ``game`` differs from the game at its defaults, the
-    board the README and ``evaluate.py`` play: {} for a network of the default board."""
-    defaults = game_defaults(game["name"])
-    return {key: value for key, value in board_changes(game).items() if defaults.get(key) != value}
+def default_changes(card: dict) -> dict:
+    """The parameters in which the board of a card's network differs from the game at its
+    defaults, the board the README and ``evaluate.py`` play: {} for a network that plays the
+    default board (its rules, and the default size among the sizes it was trained on)."""
+    defaults = game_defaults(card["game"]["name"])
+    sizes = network_sizes(card)
+    return {
+        key: value
+        for key, value in board_changes(card["game"]).items()
+        if defaults.get(key) != value and not (key == "size" and defaults.get(key) in sizes)
+    }
 
 
-def _board_note(game: dict) -> str:
+def _board_note(card: dict) -> str:
     """How a network's board differs from the game's default one, in words."""
-    defaults = game_defaults(game["name"])
-    changes = ", ".join(f"{key}={value} (default {defaults.get(key)})" for key, value in default_changes(game).items())
+    defaults = game_defaults(card["game"]["name"])
+    changes = ", ".join(
+        f"{key}={sizes_text(network_sizes(card)) if key == 'size' else value} (default {defaults.get(key)})"
+        for key, value in default_changes(card).items()
+    )
     return f"{changes}; it refuses the default board"
 
 
@@ -204,7 +213,14 @@ def format_card(card: dict) -> str:
         f"  trained: recipe {training['recipe']}, overrides {training['overrides']}, commit {training['commit']}, "
         f"seed {training['seed']}, {training['iterations']} iterations / {training['steps']} learner steps, "
         f"{training['wall_seconds'] / 60:.1f} min on {training['machine']}",
-        *([f"  board: {_board_note(card['game'])}"] if default_changes(card["game"]) else []),
+        *([f"  board: {_board_note(card)}"] if default_changes(card) else []),
+        *(
+            [
+                f"  sizes: trained on {sizes_text(card['sizes'])}, plays each (zoo:{card['name']}@any: any size, zero-shot)"
+            ]
+            if "sizes" in card
+            else []
+        ),
         *(
             [f"  plays with: {', '.join(f'{k}={v}' for k, v in card['play'].items())} (changed from its training's)"]
             if card.get("play")
@@ -233,7 +249,7 @@ def zoo_listing() -> tuple[str, list[str], dict[str, str]]:
     names = zoo_names()
     cards = [read_card(name) for name in names]
     blocks = [format_card(card) for card in cards]
-    changed = [bool(default_changes(card["game"])) for card in cards]
+    changed = [bool(default_changes(card)) for card in cards]
     on_default_board = {card["game"]["name"] for card, other in zip(cards, changed) if not other}
     on_other_board = {card["game"]["name"]: card for card, other in zip(cards, changed) if other}
     missing = {name: recipe_command(name) for name in GAMES if name not in on_default_board}
@@ -244,7 +260,7 @@ def zoo_listing() -> tuple[str, list[str], dict[str, str]]:
             lines.append(f"  {name:{width}s}{command}")
             if name in on_other_board:
                 card = on_other_board[name]
-                lines.append(f"  {'':{width}s}(zoo:{card['name']} plays {_board_note(card['game'])})")
+                lines.append(f"  {'':{width}s}(zoo:{card['name']} plays {_board_note(card)})")
         lines.append(
             "  then: python -m agents.net.zoo.export RUN/checkpoints/CHECKPOINT.pt --command '...' --commit C "
             "--machine M, and PYTHONPATH=. python benchmarks/zoo_measure.py GAME (docs/zoo.md)"

@@ -1,10 +1,11 @@
 """Who sits opposite the person when the board opens a game, and what the game list says of
 each game: its display name, the board it opens on, its zoo network's strength.
 
-A game opens against its zoo network (``zoo``, :mod:`agents.net.zoo`) on the board that
-network was trained for. A network plays only its own game, rules and board size; on any
-other board, and for a game without a network, the strongest player at hand takes the seat
-(:data:`FALLBACKS`), and the note says so.
+A game opens against its zoo network (``zoo``, :mod:`agents.net.zoo`): on the game's default
+board where the network plays it, else on the board the network was trained for. A network
+plays only its own game and rules, at the board sizes it was trained on
+(:func:`agents.net.zoo.refusal` decides); on any other board, and for a game without a
+network, the strongest player at hand takes the seat (:data:`FALLBACKS`), and the note says so.
 """
 
 from __future__ import annotations
@@ -13,9 +14,9 @@ import logging
 import re
 from dataclasses import dataclass
 
-from agents.net.zoo import ZooError, read_card, zoo_boards
-from envs import game_defaults, game_title
-from envs.core import Game
+from agents.net.zoo import ZooError, read_card, refusal, sizes_words, zoo_boards
+from envs import GAMES, game_defaults, game_title
+from envs.core import Game, make_game
 
 log = logging.getLogger("agents.web")
 
@@ -40,9 +41,10 @@ class Opponent:
 def default_opponent(game: Game) -> Opponent:
     """The zoo network where it plays ``game`` as set up (rules and board), else the fallback."""
     name, title = game.info.name, game_title(game.info.name)
-    card, board = zoo_card(game), zoo_boards().get(name)
+    board = zoo_boards().get(name)
+    card = None if board is None else zoo_card(game)
     if card is not None:
-        where = f" ({board_text(board)})" if board else ""
+        where = f" ({board_text(board)})" if board["board"] else ""
         return Opponent("zoo", f"the zoo network for {title}{where}: {strength(card)}")
     spec = FALLBACKS.get(name, FALLBACK)
     kind, _, budget = spec.partition(":")
@@ -56,17 +58,16 @@ def default_opponent(game: Game) -> Opponent:
 
 
 def zoo_card(game: Game) -> dict | None:
-    """The card of the zoo network that plays exactly ``game`` (its rules and board), else None;
-    a damaged card counts as none, with a warning."""
+    """The card of the game's zoo network (one :func:`agents.net.zoo.zoo_boards` lists) where it
+    plays ``game`` as set up (its rules, a board size it was trained on), else None; a card
+    damaged since counts as none, with a warning."""
     name = game.info.name
-    if name not in zoo_boards():
-        return None
     try:
         card = read_card(name)
     except ZooError as error:
         log.warning("%s; the board seats another player", error)
         return None
-    return card if card["game"] == {"name": name, "params": dict(game.info.params)} else None
+    return card if refusal(card, game, f"zoo:{name}") is None else None
 
 
 def strength(card: dict) -> str:
@@ -83,22 +84,32 @@ def strength(card: dict) -> str:
     return f"{100 * value:.1f}% vs {opponent}"
 
 
-def board_text(board: dict) -> str:
-    """A zoo board's parameters in words: ``"size 5, walls 2"``; ``"its default board"`` for {}."""
-    return ", ".join(f"{key} {value}" for key, value in board.items()) or "its default board"
+def board_text(zoo: dict) -> str:
+    """A zoo network's boards (a :func:`agents.net.zoo.zoo_boards` entry) in words: ``"size 5,
+    walls 2"``, ``"sizes 5 and 7"``; ``"its default board"`` for a game of one board."""
+    words = [sizes_words(zoo["sizes"]) if key == "size" else f"{key} {value}" for key, value in zoo["board"].items()]
+    return ", ".join(words) or "its default board"
 
 
-def opening(name: str) -> dict:
-    """What the game list and a game's page open with: the display name, the parameters (the
-    defaults, changed to its zoo network's board where it has one) and that network's board
-    ('' where it is the game's one board) and strength (None without one)."""
-    board = zoo_boards().get(name)
+def openings() -> dict[str, dict]:
+    """What the game list and each game's page open with, by game: the display name, the
+    parameters (the defaults where its zoo network plays them, else that network's board) and
+    the network (None without one): its ``board``, the ``sizes`` it was trained on and its
+    ``strength``."""
+    boards = zoo_boards()
+    return {name: _opening(name, boards.get(name)) for name in GAMES}
+
+
+def _opening(name: str, zoo: dict | None) -> dict:
     params = {key: value for key, value in game_defaults(name).items() if key != "name"}
-    zoo = None
-    if board is not None:
-        params |= board
-        try:
-            zoo = {"board": board_text(board) if board else "", "strength": strength(read_card(name))}
-        except ZooError as error:
-            log.warning("%s; the game list shows no strength", error)
-    return {"name": name, "title": game_title(name), "params": params, "zoo": zoo}
+    entry = {"name": name, "title": game_title(name), "params": params, "zoo": None}
+    if zoo is None:
+        return entry
+    try:
+        card = read_card(name)
+    except ZooError as error:
+        log.warning("%s; the game list shows no network", error)
+        return entry
+    if refusal(card, make_game(name, **params), f"zoo:{name}") is not None:
+        entry["params"] = params | zoo["board"]
+    return entry | {"zoo": zoo | {"strength": strength(card)}}

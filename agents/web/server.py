@@ -5,10 +5,10 @@ strength), ``/play/GAME`` is a game's board (play, watch, replay, analyse), ``/s
 the page's JavaScript modules and style. The API takes and gives JSON:
 
 ==========================  ======================================================================
-``GET  /api/games``         the games (:func:`agents.web.opponent.opening`: display name, the
-                            parameters the page opens with, the zoo network's board and strength)
-                            with their defaults, the agent spec forms, the checkpoints, the zoo's
-                            boards (each game with a network, the parameters it plays)
+``GET  /api/games``         the games (:func:`agents.web.opponent.openings`: display name, the
+                            parameters the page opens with, the zoo network's ``board``, the
+                            ``sizes`` it was trained on and its ``strength``) with their defaults,
+                            the agent spec forms, the checkpoints
 ``GET  /api/preview/GAME``  the board view of the game's start, on the board the page opens with
 ``POST /api/new``           ``{game, params, seats: [spec, spec], seed}``: a new session and its view;
                             without ``seats``, the person against :func:`default_opponent`
@@ -49,9 +49,8 @@ from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from agents.net.zoo import zoo_boards
 from agents.web.analysis import analyse
-from agents.web.opponent import default_opponent, opening
+from agents.web.opponent import board_text, default_opponent, openings
 from agents.web.players import PlayerSource
 from agents.web.session import HUMAN, Replay, Session, SessionError
 from envs import GAMES, game_defaults, game_title
@@ -94,8 +93,7 @@ def make_app(source: PlayerSource | None = None, seed: int = 0) -> Starlette:
     new session's generator unless the request gives one."""
     source = source or PlayerSource()
     store = Store()
-    boards = zoo_boards()  # the zoo is package data: it does not change while the server runs
-    openings = {name: opening(name) for name in GAMES}
+    opened = openings()  # the zoo is package data: it does not change while the server runs
 
     async def body(request: Request) -> dict:
         if int(request.headers.get("content-length") or 0) > MAX_BODY:
@@ -153,7 +151,7 @@ def make_app(source: PlayerSource | None = None, seed: int = 0) -> Starlette:
 
     def preview(data: dict) -> dict:
         name = known_game(data.get("game"))
-        game = make_game(name, **openings[name]["params"])
+        game = make_game(name, **opened[name]["params"])
         return {"title": game_title(name), "board": dataclasses.asdict(game.board_view(game.initial_state()))}
 
     def analysis(session: Session, data: dict) -> dict:
@@ -177,14 +175,13 @@ def make_app(source: PlayerSource | None = None, seed: int = 0) -> Starlette:
 
     def games(data: dict) -> dict:
         return {
-            "games": [openings[name] | {"defaults": game_defaults(name)} for name in GAMES],
+            "games": [opened[name] | {"defaults": game_defaults(name)} for name in GAMES],
             "players": source.kinds(),
             "checkpoints": source.checkpoints(),
-            "zoo": boards,
         }
 
     async def index(request: Request) -> Response:
-        entries = "\n".join(game_entry(openings[name]) for name in GAMES)
+        entries = "\n".join(game_entry(opened[name]) for name in GAMES)
         page = (STATIC / "index.html").read_text().replace("<!--GAMES-->", entries)
         return HTMLResponse(page)
 
@@ -254,7 +251,7 @@ def game_entry(entry: dict) -> str:
     if zoo is None:
         strength = f"no zoo network: {default_opponent(make_game(name)).spec} plays"
     else:
-        board = f" ({zoo['board']})" if zoo["board"] else ""
+        board = f" ({board_text(zoo)})" if zoo["board"] else ""
         strength = f"zoo network{board}: {zoo['strength']}"
     return (
         f'<li class="game" data-game="{name}"><a href="/play/{name}"><svg class="preview"></svg>'

@@ -319,12 +319,14 @@ async function replayGame() {
 }
 
 // --- set-up -------------------------------------------------------------------------------------
-// A zoo network plays only the board it was trained on: the page opens on it, and while the
-// parameters say another board a button sets them back to it.
-function offerZooBoard(board) {
+// A zoo network plays only the rules and the board sizes it was trained on: the page opens on
+// such a board, and while the parameters say another (a size it was not trained on, another
+// rule) a button sets them to the network's board.
+function offerZooBoard({ board, sizes }) {
   const inputs = [...document.querySelectorAll("#params input")];
   const differs = Object.entries(board).filter(([name, value]) =>
-    inputs.some((input) => input.name === name && input.value !== String(value)));
+    inputs.some((input) => input.name === name && input.value !== String(value)
+      && !(name === "size" && sizes.map(String).includes(input.value))));
   let button = $("zoo-board");
   if (differs.length === 0) {
     if (button) button.remove();
@@ -336,12 +338,15 @@ function offerZooBoard(board) {
     button.type = "button";
     button.addEventListener("click", () => {
       for (const input of inputs) if (input.name in board) input.value = String(board[input.name]);
-      offerZooBoard(board);
+      offerZooBoard({ board, sizes });
     });
     $("params").appendChild(button);
   }
   button.textContent = `zoo's board: ${differs.map(([name, value]) => `${name} ${value}`).join(", ")}`;
 }
+
+// The seat's "zoo" option names the sizes its network was trained on (it refuses the others).
+const zooLabel = ({ sizes }) => (sizes.length ? `zoo (size ${sizes.join(", ")})` : "zoo");
 
 async function setUp() {
   const info = await call("/api/games");
@@ -357,12 +362,12 @@ async function setUp() {
     label.appendChild(input);
     params.appendChild(label);
   }
-  const zooBoard = info.zoo[game]; // the parameters its zoo network plays, when it has one
-  if (zooBoard) params.addEventListener("input", () => offerZooBoard(zooBoard));
+  const zoo = opening.zoo; // its zoo network's board and sizes, when it has one
+  if (zoo) params.addEventListener("input", () => offerZooBoard(zoo));
   const specs = $("specs");
-  const options = ["human", ...(zooBoard ? ["zoo"] : []), "random", "greedy", "mcts:50", "mcts:200", "mcts:1000",
+  const options = ["human", ...(zoo ? ["zoo"] : []), "random", "greedy", "mcts:50", "mcts:200", "mcts:1000",
     "oracle", "solver", ...info.checkpoints.map((name) => `az:${name}`)];
-  for (const spec of options) specs.appendChild(new Option(spec, spec));
+  for (const spec of options) specs.appendChild(new Option(spec === "zoo" ? zooLabel(zoo) : spec, spec));
   $("new").addEventListener("click", newGame);
   $("undo").addEventListener("click", () => sessionCall("/api/undo"));
   $("swap").addEventListener("click", async () => {

@@ -124,7 +124,7 @@ class Biqala(Game):
     Returns         +1 for the seat with more stones captured, -1 for the other, 0 each
                     for a tie
     Termination     a store holds more than half the stones; the player to move has no
-                    legal move, or must feed and cannot (docs/rules.md 7); ``idle_limit``
+                    legal move, or must feed and cannot (docs/rules.md 10); ``idle_limit``
                     turns in a row without a capture or transfer, or ``max_turns``
                     turns in all (the cycle rule). Then each player takes the stones
                     on his own cells
