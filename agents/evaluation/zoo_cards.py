@@ -120,7 +120,7 @@ def default_changes(game: dict) -> dict:
     return {key: value for key, value in board_changes(game).items() if defaults.get(key) != value}
 
 
-def _board_note(game: dict) -> str:
+def board_note(game: dict) -> str:
     """How a network's board differs from the game's default one, in words."""
     defaults = game_defaults(game["name"])
     changes = ", ".join(f"{key}={value} (default {defaults.get(key)})" for key, value in default_changes(game).items())
@@ -204,7 +204,7 @@ def format_card(card: dict) -> str:
         f"  trained: recipe {training['recipe']}, overrides {training['overrides']}, commit {training['commit']}, "
         f"seed {training['seed']}, {training['iterations']} iterations / {training['steps']} learner steps, "
         f"{training['wall_seconds'] / 60:.1f} min on {training['machine']}",
-        *([f"  board: {_board_note(card['game'])}"] if default_changes(card["game"]) else []),
+        *([f"  board: {board_note(card['game'])}"] if default_changes(card["game"]) else []),
         *(
             [f"  plays with: {', '.join(f'{k}={v}' for k, v in card['play'].items())} (changed from its training's)"]
             if card.get("play")
@@ -244,7 +244,7 @@ def zoo_listing() -> tuple[str, list[str], dict[str, str]]:
             lines.append(f"  {name:{width}s}{command}")
             if name in on_other_board:
                 card = on_other_board[name]
-                lines.append(f"  {'':{width}s}(zoo:{card['name']} plays {_board_note(card['game'])})")
+                lines.append(f"  {'':{width}s}(zoo:{card['name']} plays {board_note(card['game'])})")
         lines.append(
             "  then: python -m agents.net.zoo.export RUN/checkpoints/CHECKPOINT.pt --command '...' --commit C "
             "--machine M, and PYTHONPATH=. python benchmarks/zoo_measure.py GAME (docs/zoo.md)"
