@@ -30,8 +30,8 @@ import inspect
 import json
 import re
 import sys
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # the checkout's code, not another installed copy
@@ -65,8 +65,7 @@ class PageError(ValueError):
     """A rule source or the registry that cannot make a page: names the file or game."""
 
 
-@dataclass(frozen=True)
-class RuleSource:
+class RuleSource(NamedTuple):
     name: str  # its file's stem, docs/rules/NAME.md
     pages: dict  # game -> {"title", "summary"} or {} (shown on that game's page, titled elsewhere)
     body: str

@@ -1,6 +1,6 @@
 """Every registered game has what docs/architecture.md's "Where to add things" asks of a game.
 
-A rules section in docs/rules.md, a printed sample or a test module of its own,
+A rule source in docs/rules/ (its page's rules), a printed sample or a test module of its own,
 a picture that shows a move, and batched kernels for ``envs.make_vec`` (or a
 stated reason why the engine steps it). A game added without one of them fails here.
 """
@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import yaml
 
 import envs
 from envs.core import make_game
@@ -20,26 +21,16 @@ ROOT = Path(__file__).resolve().parents[1]
 NAMES = sorted(envs.GAMES)
 
 
-def headings() -> list[str]:
-    """docs/rules.md's headings, lower case, hyphens dropped (``Neu-Y`` reads ``neuy``)."""
-    text = (ROOT / "docs" / "rules.md").read_text()
-    return [line.lower().replace("-", "") for line in text.splitlines() if line.startswith("#")]
-
-
-def named_in(name: str, heading: str) -> bool:
-    return re.search(r"\b" + r"\W+".join(map(re.escape, name.split("_"))) + r"\b", heading) is not None
-
-
 @pytest.mark.parametrize("name", NAMES)
-def test_the_rule_book_has_a_section(name):
-    assert any(named_in(name, heading) for heading in headings()), f"docs/rules.md has no heading naming {name}"
-
-
-def test_the_heading_match_is_by_whole_words():
-    assert named_in("sudoku_moyo", "## 5. sudoku moyo")
-    assert named_in("y", "### 2d. neuy = y + mutator")
-    assert not named_in("y", "### 2a. nex = hex + mutator")
-    assert not named_in("hex", "### hexxagon")
+def test_a_rule_source_titles_the_game(name):
+    """A file in docs/rules/ whose front matter gives the game its title and summary (its page's
+    rules: docs/make_game_pages.py, tests/test_game_pages.py)."""
+    titled = [
+        path.name
+        for path in sorted((ROOT / "docs" / "rules").glob("*.md"))
+        if (entry := (yaml.safe_load(path.read_text().split("---")[1])["pages"] or {}).get(name)) and entry.get("title")
+    ]
+    assert len(titled) == 1, f"docs/rules/*.md should title {name} exactly once, found {titled}"
 
 
 def files_of(name: str) -> list[Path]:
