@@ -1,4 +1,4 @@
-"""Push Go (docs/rules.md section 11): the seed's push diagrams replay, the push and its ko,
+"""Push Go (docs/games/push_go.md): the seed's push diagrams replay, the push and its ko,
 suicide, area scoring and komi; properties over random games against an independent reading."""
 
 import numpy as np
@@ -242,7 +242,7 @@ def group(board, n, cell):
 
 
 def independent_result(board, previous, n, colour, action, form):
-    """The board after ``action`` by an independent reading of docs/rules.md 8, or None."""
+    """The board after ``action`` by an independent reading of docs/games/push_go.md, or None."""
     board, n2 = list(board), n * n
     if action < n2:
         if board[action]:

@@ -339,7 +339,7 @@ def run_odoku(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
                 f"{m.regret_per_move:11.4f} +- {m.regret_per_move_ci:.4f} {m.regret_per_game:11.3f}",
                 file=out,
             )
-    print("reference (docs/rules.md): oracle 9.375 from either seat; random as B 3.40, as A 14.33", file=out)
+    print("reference (docs/games/odoku.md): oracle 9.375 from either seat; random as B 3.40, as A 14.33", file=out)
     return {"measures": measures}
 
 
