@@ -126,6 +126,19 @@ def board_svg(view: BoardView, pixels_per_cell: int = 32) -> str:
     def number(value: float) -> str:
         return f"{value:.3f}".rstrip("0").rstrip(".")
 
+    def centred_text(text: str, x: float, y: float, size: str, fill: str, **extra) -> str:
+        return tag(
+            "text",
+            text,
+            x=number(x),
+            y=number(y),
+            font_size=size,
+            text_anchor="middle",
+            dominant_baseline="central",
+            fill=fill,
+            **extra,
+        )
+
     def hexagon(x: float, y: float) -> str:
         corners = ((0.5, -HEX_RADIUS / 2), (0, -HEX_RADIUS), (-0.5, -HEX_RADIUS / 2))
         corners += tuple((-dx, -dy) for dx, dy in corners)
@@ -172,33 +185,9 @@ def board_svg(view: BoardView, pixels_per_cell: int = 32) -> str:
             )
         if cell.text:
             weight = {"font_weight": "bold"} if "given" in cell.tags else {}
-            parts.append(
-                tag(
-                    "text",
-                    cell.text,
-                    x=number(cell.x),
-                    y=number(cell.y),
-                    font_size="0.42",
-                    text_anchor="middle",
-                    dominant_baseline="central",
-                    fill=_text_colour(cell),
-                    **weight,
-                )
-            )
+            parts.append(centred_text(cell.text, cell.x, cell.y, "0.42", _text_colour(cell), **weight))
         parts.append("</g>")
-    for label in view.labels:
-        parts.append(
-            tag(
-                "text",
-                label.text,
-                x=number(label.x),
-                y=number(label.y),
-                font_size="0.36",
-                text_anchor="middle",
-                dominant_baseline="central",
-                fill="#111111",
-            )
-        )
+    parts += [centred_text(label.text, label.x, label.y, "0.36", "#111111") for label in view.labels]
     return "\n".join(parts + ["</svg>"]) + "\n"
 
 
