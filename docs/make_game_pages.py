@@ -130,31 +130,33 @@ def frameworks(game) -> list[tuple[str, str]]:
 
 def recipes(root: Path) -> dict[str, list[tuple[str, str, str]]]:
     """Each game's recipes: (name, training command, the recipe's own description). A recipe
-    belongs to the game its defaults override (``override /game: NAME``), or to the game it is
-    named after (it then follows the game: ``python train.py game=NAME``)."""
-    found: dict[str, list] = {}
-    for path in sorted((root / "configs" / "experiment").glob("*.yaml")):
-        config = yaml.safe_load(path.read_text()) or {}
+    belongs to the game its defaults override (``override /game: NAME``), to the game of a recipe
+    it builds on (``defaults: [odoku]``), or to the game it is named after (it then follows the
+    game: ``python train.py game=NAME``); ``none``, the plain defaults, belongs to none."""
+    folder = root / "configs" / "experiment"
+    configs = {path.stem: yaml.safe_load(path.read_text()) or {} for path in sorted(folder.glob("*.yaml"))}
+
+    def game_of(stem: str) -> str | None:
+        defaults = configs[stem].get("defaults", [])
         chosen = [
-            entry["override /game"]
-            for entry in config.get("defaults", [])
-            if isinstance(entry, dict) and "override /game" in entry
+            entry["override /game"] for entry in defaults if isinstance(entry, dict) and "override /game" in entry
         ]
-        game = chosen[0] if chosen else path.stem if path.stem in GAMES else None
+        built_on = [game_of(entry) for entry in defaults if isinstance(entry, str) and entry in configs]
+        return (chosen or built_on or [stem if stem in GAMES else None])[-1]
+
+    found: dict[str, list] = {}
+    for stem in configs:
+        game = game_of(stem)
         if game is None:
             continue
-        command = (
-            f"python train.py game={game}"
-            if path.stem == game and not chosen
-            else f"python train.py experiment={path.stem}"
-        )
+        command = f"python train.py game={game}" if stem == game else f"python train.py experiment={stem}"
         comment = []
-        for line in path.read_text().splitlines():
+        for line in (folder / f"{stem}.yaml").read_text().splitlines():
             if not line.startswith("#"):
                 break
             if "@package" not in line:
                 comment.append(line.lstrip("#").strip())
-        found.setdefault(game, []).append((path.stem, command, " ".join(comment)))
+        found.setdefault(game, []).append((stem, command, " ".join(comment)))
     return found
 
 

@@ -80,10 +80,15 @@ def test_a_variant_page_shows_its_base_rules_first(expected):
     assert "\n## Progressive Amazons" not in expected["docs/games/amazons.md"]
 
 
-def test_recipes_belong_to_the_game_they_set_or_are_named_after():
+def test_recipes_belong_to_the_game_they_set_build_on_or_are_named_after():
     found = pages.recipes(ROOT)
     assert ("hop_chess", "python train.py game=hop_chess") in [r[:2] for r in found["hop_chess"]]
     assert [r[0] for r in found["nex"]] == ["nex11", "nex3", "nex5"]
+    assert [r[:2] for r in found["odoku"]] == [  # odoku_long builds on the odoku recipe
+        ("odoku", "python train.py game=odoku"),
+        ("odoku_long", "python train.py experiment=odoku_long"),
+        ("smoke", "python train.py experiment=smoke"),
+    ]
     assert "none" not in {stem for recipes in found.values() for stem, _, _ in recipes}
 
 
