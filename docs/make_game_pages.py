@@ -41,7 +41,7 @@ import yaml  # noqa: E402
 
 from agents.evaluation.report_page import headline, report_command  # noqa: E402
 from agents.evaluation.zoo_cards import board_note, default_changes, recipe_command  # noqa: E402
-from agents.net.zoo import ZOO_DIR, board_changes, read_card, zoo_names  # noqa: E402
+from agents.net.zoo import ZOO_DIR, board_changes, read_card, weights_path, zoo_names  # noqa: E402
 from envs import CHANCE, GAMES, game_defaults, make_game  # noqa: E402
 from envs.board_view import board_svg  # noqa: E402
 from envs.neutral.mutator import NeutralGame  # noqa: E402
@@ -234,7 +234,7 @@ def engine_table(game) -> list[str]:
     ]
 
 
-def zoo_section(name: str, game_cards: list[dict]) -> list[str]:
+def zoo_section(name: str, game_cards: list[dict], zoo: Path) -> list[str]:
     lines = ["## The zoo network", ""]
     if not game_cards:
         return lines + [
@@ -271,6 +271,10 @@ def zoo_section(name: str, game_cards: list[dict]) -> list[str]:
         lines += [figure["command"] for figure in card["figures"]]
         lines += [
             "```",
+            "",
+            f"Its weights, `agents/net/zoo/{card['name']}.pt`, are {weights_path(card['name'], zoo).stat().st_size / 1024:.0f} kB"
+            + (f" ({training['weights']})" if training.get("weights") else "")
+            + ".",
             "",
             f"How it was made: recipe `{training['recipe']}`, {training['iterations']} iterations "
             f"({training['steps']:,} learner steps), {training['wall_seconds'] / 60:.1f} minutes on {training['machine']}, "
@@ -372,7 +376,7 @@ def game_page(name: str, about: dict, sources: list[RuleSource], facts: dict) ->
     for source in sources:
         lines += [source.body, ""]
     lines += engine_table(game)
-    lines += zoo_section(name, facts["cards"].get(name, []))
+    lines += zoo_section(name, facts["cards"].get(name, []), facts["zoo"])
     lines += recipe_section(name, facts["recipes"].get(name, []))
     lines += report_section(name, facts["reports"].get(name, []))
     return "\n".join(lines).rstrip() + "\n"
@@ -456,7 +460,7 @@ def with_readme_table(readme: str, table: str) -> str:
 def expected_files(root: Path = ROOT, zoo: Path = ZOO_DIR) -> dict[str, str]:
     """Every file the script writes, by its path relative to ``root``, with its content."""
     found = sources_by_game(read_rule_sources(root))
-    facts = {"cards": cards(zoo), "recipes": recipes(root), "reports": reports(root)}
+    facts = {"cards": cards(zoo), "zoo": zoo, "recipes": recipes(root), "reports": reports(root)}
     files = {}
     for name, (about, sources) in found.items():
         files[f"{PAGES}/{name}.md"] = game_page(name, about, sources, facts)
