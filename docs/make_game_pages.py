@@ -53,11 +53,11 @@ PAGES = "docs/games"  # the generated pages
 README_START = "<!-- games table: written by python docs/make_game_pages.py; edit docs/rules/, not this table -->"
 README_END = "<!-- end of the games table -->"
 GENERATED = "<!-- Written by python docs/make_game_pages.py from the code and {sources}: edit those, not this page. -->"
-# the frameworks a game may be built on, most specific first: (class, what it is, where its rules are)
+# the frameworks a game may be built on, most specific first: (class, what it is, its page under docs/)
 FRAMEWORKS = (
-    (NeutralGame, "the neutral mutator", "../rules.md#the-neutral-mutator"),
-    (ScheduledGame, "the turn-schedule mutator", "../rules.md#the-turn-schedule-mutator"),
-    (StoneGame, "the stone games' framework", "../rules.md#stone-games-one-cell-per-decision"),
+    (NeutralGame, "the neutral mutator", "rules.md#the-neutral-mutator"),
+    (ScheduledGame, "the turn-schedule mutator", "rules.md#the-turn-schedule-mutator"),
+    (StoneGame, "the stone games' framework", "games.md"),
 )
 
 
@@ -124,8 +124,11 @@ def documented_class(cls: type) -> type:
     return next(c for c in cls.__mro__ if c.__doc__ and "===" in c.__doc__)
 
 
-def frameworks(game) -> list[tuple[str, str]]:
-    return [(what, link) for cls, what, link in FRAMEWORKS if isinstance(game, cls)]
+def built_on(name: str) -> str:
+    """The frameworks game ``name`` is built on, as links from a page in docs/games/."""
+    game = make_game(name)
+    links = [f"[{what}](../{link})" for cls, what, link in FRAMEWORKS if isinstance(game, cls)]
+    return "; ".join(links) or "its own engine alone"
 
 
 def recipes(root: Path) -> dict[str, list[tuple[str, str, str]]]:
@@ -141,8 +144,8 @@ def recipes(root: Path) -> dict[str, list[tuple[str, str, str]]]:
         chosen = [
             entry["override /game"] for entry in defaults if isinstance(entry, dict) and "override /game" in entry
         ]
-        built_on = [game_of(entry) for entry in defaults if isinstance(entry, str) and entry in configs]
-        return (chosen or built_on or [stem if stem in GAMES else None])[-1]
+        bases = [game_of(entry) for entry in defaults if isinstance(entry, str) and entry in configs]
+        return (chosen or bases or [stem if stem in GAMES else None])[-1]
 
     found: dict[str, list] = {}
     for stem in configs:
@@ -195,7 +198,7 @@ def glance(name: str, game) -> list[str]:
     module, cls = target.split(":")
     seats = ", ".join(f"{seat} `{seat_name}`" for seat, seat_name in enumerate(info.seat_names))
     params = ", ".join(f"`{key}={value!r}`" for key, value in game_defaults(name).items() if key != "name") or "none"
-    built = "; ".join(f"[{what}]({link})" for what, link in frameworks(game)) or "its own rules alone"
+    built = built_on(name)
     return [
         "## At a glance",
         "",
@@ -417,8 +420,8 @@ def index_page(found: dict, facts: dict) -> str:
         "encoding, a picture of its board, its zoo network, recipes and reports. What several games "
         "share is in [the rule book](../rules.md).",
         "",
-        "| game | Gymnasium id | what it is | zoo network | recipes | reports |",
-        "|---|---|---|---|---|---|",
+        "| game | Gymnasium id | what it is | built on | zoo network | recipes | reports |",
+        "|---|---|---|---|---|---|---|",
     ]
     for name, (about, _) in found.items():
         game_cards = facts["cards"].get(name, [])
@@ -436,7 +439,8 @@ def index_page(found: dict, facts: dict) -> str:
             or "none"
         )
         lines.append(
-            f"| [{about['title']}]({name}.md) | `{GAMES[name][0]}` | {about['summary']} | {zoo} | {recipes_text} | {report_text} |"
+            f"| [{about['title']}]({name}.md) | `{GAMES[name][0]}` | {about['summary']} | {built_on(name)} | {zoo} "
+            f"| {recipes_text} | {report_text} |"
         )
     return "\n".join(lines) + "\n"
 
