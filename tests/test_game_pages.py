@@ -104,3 +104,21 @@ def test_a_report_headline_agrees_with_its_report_page():
     assert "| 70.0% (60.4%..78.1%) |" in text and "**195 +- 56**" in text and "**5 of 5**" in text
     command = pages.report_command(report, envs.game_defaults("hex") | {"size": 5})
     assert f"Reproduce the whole report: `{command}`" in text
+
+
+def test_a_game_without_a_report_a_network_or_a_recipe_says_so_with_the_command_that_makes_one(tmp_path):
+    assert "    python evaluate.py mode=report game=biqala budget=quick report_dir=docs/reports/biqala" in (
+        pages.report_section("biqala", [])
+    )
+    assert "    python train.py game=hop_chess" in pages.zoo_section("hop_chess", [], tmp_path)
+    assert pages.recipe_section("blockdance", [])[2].startswith("No recipe in `configs/experiment/` trains this game")
+
+
+def test_a_broken_rule_source_is_one_line_of_error_and_exit_status_2(tmp_path, capsys):
+    (tmp_path / "docs" / "rules").mkdir(parents=True)
+    (tmp_path / "docs" / "rules" / "hex.md").write_text("## Hex\n")
+    assert pages.main(["--check"], root=tmp_path) == 2
+    assert (
+        capsys.readouterr().err
+        == "error: docs/rules/hex.md: no front matter (---, pages: {GAME: {title, summary}}, ---)\n"
+    )
