@@ -30,7 +30,9 @@ at or above the upper one "at least ``high``".
 
 **The cap**: the test plays at most ``cap`` games (``cap / 2`` pairs). A test still between
 its bounds there decides by the bound its LLR is nearer (Wald's truncated test: "at least
-``high``" where the LLR is above the bounds' midpoint), and says that the cap decided. The
+``high``" where the LLR is above the bounds' midpoint; a tie, as when every pair is split
+and the bounds are symmetric, is "at most ``low``": not shown good enough), and says that the
+cap decided. The
 error rates measured with the cap in place (``tests/test_sprt.py``, docs/evaluate.md) include
 such decisions.
 
@@ -48,6 +50,7 @@ import numpy as np
 
 PAIR_SCORES = np.array([0.0, 0.25, 0.5, 0.75, 1.0])  # a pair's points (0, 0.5, ..., 2) over 2
 REGULARIZE = 1e-3  # the count an outcome not seen yet stands for
+TIE = 1e-9  # at the cap, an LLR this near the bounds' midpoint is a tie: "at most low" (not shown good enough)
 NEWTON_STEPS = 60  # the most safeguarded Newton steps for the constrained maximum (it converges in about 6)
 
 
@@ -129,7 +132,7 @@ class SPRT:
         else:
             pairs, stopped = len(outcomes), None
         llr = float(llrs[pairs - 1]) if pairs else 0.0
-        decision = None if stopped is None else ("high" if llr > (lower + upper) / 2 else "low")
+        decision = None if stopped is None else ("high" if llr > (lower + upper) / 2 + TIE else "low")
         counts = cumulative[pairs - 1] if pairs else np.zeros(5, dtype=int)
         return Verdict(self, pairs, tuple(int(c) for c in counts), llr, decision, stopped)
 
@@ -228,7 +231,7 @@ def simulate(
     crossed = (llrs <= lower) | (llrs >= upper)
     stop = np.where(crossed.any(axis=1), crossed.argmax(axis=1), pairs - 1)
     final = llrs[np.arange(runs), stop]
-    return final > (lower + upper) / 2, 2 * (stop + 1)
+    return final > (lower + upper) / 2 + TIE, 2 * (stop + 1)
 
 
 def pair_probabilities(win: float, draw: float = 0.0, seat_edge: float = 0.0) -> np.ndarray:
@@ -236,9 +239,9 @@ def pair_probabilities(win: float, draw: float = 0.0, seat_edge: float = 0.0) ->
     and draws with chance ``draw``, its games independent; ``seat_edge`` moves that many wins to
     the first seat's game from the second's (the score stays ``win + draw / 2``)."""
     games = [np.array([1 - w - draw, draw, w]) for w in (win + seat_edge, win - seat_edge)]
-    if any((g < 0).any() for g in games):
+    if any((g < -1e-12).any() for g in games):
         raise ValueError(f"no such player: win {win}, draw {draw}, seat edge {seat_edge}")
-    return np.convolve(*games)
+    return np.convolve(*[np.maximum(g, 0.0) for g in games])
 
 
 def _number(value) -> bool:
