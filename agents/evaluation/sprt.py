@@ -105,13 +105,11 @@ class SPRT:
     def fewest_games(self) -> int:
         """The fewest games after which the test can decide either way: the games a clean sweep
         takes to reach the upper bound, or all pairs lost to reach the lower one, the longer."""
-        pairs = np.arange(1, 100_001)
-        sweeps = np.zeros((len(pairs), 5))
-        sweeps[:, -1] = pairs
-        losses = sweeps[:, ::-1]
         lower, upper = self.bounds
-        reach = [np.flatnonzero(self.llr(sweeps) >= upper), np.flatnonzero(self.llr(losses) <= lower)]
-        return 2 * max(int(pairs[r[0]]) if len(r) else 10**9 for r in reach)
+        return 2 * max(
+            _fewest_pairs(lambda n: self.llr([0, 0, 0, 0, n]) >= upper),
+            _fewest_pairs(lambda n: self.llr([n, 0, 0, 0, 0]) <= lower),
+        )
 
     def decide(self, pair_points: np.ndarray) -> "Verdict":
         """The test's verdict over pairs in order (``pair_points``: each pair's candidate points,
@@ -149,6 +147,13 @@ class Verdict:
     llr: float
     decision: str | None
     stopped: str | None
+
+    @classmethod
+    def from_dict(cls, record: dict) -> "Verdict":
+        """The verdict that :meth:`as_dict` wrote (a zoo card's figure keeps it)."""
+        test = SPRT(record["low"], record["high"], record["alpha"], record["beta"], record["cap"])
+        counts = tuple(record["pairs"])
+        return cls(test, sum(counts), counts, record["llr"], record["decision"], record["stopped"])
 
     @property
     def games(self) -> int:
@@ -189,6 +194,21 @@ class Verdict:
             "decision": self.decision,
             "stopped": self.stopped,
         }
+
+
+def _fewest_pairs(reaches) -> int:
+    """The fewest pairs ``n`` with ``reaches(n)``, for a condition that holds from some ``n`` on
+    (a clean run's LLR grows with its length); a huge number where none up to 2**30 does."""
+    high = 1
+    while not reaches(high):
+        high *= 2
+        if high > 2**30:
+            return 2**30
+    low = high // 2  # reaches(low) is false (or low is 0)
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (low, middle) if reaches(middle) else (middle, high)
+    return high
 
 
 def constrained_mle(counts: np.ndarray, mean: float) -> np.ndarray:
