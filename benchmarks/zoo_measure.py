@@ -24,8 +24,6 @@ uninterrupted run writes (docs/zoo.md). Once the figure is on the card its journ
 moves to ``--out/NAME/FIGURE/match.jsonl``.
 """
 
-from __future__ import annotations
-
 import argparse
 import functools
 import json
