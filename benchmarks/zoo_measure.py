@@ -3,7 +3,8 @@
 Runs each figure's command (``agents.evaluation.zoo_cards.planned_figures``: the
 ``python evaluate.py`` overrides, composed with Hydra's compose API and run by
 the same function ``evaluate.py`` calls) and writes the figure into
-``agents/net/zoo/NAME.json``, replacing a figure of the same name. ``--workers``
+``agents/net/zoo/NAME.json``, replacing a figure of the same name; a figure the card
+holds already with the same command is kept unless ``--only`` names it or ``--again``. ``--workers``
 plays the games in that many processes (the results do not depend on it, so the
 card's commands leave it out); ``--batch-games B`` plays each worker's games in
 lockstep groups of B, one network call per simulation for the group (evaluate.py's
@@ -85,10 +86,12 @@ def measure(
     batch_games: int = 1,
     directory: Path = ZOO_DIR,
     sequential: Sequential | None = None,
+    again: bool = False,
 ) -> list[dict]:
     """Measure the figures of card ``name`` in ``directory`` (those whose name contains ``only``),
     each decided by a sequential test where ``sequential`` is given and the figure allows one;
-    returns them."""
+    returns them. Without ``only`` or ``again``, a figure the card holds already with the same
+    command is kept (a card continued on another machine measures only what it lacks)."""
     path = card_path(name, directory)
     card = json.loads(path.read_text())  # the export wrote it; its figures may still be missing
     documents: dict[str, dict] = {}
@@ -98,6 +101,9 @@ def measure(
             continue
         test = sequential.test_for(planned) if sequential is not None else None
         command = planned.command(batch_games, test)
+        if not (only or again) and any(f["name"] == planned.name and f["command"] == command for f in card["figures"]):
+            log.info("%s: on the card already (--again measures it anew)", planned.name)
+            continue
         run_dir = out_dir / name / figure_slug(planned.name)
         journal = journal_path(name, planned.name, directory) if planned.reads[0] == "score" else None
         if command not in documents:  # one command may give several figures (Odoku's two seats)
@@ -154,6 +160,9 @@ def main(argv: list[str] | None = None) -> int:
         "the figure's command names it",
     )
     arguments.add_argument("--out", type=Path, default=Path("runs/zoo_measure"), help="evaluation outputs")
+    arguments.add_argument(
+        "--again", action="store_true", help="measure figures the card holds already (default: only those it lacks)"
+    )
     sprt = arguments.add_argument_group("sequential test (evaluate.py test=sprt, docs/evaluate.md)")
     sprt.add_argument(
         "--sprt", action="store_true", help="decide each figure whose target is a lowest score by a sequential test"
@@ -180,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
             args.sprt_margin, args.sprt_low, args.sprt_high, args.sprt_alpha, args.sprt_beta, args.sprt_cap
         )
     try:
-        measure(args.name, args.only, args.workers, args.out, args.batch_games, sequential=sequential)
+        measure(args.name, args.only, args.workers, args.out, args.batch_games, sequential=sequential, again=args.again)
     except ValueError as error:
         log.error("error: %s", error)
         return 1
