@@ -407,6 +407,7 @@ def test_a_card_measurement_continues_from_a_fresh_clone_to_the_verdict_of_one_r
     [figure] = script.measure("hex", None, 1, tmp_path / "out2", directory=clone / "zoo", sequential=sequential)
     assert figure == straight and read_card("hex", clone / "zoo")["figures"] == [straight]
     assert not (clone / "zoo" / "journals").exists()  # finished: nothing left to continue
+    assert script.measure("hex", None, 1, tmp_path / "out2", directory=clone / "zoo", sequential=sequential) == []
     test = figure["sprt"]
     assert figure["met"] and test["decision"] == "high" and test["stopped"] == "bound"
     assert figure["games"] == 2 * sum(test["pairs"]) < 40
