@@ -11,10 +11,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from ctrl_c import stop_after
 from hydra import compose, initialize_config_dir
 
 from agents.config import ConfigError
-from agents.evaluation.journal import JOURNAL, MatchJournal
+from agents.evaluation.journal import JOURNAL
 from agents.evaluation.modes import evaluate
 from agents.evaluation.runner import play_games
 from agents.evaluation.sprt import PAIR_SCORES, SPRT, constrained_mle, pair_probabilities, simulate
@@ -166,14 +167,7 @@ def test_a_sequential_match_stops_at_its_verdict_with_the_games_of_the_fixed_dup
 
 def test_a_stopped_sequential_match_resumes_to_the_same_verdict(tmp_path, monkeypatch, straight):
     _, document, _ = straight
-    add = MatchJournal.add
-
-    def add_then_stop(self, number, result):
-        if len(self.games) == 3:  # Ctrl-C as the fourth game is saved, mid-pair
-            raise KeyboardInterrupt
-        add(self, number, result)
-
-    monkeypatch.setattr(MatchJournal, "add", add_then_stop)
+    stop_after(monkeypatch, 3)  # Ctrl-C as the fourth game is saved, mid-pair
     with pytest.raises(KeyboardInterrupt):
         run(tmp_path, *MATCH, *BOUNDS)
     monkeypatch.undo()

@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 import torch
 from checkout_scripts import load_script
+from ctrl_c import stop_after
 from hydra import compose, initialize_config_dir
 
 import envs
-from agents.evaluation.journal import MatchJournal
 from agents.evaluation.modes import evaluate
 from agents.evaluation.runner import play_game, play_games
 from agents.evaluation.zoo_cards import (
@@ -345,18 +345,6 @@ def test_zoo_measure_writes_a_lockstep_figure_with_its_batch_and_resumes_it(tmp_
     run_dir = tmp_path / "out" / "odoku" / "raw_network_no_search_vs_mcts_400"
     lines = (run_dir / "match.jsonl").read_text().splitlines()
     assert json.loads(lines[0])["settings"]["batch_games"] == 2 and len(lines) == 1 + 4
-
-
-def stop_after(monkeypatch, games: int) -> None:
-    """Stop a match (Ctrl-C) as it saves its ``games + 1``-th game."""
-    add = MatchJournal.add
-
-    def add_then_stop(self, number, result):
-        if len(self.games) == games:
-            raise KeyboardInterrupt
-        add(self, number, result)
-
-    monkeypatch.setattr(MatchJournal, "add", add_then_stop)
 
 
 CHEAP_FIGURE = PlannedFigure(

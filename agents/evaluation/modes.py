@@ -119,34 +119,13 @@ def run_match(cfg: DictConfig, run_dir: Path, out: TextIO, journal_path: Path | 
     else:
         journal = MatchJournal.start(run_dir, settings, journal_path)
     verdict = None
+    playing = (cfg.seed, cfg.workers, cfg.progress, cfg.batch_games, cfg.opening)
+    saving = {"done": journal.games, "on_played": journal.add}
     try:
         if test is None:
-            tournament = round_robin(
-                game_cfg,
-                specs,
-                cfg.games,
-                cfg.seed,
-                cfg.workers,
-                cfg.progress,
-                cfg.batch_games,
-                cfg.opening,
-                cfg.duplicate,
-                done=journal.games,
-                on_played=journal.add,
-            )
+            tournament = round_robin(game_cfg, specs, cfg.games, *playing, cfg.duplicate, **saving)
         else:
-            tournament, verdict = sequential_match(
-                game_cfg,
-                specs,
-                test,
-                cfg.seed,
-                cfg.workers,
-                cfg.progress,
-                cfg.batch_games,
-                cfg.opening,
-                done=journal.games,
-                on_played=journal.add,
-            )
+            tournament, verdict = sequential_match(game_cfg, specs, test, *playing, **saving)
     except KeyboardInterrupt:
         print(
             f"stopped: {len(journal.games)} games saved in {journal.path}; "
