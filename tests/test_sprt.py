@@ -15,6 +15,7 @@ from ctrl_c import stop_after
 from hydra import compose, initialize_config_dir
 
 from agents.config import ConfigError
+from agents.evaluation.figure_records import evaluation_records
 from agents.evaluation.journal import JOURNAL
 from agents.evaluation.modes import evaluate
 from agents.evaluation.runner import play_games
@@ -163,6 +164,18 @@ def test_a_sequential_match_stops_at_its_verdict_with_the_games_of_the_fixed_dup
     points = [(first.winner == 0) + (second.winner == 1) for first, second in zip(fixed[::2], fixed[1::2])]
     test = SPRT(0.3, 0.7, 0.05, 0.05, 40)
     assert test.decide(points[:-1]).decision is None and test.decide(points).decision == "high"
+
+
+def test_a_sequential_match_records_its_verdict_beside_the_score(straight):
+    _, document, _ = straight
+    [record] = evaluation_records(document, "python evaluate.py ...")
+    row = document["table"][0]
+    assert (record["subject"], record["against"], record["value"]) == ("mcts:8", "random", row["score"])
+    assert record["note"].startswith(f"{row['games']} games, seats alternating, duplicate: ")
+    assert record["note"].endswith(
+        f"; sequential test: accepted >= 0.7 (not <= 0.3) after {row['games']} games: "
+        f"LLR {document['sprt']['llr']:.3g} reached 2.94"
+    )
 
 
 def test_a_stopped_sequential_match_resumes_to_the_same_verdict(tmp_path, monkeypatch, straight):
