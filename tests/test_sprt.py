@@ -83,6 +83,10 @@ def test_a_clean_sweep_decides_after_the_fewest_games_and_the_cap_decides_by_the
     one_more_win = test.decide([2.0, 0.0] * 4 + [2.0, 1.5])
     assert one_more_win.stopped == "cap" and one_more_win.llr > 0 and one_more_win.decision == "high"
     assert "the cap decided" in one_more_win.sentence()
+    # a row's LLR is its own whatever rows share the call, counts too large to pack into one key too
+    rows = np.array([[1, 2, 3, 4, 5], [0, 0, 0, 0, 10**5], [1, 2, 3, 4, 5], [3, 0, 1, 0, 9]])
+    assert np.array_equal(test.llr(rows), [float(test.llr(row)) for row in rows])
+    assert np.array_equal(test.llr(rows[[0, 3]]), test.llr(rows)[[0, 3]])
 
 
 def run(run_dir, *overrides):

@@ -96,7 +96,10 @@ class SPRT:
         # the runs of a simulation pass through the same counts many times: each is solved once
         flat = counts.reshape(-1, 5)
         base = int(flat.max(initial=0)) + 1
-        _, first, where = np.unique(flat @ base ** np.arange(5), return_index=True, return_inverse=True)
+        if base**5 < 2**62:  # each row as one integer: much faster to sort than rows
+            _, first, where = np.unique(flat @ base ** np.arange(5), return_index=True, return_inverse=True)
+        else:
+            _, first, where = np.unique(flat, axis=0, return_index=True, return_inverse=True)
         rows = np.maximum(flat[first].astype(float), REGULARIZE)
         p_low, p_high = constrained_mle(rows, self.low), constrained_mle(rows, self.high)
         llr = np.sum(rows * (np.log(p_high) - np.log(p_low)), axis=-1)
