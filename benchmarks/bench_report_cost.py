@@ -12,7 +12,7 @@ estimates the report's CPU time: every match the budget plays (``agents.evaluati
 the ladder, the balance games, the luck pairs, the valued turns) at that length and that cost
 per simulation. The ladder's lower rungs play games of other lengths, and the count of legal
 turns is left out, so the estimate says whether a report fits a time, not its minute (it ran
-low by a fifth for Four-way walls 5: docs/results.md).
+low by a fifth for Four-way walls 5, whose quick report took 7.9 min against the 6.4 estimated).
 """
 
 from __future__ import annotations

@@ -251,7 +251,7 @@ def zoo_section(name: str, game_cards: list[dict], zoo: Path) -> list[str]:
     for card in game_cards:
         training = card["training"]
         params = ", ".join(f"{key}={value}" for key, value in sorted(card["game"]["params"].items()))
-        where = f" It plays only that board: {board_note(card['game'])}." if default_changes(card["game"]) else ""
+        where = f" It plays only that board: {board_note(card)}." if default_changes(card) else ""
         plays = (
             f" It plays with {', '.join(f'`{k}={v}`' for k, v in card['play'].items())} (changed from its training's)."
             if card.get("play")
@@ -259,7 +259,7 @@ def zoo_section(name: str, game_cards: list[dict], zoo: Path) -> list[str]:
         )
         lines += [
             f"`zoo:{card['name']}` ([its card](../../agents/net/zoo/{card['name']}.json)) plays `{name}({params})`: "
-            f'`python evaluate.py mode=play game={name}{_overrides(default_changes(card["game"]))} "players=[human,zoo]"`.{where}{plays}',
+            f'`python evaluate.py mode=play game={name}{_overrides(default_changes(card))} "players=[human,zoo]"`.{where}{plays}',
             "",
             "| figure | value | 95% interval | games | target | verdict | measured |",
             "|---|---|---|---|---|---|---|",
@@ -341,7 +341,7 @@ def report_section(name: str, game_reports: list[tuple[str, dict]]) -> list[str]
 def game_page(name: str, about: dict, sources: list[RuleSource], facts: dict) -> str:
     game = make_game(name)
     env_id = GAMES[name][0]
-    on_default = any(not default_changes(card["game"]) for card in facts["cards"].get(name, []))
+    on_default = any(not default_changes(card) for card in facts["cards"].get(name, []))
     opponent = "zoo" if on_default else "mcts:400"
     names = ", ".join(f"[{RULES}/{s.name}.md](../rules/{s.name}.md)" for s in sources)
     chance = " (the chance node at the start takes its first outcome)" if game.info.has_chance else ""
@@ -428,7 +428,7 @@ def index_page(found: dict, facts: dict) -> str:
         zoo = (
             ", ".join(
                 f"`zoo:{c['name']}`"
-                + (f" ({_overrides(default_changes(c['game'])).strip()})" if default_changes(c["game"]) else "")
+                + (f" ({_overrides(default_changes(c)).strip()})" if default_changes(c) else "")
                 for c in game_cards
             )
             or "none yet"

@@ -16,7 +16,7 @@ from omegaconf import OmegaConf
 
 from agents.config import ConfigError
 from agents.evaluation.modes import MODES, evaluate
-from agents.evaluation.runner import replay_record
+from envs.records import replay_record
 
 ROOT = Path(__file__).resolve().parents[1]
 

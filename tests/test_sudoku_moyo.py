@@ -318,7 +318,7 @@ def test_setup_must_come_first():
 
 
 def test_match_records_replay():
-    from agents.evaluation.runner import game_record, replay_record
+    from envs.records import game_record, replay_record
 
     game = make_game("sudoku_moyo", givens=24)
     rng = np.random.default_rng(3)
@@ -328,7 +328,7 @@ def test_match_records_replay():
         actions.append(int(legal[rng.integers(len(legal))]))
         game.apply(state, actions[-1])
     text = game_record(game, actions, ["random", "random"])
-    assert "givens: 24" in text and "puzzle: \n" in text and "puzzle=" in text
+    assert "[givens: 24]\n" in text and '[puzzle: ""]\n' in text and "puzzle=" in text
     replayed_game, replayed = replay_record(text)
     assert replayed.grid == state.grid and replayed_game.returns(replayed) == game.returns(state)
 

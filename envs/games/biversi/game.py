@@ -58,7 +58,7 @@ class BiversiRules(MoveRules):
     seat_names = ("o", "x")
     step_names = ("placement",)
     # the seat plane: with one placement, then two a turn, the first seat wins most games between
-    # equal players (docs/results.md), an edge a value head can only learn if it sees the seat
+    # equal players (mode=stats with mcts:200 against itself: 90% for seat 0), an edge a value head can only learn if it sees the seat
     extra_plane_names = ("sections apart", "the mover is x")
     restriction_text = "while the two sections are apart, a turn's two placements go one into each"
     passes_when_stuck = True

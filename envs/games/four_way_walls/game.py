@@ -71,8 +71,9 @@ class WallsState:
 
 def start_stones(size: int) -> list[int]:
     """The text's start, scaled: two stones on each edge, at the edge's cells k and n-1-k with
-    k = (n - 1) // 3 (3 and 6 on 10 x 10), each heading for the opposite boundary; a half turn
-    maps every stone onto its partner of the same seat, a mirror left to right onto the other seat's."""
+    k = (n - 1) // 3 (3 and 6 on 10 x 10), each heading for the opposite boundary; a quarter turn
+    maps every stone onto the start of the same seat's stone heading a quarter on (N onto E's
+    cell), a mirror left to right onto the other seat's."""
     k, far = (size - 1) // 3, size - 1 - (size - 1) // 3
     last = size - 1
 

@@ -529,7 +529,7 @@ def _action_name(action: int) -> str:
 
 def compiled_turns(pos: Position) -> dict[tuple[int, int, int], list[int]]:
     """``moves.legal_turns`` from the numba kernel: the same moves, order and hopper squares,
-    about fifteen times sooner (docs/results.md, "Hop Chess's legal turns compiled")."""
+    about fifteen times sooner (docs/results.md, Speed ratios)."""
     from envs.games.hop_chess import playout  # here: numba compiles on first use
 
     moves, starts, squares = playout.legal_turns(
