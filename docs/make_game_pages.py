@@ -427,8 +427,7 @@ def index_page(found: dict, facts: dict) -> str:
         game_cards = facts["cards"].get(name, [])
         zoo = (
             ", ".join(
-                f"`zoo:{c['name']}`"
-                + (f" ({_overrides(default_changes(c)).strip()})" if default_changes(c) else "")
+                f"`zoo:{c['name']}`" + (f" ({_overrides(default_changes(c)).strip()})" if default_changes(c) else "")
                 for c in game_cards
             )
             or "none yet"
