@@ -2,7 +2,7 @@
 
 For each game of ``envs.GAMES`` it writes ``docs/games/NAME.md`` and the picture of its board,
 ``docs/games/NAME.svg``; then ``docs/games/index.md``, which lists every game, and the games
-table of ``README.md`` (between its marker comments). A page holds:
+table of ``README.md`` and of ``docs/index.md`` (between their marker comments). A page holds:
 
 * the game's title and one line about it, and its rules: the rule sources in ``docs/rules/``
   whose front matter names the game (``pages: {NAME: {title, summary}}``; a base game's source
@@ -50,8 +50,8 @@ from envs.stones.rules import StoneGame  # noqa: E402
 
 RULES = "docs/rules"  # the rule sources, relative to a checkout's root
 PAGES = "docs/games"  # the generated pages
-README_START = "<!-- games table: written by python docs/make_game_pages.py; edit docs/rules/, not this table -->"
-README_END = "<!-- end of the games table -->"
+TABLE_START = "<!-- games table: written by python docs/make_game_pages.py; edit docs/rules/, not this table -->"
+TABLE_END = "<!-- end of the games table -->"
 GENERATED = "<!-- Written by python docs/make_game_pages.py from the code and {sources}: edit those, not this page. -->"
 # the frameworks a game may be built on, most specific first: (class, what it is, its page under docs/)
 FRAMEWORKS = (
@@ -444,20 +444,22 @@ def index_page(found: dict, facts: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def readme_table(found: dict) -> str:
-    lines = [README_START, "", "| game | Gymnasium id | what it is |", "|------|--------------|------------|"]
+def games_table(found: dict, pages: str = "docs/games") -> str:
+    """The games table of README.md (and of docs/index.md, whose links start at ``pages="games"``):
+    each game linked to its page, which holds its rules, network and recipes."""
+    lines = [TABLE_START, "", "| game | Gymnasium id | what it is |", "|------|--------------|------------|"]
     lines += [
-        f"| [{about['title']}](docs/games/{name}.md) | `{GAMES[name][0]}` | {about['summary']} |"
+        f"| [{about['title']}]({pages}/{name}.md) | `{GAMES[name][0]}` | {about['summary']} |"
         for name, (about, _) in found.items()
     ]
-    return "\n".join(lines + ["", README_END])
+    return "\n".join(lines + ["", TABLE_END])
 
 
-def with_readme_table(readme: str, table: str) -> str:
-    start, end = readme.find(README_START), readme.find(README_END)
+def with_games_table(readme: str, table: str, path: str = "README.md") -> str:
+    start, end = readme.find(TABLE_START), readme.find(TABLE_END)
     if start < 0 or end < start:
-        raise PageError(f"README.md lacks the games table's markers ({README_START} ... {README_END})")
-    return readme[:start] + table + readme[end + len(README_END) :]
+        raise PageError(f"{path} lacks the games table's markers ({TABLE_START} ... {TABLE_END})")
+    return readme[:start] + table + readme[end + len(TABLE_END) :]
 
 
 def expected_files(root: Path = ROOT, zoo: Path = ZOO_DIR) -> dict[str, str]:
@@ -469,7 +471,9 @@ def expected_files(root: Path = ROOT, zoo: Path = ZOO_DIR) -> dict[str, str]:
         files[f"{PAGES}/{name}.md"] = game_page(name, about, sources, facts)
         files[f"{PAGES}/{name}.svg"] = picture(name)
     files[f"{PAGES}/index.md"] = index_page(found, facts)
-    files["README.md"] = with_readme_table((root / "README.md").read_text(), readme_table(found))
+    files["README.md"] = with_games_table((root / "README.md").read_text(), games_table(found))
+    index = "docs/index.md"
+    files[index] = with_games_table((root / index).read_text(), games_table(found, "games"), index)
     return files
 
 

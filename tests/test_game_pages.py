@@ -22,8 +22,8 @@ def test_the_committed_pages_are_what_the_code_makes(expected):
     assert pages.stale(ROOT, expected) == [], "run python docs/make_game_pages.py"
 
 
-def test_every_registered_game_has_a_page_a_picture_and_a_line_in_the_index_and_readme(expected):
-    index, readme = expected["docs/games/index.md"], expected["README.md"]
+def test_every_registered_game_has_a_page_a_picture_and_a_line_in_the_indexes_and_readme(expected):
+    index, readme, start = expected["docs/games/index.md"], expected["README.md"], expected["docs/index.md"]
     for name, (env_id, _, _) in envs.GAMES.items():
         page = expected[f"docs/games/{name}.md"]
         assert f"| Gymnasium id | `{env_id}`" in page
@@ -31,7 +31,8 @@ def test_every_registered_game_has_a_page_a_picture_and_a_line_in_the_index_and_
         ElementTree.fromstring(expected[f"docs/games/{name}.svg"])  # a well-formed picture
         assert f"({name}.md) | `{env_id}` |" in index
         assert f"(docs/games/{name}.md) | `{env_id}` |" in readme
-    assert sum(path.endswith(".md") for path in expected) == len(envs.GAMES) + 2  # the pages, the index, README
+        assert f"(games/{name}.md) | `{env_id}` |" in start  # one click from the start page
+    assert sum(path.endswith(".md") for path in expected) == len(envs.GAMES) + 3  # the pages, the index, README, the start page
 
 
 def test_check_names_a_stale_and_a_missing_page_and_writing_mends_them(tmp_path, capsys):
@@ -42,6 +43,7 @@ def test_check_names_a_stale_and_a_missing_page_and_writing_mends_them(tmp_path,
         shutil.copy(report, tmp_path / report.relative_to(ROOT))
     shutil.copy(ROOT / "docs" / "rules.md", tmp_path / "docs" / "rules.md")
     shutil.copy(ROOT / "README.md", tmp_path / "README.md")
+    shutil.copy(ROOT / "docs" / "index.md", tmp_path / "docs" / "index.md")
     nex = tmp_path / "docs" / "games" / "nex.md"
     nex.write_text(nex.read_text().replace("Discrete(123)", "Discrete(124)"))
     (tmp_path / "docs" / "games" / "biqala.svg").unlink()
