@@ -32,7 +32,9 @@ def test_every_registered_game_has_a_page_a_picture_and_a_line_in_the_indexes_an
         assert f"({name}.md) | `{env_id}` |" in index
         assert f"(docs/games/{name}.md) | `{env_id}` |" in readme
         assert f"(games/{name}.md) | `{env_id}` |" in start  # one click from the start page
-    assert sum(path.endswith(".md") for path in expected) == len(envs.GAMES) + 3  # the pages, the index, README, the start page
+    assert (
+        sum(path.endswith(".md") for path in expected) == len(envs.GAMES) + 3
+    )  # the pages, the index, README, the start page
 
 
 def test_check_names_a_stale_and_a_missing_page_and_writing_mends_them(tmp_path, capsys):
