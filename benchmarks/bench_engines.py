@@ -14,9 +14,8 @@ timed again (the same way, for as long) right after that row: on a shared
 machine the load changes from one minute to the next, and a ratio is only
 sound between two rates measured side by side.
 
-The ``playout`` rows time ``game.random_playout``, which the stone games, Amazons, Biversi,
-Hexxagon, Send It, Four-way walls, Blockdance, Hop Chess, Biqala and Push Go run in one numba kernel per
-game (the same games as the engine loop for the same generator; the tests check it), and
+The ``playout`` rows time ``game.random_playout``, the game's own playout (for most games one
+numba kernel per game: the same games as the engine loop for the same generator; the tests check it), and
 give its games/s over the ``engine`` row's just above (``playout/engine``). ``--size``
 plays every game given at that board size (its ``size`` parameter) instead of its
 default; ``--param KEY=VALUE`` (repeatable) sets any other parameter of every game given.

@@ -1,4 +1,4 @@
-"""Biversi (docs/rules.md section 13): the text's sample replayed to its printed board, hand-made
+"""Biversi (docs/games/biversi.md): the text's sample replayed to its printed board, hand-made
 positions for each rule (flips round the edges, the section rule, the 1222 quota, a turn cut
 short, the forced pass, the end and the count), and random games against an independent reading
 of the rules (plain modular arithmetic, not the engine's tiling)."""
@@ -20,7 +20,7 @@ from envs.schedule.moves import EMPTY, PIECE
 DATA = Path(__file__).parent / "data"
 SAMPLE = (DATA / "biversi_sample.txt").read_text()
 SAMPLE_RULES = parse_header(read_record(SAMPLE))  # the option the record needs, in its header
-# docs/rules.md section 13: O's printed "b4" of its 4th turn (X had played b4 the turn before)
+# docs/games/biversi.md: O's printed "b4" of its 4th turn (X had played b4 the turn before)
 # stands for a3, and O's "b3" of its 7th (a cell of the crossed pattern) for b5
 ERRATA = {(4, 0): "a3", (7, 0): "b5"}
 # the sample's placements that flank nothing (corrected cells), each legal only with must_flank=False

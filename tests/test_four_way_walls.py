@@ -1,4 +1,4 @@
-"""Four-way walls (docs/rules.md section 14): the text's move table replayed to its diagram,
+"""Four-way walls (docs/games/four_way_walls.md): the text's move table replayed to its diagram,
 hand-made positions for each rule (steps, jumps and their right-angle turns, the boundary,
 walls: the path rule, overlaps, crossings, never on the boundary; stones leaving the board,
 stones that cannot step, the win at three off), and random games against an independent

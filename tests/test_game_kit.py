@@ -1,9 +1,9 @@
 """Every registered game has what docs/architecture.md's "Where to add things" asks of a game.
 
-A rules section in docs/rules.md, a printed sample or a test module of its own,
+A rule source in docs/rules/ (its page's rules), a printed sample or a test module of its own,
 a picture that shows a move, and batched kernels for ``envs.make_vec`` (or a
 stated reason why the engine steps it). A game added without one of them fails here, and so
-does a "docs/rules.md section N" in a game's samples, engine or tests that is not its section.
+does a citation of another game's page in a game's samples, engine, tests or recipes.
 """
 
 import re
@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import yaml
 
 import envs
 from envs.core import make_game
@@ -21,56 +22,38 @@ ROOT = Path(__file__).resolve().parents[1]
 NAMES = sorted(envs.GAMES)
 
 
-def headings() -> list[str]:
-    """docs/rules.md's headings, lower case, hyphens dropped (``Neu-Y`` reads ``neuy``)."""
-    text = (ROOT / "docs" / "rules.md").read_text()
-    return [line.lower().replace("-", "") for line in text.splitlines() if line.startswith("#")]
-
-
-def named_in(name: str, heading: str) -> bool:
-    return re.search(r"\b" + r"\W+".join(map(re.escape, name.split("_"))) + r"\b", heading) is not None
-
-
 @pytest.mark.parametrize("name", NAMES)
-def test_the_rule_book_has_a_section(name):
-    assert any(named_in(name, heading) for heading in headings()), f"docs/rules.md has no heading naming {name}"
+def test_a_rule_source_titles_the_game(name):
+    """A file in docs/rules/ whose front matter gives the game its title and summary (its page's
+    rules: docs/make_game_pages.py, tests/test_game_pages.py)."""
+    titled = [
+        path.name
+        for path in sorted((ROOT / "docs" / "rules").glob("*.md"))
+        if (entry := (yaml.safe_load(path.read_text().split("---")[1])["pages"] or {}).get(name)) and entry.get("title")
+    ]
+    assert len(titled) == 1, f"docs/rules/*.md should title {name} exactly once, found {titled}"
 
 
-def test_the_heading_match_is_by_whole_words():
-    assert named_in("sudoku_moyo", "## 5. sudoku moyo")
-    assert named_in("y", "### 2d. neuy = y + mutator")
-    assert not named_in("y", "### 2a. nex = hex + mutator")
-    assert not named_in("hex", "### hexxagon")
+def rule_families() -> dict[str, set[str]]:
+    """Each game's family: the games whose pages show a rule source that its page shows too
+    (docs/rules/*.md's front matter lists the pages that show it)."""
+    families: dict[str, set[str]] = {name: {name} for name in NAMES}
+    for path in (ROOT / "docs" / "rules").glob("*.md"):
+        pages = set(yaml.safe_load(path.read_text().split("---")[1])["pages"] or {})
+        for name in pages & set(NAMES):
+            families[name] |= pages
+    return families
 
 
-def sections() -> dict[str, list[str]]:
-    """docs/rules.md's numbered sections (``12``, ``7b``): each one's lines, its heading first,
-    lower case with hyphens dropped as in :func:`headings`."""
-    found: dict[str, list[str]] = {}
-    lines: list[str] = []
-    for line in (ROOT / "docs" / "rules.md").read_text().lower().replace("-", "").splitlines():
-        number = re.match(r"#{2,3} (\d+[a-z]?)\. ", line)
-        if number:
-            lines = found.setdefault(number.group(1), [])
-        elif line.startswith("## "):
-            lines = []  # an unnumbered section ends the one before
-        lines.append(line)
-    return found
-
-
-def section_names(number: str, name: str, book: dict[str, list[str]]) -> bool:
-    """Whether section ``number`` is game ``name``'s: its heading names the game, or it is the
-    errata section and one of its entries opens with the game's name in bold (``**Nex sample.**``)."""
-    lines = book.get(number, [])
-    entries = [m.group(1) for line in lines if (m := re.match(r" \*\*([^*]+)\*\*", line))]
-    return bool(lines) and (
-        named_in(name, lines[0]) or ("errata" in lines[0] and any(named_in(name, e) for e in entries))
-    )
+def page_references(text: str) -> list[str]:
+    """The game pages a file cites as ``docs/games/NAME.md``."""
+    return re.findall(r"docs/games/(\w+)\.md", text)
 
 
 def section_references(text: str) -> list[str]:
-    """The section numbers a file cites as ``docs/rules.md section N`` or ``docs/rules.md N``
-    (a citation may run over a line break and its comment mark)."""
+    """The numbered sections a file cites as ``docs/rules.md section N`` or ``docs/rules.md N``
+    (a citation may run over a line break and its comment mark): the rule book has none now, its
+    games' rules being on their pages, so every such citation is stale."""
     flat = re.sub(r"\s*\n\s*#*\s*", " ", text)
     return re.findall(r"docs/rules\.md,?\s+(?:section\s+)?(\d+[a-z]?)\b", flat)
 
@@ -95,24 +78,30 @@ def citing_files() -> list[tuple[str, Path]]:
     return pairs
 
 
-def test_every_rule_book_section_a_sample_or_an_engine_cites_is_its_games():
-    book = sections()
-    cited = [(name, path, number) for name, path in citing_files() for number in section_references(path.read_text())]
-    assert len(cited) >= 20  # the samples and the engines do cite their sections
+def test_every_game_page_a_sample_or_an_engine_cites_is_its_games():
+    families = rule_families()
+    cited = [(name, path, page) for name, path in citing_files() for page in page_references(path.read_text())]
+    assert len(cited) >= 20  # the samples and the engines do cite their pages
     wrong = [
-        f"{path.relative_to(ROOT)} cites section {number}"
-        for name, path, number in cited
-        if not section_names(number, name, book)
+        f"{path.relative_to(ROOT)} cites docs/games/{page}.md"
+        for name, path, page in cited
+        if page not in families[name]
     ]
-    assert not wrong, f"docs/rules.md sections that are not the citing game's: {wrong}"
+    numbered = [
+        f"{path.relative_to(ROOT)} cites docs/rules.md {number}"
+        for name, path in citing_files()
+        for number in section_references(path.read_text())
+    ]
+    assert not wrong, f"game pages that are not the citing game's: {wrong}"
+    assert not numbered, f"numbered rule-book sections (the rules are on the game pages now): {numbered}"
 
 
-def test_a_stale_section_reference_is_caught():
-    book = sections()
-    assert section_names("12", "hop_chess", book) and not section_names("9", "hop_chess", book)
-    assert section_names("4", "nex", book) and section_names("4", "neuy", book)  # the errata's entries
-    assert not section_names("4", "blockdance", book) and not section_names("99", "hop_chess", book)
-    assert section_names("7b", "amazons", book) and not section_names("7", "progressive_amazons", book)
+def test_a_stale_page_reference_is_caught():
+    families = rule_families()
+    assert "hop_chess" in families["hop_chess"] and "send_it" not in families["hop_chess"]
+    assert "amazons" in families["progressive_amazons"] and "nex" in families["hex"]
+    assert "blockdance" not in families["nex"]
+    assert page_references("# Errata (docs/games/hop_chess.md): 10...") == ["hop_chess"]
     assert section_references("# Errata (docs/rules.md section 12): 10...") == ["12"]
     assert section_references("# as docs/rules.md\n# section 9 reconstructs") == ["9"]
     assert section_references("(docs/rules.md 2d: the same game)") == ["2d"]

@@ -1,4 +1,4 @@
-"""Hop Chess (docs/rules.md section 12): perft of plain chess from standard positions, the
+"""Hop Chess (docs/games/hop_chess.md): perft of plain chess from standard positions, the
 seed's game replayed to its final position with its checks, the seed's sample moves, and
 each hopper rule on a hand-made position; properties over random games."""
 

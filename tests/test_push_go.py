@@ -1,4 +1,4 @@
-"""Push Go (docs/rules.md section 11): the seed's push diagrams replay under both ko rules, the
+"""Push Go (docs/games/push_go.md): the seed's push diagrams replay under both ko rules, the
 push and its ko (simple ko beside the push, or the push instead of a ko rule with the third
 repetition drawn), suicide, area scoring and komi; properties over random games against an
 independent reading."""
@@ -301,7 +301,7 @@ def group(board, n, cell):
 
 
 def independent_result(board, previous, n, colour, action, form, ko="simple"):
-    """The board after ``action`` by an independent reading of docs/rules.md 11, or None."""
+    """The board after ``action`` by an independent reading of docs/games/push_go.md, or None."""
     board, n2 = list(board), n * n
     if action < n2:
         if board[action]:

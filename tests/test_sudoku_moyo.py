@@ -1,4 +1,4 @@
-"""Sudoku Moyo (docs/rules.md section 5): hand-made positions for each rule, random games
+"""Sudoku Moyo (docs/games/sudoku_moyo.md): hand-made positions for each rule, random games
 against an independent reading of the rules, the puzzle generator, symmetries,
 notation, and exact endgames."""
 
@@ -295,7 +295,8 @@ def test_notation_round_trips(game):
     for action in game.legal_actions(state):
         assert game.parse_turn(state, game.action_to_text(state, action)) == [action]
     assert game.parse_turn(state, "e5=5") == [9 * cell("e5") + 4]
-    assert [game.parse_turn(state, t)[0] for t in ("a1=1", "e5=7", "i9=9")] == [0, 366, 728]  # docs/rules.md 5
+    # docs/games/sudoku_moyo.md, its encoding
+    assert [game.parse_turn(state, t)[0] for t in ("a1=1", "e5=7", "i9=9")] == [0, 366, 728]
     drawn = make_game("sudoku_moyo")
     setup = drawn.initial_state()
     assert drawn.parse_turn(setup, "puzzle=12 e5=7") == [12, 9 * cell("e5") + 6]

@@ -48,6 +48,8 @@ import sys
 from pathlib import Path
 from typing import Iterable
 
+from agents.evaluation.sprt import Verdict
+
 ROOT = Path(__file__).resolve().parents[2]  # the checkout: train.py, evaluate.py, results/
 RECORDS_DIR = ROOT / "results"
 
@@ -251,7 +253,9 @@ def evaluation_records(document: dict, command: str) -> list[dict]:
         raise RecordError(
             f"record: mode={document['mode']} has no figures to record; the modes that do: {', '.join(RECORDED_MODES)}"
         )
-    duplicate = ", duplicate" if document["config"].get("duplicate") else ""
+    test = document.get("sprt")  # test=sprt: duplicate pairs, and the verdict beside the score
+    duplicate = ", duplicate" if document["config"].get("duplicate") or test else ""
+    verdict = f"; sequential test: {Verdict.from_dict(test).sentence()}" if test else ""
     specs = dict(zip(document["names"], document["players"]))  # the table names players; a record, their specs
     return [
         measured(
@@ -264,7 +268,7 @@ def evaluation_records(document: dict, command: str) -> list[dict]:
             command=command,
             interval=(row["ci_low"], row["ci_high"]),
             note=f"{row['games']} games, seats alternating{duplicate}: {row['wins']} wins, {row['draws']} draws, "
-            f"{row['losses']} losses",
+            f"{row['losses']} losses{verdict}",
         )
         for row in document["table"]
         if row["opponent"] != "all"

@@ -49,7 +49,10 @@ PLAYER_SPECS: dict[str, tuple[str | Callable, str]] = {
     ),
     "oracle": ("agents.players.oracle:make_oracle_player", "oracle: Odoku's exact perfect player"),
     "solver": ("agents.players.solver_player:make_solver_player", "solver: exact alpha-beta player for tiny boards"),
-    "human": ("agents.players.human:make_human_player", "human: a person at the terminal (docs/rules.md notation)"),
+    "human": (
+        "agents.players.human:make_human_player",
+        "human: a person at the terminal (the notation of docs/games/NAME.md)",
+    ),
 }
 
 

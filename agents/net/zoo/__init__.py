@@ -23,7 +23,10 @@ This folder holds, for each network ``NAME`` (the game's registry name, e.g. ``o
 * ``NAME.json``: its card (:data:`CARD_FIELDS`): how it was made (the recipe and
   its overrides, commit, seed, training wall time and machine, the commands that
   regenerate it) and its measured figures, each with its 95% interval, the
-  command that measures it, the target and by how much it is met or missed.
+  command that measures it, the target and by how much it is met or missed (or, for a
+  figure decided by a sequential test, that test's verdict: ``SPRT_FIELDS``).
+* ``journals/NAME/FIGURE.jsonl`` (only while a measurement is unfinished): its match's
+  journal, committed as it grows so that another machine continues it (:func:`journal_path`).
 
 ``python -m agents.net.zoo.export`` writes both from a training checkpoint; the
 ``zoo[:GAME[@any]][:SIMS]`` player spec (``agents.players.zoo_player``) plays them, and
@@ -42,6 +45,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import re
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -86,7 +90,24 @@ FIGURE_FIELDS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "met": (bool, "whether the target is met"),
     "verdict": (str, "met, or missed and by how much"),
     "date": (str, "when it was measured (YYYY-MM-DD)"),
-}  # optional: "note", text that puts the figure beside a reference (shown by mode=zoo)
+}
+FIGURE_OPTIONAL_FIELDS: dict[str, tuple[type | tuple[type, ...], str]] = {
+    "note": (str, "text that puts the figure beside a reference (shown by mode=zoo)"),
+    "sprt": (dict, "the sequential test that decided it (SPRT_FIELDS); absent: a fixed-count match"),
+}
+# a figure's "sprt": evaluate.py test=sprt's settings and verdict (agents/evaluation/sprt.py)
+SPRT_FIELDS: dict[str, tuple[type | tuple[type, ...], str]] = {
+    "low": ((int, float), "the score at or below which the target counts as missed"),
+    "high": ((int, float), "the score at or above which it counts as met"),
+    "alpha": ((int, float), "the chance of 'met' at a score of low or below"),
+    "beta": ((int, float), "the chance of 'missed' at a score of high or above"),
+    "cap": (int, "the most games the test could play"),
+    "llr": ((int, float), "its log-likelihood ratio where it stopped"),
+    "llr_bounds": (list, "Wald's bounds on the LLR: [lower, upper]"),
+    "pairs": (list, "the pairs it counted by the candidate's points: [0, 0.5, 1, 1.5, 2]"),
+    "decision": (str, "high (at least high: met) or low (at most low: missed)"),
+    "stopped": (str, "bound (the LLR reached one) or cap (the nearer bound decided)"),
+}
 # optional card fields: "play", the search settings its player changes, and "sizes", the board
 # sizes it was trained on where more than one, as in NAME.pt
 
@@ -205,6 +226,10 @@ def card_problems(card: Any) -> list[str]:
                 problems.append(f"figures[{number}] must be an object")
                 continue
             problems += _field_problems(figure, FIGURE_FIELDS, f"figures[{number}].")
+            optional = {key: field for key, field in FIGURE_OPTIONAL_FIELDS.items() if key in figure}
+            problems += _field_problems(figure, optional, f"figures[{number}].")
+            if isinstance(figure.get("sprt"), dict):
+                problems += _sprt_problems(figure, f"figures[{number}].sprt")
             interval = figure.get("interval")
             if isinstance(interval, list) and not (
                 len(interval) == 2 and all(isinstance(v, (int, float)) for v in interval) and interval[0] <= interval[1]
@@ -234,6 +259,42 @@ def _sizes_problems(record: dict) -> list[str]:
     ):
         return [f"sizes must list the two or more board sizes it was trained on, {size} among them; got {sizes!r}"]
     return []
+
+
+def _sprt_problems(figure: dict, prefix: str) -> list[str]:
+    """What a figure's sequential test lacks or contradicts: its fields, its counts against the
+    figure's games, its decision against the figure's ``met``."""
+    test = figure["sprt"]
+    problems = _field_problems(test, SPRT_FIELDS, f"{prefix}.")
+    if problems:
+        return problems
+    if test["decision"] not in ("high", "low") or test["stopped"] not in ("bound", "cap"):
+        problems.append(f"{prefix}: decision must be high or low and stopped bound or cap, got {test!r}")
+    pairs = test["pairs"]
+    if not (len(pairs) == 5 and all(isinstance(n, int) and n >= 0 for n in pairs)):
+        problems.append(f"{prefix}.pairs must be 5 counts of pairs, got {pairs!r}")
+    elif 2 * sum(pairs) != figure.get("games"):
+        problems.append(f"{prefix}.pairs count {2 * sum(pairs)} games, the figure {figure.get('games')!r}")
+    if figure.get("met") != (test["decision"] == "high"):
+        problems.append(f"{prefix}: decision {test['decision']} but met {figure.get('met')!r}")
+    return problems
+
+
+def journal_path(name: str, figure: str, directory: Path = ZOO_DIR) -> Path:
+    """Where an unfinished measurement of network ``name``'s ``figure`` keeps its match journal:
+    in the zoo's folder, committed with the repository (docs/zoo.md), so that another machine
+    continues it from a fresh clone."""
+    return journal_dir(name, directory) / f"{figure_slug(figure)}.jsonl"
+
+
+def journal_dir(name: str, directory: Path = ZOO_DIR) -> Path:
+    """The folder of network ``name``'s unfinished measurements' journals (:func:`journal_path`)."""
+    return Path(directory) / "journals" / name
+
+
+def figure_slug(figure: str) -> str:
+    """A figure's name as a file name: ``score vs mcts:400`` -> ``score_vs_mcts_400``."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", figure)
 
 
 def _field_problems(record: dict, fields: dict, prefix: str) -> list[str]:

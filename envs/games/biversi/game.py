@@ -1,4 +1,4 @@
-"""Biversi (docs/rules.md section 13): Reversi on a torus from two start patterns, 1222 turns.
+"""Biversi (docs/games/biversi.md): Reversi on a torus from two start patterns, 1222 turns.
 
 Cells (index = r * n + c; row 1 at the top, as the text prints its board; 10x10)::
 
@@ -39,7 +39,7 @@ _WORD = re.compile(r"^([a-z])([0-9]{1,2})(J?)$")
 
 def start_board(n: int) -> np.ndarray:
     """The crossed pattern on rows 2-3, columns b-c and the parallel one antipodal to it, both
-    as the text's sample has them (docs/rules.md section 13)."""
+    as the text's sample has them (docs/games/biversi.md)."""
     board = np.zeros(n * n, np.int8)
     o, x = PIECE
     h = n // 2
@@ -246,7 +246,7 @@ class BiversiRules(MoveRules):
 
 class Biversi(ScheduledGame):
     """Biversi (``Biversi-v0``): Reversi on an n x n torus from a crossed and a parallel start
-    pattern set antipodally, one placement and then two a turn (docs/rules.md section 13).
+    pattern set antipodally, one placement and then two a turn (docs/games/biversi.md).
 
     ==============  ==============================================================
     Board           n x n torus, ``size`` even 6..26 (default 10); cell ``r * n + c``,

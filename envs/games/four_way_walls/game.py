@@ -1,4 +1,4 @@
-"""Four-way walls (docs/rules.md section 14): a Quoridor variant in which each player's four
+"""Four-way walls (docs/games/four_way_walls.md): a Quoridor variant in which each player's four
 stones head for the four boundaries, every stone steps each turn and then a wall is played.
 
 A turn is micro-steps: for each stone that moves, the stone (its cell) and its destination (a

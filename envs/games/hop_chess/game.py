@@ -1,5 +1,5 @@
 """Hop Chess: FIDE chess where each turn also moves the player's hopper, and a piece that
-lands on a hopper moves again (docs/rules.md section 12; the rules are in ``moves.py``).
+lands on a hopper moves again (docs/games/hop_chess.md; the rules are in ``moves.py``).
 
 Squares (index = rank * 8 + file)::
 
@@ -51,7 +51,7 @@ PIECE_OF_SYMBOL = {"O": PAWN, "p": -PAWN} | {
     for symbol in map(case, "NBRQK")
 }
 NUM_PLANES = 23
-REPETITIONS = 3  # the third occurrence of a position draws (docs/rules.md 12: a claim made for the players)
+REPETITIONS = 3  # the third occurrence of a position draws (docs/games/hop_chess.md: a claim made for the players)
 
 
 class HopChessState:

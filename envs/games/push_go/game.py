@@ -1,4 +1,4 @@
-"""Push Go: Go with the push move of the seed's "Little Go change" (docs/rules.md section 11).
+"""Push Go: Go with the push move of the seed's "Little Go change" (docs/games/push_go.md).
 
 Cells (index = r * n + c; row 1 at the top, as in the other stone games)::
 
