@@ -33,6 +33,7 @@ Conventions
 from __future__ import annotations
 
 import abc
+import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
@@ -227,6 +228,13 @@ class Game(abc.ABC):
             means[action] = np.mean(returns, axis=0)
         return means
 
+    def heuristic_returns(self, state) -> tuple[float, ...]:
+        """A quick guess at ``returns`` from the position alone (material, area, distance to the
+        goal: the game's docstring of this method says which and why), one value a seat in
+        [-1, 1], zero-sum; what a random rollout cut short scores where it stops (the
+        ``hmcts`` player). Raises NotImplementedError naming the game where it has none."""
+        raise NotImplementedError(f"{self.info.name} has no heuristic value")
+
     def winner(self, state) -> int | None:
         """The winning seat of a terminal state, or None for a draw."""
         return winner_of(self.returns(state))
@@ -376,6 +384,23 @@ def play_out(
         game.apply(state, action)
         if actions is not None:
             actions.append(int(action))
+
+
+def has_heuristic(game: Game) -> bool:
+    """Whether ``game`` gives ``heuristic_returns`` (rather than raising NotImplementedError)."""
+    try:
+        game.heuristic_returns(game.initial_state())
+    except NotImplementedError:
+        return False
+    return True
+
+
+def lead_returns(lead: float, scale: float) -> tuple[float, float]:
+    """Heuristic returns of a two-seat game from seat 0's lead in the game's own units (material,
+    area, steps): ``(v, -v)`` with ``v = tanh(lead / scale)``, so no lead is worth 0, a lead of
+    ``scale`` 0.76 and a large one nearly a win (``Game.heuristic_returns``)."""
+    value = math.tanh(lead / scale)
+    return (value, -value)
 
 
 def winner_of(returns: Sequence[float]) -> int | None:

@@ -109,6 +109,11 @@ class MoveRules(abc.ABC):
         """The returns when the game has ended after a move (Hexxagon: a full board), else None."""
         return None
 
+    def heuristic_returns(self, board: np.ndarray) -> tuple[float, float]:
+        """``Game.heuristic_returns`` of a position with this board (the rules' docstring says
+        what it measures); NotImplementedError where the rules have none."""
+        raise NotImplementedError(f"{self.name} has no heuristic value")
+
     #: a game that reaches this many moves ends, scored by ``limit_returns`` (None: no limit)
     move_limit: int | None = None
 

@@ -203,6 +203,10 @@ class ScheduledGame(Game):
             return OUTCOME_RETURNS[outcome], decisions, turns
         return super().random_playout(state, rng)
 
+    def heuristic_returns(self, state: ScheduledState) -> tuple[float, float]:
+        """The rules' guess from the board (``MoveRules.heuristic_returns``)."""
+        return self.rules.heuristic_returns(state.board)
+
     def _end_turn(self, state: ScheduledState, seat: int) -> None:
         state.passes = 0 if state.placed else state.passes + 1
         if state.passes >= 2:

@@ -19,7 +19,7 @@ from typing import Sequence
 
 import numpy as np
 
-from envs.core import NotationError
+from envs.core import NotationError, lead_returns
 from envs.games.amazons import playout as kernel
 from envs.schedule.moves import BLOCK, EMPTY, PIECE, MoveRules, read_start
 from envs.schedule.mutator import ScheduledGame
@@ -35,6 +35,7 @@ from envs.stones.board import (
 )
 
 QUEEN_STEPS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
+UNREACHED = 1 << 16  # ``queen_distances`` of a cell no amazon reaches
 _MOVE = re.compile(r"^([a-z][0-9]{1,2})([a-z][0-9]{1,2})/([a-z][0-9]{1,2})$")
 
 # The text's 19x19 start, reconstructed from its record (docs/rules.md section 7b): the pieces
@@ -146,6 +147,35 @@ class AmazonsRules(MoveRules):
 
     def stuck_returns(self, board, seat) -> tuple[float, float]:
         return (-1.0, 1.0) if seat == 0 else (1.0, -1.0)
+
+    def heuristic_returns(self, board) -> tuple[float, float]:
+        """Territory now: the empty cells the first seat's amazons reach in fewer queen moves
+        (over empty cells, ``queen_distances``) than the second's, less those the second's
+        reach first. The game ends when a side cannot move, so the cells each side reaches first
+        are, near the end, the moves it has left, and before that the room it controls; a lead
+        of the board's side (n cells) is worth 0.76 (``envs.core.lead_returns``)."""
+        first, second = self.queen_distances(board, PIECE[0]), self.queen_distances(board, PIECE[1])
+        return lead_returns(int((first < second).sum()) - int((second < first).sum()), self.n)
+
+    def queen_distances(self, board: np.ndarray, piece: int) -> np.ndarray:
+        """For every cell, the fewest queen moves over empty cells that bring an amazon ``piece``
+        onto it (``UNREACHED`` where none can; the amazons' own cells 0)."""
+        values = board.tolist()  # lists: a Python loop indexes them faster than arrays
+        distance = [0 if value == piece else UNREACHED for value in values]
+        frontier, moves = [cell for cell, value in enumerate(values) if value == piece], 0
+        while frontier:
+            moves += 1
+            reached = []
+            for cell in frontier:
+                for ray in self.rays[cell]:
+                    for target in ray:
+                        if values[target] != EMPTY:
+                            break
+                        if distance[target] == UNREACHED:
+                            distance[target] = moves
+                            reached.append(target)
+            frontier = reached
+        return np.array(distance)
 
     def max_moves(self) -> int:
         return int((self.start == EMPTY).sum())  # every move shoots an arrow on an empty cell

@@ -14,7 +14,7 @@ from typing import Sequence
 
 import numpy as np
 
-from envs.core import TERMINAL, Game, GameInfo, IllegalActionError, NotationError, Symmetry, turn_text
+from envs.core import TERMINAL, Game, GameInfo, IllegalActionError, NotationError, Symmetry, lead_returns, turn_text
 from envs.games.blockdance.moves import (
     ANGLES,
     EMPTY,
@@ -40,6 +40,7 @@ SYMBOLS = {EMPTY: ".", PIECE[0]: "y", PIECE[1]: "o"}
 # the text's diagram also has a "," (x11, the cell the last move left): read as empty
 DIAGRAM_VALUES = {".": EMPTY, ",": EMPTY, "y": PIECE[0], "o": PIECE[1]}
 NUM_PLANES = 14
+MEN_LEAD = 4  # a lead of this many men is worth 0.76 in ``heuristic_returns``
 _PIVOT = re.compile(r"^([a-zA-Z][0-9]{1,2})(?:\.([0-9]))?$")
 _ANGLE = re.compile(r"^\.?([0-9])$")
 
@@ -341,6 +342,12 @@ class Blockdance(Game):
             playout_seed(rng),
         )
         return OUTCOME_RETURNS[outcome], int(decisions), int(turns)
+
+    def heuristic_returns(self, state: BlockdanceState) -> tuple[float, float]:
+        """Men now: y's less o's. The game is won by killing every enemy man and a man once
+        killed never comes back, so the count is the progress made; a lead of ``MEN_LEAD`` men
+        (of the start's 21 a side) is worth 0.76 (``envs.core.lead_returns``)."""
+        return lead_returns(state.men(0) - state.men(1), MEN_LEAD)
 
     def returns(self, state: BlockdanceState) -> tuple[float, float]:
         if state.player != TERMINAL or state.winner < 0:

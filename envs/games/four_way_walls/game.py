@@ -15,12 +15,13 @@ from typing import Sequence
 
 import numpy as np
 
-from envs.core import TERMINAL, Game, GameInfo, IllegalActionError, NotationError, Symmetry, turn_text
+from envs.core import TERMINAL, Game, GameInfo, IllegalActionError, NotationError, Symmetry, lead_returns, turn_text
 from envs.games.four_way_walls.board import (
     BLOCKED,
     OFF,
     Position,
     all_can_reach,
+    goal_distances,
     goal_of,
     legal_walls,
     routes,
@@ -268,6 +269,24 @@ class FourWayWalls(Game):
             playout_seed(rng),
         )
         return OUTCOME_RETURNS[outcome], int(decisions), int(turns)
+
+    def heuristic_returns(self, state: WallsState) -> tuple[float, float]:
+        """The race: each seat's steps still to go (``steps_to_go``), seat 1's less seat 0's; a
+        lead of the board's side (n steps) is worth 0.76 (``envs.core.lead_returns``). Walls
+        lengthen the paths, so a wall that costs the rival more steps than it costs the mover
+        counts too."""
+        return lead_returns(self.steps_to_go(state, 1) - self.steps_to_go(state, 0), self.size)
+
+    def steps_to_go(self, state: WallsState, seat: int) -> int:
+        """The steps ``seat``'s three stones nearest their goals need to leave the board, each by
+        its shortest path past the walls (``board.goal_distances``), 0 for a stone off it: three
+        stones off win, so the fourth stone's steps do not count."""
+        pos = state.pos
+        steps = [
+            0 if pos.stones[stone] == OFF else goal_distances(pos, goal_of(stone))[pos.stones[stone]]
+            for stone in range(4 * seat, 4 * seat + 4)
+        ]
+        return sum(sorted(steps)[:TO_WIN])
 
     def returns(self, state: WallsState) -> tuple[float, float]:
         return state.result if state.result is not None else (0.0, 0.0)

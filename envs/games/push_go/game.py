@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core import TERMINAL, Game, GameInfo, IllegalActionError, NotationError, Symmetry, turn_text
+from envs.core import TERMINAL, Game, GameInfo, IllegalActionError, NotationError, Symmetry, lead_returns, turn_text
 from envs.kernels import OUTCOME_RETURNS, playout_seed
 from envs.stones.board import (
     DIHEDRAL,
@@ -335,6 +335,13 @@ class PushGo(Game):
         """x's area minus o's area and the komi."""
         black, white = self.area(state.board)
         return black - white - self.komi
+
+    def heuristic_returns(self, state: PushGoState) -> tuple[float, float]:
+        """The score now (``margin``): x's area (stones and the empty regions only its stones
+        touch) less o's and the komi, what the game is scored by when it ends; a lead of the
+        board's side (n points) is worth 0.76 (``envs.core.lead_returns``). On a nearly empty
+        board the komi outweighs the rest, alike for every move a search compares."""
+        return lead_returns(self.margin(state), self.n)
 
     def returns(self, state: PushGoState) -> tuple[float, float]:
         if state.player != TERMINAL:

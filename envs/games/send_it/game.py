@@ -22,7 +22,7 @@ from typing import Sequence
 
 import numpy as np
 
-from envs.core import NotationError
+from envs.core import NotationError, lead_returns
 from envs.games.send_it import playout as kernel
 from envs.schedule.moves import EMPTY, PIECE, MoveRules, read_start
 from envs.schedule.mutator import ScheduledGame
@@ -205,6 +205,14 @@ class SendItRules(MoveRules):
 
     def limit_returns(self, board) -> tuple[float, float]:
         return self._score(board)
+
+    def heuristic_returns(self, board) -> tuple[float, float]:
+        """Area now: x's Chinese area (``area``: stones plus the empty regions only its stones
+        touch) less o's, what the game is scored by when it ends; a lead of the board's side
+        (n points) is worth 0.76 (``envs.core.lead_returns``). While the empty regions are
+        shared it counts stones, the captures included."""
+        first, second = self.area(board)
+        return lead_returns(first - second, self.n)
 
     def max_moves(self) -> int:
         return self.move_limit
