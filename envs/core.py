@@ -39,7 +39,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from envs.kernels import draw
+from envs.kernels import draw, playout_seed
 
 CHANCE = -1
 TERMINAL = -2
@@ -189,16 +189,20 @@ class Game(abc.ABC):
             player = self.to_play(state)
         return self.returns(state), decisions, turns
 
-    def engine_playout(self, state, seed: int) -> tuple[tuple[float, ...], int, int]:
+    def engine_playout(self, state, seed: int, cut: int = -1) -> tuple[tuple[float, ...], int, int]:
         """The engine loop from ``state`` (left untouched) to the end, one ``envs.kernels.draw``
-        from the stream at ``seed`` per decision over ``legal_actions``: the game a compiled
-        :meth:`random_playout` must play for the same seed (games without chance;
+        from the stream at ``seed`` per decision over ``legal_actions``; with ``cut >= 0`` it stops
+        once ``cut`` turns have ended (a turn ends where the seat to play changes) and scores the
+        position by ``heuristic_returns``. The game a compiled :meth:`random_playout` (and
+        :meth:`cut_playout`) must play for the same seed (games without chance;
         ``tests/test_scheduled_playouts.py``, ``tests/test_wall_block_playouts.py``,
         ``tests/test_hop_chess_playouts.py``, ``tests/test_biqala_playouts.py``,
         ``tests/test_push_go_playouts.py``)."""
         state, decisions, turns = state.copy(), 0, 0
         mover = self.to_play(state)
         while mover != TERMINAL:
+            if turns == cut:
+                return self.heuristic_returns(state), decisions, turns
             if mover == CHANCE:
                 raise ValueError("engine_playout plays games without chance nodes")
             legal = self.legal_actions(state)
@@ -209,6 +213,14 @@ class Game(abc.ABC):
             turns += player != mover
             mover = player
         return self.returns(state), decisions, turns
+
+    def cut_playout(self, state, rng: np.random.Generator, turns: int) -> tuple[float, ...]:
+        """The returns of a random playout from ``state`` (left untouched) stopped once ``turns``
+        turns have ended and scored there by :meth:`heuristic_returns`, or the game's returns
+        where it ends sooner: ``engine_playout(state, playout_seed(rng), cut=turns)``, one seed
+        drawn from ``rng``. Games with a playout kernel override it with the same game, compiled
+        (games without chance)."""
+        return self.engine_playout(state, playout_seed(rng), cut=turns)[0]
 
     def action_playout_returns(self, state, rollouts: int, rng: np.random.Generator) -> np.ndarray:
         """Mean return per seat of ``rollouts`` random playouts after each legal

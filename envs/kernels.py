@@ -44,6 +44,7 @@ _MIX2 = np.uint64(0x94D049BB133111EB)
 
 # a compiled playout's outcome (0 a draw, 1 seat 0 won, 2 seat 1 won) as the seats' returns
 OUTCOME_RETURNS = ((0.0, 0.0), (1.0, -1.0), (-1.0, 1.0))
+CUT = -1  # a compiled playout's outcome when it stopped after the turns it was given (``Game.cut_playout``)
 
 
 def flat_rays(rays_of_cells) -> tuple[np.ndarray, np.ndarray]:

@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 import pytest
+from test_scheduled_playouts import positions
 
 from agents.players.registry import make_player
 from agents.search.estimators import CutRolloutEstimator
@@ -14,6 +15,7 @@ from envs import make_game
 from envs.core import TERMINAL, play_out
 from envs.games.four_way_walls.board import HORIZONTAL, OFF, N, Position, goal_distances
 from envs.games.four_way_walls.game import start_stones
+from envs.kernels import playout_seed
 from envs.schedule.moves import BLOCK, PIECE
 from envs.schedule.mutator import ScheduledState
 
@@ -109,6 +111,32 @@ def test_a_cut_rollout_scores_where_it_stops_or_where_the_game_ends():
     for seed in range(5):
         assert CutRolloutEstimator(game, np.random.default_rng(seed), 1).value(state) == (1.0, -1.0)
     assert np.array_equal(state.board, before) and game.to_play(state) == 0
+
+
+KERNEL_CUTS = [
+    ("amazons", {"size": 6}),
+    ("progressive_amazons", {"size": 7}),
+    ("hexxagon", {"size": 4, "schedule": "134"}),
+    ("hexxagon_1344", {"size": 4}),
+    ("send_it", {"size": 5}),
+    ("send_it", {"size": 6, "restricted": False}),
+]
+
+
+@pytest.mark.parametrize("name, params", KERNEL_CUTS, ids=[f"{n}-{p}" for n, p in KERNEL_CUTS])
+def test_a_kernels_cut_playout_plays_the_engine_loops_game(name, params):
+    """For the same seed the kernel stops where the engine loop stops (``engine_playout``'s
+    ``cut``), at every position of random games, mid-turn ones included, and scores the same."""
+    game = make_game(name, **params)
+    scored = 0
+    for seed in range(3):
+        for k, state in enumerate(positions(game, seed)[:-1]):
+            for turns in (0, 1, 2, 5):
+                value = game.cut_playout(state, np.random.default_rng([seed, k, turns]), turns)
+                expected = game.engine_playout(state, playout_seed(np.random.default_rng([seed, k, turns])), turns)
+                assert value == expected[0]
+                scored += abs(value[0]) not in (0.0, 1.0)
+    assert scored  # some stopped before the end with a lead
 
 
 SMALL_GAMES = [

@@ -10,7 +10,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from envs.core import CHANCE, TERMINAL, Game, has_heuristic
+from envs.core import Game, has_heuristic
 
 
 class UniformEstimator:
@@ -72,12 +72,13 @@ class CutRolloutEstimator:
     there by the game's heuristic (``game.heuristic_returns``: material, area, distance to the
     goal), or the game's returns where it ends sooner.
 
-    The rollout plays uniformly random legal actions (chance outcomes by their probabilities)
-    through the engine API; a turn ends where the seat to play changes, so from a leaf in
-    mid-turn finishing that turn is the first. ``turns=0`` scores the leaf itself. The cost of
-    a value is ``turns`` turns of the engine and one heuristic, whatever the number of turns
-    left in the game, where a playout to the end (:class:`RolloutEstimator`) costs them all.
-    Randomness comes from ``self.rng``, as for :class:`RolloutEstimator`.
+    The rollout is ``game.cut_playout``: uniformly random legal actions, in the game's playout
+    kernel where it has one (Amazons, Hexxagon, Send It, Hop Chess), else the engine loop. A
+    turn ends where the seat to play changes, so from a leaf in mid-turn finishing that turn is
+    the first; ``turns=0`` scores the leaf itself. The cost of a value is ``turns`` turns and
+    one heuristic, whatever the number of turns left in the game, where a playout to the end
+    (:class:`RolloutEstimator`) costs them all. Randomness comes from ``self.rng``, as for
+    :class:`RolloutEstimator`.
     """
 
     def __init__(self, game: Game, rng: np.random.Generator, turns: int):
@@ -99,21 +100,7 @@ class CutRolloutEstimator:
 
     def value(self, state) -> tuple[float, ...]:
         """The returns of one rollout from ``state`` (left untouched) cut after ``turns`` turns."""
-        game, rng = self.game, self._rng
-        state, turns = state.copy(), 0
-        mover = game.to_play(state)
-        while mover != TERMINAL:
-            if turns == self.turns:
-                return game.heuristic_returns(state)
-            if mover == CHANCE:
-                game.apply(state, game.sample_chance(state, rng))
-            else:
-                legal = game.legal_actions(state)
-                game.apply(state, legal[int(rng.integers(len(legal)))])
-            player = game.to_play(state)
-            turns += mover != CHANCE and player != mover
-            mover = player
-        return game.returns(state)
+        return self.game.cut_playout(state, self._rng, self.turns)
 
 
 class FunctionEstimator:

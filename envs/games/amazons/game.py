@@ -119,7 +119,7 @@ class AmazonsRules(MoveRules):
 
     has_playout = True
 
-    def playout(self, state, schedule, restricted, seed) -> tuple[int, int, int]:
+    def playout(self, state, schedule, restricted, seed, cut, final) -> tuple[int, int, int]:
         """The compiled random playout (``envs.games.amazons.playout``)."""
         rays, bounds = kernel.tables(self.n)
         partial = state.partial
@@ -140,6 +140,8 @@ class AmazonsRules(MoveRules):
             may_move,
             schedule,
             seed,
+            cut,
+            final,
         )
 
     def landing(self, cells) -> int:

@@ -150,7 +150,7 @@ class SendItRules(MoveRules):
 
     has_playout = True
 
-    def playout(self, state, schedule, restricted, seed) -> tuple[int, int, int]:
+    def playout(self, state, schedule, restricted, seed, cut, final) -> tuple[int, int, int]:
         """The compiled random playout (``envs.games.send_it.playout``)."""
         neighbours, rays, bounds = kernel.tables(self.n)
         placed = np.array(state.placed, np.int64)
@@ -169,6 +169,8 @@ class SendItRules(MoveRules):
             restricted,
             schedule,
             seed,
+            cut,
+            final,
         )
 
     # --- the end --------------------------------------------------------------------------------------
