@@ -72,7 +72,9 @@ def main() -> None:
     cases = args.games or [name for name in envs.GAMES if has_heuristic(envs.make_game(name))]
     plain, cut = f"mcts:{args.simulations}", f"hmcts:{args.simulations}:{args.turns}"
     print(f"CPU time a decision; {plain} against {cut}; ratios to each player's early cost, and {cut} / {plain}")
-    print(f"{'game':26s} {'phase':5s} {'turns left':>10s} {plain:>11s} {cut:>13s} {'ratio':>6s} {'ratio':>6s} {'cut/plain':>9s}")
+    print(
+        f"{'game':26s} {'phase':5s} {'turns left':>10s} {plain:>11s} {cut:>13s} {'ratio':>6s} {'ratio':>6s} {'cut/plain':>9s}"
+    )
     for case in cases:
         name, _, size = case.partition(":")
         if name not in envs.GAMES:
