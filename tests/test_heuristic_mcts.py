@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 import pytest
-from test_scheduled_playouts import positions
+from test_scheduled_playouts import TURN_BEGUN, positions
 
 from agents.players.registry import make_player
 from agents.search.estimators import CutRolloutEstimator
@@ -113,24 +113,26 @@ def test_a_cut_rollout_scores_where_it_stops_or_where_the_game_ends():
     assert np.array_equal(state.board, before) and game.to_play(state) == 0
 
 
+HOP_CHESS_BEGUN = (lambda s: s.origin >= 0, lambda s: s.move is not None)  # a piece chosen; moved
 KERNEL_CUTS = [
-    ("amazons", {"size": 6}),
-    ("progressive_amazons", {"size": 7}),
-    ("hexxagon", {"size": 4, "schedule": "134"}),
-    ("hexxagon_1344", {"size": 4}),
-    ("send_it", {"size": 5}),
-    ("send_it", {"size": 6, "restricted": False}),
+    ("amazons", {"size": 6}, TURN_BEGUN),
+    ("progressive_amazons", {"size": 7}, TURN_BEGUN),
+    ("hexxagon", {"size": 4, "schedule": "134"}, TURN_BEGUN),
+    ("hexxagon_1344", {"size": 4}, TURN_BEGUN),
+    ("send_it", {"size": 5}, TURN_BEGUN),
+    ("send_it", {"size": 6, "restricted": False}, TURN_BEGUN),
+    ("hop_chess", {"max_turns": 60}, HOP_CHESS_BEGUN),
 ]
 
 
-@pytest.mark.parametrize("name, params", KERNEL_CUTS, ids=[f"{n}-{p}" for n, p in KERNEL_CUTS])
-def test_a_kernels_cut_playout_plays_the_engine_loops_game(name, params):
+@pytest.mark.parametrize("name, params, begun", KERNEL_CUTS, ids=[f"{n}-{p}" for n, p, _ in KERNEL_CUTS])
+def test_a_kernels_cut_playout_plays_the_engine_loops_game(name, params, begun):
     """For the same seed the kernel stops where the engine loop stops (``engine_playout``'s
-    ``cut``), at every position of random games, mid-turn ones included, and scores the same."""
+    ``cut``), at positions of random games, mid-turn ones included, and scores the same."""
     game = make_game(name, **params)
     scored = 0
     for seed in range(3):
-        for k, state in enumerate(positions(game, seed)[:-1]):
+        for k, state in enumerate(positions(game, seed, begun)[:-1]):
             for turns in (0, 1, 2, 5):
                 value = game.cut_playout(state, np.random.default_rng([seed, k, turns]), turns)
                 expected = game.engine_playout(state, playout_seed(np.random.default_rng([seed, k, turns])), turns)

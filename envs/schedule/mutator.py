@@ -208,9 +208,9 @@ class ScheduledGame(Game):
         board it stops at; the same game as the engine loop for the same seed."""
         if state.result is not None or not self.rules.has_playout:
             return super().cut_playout(state, rng, turns)
-        final = np.empty_like(state.board)
-        outcome, _, _ = self.rules.playout(state, self._counts, self.restricted, playout_seed(rng), turns, final)
-        return self.rules.heuristic_returns(final) if outcome == CUT else OUTCOME_RETURNS[outcome]
+        cut_board = np.empty_like(state.board)
+        outcome, _, _ = self.rules.playout(state, self._counts, self.restricted, playout_seed(rng), turns, cut_board)
+        return self.rules.heuristic_returns(cut_board) if outcome == CUT else OUTCOME_RETURNS[outcome]
 
     def heuristic_returns(self, state: ScheduledState) -> tuple[float, float]:
         """The rules' guess from the board (``MoveRules.heuristic_returns``)."""

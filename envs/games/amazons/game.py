@@ -119,7 +119,7 @@ class AmazonsRules(MoveRules):
 
     has_playout = True
 
-    def playout(self, state, schedule, restricted, seed, cut, final) -> tuple[int, int, int]:
+    def playout(self, state, schedule, restricted, seed, cut, cut_board) -> tuple[int, int, int]:
         """The compiled random playout (``envs.games.amazons.playout``)."""
         rays, bounds = kernel.tables(self.n)
         partial = state.partial
@@ -141,7 +141,7 @@ class AmazonsRules(MoveRules):
             schedule,
             seed,
             cut,
-            final,
+            cut_board,
         )
 
     def landing(self, cells) -> int:

@@ -32,11 +32,11 @@ def tables(n: int) -> tuple[np.ndarray, np.ndarray]:
 
 @njit(cache=True)
 def playout(
-    board, rays, bounds, seat, turn, moves_left, picked, landed, restricted, may_move, schedule, seed, cut, final
+    board, rays, bounds, seat, turn, moves_left, picked, landed, restricted, may_move, schedule, seed, cut, cut_board
 ):
     """``(outcome, decisions, turns)`` of a random game from a position (not over): ``outcome``
     the winning seat's amazon (1 or 2; there are no draws); ``CUT`` once ``cut`` turns have
-    ended (-1: never), the board then in ``final``. ``rays``, ``bounds``: ``tables(n)``;
+    ended (-1: never), the board then in ``cut_board``. ``rays``, ``bounds``: ``tables(n)``;
     ``picked``: the amazon a move has picked, not yet moved (-1: none); ``landed``: where a
     move's amazon has gone, its arrow to come (-1: none); ``may_move``: 1 on the cells whose
     amazon may start a move this turn (read only when ``restricted``); ``schedule``: the move
@@ -62,7 +62,7 @@ def playout(
             if count == 0:  # only at a turn's start: a turn ends as soon as its mover has no move left
                 return 2 - seat, decisions, turns  # the seat to start a turn without a move loses
         if turns == cut:  # the game goes on: the heuristic scores the board
-            final[:] = after
+            cut_board[:] = after
             return CUT, decisions, turns
         index, seed = draw(seed, count)
         cell = legal[index]

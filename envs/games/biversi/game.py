@@ -133,7 +133,7 @@ class BiversiRules(MoveRules):
 
     has_playout = True
 
-    def playout(self, state, schedule, restricted, seed, cut, final) -> tuple[int, int, int]:
+    def playout(self, state, schedule, restricted, seed, cut, cut_board) -> tuple[int, int, int]:
         """The compiled random playout (``envs.games.biversi.playout``), to the end: Biversi has no
         heuristic value to cut one with."""
         if cut >= 0:

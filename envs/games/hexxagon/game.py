@@ -120,7 +120,7 @@ class HexxagonRules(MoveRules):
 
     has_playout = True
 
-    def playout(self, state, schedule, restricted, seed, cut, final) -> tuple[int, int, int]:
+    def playout(self, state, schedule, restricted, seed, cut, cut_board) -> tuple[int, int, int]:
         """The compiled random playout (``envs.games.hexxagon.playout``)."""
         picked = state.partial[0] if state.partial else -1
         may_move = np.zeros(self.num_cells, np.uint8)
@@ -141,7 +141,7 @@ class HexxagonRules(MoveRules):
             schedule,
             seed,
             cut,
-            final,
+            cut_board,
         )
 
     def counts(self, board) -> tuple[int, int]:

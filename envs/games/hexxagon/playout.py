@@ -33,11 +33,11 @@ def playout(
     schedule,
     seed,
     cut,
-    final,
+    cut_board,
 ):
     """``(outcome, decisions, turns)`` of a random game from a position (not over): ``outcome``
     the winning seat's stone (1 or 2) or 0 for a draw; ``CUT`` once ``cut`` turns have ended
-    (-1: never), the board then in ``final``. ``adjacent``, ``two_away``: ``envs.stones.hexagon.tables(side)``;
+    (-1: never), the board then in ``cut_board``. ``adjacent``, ``two_away``: ``envs.stones.hexagon.tables(side)``;
     ``picked``: the stone a jump has picked (-1: none); ``may_move``: 1 on the cells that may
     start a move this turn (read only when ``restricted``); ``moves``: the moves of the game so
     far, against ``move_limit``; ``schedule``: the move counts (``TurnSchedule.counts``)."""
@@ -61,7 +61,7 @@ def playout(
                     return _stuck(after, seat), decisions, turns
                 moves_left = 0  # the turn has no move left: it ends
         if turns == cut:  # the game goes on: the heuristic scores the board
-            final[:] = after
+            cut_board[:] = after
             return CUT, decisions, turns
         if count:
             index, seed = draw(seed, count)

@@ -38,7 +38,7 @@ from envs.games.hop_chess.moves import (
     square_name,
     square_of,
 )
-from envs.kernels import OUTCOME_RETURNS, playout_seed
+from envs.kernels import CUT, OUTCOME_RETURNS, playout_seed
 
 FROM, TO, HOPPER = 0, 64, 320
 NUM_ACTIONS = HOPPER + 64
@@ -52,6 +52,7 @@ PIECE_OF_SYMBOL = {"O": PAWN, "p": -PAWN} | {
 }
 NUM_PLANES = 23
 PIECE_VALUES = (0, 1, 3, 3, 5, 9, 0)  # by abs(piece): none, pawn, knight, bishop, rook, queen, king
+NO_BOARD = np.empty(0, np.int8)  # the kernel's ``cut_board`` when it plays to the end
 REPETITIONS = 3  # the third occurrence of a position draws (docs/rules.md 12: a claim made for the players)
 
 
@@ -235,6 +236,24 @@ class HopChess(Game):
         for that seed (``tests/test_hop_chess_playouts.py``)."""
         if state.player == TERMINAL:
             return self.returns(state), 0, 0
+        outcome, decisions, turns = self._playout(state, playout_seed(rng), -1, NO_BOARD)
+        return OUTCOME_RETURNS[outcome], int(decisions), int(turns)
+
+    def cut_playout(self, state: HopChessState, rng: np.random.Generator, turns: int) -> tuple[float, float]:
+        """``Game.cut_playout`` in the playout kernel, the material of the board it stops at
+        scoring it; the engine loop's game for the same seed."""
+        if state.player == TERMINAL:
+            return self.returns(state)
+        cut_board = np.empty(64, np.int8)
+        outcome = self._playout(state, playout_seed(rng), turns, cut_board)[0]
+        return (
+            lead_returns(material(cut_board.tolist()), PIECE_VALUES[ROOK])
+            if outcome == CUT
+            else OUTCOME_RETURNS[outcome]
+        )
+
+    def _playout(self, state: HopChessState, seed: int, cut: int, cut_board: np.ndarray) -> tuple[int, int, int]:
+        """The kernel's ``(outcome, decisions, turns)`` from ``state`` (not over)."""
         from envs.games.hop_chess import playout  # here: numba compiles on first use
 
         pos, history, link = state.pos, [], state.seen
@@ -253,16 +272,17 @@ class HopChess(Game):
             step,
             state.origin,
         ]
-        outcome, decisions, turns = playout.playout(
+        return playout.playout(
             np.array(pos.board, np.int8),
             np.array(position, np.int64),
             np.array(state.turns[state.move] if state.move is not None else [], np.int64),
             np.array(history, np.int8).reshape(-1, playout.KEY_SIZE),
             self.max_turns,
             playout.tables(),
-            playout_seed(rng),
+            seed,
+            cut,
+            cut_board,
         )
-        return OUTCOME_RETURNS[outcome], int(decisions), int(turns)
 
     def returns(self, state: HopChessState) -> tuple[float, float]:
         if state.player != TERMINAL or state.winner < 0:
@@ -274,8 +294,7 @@ class HopChess(Game):
         1, knight and bishop 3, rook 5, queen 9; kings and hoppers 0), what chess players and
         engines count first; a lead of a rook is worth 0.76 (``envs.core.lead_returns``). Mate,
         the goal, is left to the search: hops make it come sooner than in chess."""
-        lead = sum(PIECE_VALUES[piece] if piece > 0 else -PIECE_VALUES[-piece] for piece in state.pos.board)
-        return lead_returns(lead, PIECE_VALUES[ROOK])
+        return lead_returns(material(state.pos.board), PIECE_VALUES[ROOK])
 
     def outcome_info(self, state: HopChessState) -> dict:
         return {"reason": state.reason}
@@ -553,3 +572,8 @@ def compiled_turns(pos: Position) -> dict[tuple[int, int, int], list[int]]:
     )
     bounds, flat = starts.tolist(), squares.tolist()
     return {tuple(move): flat[bounds[k] : bounds[k + 1]] for k, move in enumerate(moves.tolist())}
+
+
+def material(board) -> int:
+    """White's pieces less black's at ``PIECE_VALUES`` (``board``: signed pieces, white's positive)."""
+    return sum(PIECE_VALUES[piece] if piece > 0 else -PIECE_VALUES[-piece] for piece in board)

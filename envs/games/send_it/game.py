@@ -150,7 +150,7 @@ class SendItRules(MoveRules):
 
     has_playout = True
 
-    def playout(self, state, schedule, restricted, seed, cut, final) -> tuple[int, int, int]:
+    def playout(self, state, schedule, restricted, seed, cut, cut_board) -> tuple[int, int, int]:
         """The compiled random playout (``envs.games.send_it.playout``)."""
         neighbours, rays, bounds = kernel.tables(self.n)
         placed = np.array(state.placed, np.int64)
@@ -170,7 +170,7 @@ class SendItRules(MoveRules):
             schedule,
             seed,
             cut,
-            final,
+            cut_board,
         )
 
     # --- the end --------------------------------------------------------------------------------------

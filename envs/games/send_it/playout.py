@@ -51,11 +51,11 @@ def playout(
     schedule,
     seed,
     cut,
-    final,
+    cut_board,
 ):
     """``(outcome, decisions, turns)`` of a random game from a position (not over): ``outcome``
     the winning seat's stone (1 or 2) or 0 for a draw by area; ``CUT`` once ``cut`` turns have
-    ended (-1: never), the board then in ``final``. ``neighbours``, ``rays``,
+    ended (-1: never), the board then in ``cut_board``. ``neighbours``, ``rays``,
     ``bounds``: ``tables(n)``; ``placed``: the cells this turn has dropped on; ``passes``: the
     turns passed in a row; ``moves``: the drops of the game so far, against ``move_limit``;
     ``schedule``: the move counts (``TurnSchedule.counts``)."""
@@ -72,7 +72,7 @@ def playout(
     decisions = turns = 0
     while True:
         if turns == cut:  # the game goes on: the heuristic scores the board
-            final[:] = after
+            cut_board[:] = after
             return CUT, decisions, turns
         piece = 1 + seat
         count = _drops(after, neighbours, rays, bounds, piece, restricted, dropped, legal, work, holds_drop)
