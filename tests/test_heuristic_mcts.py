@@ -13,8 +13,8 @@ from agents.players.registry import make_player
 from agents.search.estimators import CutRolloutEstimator
 from envs import make_game
 from envs.core import TERMINAL, play_out
-from envs.games.four_way_walls.board import HORIZONTAL, OFF, N, Position, goal_distances
-from envs.games.four_way_walls.game import start_stones
+from envs.games.four_way_walls.board import HORIZONTAL, OFF, N, Position, goal_distances, steps_to_go
+from envs.games.four_way_walls.game import WALL, start_stones
 from envs.kernels import playout_seed
 from envs.schedule.moves import BLOCK, PIECE
 from envs.schedule.mutator import ScheduledState
@@ -82,10 +82,10 @@ def test_four_way_walls_counts_the_steps_of_each_seats_three_nearest_stones():
     assert goal_distances(pos, N)[stones[0]] == 6  # N goes round it
     assert goal_distances(pos, N)[stones[4]] == 5  # n, two columns west, does not
     state = game.state_at(pos)
-    assert game.steps_to_go(state, 0) == 15  # 5 + 5 + 5: the longest of the four does not count
+    assert steps_to_go(state.pos, 0, 3) == 15  # 5 + 5 + 5: the longest of the four does not count
     pos.stones[0] = OFF
     state = game.state_at(pos)
-    assert (game.steps_to_go(state, 0), game.steps_to_go(state, 1)) == (10, 15)
+    assert (steps_to_go(state.pos, 0, 3), steps_to_go(state.pos, 1, 3)) == (10, 15)
     assert game.heuristic_returns(state) == lead(15 - 10, 5)
 
 
@@ -122,6 +122,9 @@ KERNEL_CUTS = [
     ("send_it", {"size": 5}, TURN_BEGUN),
     ("send_it", {"size": 6, "restricted": False}, TURN_BEGUN),
     ("hop_chess", {"max_turns": 60}, HOP_CHESS_BEGUN),
+    ("four_way_walls", {"size": 5}, (lambda s: s.picked >= 0, lambda s: s.phase == WALL)),
+    ("blockdance", {"size": 6, "max_turns": 60}, (lambda s: s.pivot >= 0, lambda s: s.angle > 0)),
+    ("push_go", {"size": 5}, ()),
 ]
 
 

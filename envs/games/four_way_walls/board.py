@@ -176,6 +176,17 @@ def goal_distances(pos: Position, goal: int) -> list[int]:
     return distance
 
 
+def steps_to_go(pos: Position, seat: int, stones_to_win: int) -> int:
+    """The steps ``seat``'s ``stones_to_win`` stones nearest their goals need to leave the board,
+    each by its shortest path past the walls (``goal_distances``), 0 for a stone off it: the
+    game is won by that many stones off, so the other stones' steps do not count."""
+    steps = [
+        0 if pos.stones[stone] == OFF else goal_distances(pos, goal_of(stone))[pos.stones[stone]]
+        for stone in range(4 * seat, 4 * seat + 4)
+    ]
+    return sum(sorted(steps)[:stones_to_win])
+
+
 def all_can_reach(pos: Position) -> bool:
     """Whether every stone on the board still has a path to its goal boundary."""
     cells_of = {goal: [c for k, c in enumerate(pos.stones) if c != OFF and goal_of(k) == goal] for goal in range(4)}

@@ -21,12 +21,12 @@ from envs.games.four_way_walls.board import (
     OFF,
     Position,
     all_can_reach,
-    goal_distances,
     goal_of,
     legal_walls,
     routes,
     seat_of,
     step,
+    steps_to_go,
     wall_clash,
 )
 from envs.games.four_way_walls.notation import (
@@ -40,12 +40,13 @@ from envs.games.four_way_walls.notation import (
     stone_letter,
     wall_name,
 )
-from envs.kernels import OUTCOME_RETURNS, playout_seed
+from envs.kernels import CUT, OUTCOME_RETURNS, playout_seed
 from envs.schedule.schedule import TurnSchedule
 
 SEAT_NAMES = ("NESW", "nesw")
 STEP, WALL = 0, 1  # the phases of a turn: stones stepping, then the wall
 TO_WIN = 3  # stones off the board
+NO_POSITION = (np.empty(0, np.int64), np.empty((2, 0), np.uint8))  # the kernel's cut position when it plays to the end
 NUM_PLANES = 23
 MIN_SIZE, MAX_SIZE = 4, 25  # the start needs two stones a side apart; point names run A..Z
 _STEP_WORD = re.compile(r"^([NESWnesw])([nesw])([nesw])?$", re.IGNORECASE)
@@ -251,42 +252,49 @@ class FourWayWalls(Game):
         for that seed (``tests/test_wall_block_playouts.py``)."""
         if state.result is not None:
             return state.result, 0, 0
+        outcome, decisions, turns = self._playout(state, playout_seed(rng), -1, *NO_POSITION)
+        return OUTCOME_RETURNS[outcome], int(decisions), int(turns)
+
+    def _playout(self, state: WallsState, seed: int, cut: int, stones: np.ndarray, walls: np.ndarray) -> tuple:
+        """The kernel's ``(outcome, decisions, turns)`` from ``state`` (not over); where it stops
+        at ``cut`` turns, the stones and walls then in ``stones`` and ``walls``."""
         from envs.games.four_way_walls.playout import playout  # here: numba compiles on first use
 
         pos, n1 = state.pos, self.size + 1
-        walls = np.array(pos.walls, np.uint8).reshape(2, n1 * n1)
         fields = np.array(
             [state.player, state.turn, state.phase, state.steps_left, state.moved, state.picked, *state.walls_left, -1],
             np.int64,
         )
-        outcome, decisions, turns = playout(
+        return playout(
             np.array(pos.stones, np.int64),
-            walls,
+            np.array(pos.walls, np.uint8).reshape(2, n1 * n1),
             fields,
             self.size,
             self._counts,
             self.max_turns,
-            playout_seed(rng),
+            seed,
+            cut,
+            stones,
+            walls,
         )
-        return OUTCOME_RETURNS[outcome], int(decisions), int(turns)
 
     def heuristic_returns(self, state: WallsState) -> tuple[float, float]:
         """The race: each seat's steps still to go (``steps_to_go``), seat 1's less seat 0's; a
         lead of the board's side (n steps) is worth 0.76 (``envs.core.lead_returns``). Walls
         lengthen the paths, so a wall that costs the rival more steps than it costs the mover
         counts too."""
-        return lead_returns(self.steps_to_go(state, 1) - self.steps_to_go(state, 0), self.size)
+        return race_lead(state.pos)
 
-    def steps_to_go(self, state: WallsState, seat: int) -> int:
-        """The steps ``seat``'s three stones nearest their goals need to leave the board, each by
-        its shortest path past the walls (``board.goal_distances``), 0 for a stone off it: three
-        stones off win, so the fourth stone's steps do not count."""
-        pos = state.pos
-        steps = [
-            0 if pos.stones[stone] == OFF else goal_distances(pos, goal_of(stone))[pos.stones[stone]]
-            for stone in range(4 * seat, 4 * seat + 4)
-        ]
-        return sum(sorted(steps)[:TO_WIN])
+    def cut_playout(self, state: WallsState, rng: np.random.Generator, turns: int) -> tuple[float, float]:
+        """``Game.cut_playout`` in the playout kernel, the race of the position it stops at
+        scoring it; the engine loop's game for the same seed."""
+        if state.result is not None:
+            return state.result
+        stones, walls = np.empty(8, np.int64), np.empty((2, (self.size + 1) ** 2), np.uint8)
+        outcome = self._playout(state, playout_seed(rng), turns, stones, walls)[0]
+        if outcome != CUT:
+            return OUTCOME_RETURNS[outcome]
+        return race_lead(Position(self.size, stones.tolist(), (walls[0].tolist(), walls[1].tolist())))
 
     def returns(self, state: WallsState) -> tuple[float, float]:
         return state.result if state.result is not None else (0.0, 0.0)
@@ -534,3 +542,9 @@ class FourWayWalls(Game):
         from envs.games.four_way_walls.picture import walls_view
 
         return walls_view(self, state)
+
+
+def race_lead(pos: Position) -> tuple[float, float]:
+    """``FourWayWalls.heuristic_returns`` of a position: seat 1's steps to go less seat 0's, over
+    the board's side."""
+    return lead_returns(steps_to_go(pos, 1, TO_WIN) - steps_to_go(pos, 0, TO_WIN), pos.size)

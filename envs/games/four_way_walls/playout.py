@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from envs.kernels import draw, find
+from envs.kernels import CUT, draw, find
 
 # the kernel's state array: seat to move, turn, phase (0 steps, 1 the wall), steps left, the
 # stones moved this turn (bits), the stone picked (-1 none), each seat's walls in hand, result
@@ -29,9 +29,11 @@ TO_WIN = 3
 
 
 @njit(cache=True)
-def playout(stones, walls, fields, n, schedule, max_turns, seed):
+def playout(stones, walls, fields, n, schedule, max_turns, seed, cut, cut_stones, cut_walls):
     """``(outcome, decisions, turns)`` of a random game from a position (not over), as
-    ``Game.engine_playout`` counts them: ``outcome`` 0 a draw, 1 or 2 the winning seat + 1.
+    ``Game.engine_playout`` counts them: ``outcome`` 0 a draw, 1 or 2 the winning seat + 1;
+    ``CUT`` once ``cut`` turns have ended (-1: never), the stones and walls then in
+    ``cut_stones`` and ``cut_walls``.
     ``stones``: the 8 stones' cells (``Position.stones``); ``walls``: ``(2, (n+1)**2)``;
     ``fields``: the state array (``PLAYER`` ... ``RESULT``); ``schedule``: the step counts."""
     stones, walls, st = stones.copy(), walls.copy(), fields.copy()
@@ -44,6 +46,10 @@ def playout(stones, walls, fields, n, schedule, max_turns, seed):
     walls_found = -1  # the count of legal walls in ``options`` when the wall phase just began
     decisions = turns = 0
     while st[RESULT] < 0:
+        if turns == cut:  # the game goes on: the heuristic scores the position
+            cut_stones[:] = stones
+            cut_walls[:] = walls
+            return CUT, decisions, turns
         mover = st[PLAYER]
         if st[PHASE] == 1:
             count = walls_found if walls_found >= 0 else _legal_walls(stones, walls, n, options, parent, seen, todo)

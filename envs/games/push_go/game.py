@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core import TERMINAL, Game, GameInfo, IllegalActionError, NotationError, Symmetry, lead_returns, turn_text
-from envs.kernels import OUTCOME_RETURNS, playout_seed
+from envs.kernels import CUT, OUTCOME_RETURNS, playout_seed
 from envs.stones.board import (
     DIHEDRAL,
     board_symmetry,
@@ -33,6 +33,7 @@ SEAT_NAMES = ("x", "o")
 PUSH_FORMS = ("place", "move")
 NUM_PLANES = 6
 ORTHOGONAL = ((-1, 0), (1, 0), (0, -1), (0, 1))
+NO_BOARD = np.empty(0, np.uint8)  # the kernel's ``cut_board`` when it plays to the end
 
 
 class PushGoState:
@@ -294,9 +295,23 @@ class PushGo(Game):
         seed (``tests/test_push_go_playouts.py``)."""
         if state.player == TERMINAL:
             return self.returns(state), 0, 0
+        outcome, decisions, turns = self._playout(state, playout_seed(rng), -1, NO_BOARD)
+        return OUTCOME_RETURNS[outcome], int(decisions), int(turns)
+
+    def cut_playout(self, state: PushGoState, rng: np.random.Generator, turns: int) -> tuple[float, float]:
+        """``Game.cut_playout`` in the playout kernel, the score of the board it stops at scoring
+        it; the engine loop's game for the same seed."""
+        if state.player == TERMINAL:
+            return self.returns(state)
+        cut_board = np.empty(self.n * self.n, np.uint8)
+        outcome = self._playout(state, playout_seed(rng), turns, cut_board)[0]
+        return self._lead(cut_board.tolist()) if outcome == CUT else OUTCOME_RETURNS[outcome]
+
+    def _playout(self, state: PushGoState, seed: int, cut: int, cut_board: np.ndarray) -> tuple[int, int, int]:
+        """The kernel's ``(outcome, decisions, turns)`` from ``state`` (not over)."""
         from envs.games.push_go import playout  # here: numba compiles on first use
 
-        outcome, decisions, turns = playout.playout(
+        return playout.playout(
             np.frombuffer(bytes(state.board), np.uint8),
             np.frombuffer(state.previous, np.uint8),
             state.player,
@@ -305,9 +320,10 @@ class PushGo(Game):
             playout.neighbours(self.n),
             np.array([self.n, playout.FORMS.index(self.push_form), self.max_turns], np.int64),
             self.komi,
-            playout_seed(rng),
+            seed,
+            cut,
+            cut_board,
         )
-        return OUTCOME_RETURNS[outcome], int(decisions), int(turns)
 
     # --- the end -------------------------------------------------------------------------------
     def area(self, board) -> tuple[int, int]:
@@ -333,7 +349,10 @@ class PushGo(Game):
 
     def margin(self, state: PushGoState) -> float:
         """x's area minus o's area and the komi."""
-        black, white = self.area(state.board)
+        return self._margin(state.board)
+
+    def _margin(self, board) -> float:
+        black, white = self.area(board)
         return black - white - self.komi
 
     def heuristic_returns(self, state: PushGoState) -> tuple[float, float]:
@@ -341,7 +360,10 @@ class PushGo(Game):
         touch) less o's and the komi, what the game is scored by when it ends; a lead of the
         board's side (n points) is worth 0.76 (``envs.core.lead_returns``). On a nearly empty
         board the komi outweighs the rest, alike for every move a search compares."""
-        return lead_returns(self.margin(state), self.n)
+        return self._lead(state.board)
+
+    def _lead(self, board) -> tuple[float, float]:
+        return lead_returns(self._margin(board), self.n)
 
     def returns(self, state: PushGoState) -> tuple[float, float]:
         if state.player != TERMINAL:

@@ -21,7 +21,7 @@ import numpy as np
 from numba import njit
 
 from envs.games.push_go.game import ORTHOGONAL
-from envs.kernels import draw
+from envs.kernels import CUT, draw
 from envs.stones.board import neighbour_table
 
 EMPTY = 0
@@ -38,9 +38,10 @@ def neighbours(n: int) -> np.ndarray:
 
 
 @njit(cache=True)
-def playout(board, previous, player, passes, turns, neighbours, rules, komi, seed):
+def playout(board, previous, player, passes, turns, neighbours, rules, komi, seed, cut, cut_board):
     """``(outcome, decisions, turns)`` of a random game from a position (not over), as
-    ``Game.engine_playout`` counts them: ``outcome`` 0 a draw, 1 or 2 the winning seat + 1.
+    ``Game.engine_playout`` counts them: ``outcome`` 0 a draw, 1 or 2 the winning seat + 1;
+    ``CUT`` once ``cut`` turns have ended (-1: never), the board then in ``cut_board``.
     ``board``, ``previous``: ``PushGoState``'s (uint8); ``rules``: ``(n, push form code,
     max_turns)``."""
     n, move_form, max_turns = rules[0], rules[1] == 1, rules[2]
@@ -56,6 +57,9 @@ def playout(board, previous, player, passes, turns, neighbours, rules, komi, see
     stamp = np.zeros(1, np.int64)
     decisions = 0
     while True:
+        if decisions == cut:  # every turn one decision; the game goes on: the heuristic scores the board
+            cut_board[:] = board
+            return CUT, decisions, decisions
         colour = player + 1
         enemy = 3 - colour
         _label_groups(board, neighbours, label, size, liberties, stack, mark, stamp)
