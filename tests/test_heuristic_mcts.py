@@ -13,8 +13,9 @@ from agents.players.registry import make_player
 from agents.search.estimators import CutRolloutEstimator
 from envs import make_game
 from envs.core import TERMINAL, play_out
-from envs.games.four_way_walls.board import HORIZONTAL, OFF, N, Position, goal_distances, steps_to_go
-from envs.games.four_way_walls.game import WALL, start_stones
+from envs.games.four_way_walls.board import HORIZONTAL, OFF, Position
+from envs.games.four_way_walls.game import WALL, start_stones, wall_array
+from envs.games.four_way_walls.playout import steps_to_go
 from envs.kernels import playout_seed
 from envs.schedule.moves import BLOCK, PIECE
 from envs.schedule.mutator import ScheduledState
@@ -73,20 +74,28 @@ def test_amazons_counts_the_cells_each_side_reaches_first():
     assert distances[[2, 6, 8, 9]].tolist() == [2] * 4
 
 
+def race(pos: Position) -> list[int]:
+    """Each seat's steps to go in ``pos``."""
+    steps = np.empty(2, np.int64)
+    steps_to_go(np.array(pos.stones, np.int64), wall_array(pos), pos.size, steps)
+    return steps.tolist()
+
+
 def test_four_way_walls_counts_the_steps_of_each_seats_three_nearest_stones():
     game = make_game("four_way_walls", size=5)
-    stones = start_stones(5)
-    assert game.heuristic_returns(game.initial_state()) == lead(0, 5)  # every stone 5 steps from its goal
-    pos = Position.empty(5, stones)
-    pos.walls[HORIZONTAL][4 * 6 + 3] = True  # right in front of N (d5): between rows 4 and 5 over columns c and d
-    assert goal_distances(pos, N)[stones[0]] == 6  # N goes round it
-    assert goal_distances(pos, N)[stones[4]] == 5  # n, two columns west, does not
-    state = game.state_at(pos)
-    assert steps_to_go(state.pos, 0, 3) == 15  # 5 + 5 + 5: the longest of the four does not count
-    pos.stones[0] = OFF
-    state = game.state_at(pos)
-    assert (steps_to_go(state.pos, 0, 3), steps_to_go(state.pos, 1, 3)) == (10, 15)
-    assert game.heuristic_returns(state) == lead(15 - 10, 5)
+    assert game.heuristic_returns(game.initial_state()) == lead(0, 5)
+    pos = Position.empty(5, start_stones(5))
+    assert race(pos) == [15, 15]  # every stone 5 steps from its goal: 4 across, 1 off
+    pos.stones[0] = 2 * 5 + 3  # N on d3: 2 across, 1 off
+    assert race(pos) == [3 + 5 + 5, 15]
+    pos.walls[HORIZONTAL][2 * 6 + 3] = True  # right in front of it: N goes round by e3
+    assert race(pos) == [4 + 5 + 5, 15]
+    pos = Position.empty(5, start_stones(5))
+    pos.walls[HORIZONTAL][4 * 6 + 3] = True  # in front of N on d5: its 6 steps are the fourth stone's
+    assert race(pos) == [15, 15]
+    pos.stones[1] = OFF
+    assert race(pos) == [5 + 5 + 0, 15]
+    assert game.heuristic_returns(game.state_at(pos)) == lead(15 - 10, 5)
 
 
 def test_blockdance_counts_men():

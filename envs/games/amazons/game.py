@@ -35,7 +35,6 @@ from envs.stones.board import (
 )
 
 QUEEN_STEPS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
-UNREACHED = 1 << 16  # ``queen_distances`` of a cell no amazon reaches
 _MOVE = re.compile(r"^([a-z][0-9]{1,2})([a-z][0-9]{1,2})/([a-z][0-9]{1,2})$")
 
 # The text's 19x19 start, reconstructed from its record (docs/rules.md section 7b): the pieces
@@ -161,23 +160,10 @@ class AmazonsRules(MoveRules):
 
     def queen_distances(self, board: np.ndarray, piece: int) -> np.ndarray:
         """For every cell, the fewest queen moves over empty cells that bring an amazon ``piece``
-        onto it (``UNREACHED`` where none can; the amazons' own cells 0)."""
-        values = board.tolist()  # lists: a Python loop indexes them faster than arrays
-        distance = [0 if value == piece else UNREACHED for value in values]
-        frontier, moves = [cell for cell, value in enumerate(values) if value == piece], 0
-        while frontier:
-            moves += 1
-            reached = []
-            for cell in frontier:
-                for ray in self.rays[cell]:
-                    for target in ray:
-                        if values[target] != EMPTY:
-                            break
-                        if distance[target] == UNREACHED:
-                            distance[target] = moves
-                            reached.append(target)
-            frontier = reached
-        return np.array(distance)
+        onto it (``kernel.UNREACHED`` where none can; the amazons' own cells 0), in the kernel."""
+        distances = np.empty(self.num_cells, np.int64)
+        kernel.queen_distances(board, *kernel.tables(self.n), piece, distances)
+        return distances
 
     def max_moves(self) -> int:
         return int((self.start == EMPTY).sum())  # every move shoots an arrow on an empty cell

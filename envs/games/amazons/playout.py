@@ -1,4 +1,5 @@
-"""Amazons' random playout in one numba kernel (``Amazons.random_playout``).
+"""Amazons' random playout in one numba kernel (``Amazons.random_playout``), and the queen-move
+distances its heuristic counts territory by (``queen_distances``).
 
 It plays the game the engine loop plays for the same seed (``ScheduledGame.engine_playout``):
 one ``envs.kernels.draw`` per decision (micro-step) over the legal cells in the engine's order
@@ -18,6 +19,7 @@ from numba import njit
 from envs.kernels import CUT, EMPTY, draw, flat_rays
 
 ARROW = 3  # ``envs.schedule.moves.BLOCK``
+UNREACHED = 1 << 16  # ``queen_distances`` of a cell no amazon reaches
 
 
 @lru_cache(maxsize=None)
@@ -145,3 +147,36 @@ def _reach(board, rays, bounds, cell, out):
                 out[found] = rays[bounds[cell, d] + step - 1]
                 found += 1
     return found
+
+
+@njit(cache=True)
+def queen_distances(board, rays, bounds, piece, out):
+    """For every cell, the fewest queen moves over empty cells that bring an amazon ``piece``
+    onto it, into ``out`` (``UNREACHED`` where none can; the amazons' own cells 0): a
+    breadth-first search, each round every ray from the cells the last round reached."""
+    cells = len(board)
+    frontier, reached = np.empty(cells, np.int64), np.empty(cells, np.int64)
+    count = 0
+    for cell in range(cells):
+        out[cell] = UNREACHED
+        if board[cell] == piece:
+            out[cell] = 0
+            frontier[count] = cell
+            count += 1
+    moves = 0
+    while count:
+        moves += 1
+        found = 0
+        for i in range(count):
+            cell = frontier[i]
+            for d in range(bounds.shape[1] - 1):
+                for k in range(bounds[cell, d], bounds[cell, d + 1]):
+                    target = rays[k]
+                    if board[target] != EMPTY:
+                        break
+                    if out[target] == UNREACHED:
+                        out[target] = moves
+                        reached[found] = target
+                        found += 1
+        frontier, reached = reached, frontier
+        count = found

@@ -26,7 +26,6 @@ N, E, S, W = range(4)
 STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))  # (row, column) of one step north, east, south, west
 HORIZONTAL, VERTICAL = 0, 1
 OFF = -1  # a stone's cell once it has left the board; also the destination "off the board"
-FAR = 1 << 16  # ``goal_distances`` of a cell shut off from the goal
 
 
 @dataclass
@@ -152,39 +151,6 @@ def reachable(pos: Position, goal: int) -> set[int]:
                 seen.add(nxt)
                 todo.append(nxt)
     return seen
-
-
-def goal_distances(pos: Position, goal: int) -> list[int]:
-    """For every cell, the fewest steps that take a stone heading for ``goal`` off the board
-    across that boundary past the walls, other stones left out (they move, and a stone jumps
-    them): 1 on the goal's edge; ``FAR`` where the walls shut the goal out."""
-    n = pos.size
-    edge = {N: range(n), S: range(n * (n - 1), n * n), W: range(0, n * n, n), E: range(n - 1, n * n, n)}[goal]
-    distance = [FAR] * (n * n)
-    for cell in edge:
-        distance[cell] = 1
-    frontier = list(edge)
-    while frontier:  # steps between cells are the same both ways: walls block both sides
-        reached = []
-        for cell in frontier:
-            for d in range(4):
-                nxt = step(pos, cell, d, goal)
-                if nxt >= 0 and distance[nxt] == FAR:
-                    distance[nxt] = distance[cell] + 1
-                    reached.append(nxt)
-        frontier = reached
-    return distance
-
-
-def steps_to_go(pos: Position, seat: int, stones_to_win: int) -> int:
-    """The steps ``seat``'s ``stones_to_win`` stones nearest their goals need to leave the board,
-    each by its shortest path past the walls (``goal_distances``), 0 for a stone off it: the
-    game is won by that many stones off, so the other stones' steps do not count."""
-    steps = [
-        0 if pos.stones[stone] == OFF else goal_distances(pos, goal_of(stone))[pos.stones[stone]]
-        for stone in range(4 * seat, 4 * seat + 4)
-    ]
-    return sum(sorted(steps)[:stones_to_win])
 
 
 def all_can_reach(pos: Position) -> bool:

@@ -26,7 +26,6 @@ from envs.games.four_way_walls.board import (
     routes,
     seat_of,
     step,
-    steps_to_go,
     wall_clash,
 )
 from envs.games.four_way_walls.notation import (
@@ -260,14 +259,14 @@ class FourWayWalls(Game):
         at ``cut`` turns, the stones and walls then in ``stones`` and ``walls``."""
         from envs.games.four_way_walls.playout import playout  # here: numba compiles on first use
 
-        pos, n1 = state.pos, self.size + 1
+        pos = state.pos
         fields = np.array(
             [state.player, state.turn, state.phase, state.steps_left, state.moved, state.picked, *state.walls_left, -1],
             np.int64,
         )
         return playout(
             np.array(pos.stones, np.int64),
-            np.array(pos.walls, np.uint8).reshape(2, n1 * n1),
+            wall_array(pos),
             fields,
             self.size,
             self._counts,
@@ -279,11 +278,12 @@ class FourWayWalls(Game):
         )
 
     def heuristic_returns(self, state: WallsState) -> tuple[float, float]:
-        """The race: each seat's steps still to go (``steps_to_go``), seat 1's less seat 0's; a
+        """The race: each seat's steps still to go (``playout.steps_to_go``: its three stones
+        nearest their goals, by their shortest paths past the walls), seat 1's less seat 0's; a
         lead of the board's side (n steps) is worth 0.76 (``envs.core.lead_returns``). Walls
         lengthen the paths, so a wall that costs the rival more steps than it costs the mover
         counts too."""
-        return race_lead(state.pos)
+        return race_lead(np.array(state.pos.stones, np.int64), wall_array(state.pos), self.size)
 
     def cut_playout(self, state: WallsState, rng: np.random.Generator, turns: int) -> tuple[float, float]:
         """``Game.cut_playout`` in the playout kernel, the race of the position it stops at
@@ -294,7 +294,7 @@ class FourWayWalls(Game):
         outcome = self._playout(state, playout_seed(rng), turns, stones, walls)[0]
         if outcome != CUT:
             return OUTCOME_RETURNS[outcome]
-        return race_lead(Position(self.size, stones.tolist(), (walls[0].tolist(), walls[1].tolist())))
+        return race_lead(stones, walls, self.size)
 
     def returns(self, state: WallsState) -> tuple[float, float]:
         return state.result if state.result is not None else (0.0, 0.0)
@@ -544,7 +544,16 @@ class FourWayWalls(Game):
         return walls_view(self, state)
 
 
-def race_lead(pos: Position) -> tuple[float, float]:
-    """``FourWayWalls.heuristic_returns`` of a position: seat 1's steps to go less seat 0's, over
-    the board's side."""
-    return lead_returns(steps_to_go(pos, 1, TO_WIN) - steps_to_go(pos, 0, TO_WIN), pos.size)
+def wall_array(pos: Position) -> np.ndarray:
+    """The walls by centre as the kernels take them, uint8 ``(2, (n + 1) ** 2)``."""
+    return np.array(pos.walls, np.uint8).reshape(2, (pos.size + 1) ** 2)
+
+
+def race_lead(stones: np.ndarray, walls: np.ndarray, size: int) -> tuple[float, float]:
+    """``FourWayWalls.heuristic_returns`` of a position (the stones' cells, ``wall_array``): seat
+    1's steps to go less seat 0's (``playout.steps_to_go``), over the board's side."""
+    from envs.games.four_way_walls.playout import steps_to_go  # here: numba compiles on first use
+
+    steps = np.empty(2, np.int64)
+    steps_to_go(stones, walls, size, steps)
+    return lead_returns(int(steps[1] - steps[0]), size)
