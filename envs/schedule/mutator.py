@@ -29,7 +29,7 @@ from typing import Sequence
 import numpy as np
 
 from envs.core import TERMINAL, Game, GameInfo, IllegalActionError, NotationError, Symmetry, turn_text
-from envs.kernels import CUT, OUTCOME_RETURNS, playout_seed
+from envs.kernels import OUTCOME_RETURNS, cut_returns, playout_seed
 from envs.schedule.moves import NO_BOARD, PIECE, MoveRules
 from envs.schedule.schedule import TurnSchedule
 
@@ -208,9 +208,9 @@ class ScheduledGame(Game):
         board it stops at; the same game as the engine loop for the same seed."""
         if state.result is not None or not self.rules.has_playout:
             return super().cut_playout(state, rng, turns)
-        cut_board = np.empty_like(state.board)
-        outcome, _, _ = self.rules.playout(state, self._counts, self.restricted, playout_seed(rng), turns, cut_board)
-        return self.rules.heuristic_returns(cut_board) if outcome == CUT else OUTCOME_RETURNS[outcome]
+        board = np.empty_like(state.board)
+        outcome = self.rules.playout(state, self._counts, self.restricted, playout_seed(rng), turns, board)[0]
+        return cut_returns(outcome, lambda: self.rules.heuristic_returns(board))
 
     def heuristic_returns(self, state: ScheduledState) -> tuple[float, float]:
         """The rules' guess from the board (``MoveRules.heuristic_returns``)."""

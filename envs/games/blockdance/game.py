@@ -29,7 +29,7 @@ from envs.games.blockdance.moves import (
     turn_block,
 )
 from envs.games.blockdance.notation import NOT, cells_text, read_cells
-from envs.kernels import CUT, OUTCOME_RETURNS, playout_seed
+from envs.kernels import OUTCOME_RETURNS, cut_returns, playout_seed
 from envs.schedule.moves import read_start
 from envs.stones import hexagon
 from envs.stones.board import cell_symmetry
@@ -334,9 +334,8 @@ class Blockdance(Game):
         it; the engine loop's game for the same seed."""
         if state.player == TERMINAL:
             return self.returns(state)
-        cut_board = np.empty(self.num_cells, np.int64)
-        outcome = self._playout(state, playout_seed(rng), turns, cut_board)[0]
-        return men_lead(cut_board.tolist()) if outcome == CUT else OUTCOME_RETURNS[outcome]
+        board = np.empty(self.num_cells, np.int64)
+        return cut_returns(self._playout(state, playout_seed(rng), turns, board)[0], lambda: men_lead(board.tolist()))
 
     def _playout(self, state: BlockdanceState, seed: int, cut: int, cut_board: np.ndarray) -> tuple[int, int, int]:
         """The kernel's ``(outcome, decisions, turns)`` from ``state`` (not over)."""

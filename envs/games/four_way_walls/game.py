@@ -39,7 +39,7 @@ from envs.games.four_way_walls.notation import (
     stone_letter,
     wall_name,
 )
-from envs.kernels import CUT, OUTCOME_RETURNS, playout_seed
+from envs.kernels import OUTCOME_RETURNS, cut_returns, playout_seed
 from envs.schedule.schedule import TurnSchedule
 
 SEAT_NAMES = ("NESW", "nesw")
@@ -292,9 +292,7 @@ class FourWayWalls(Game):
             return state.result
         stones, walls = np.empty(8, np.int64), np.empty((2, (self.size + 1) ** 2), np.uint8)
         outcome = self._playout(state, playout_seed(rng), turns, stones, walls)[0]
-        if outcome != CUT:
-            return OUTCOME_RETURNS[outcome]
-        return race_lead(stones, walls, self.size)
+        return cut_returns(outcome, lambda: race_lead(stones, walls, self.size))
 
     def returns(self, state: WallsState) -> tuple[float, float]:
         return state.result if state.result is not None else (0.0, 0.0)

@@ -38,7 +38,7 @@ from envs.games.hop_chess.moves import (
     square_name,
     square_of,
 )
-from envs.kernels import CUT, OUTCOME_RETURNS, playout_seed
+from envs.kernels import OUTCOME_RETURNS, cut_returns, playout_seed
 
 FROM, TO, HOPPER = 0, 64, 320
 NUM_ACTIONS = HOPPER + 64
@@ -244,13 +244,9 @@ class HopChess(Game):
         scoring it; the engine loop's game for the same seed."""
         if state.player == TERMINAL:
             return self.returns(state)
-        cut_board = np.empty(64, np.int8)
-        outcome = self._playout(state, playout_seed(rng), turns, cut_board)[0]
-        return (
-            lead_returns(material(cut_board.tolist()), PIECE_VALUES[ROOK])
-            if outcome == CUT
-            else OUTCOME_RETURNS[outcome]
-        )
+        board = np.empty(64, np.int8)
+        outcome = self._playout(state, playout_seed(rng), turns, board)[0]
+        return cut_returns(outcome, lambda: lead_returns(material(board.tolist()), PIECE_VALUES[ROOK]))
 
     def _playout(self, state: HopChessState, seed: int, cut: int, cut_board: np.ndarray) -> tuple[int, int, int]:
         """The kernel's ``(outcome, decisions, turns)`` from ``state`` (not over)."""

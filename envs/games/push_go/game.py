@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from envs.core import TERMINAL, Game, GameInfo, IllegalActionError, NotationError, Symmetry, lead_returns, turn_text
-from envs.kernels import CUT, OUTCOME_RETURNS, playout_seed
+from envs.kernels import OUTCOME_RETURNS, cut_returns, playout_seed
 from envs.stones.board import (
     DIHEDRAL,
     board_symmetry,
@@ -303,9 +303,8 @@ class PushGo(Game):
         it; the engine loop's game for the same seed."""
         if state.player == TERMINAL:
             return self.returns(state)
-        cut_board = np.empty(self.n * self.n, np.uint8)
-        outcome = self._playout(state, playout_seed(rng), turns, cut_board)[0]
-        return self._lead(cut_board.tolist()) if outcome == CUT else OUTCOME_RETURNS[outcome]
+        board = np.empty(self.n * self.n, np.uint8)
+        return cut_returns(self._playout(state, playout_seed(rng), turns, board)[0], lambda: self._lead(board.tolist()))
 
     def _playout(self, state: PushGoState, seed: int, cut: int, cut_board: np.ndarray) -> tuple[int, int, int]:
         """The kernel's ``(outcome, decisions, turns)`` from ``state`` (not over)."""
