@@ -12,7 +12,8 @@ import hydra
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 
-from agents.config import LogLines
+from agents.config import ConfigError, LogLines
+from agents.evaluation.figure_records import RECORDED_MODES, append_records, command_line, evaluation_records
 from agents.training.interrupts import exit_status
 from agents.training.run_dir import remove_unused_run_dir
 from agents.web.modes import evaluate_any
@@ -27,7 +28,17 @@ def main(cfg: DictConfig) -> None:
     log = logging.getLogger("agents.evaluate")
     run_dir = HydraConfig.get().runtime.output_dir
     try:
-        evaluate_any(cfg, run_dir, LogLines(log))
+        if cfg.record and cfg.mode not in RECORDED_MODES:
+            raise ConfigError(
+                f"record: mode={cfg.mode} measures no figure to record; set it with mode={' or '.join(RECORDED_MODES)}"
+            )
+        document = evaluate_any(cfg, run_dir, LogLines(log))
+        if cfg.record:  # the figures as records (docs/results.md is rendered from them)
+            log.info(
+                "%d records appended to %s",
+                append_records(cfg.record, evaluation_records(document, command_line())),
+                cfg.record,
+            )
     except ValueError as error:  # bad settings, specs or checkpoints: a message, no traceback
         log.error("error: %s", error)
         remove_unused_run_dir(run_dir)  # as train.py: no directory of nothing but Hydra's start

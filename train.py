@@ -18,6 +18,7 @@ from omegaconf import DictConfig, OmegaConf
 from tqdm.contrib.logging import logging_redirect_tqdm
 
 from agents.config import ConfigError, check_recipe_game, with_recipe_aliases
+from agents.evaluation.figure_records import append_records, command_line, measured
 from agents.net.checkpoint import CheckpointError
 from agents.training.interrupts import STOP_SIGNALS, exit_status, stop_on_signals
 from agents.training.loop import train
@@ -35,7 +36,12 @@ def main(cfg: DictConfig) -> None:
     run_dir = Path(hydra_cfg.runtime.output_dir)
     logging.captureWarnings(True)
     try:
-        check_recipe_game(hydra_cfg.runtime.choices.get("experiment"), str(cfg.game.name), list(GAMES))
+        recipe = hydra_cfg.runtime.choices.get("experiment")
+        check_recipe_game(recipe, str(cfg.game.name), list(GAMES))
+        if cfg.record and cfg.get("resume"):
+            raise ConfigError(
+                "record: a resumed run's wall time continues its checkpoint's; record a run from its start"
+            )
         if cfg.get("resume"):
             (run_dir / ".hydra").mkdir(exist_ok=True)  # the run records its configuration there
         with logging_redirect_tqdm():  # log lines above the progress bar, not through it
@@ -48,6 +54,20 @@ def main(cfg: DictConfig) -> None:
         sys.exit(exit_status(stop))
     if result.interrupted:
         sys.exit(result.exit_status)
+    if cfg.record and result.wall_seconds is not None:  # the recipe's training time, as a record
+        subject = f"experiment={recipe} seed={cfg.seed}" if recipe else f"game={cfg.game.name} seed={cfg.seed}"
+        record = measured(
+            "strength",
+            subject,
+            "training wall time",
+            "",
+            round(result.wall_seconds / 60, 1),
+            "minutes",
+            command=command_line(),
+            note=f"{result.iteration} iterations",
+        )
+        append_records(cfg.record, [record])
+        logging.getLogger("agents.train").info("training time appended to %s", cfg.record)
 
 
 if __name__ == "__main__":

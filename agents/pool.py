@@ -122,7 +122,12 @@ class WorkerPool:
         return out
 
     def close(self) -> None:
+        """End the workers. A job still running (a stopped run's self-play share, hours of
+        games on a large board) has nothing to keep, so its process is ended, not waited for."""
         if self._executor is not None:
+            # the executor's own processes; Python 3.14's terminate_workers() does the same
+            for process in list((getattr(self._executor, "_processes", None) or {}).values()):
+                process.terminate()
             self._executor.shutdown(cancel_futures=True)
         for actor in self._actors:
             _RAY["ray"].kill(actor)

@@ -14,9 +14,8 @@ timed again (the same way, for as long) right after that row: on a shared
 machine the load changes from one minute to the next, and a ratio is only
 sound between two rates measured side by side.
 
-The ``playout`` rows time ``game.random_playout``, which the stone games, Amazons, Biversi,
-Hexxagon, Send It, Four-way walls, Blockdance, Hop Chess, Biqala and Push Go run in one numba kernel per
-game (the same games as the engine loop for the same generator; the tests check it), and
+The ``playout`` rows time ``game.random_playout``, the game's own playout (for most games one
+numba kernel per game: the same games as the engine loop for the same generator; the tests check it), and
 give its games/s over the ``engine`` row's just above (``playout/engine``). ``--size``
 plays every game given at that board size (its ``size`` parameter) instead of its
 default; ``--param KEY=VALUE`` (repeatable) sets any other parameter of every game given.
@@ -39,6 +38,7 @@ import time
 import gymnasium as gym
 import numpy as np
 
+from agents.evaluation.figure_records import SpeedRecords, add_record_option
 from envs import GAMES, Game, make_game
 
 BASE_GAME = {"nex": "hex", "neumoku": "gomoku", "neuversi": "reversi", "adneuversi": "reversi", "neuy": "y"}
@@ -193,6 +193,7 @@ def main() -> None:
     parser.add_argument(
         "--cpu-time", action="store_true", help="time by this process's CPU seconds, not wall time (a busy machine)"
     )
+    add_record_option(parser)
     parser.add_argument(
         "--playout-only",
         action="store_true",
@@ -202,6 +203,8 @@ def main() -> None:
     rng = np.random.default_rng(args.seed)
     extra = dict(parse_param(text) for text in args.param)
     clock = time.process_time if args.cpu_time else time.perf_counter
+    records = SpeedRecords(args.record)
+    per_second = "games/s (CPU time)" if args.cpu_time else "games/s"
 
     try:
         import pyspiel  # noqa: F401  (the optional extra open-spiel)
@@ -212,14 +215,22 @@ def main() -> None:
 
     print(f"{'game':<16}{'via':<10}{'games/s':>12}{'decisions/s':>14}{'turns/s':>12}")
 
-    def show(name, via, row, label, base_row, engine_row=None) -> None:
+    def show(name, via, row, shown, base_row, engine_row=None) -> None:  # label: the game's, as records name it
         notes = []
+        path = {"engine": "engine loop", "playout": "playout kernel"}[via]
         if engine_row is not None:
             notes.append(f"playout/engine {row['games/s'] / engine_row['games/s']:.1f}x")
+            records.add(
+                f"{label} playout kernel", per_second, f"{label} engine loop", row["games/s"] / engine_row["games/s"]
+            )
         if base_row is not None:
             notes.append(f"per-turn cost vs {BASE_GAME[name]}: {base_row['turns/s'] / row['turns/s']:.2f}x")
+            base = label.replace(name, BASE_GAME[name], 1)
+            records.add(
+                f"{label} {path}", "cost per whole turn", f"{base} {path}", base_row["turns/s"] / row["turns/s"]
+            )
         note = f"  ({'; '.join(notes)})" if notes else ""
-        print(f"{label:<16}{via:<10}{rate(row['games/s'])}{row['decisions/s']:>14.0f}{row['turns/s']:>12.0f}{note}")
+        print(f"{shown:<16}{via:<10}{rate(row['games/s'])}{row['decisions/s']:>14.0f}{row['turns/s']:>12.0f}{note}")
 
     for name in sorted(args.games, key=lambda name: (name in BASE_GAME, name)):  # base games first
         params = ({} if args.size is None else {"size": args.size}) | extra
@@ -236,12 +247,20 @@ def main() -> None:
             theirs = open_spiel_playouts(spiel_name, spiel_params, args.seconds, rng, clock)
             ratios = f"engine {row['decisions/s'] / theirs['decisions/s']:.2f}x"
             ratios += f", playout {kernel['decisions/s'] / theirs['decisions/s']:.2f}x"
+            for path, ours in (("engine loop", row), ("playout kernel", kernel)):
+                records.add(
+                    f"{label} {path}",
+                    "decisions/s",
+                    f"OpenSpiel pyspiel {spiel_name} loop",
+                    ours["decisions/s"] / theirs["decisions/s"],
+                )
             print(
                 f"{'':<16}{'openspiel':<10}{rate(theirs['games/s'])}{theirs['decisions/s']:>14.0f}"
                 f"{theirs['turns/s']:>12.0f}  (ours/theirs: {ratios}; pyspiel {spiel_name})"
             )
         env_row = env_playouts(GAMES[name][0], args.seconds, args.seed, params, clock)
         ratio = env_row["decisions/s"] / row["decisions/s"]
+        records.add(f"{label} Gymnasium env", "decisions/s", f"{label} engine loop", ratio)
         print(
             f"{'':<16}{'env':<10}{rate(env_row['games/s'])}{env_row['decisions/s']:>14.0f}"
             f"{'':>12}  (env/engine {ratio:.2f}x)"
@@ -251,12 +270,21 @@ def main() -> None:
                 name, params, args.mcts, args.moves, args.seed, not args.playout_only, clock
             )
             versus = "" if loop is None else f", engine loop {loop * 1e3:.1f} ({loop / fast:.1f}x)"
+            if loop is not None:
+                records.add(
+                    f"{label} mcts:{args.mcts} with kernel playouts",
+                    "time per move (engine / kernel)",
+                    f"mcts:{args.mcts} with engine-loop playouts",
+                    loop / fast,
+                    note=f"{fast * 1e3:.1f} vs {loop * 1e3:.1f} ms over {args.moves} positions",
+                )
             print(
                 f"{'':<16}{'mcts':<10}  mcts:{args.mcts} ms/move over {args.moves} positions: playout {fast * 1e3:.1f}{versus}"
             )
     if "odoku" in args.games:
         per_move = oracle_time_per_move(200, rng)
         print(f"\nOdoku oracle: {per_move * 1e6:.1f} us per move (200 oracle-vs-oracle games)")
+    records.write()
 
 
 if __name__ == "__main__":

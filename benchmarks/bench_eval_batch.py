@@ -28,6 +28,7 @@ import torch
 from hydra import compose, initialize_config_dir
 from omegaconf import OmegaConf
 
+from agents.evaluation.figure_records import SpeedRecords, add_record_option
 from agents.evaluation.runner import play_games
 from agents.net.checkpoint import build_network, load_checkpoint
 from agents.net.net_estimator import NetEstimator
@@ -98,7 +99,9 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=16, help="batch_games of the batched rows")
     parser.add_argument("--sizes", type=int, nargs="+", default=[11, 5], help="Nex board sizes")
     parser.add_argument("--parts", nargs="+", default=["games", "outputs"], choices=["games", "outputs"])
+    add_record_option(parser)
     args = parser.parse_args()
+    records = SpeedRecords(args.record)
     torch.set_num_threads(1)  # evaluate.py's default torch_threads
     with tempfile.TemporaryDirectory() as directory:
         checkpoint = untrained_checkpoint(Path(directory), args.sizes[0])
@@ -130,6 +133,14 @@ def main() -> None:
                     f" {same:>6}/{args.games}",
                     flush=True,
                 )
+                records.add(
+                    f"Nex {size}x{size} evaluation games, batch_games={args.batch}, {label}",
+                    "games/s",
+                    "batch_games=1",
+                    many_rate / one_rate,
+                    note=f"{args.games} games, {same} the same",
+                )
+    records.write()
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ import numpy as np
 import torch
 from omegaconf import OmegaConf
 
+from agents.evaluation.figure_records import SpeedRecords, add_record_option
 from agents.net.net_estimator import NetEstimator
 from agents.net.network import NetConfig, PolicyValueNet
 from envs import make_game
@@ -47,7 +48,9 @@ def main() -> None:
     parser.add_argument("--batches", default="1,32", help="batch sizes")
     parser.add_argument("--rounds", type=int, default=5, help="alternating rounds; the median is shown")
     parser.add_argument("--seconds", type=float, default=1.0, help="seconds per backend per round")
+    add_record_option(parser)
     args = parser.parse_args()
+    records = SpeedRecords(args.record)
     torch.set_num_threads(1)
     print(f"torch {torch.__version__}, 1 thread; {args.rounds} alternating rounds of {args.seconds} s, medians")
     print()
@@ -74,6 +77,14 @@ def main() -> None:
                     f"{spec:<14} {net_name:<7} {batch:>5}  {torch_rate:>11.0f}  {onnx_rate:>10.0f}  "
                     f"{onnx_rate / torch_rate:>10.2f}  {diff:>8.1e}"
                 )
+                records.add(
+                    f"ONNX Runtime forward pass, {spec} {net_name} net, batch {batch}",
+                    "positions/s, median of alternating rounds",
+                    "PyTorch, one thread",
+                    onnx_rate / torch_rate,
+                    note=f"{args.rounds} rounds of {args.seconds:g} s; largest difference {diff:.1e}",
+                )
+    records.write()
 
 
 if __name__ == "__main__":

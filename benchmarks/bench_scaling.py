@@ -50,6 +50,7 @@ import numpy as np
 import torch
 from hydra import compose, initialize_config_dir
 
+from agents.evaluation.figure_records import SpeedRecords, add_record_option
 from agents.net.inference import ENVIRONMENT, set_default_backend
 from agents.net.net_estimator import NetEstimator
 from agents.net.network import PolicyValueNet
@@ -228,7 +229,7 @@ def parallel_ceiling(s, processes: int, seconds: float = 10.0) -> float:
     return sum(counts) / seconds
 
 
-def print_costs(s) -> None:
+def print_costs(s, name: str, records: SpeedRecords) -> None:
     """What docs/scaling.md's projection takes from this machine besides the rates."""
     info = s.game.info
     weights = sum(p.numel() for p in PolicyValueNet.for_game(info, s.net).state_dict().values()) * 4
@@ -252,6 +253,13 @@ def print_costs(s) -> None:
         f"runs of 10 s): 1 process {span[1]}, 2 processes at once {span[2]}, x{sum(rates[2]) / sum(rates[1]):.2f}\n",
         flush=True,
     )
+    records.add(
+        f"{name} network forward passes, 2 processes at once",
+        "forward passes/s",
+        "1 process",
+        sum(rates[2]) / sum(rates[1]),
+        note=f"batch {s.selfplay.concurrent_games}, {CEILING_REPEATS} runs of 10 s each",
+    )
 
 
 def main() -> None:
@@ -270,8 +278,10 @@ def main() -> None:
         choices=["torch", "onnx"],
         help="inference backends (agents/net/inference.py), each row once per backend; the first is the reference",
     )
+    add_record_option(parser)
     parser.add_argument("overrides", nargs="*", help="Hydra overrides for every game, after its own")
     args = parser.parse_args()
+    records = SpeedRecords(args.record)
     torch.set_num_threads(1)
     backends = ["local"]
     if not args.no_ray and not args.costs:
@@ -293,7 +303,7 @@ def main() -> None:
             f"learner steps/iteration per worker {base.learner.steps_per_iteration}, simulations {base.search.num_simulations})"
         )
         if args.costs:
-            print_costs(base)
+            print_costs(base, name, records)
             continue
         results = {}
         rows = [("in-process", 0, ("turns",))] if args.main_process else []
@@ -325,13 +335,21 @@ def main() -> None:
                 old = results.get((reference, backend, workers, mode)) if inference != reference else None
                 label = {"in-process": "main process", "local": "worker processes", "ray": "Ray actors"}[backend]
                 versus = f"x{rate / one:5.2f} vs 1" if one and workers else " " * 10
+                subject = f"{name} {mode} ({inference}), {workers} {label}"
+                if one and workers and workers != min(args.workers):
+                    records.add(subject, "positions/s", f"{min(args.workers)} {label}", rate / one)
+                if peer:
+                    records.add(subject, "positions/s", f"{workers} worker processes", rate / peer)
+                if old:
+                    records.add(subject, "positions/s", f"{workers} {label} ({reference})", rate / old)
                 print(
                     f"  {label:<17} {workers:>2}  {inference:<5}  {mode:<9}  {rate:8.1f} pos/s  {versus}  "
                     f"{'ray/local x%.2f' % (rate / peer) if peer else '':<15}  "
                     f"{'%s/%s x%.2f' % (inference, reference, rate / old) if old else '':<17}  CPU {cpu * 100:4.0f}%",
                     flush=True,
                 )
-        print_costs(base)
+        print_costs(base, name, records)
+    records.write()
 
 
 if __name__ == "__main__":

@@ -43,6 +43,7 @@ import time
 
 import numpy as np
 
+from agents.evaluation.figure_records import SpeedRecords, add_record_option
 from agents.search.estimators import RolloutEstimator, UniformEstimator
 from agents.search.mcts import MCTS, SearchConfig
 from envs import CHANCE, make_game
@@ -161,7 +162,10 @@ def rollout_search(game, simulations: int, driver: str, rng):
     return lambda: mcts.search(state, estimator, rng)
 
 
-def against_cpp(simulations: int, seconds: float, rounds: int, rng) -> None:
+MEDIAN = "simulations/s, median of alternating rounds"  # what each ratio measures, as a record names it
+
+
+def against_cpp(simulations: int, seconds: float, rounds: int, rng, records: SpeedRecords) -> None:
     """Our compiled and Python drivers against the C++ MCTSBot on Hex 5x5 and 11x11, alternating."""
     for size in (5, 11):
         game = make_game("hex", size=size)
@@ -172,6 +176,13 @@ def against_cpp(simulations: int, seconds: float, rounds: int, rng) -> None:
         for column, name in ((0, "compiled"), (1, "python")):
             ratio = float(np.median([row[column] / row[2] for row in rows]))
             print(f"{f'ours ({name}) / C++ MCTSBot (hex {size}x{size} rollout), median':60}{ratio:8.2f}x")
+            records.add(
+                f"{name} search driver, hex {size}x{size} rollout, {simulations} simulations",
+                MEDIAN,
+                "OpenSpiel C++ pyspiel.MCTSBot",
+                ratio,
+                note=f"{rounds} rounds of {seconds:g} s",
+            )
 
 
 def main() -> None:
@@ -181,7 +192,9 @@ def main() -> None:
     parser.add_argument("--games", nargs="*", default=list(GAMES), choices=list(GAMES))
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds against OpenSpiel")
     parser.add_argument("--cpp-simulations", type=int, default=400, help="simulations per search against C++")
+    add_record_option(parser)
     args = parser.parse_args()
+    records = SpeedRecords(args.record)
     rng = np.random.default_rng(0)
 
     columns = ("rollout", "uniform", "uniform x16", "observe x16")
@@ -208,12 +221,20 @@ def main() -> None:
             for index, other in enumerate(others, start=1):
                 ratio = float(np.median([row[0] / row[index] for row in rows]))
                 print(f"{f'compiled / {other} driver ({label} {column}), median':60}{ratio:8.2f}x")
+                records.add(
+                    f"compiled search driver, {label} {column}, {args.simulations} simulations",
+                    MEDIAN,
+                    f"the {other} search driver",
+                    ratio,
+                    note=f"{args.rounds} rounds of {args.seconds:g} s",
+                )
 
     theirs = open_spiel_search(args.simulations)
     if theirs is None:
         print("open_spiel is not installed: no OpenSpiel comparison")
+        records.write()
         return
-    against_cpp(args.cpp_simulations, args.seconds, args.rounds, rng)
+    against_cpp(args.cpp_simulations, args.seconds, args.rounds, rng, records)
     ours = rollout_search(make_game("hex", size=5), args.simulations, "auto", rng)
     pairs = alternating_rates([ours, theirs], args.simulations, args.seconds, args.rounds)
     ratios = [our / their for our, their in pairs]
@@ -222,6 +243,14 @@ def main() -> None:
     )
     print("  " + ", ".join(f"{our:.0f} / {their:.0f} = {our / their:.2f}x" for our, their in pairs))
     print(f"{'ours / OpenSpiel Python (hex 5x5 rollout), median':60}{float(np.median(ratios)):8.2f}x")
+    records.add(
+        f"our search, hex 5x5 rollout, {args.simulations} simulations",
+        MEDIAN,
+        "OpenSpiel Python MCTSBot",
+        float(np.median(ratios)),
+        note=f"{args.rounds} rounds of {args.seconds:g} s; rounds {min(ratios):.2f}x to {max(ratios):.2f}x",
+    )
+    records.write()
 
 
 if __name__ == "__main__":

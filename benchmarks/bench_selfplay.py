@@ -30,6 +30,7 @@ import torch
 from hydra import compose, initialize_config_dir
 
 from agents.config import with_recipe_aliases
+from agents.evaluation.figure_records import SpeedRecords, add_record_option
 from agents.net.net_estimator import NetEstimator
 from agents.net.network import PolicyValueNet
 from agents.search.mcts import MCTS
@@ -49,8 +50,10 @@ def main() -> None:
         "--drivers", default="auto", help="MCTS drivers (auto, compiled, python, decode), the first the reference"
     )
     parser.add_argument("--rounds", type=int, default=3, help="rounds of every backend, alternating")
+    add_record_option(parser)
     parser.add_argument("overrides", nargs="*", help="Hydra overrides, e.g. experiment=nex5")
     args = parser.parse_args()
+    records = SpeedRecords(args.record)
     with initialize_config_dir(config_dir=str(CONFIGS), version_base="1.3"):
         cfg = compose("train", overrides=with_recipe_aliases(args.overrides))
     s = build_settings(cfg)
@@ -100,6 +103,17 @@ def main() -> None:
         print(line)
     print()
     print("columns: " + ", ".join(f"{i + 1} {b}" for i, b in enumerate(backends)) + "; x<i>: column i / column 1")
+    label = " ".join([game.info.name, *(str(v) for k, v in game.info.params.items() if k == "size")])
+    for column in backends[1:]:
+        for key, what in (("self-play positions/s", "self-play"), ("lone search simulations/s", "lone search")):
+            records.add(
+                f"{label} {what} with {column}",
+                key,
+                f"with {first}",
+                table[column][key] / table[first][key],
+                note=f"{args.rounds} rounds (medians), {num_games} games timed",
+            )
+    records.write()
 
 
 class DecodedStates:

@@ -26,6 +26,7 @@ import time
 import gymnasium as gym
 
 import envs
+from agents.evaluation.figure_records import SpeedRecords, add_record_option
 from envs.vector.actions import random_legal
 
 GAMES = {  # registry name -> (Gymnasium id, label, Pgx id or None); default sizes
@@ -105,7 +106,9 @@ def main() -> None:
     parser.add_argument("--games", nargs="*", default=list(GAMES), choices=list(GAMES))
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-pgx", action="store_true", help="skip Pgx even when installed")
+    add_record_option(parser)
     args = parser.parse_args()
+    records = SpeedRecords(args.record)
     has_pgx = not args.no_pgx and importlib.util.find_spec("pgx") is not None  # the optional extra bench
 
     print(f"python {platform.python_version()}, {platform.machine()}, pgx {'on' if has_pgx else 'off'}")
@@ -118,10 +121,16 @@ def main() -> None:
             ours = vector_steps(env_id, num_envs, args.seconds, args.seed)
             theirs = pgx_steps(pgx_id, num_envs, args.seconds, args.seed) if has_pgx and pgx_id else None
             pgx_cells = f"{theirs:,.0f} | {ours / theirs:.2f}x" if theirs else "- | -"
+            records.add(f"{label} vector env, N = {num_envs:,}", "steps/s", "one Gymnasium env", ours / single)
+            if theirs:
+                records.add(
+                    f"{label} vector env, N = {num_envs:,}", "steps/s", f"Pgx at N = {num_envs:,}", ours / theirs
+                )
             print(
                 f"| {label} | {num_envs} | {ours:,.0f} | {single:,.0f} | {ours / single:.1f}x | {pgx_cells} |",
                 flush=True,
             )
+    records.write()
 
 
 if __name__ == "__main__":

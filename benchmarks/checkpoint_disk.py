@@ -33,6 +33,7 @@ import torch
 from hydra import compose, initialize_config_dir
 
 from agents.config import with_recipe_aliases
+from agents.evaluation.figure_records import SpeedRecords, add_record_option
 from agents.net.net_estimator import NetEstimator
 from agents.net.network import PolicyValueNet
 from agents.search.mcts import MCTS
@@ -116,7 +117,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=8, help="self-play games per run measured")
     parser.add_argument("--seed", type=int, default=0)
+    add_record_option(parser)
     args = parser.parse_args()
+    records = SpeedRecords(args.record)
     torch.set_num_threads(1)
     header = (
         "run",
@@ -150,6 +153,14 @@ def main() -> None:
             ),
             flush=True,
         )
+        records.add(
+            f"{name}: checkpoints packed",
+            "bytes a default run writes (unpacked / packed)",
+            "unpacked checkpoints",
+            m["written"]["before"] / m["written"]["after"],
+            note=f"{m['checkpoints']} checkpoints in {m['iterations']} iterations",
+        )
+    records.write()
 
 
 if __name__ == "__main__":

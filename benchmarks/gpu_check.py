@@ -34,6 +34,7 @@ import numpy as np
 import torch
 from hydra import compose, initialize_config_dir
 
+from agents.evaluation.figure_records import SpeedRecords, add_record_option
 from agents.net.net_estimator import NetEstimator
 from agents.net.network import PolicyValueNet
 from agents.search.mcts import MCTS
@@ -85,7 +86,7 @@ def losses_match(steps: int = 5) -> bool:
     return worst < 1e-3
 
 
-def selfplay_speed(num_games: int) -> None:
+def selfplay_speed(num_games: int, records: SpeedRecords) -> None:
     s = build_settings(
         compose_train(
             [
@@ -100,6 +101,7 @@ def selfplay_speed(num_games: int) -> None:
     )
     torch.set_num_threads(1)
     print(f"3. self-play at Nex 11, net=medium, {s.search.num_simulations} simulations, {num_games} games in flight:")
+    rates = {}
     for device, backend in inference_paths():
         torch.manual_seed(0)
         net = PolicyValueNet.for_game(s.game.info, s.net).to(device)
@@ -123,9 +125,18 @@ def selfplay_speed(num_games: int) -> None:
             f"   {device:<4} {backend:<5}: {batch.num_positions / seconds:8.1f} positions/s ({batch.num_positions} positions, "
             f"{seconds:.1f} s); forward pass by batch size: {', '.join(costs)}"
         )
+        rates[device, backend] = batch.num_positions / seconds
+    for backend in ("torch", "onnx"):
+        if ("cpu", backend) in rates:
+            records.add(
+                f"nex 11 net=medium self-play, cuda torch, {num_games} games in flight",
+                "positions/s",
+                f"cpu {backend}, one thread",
+                rates["cuda", "torch"] / rates["cpu", backend],
+            )
 
 
-def learner_rate(steps: int = 100) -> None:
+def learner_rate(records: SpeedRecords, steps: int = 100) -> None:
     print(f"4. learner steps/s ({steps} timed steps after 10 warm-up steps, one torch thread on the CPU):")
     torch.set_num_threads(1)
     for label, overrides in (
@@ -158,6 +169,13 @@ def learner_rate(steps: int = 100) -> None:
         print(
             f"   {label:<20} batch {batch}: cuda {rates[0]:8.1f} steps/s, cpu {rates[1]:7.1f} steps/s, {rates[0] / rates[1]:.1f}x"
         )
+        records.add(
+            f"{label} learner on cuda, batch {batch}",
+            "learner steps/s",
+            "cpu, one torch thread",
+            rates[0] / rates[1],
+            note=f"{rates[0]:.1f} vs {rates[1]:.1f} steps/s",
+        )
 
 
 CHECKS = ("smoke", "losses", "selfplay", "learner")
@@ -187,7 +205,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=16, help="Nex 11 self-play games to time per device")
     parser.add_argument("--checks", default=",".join(CHECKS), help=f"comma-separated subset of {', '.join(CHECKS)}")
+    add_record_option(parser)
     args = parser.parse_args()
+    records = SpeedRecords(args.record)
     checks = args.checks.split(",")
     unknown = sorted(set(checks) - set(CHECKS))
     if unknown:
@@ -202,9 +222,10 @@ def main() -> None:
         smoke_on_cuda()
     ok = losses_match() if "losses" in checks else True
     if "selfplay" in checks:
-        selfplay_speed(args.games)
+        selfplay_speed(args.games, records)
     if "learner" in checks:
-        learner_rate()
+        learner_rate(records)
+    records.write()
     if not ok:
         sys.exit("gpu_check: the CUDA losses differ from the CPU's by more than 1e-3")
 

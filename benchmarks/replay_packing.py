@@ -20,6 +20,7 @@ import time
 
 import numpy as np
 
+from agents.evaluation.figure_records import SpeedRecords, add_record_option
 from agents.training.replay import _few_distinct
 
 
@@ -34,7 +35,9 @@ def main() -> None:
     parser.add_argument("--planes", type=int, default=23)
     parser.add_argument("--board", type=int, default=9)
     parser.add_argument("--actions", type=int, default=729)
+    add_record_option(parser)
     args = parser.parse_args()
+    records = SpeedRecords(args.record)
     rng = np.random.default_rng(0)
     n = args.positions
     arrays = {
@@ -58,6 +61,14 @@ def main() -> None:
         print(
             f"{name:<8} {bits.size:>12,} {sort_s:>8.2f} {search_s:>9.2f} {sort_s / max(search_s, 1e-9):>11.1f}x  {distinct}"
         )
+        records.add(
+            f"packing a replay's {name}: the search for distinct values",
+            "speed (sort time / search time)",
+            "sorting",
+            sort_s / max(search_s, 1e-9),
+            note=f"{bits.size:,} entries",
+        )
+    records.write()
 
 
 if __name__ == "__main__":

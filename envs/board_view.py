@@ -9,6 +9,7 @@ draws its board with these pieces in its own code; this module names no game.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from xml.sax.saxutils import escape, quoteattr
 
 from envs.render import RGB, STONE_COLOURS
 
@@ -110,3 +111,98 @@ def box_lines(size: int, box: int, colour: str = "#3c3c3c") -> tuple[Line, ...]:
         for k in range(0, size + 1, box)
         for line in (Line(k, 0, k, size, colour, 0.1), Line(0, k, size, k, colour, 0.1))
     )
+
+
+def board_svg(view: BoardView, pixels_per_cell: int = 32) -> str:
+    """``view`` as a standalone SVG document, drawn as the browser board draws it (cells,
+    stones, marks, lines and labels, a margin of one cell round the board), for pages and files."""
+
+    def tag(name: str, text: str = "", **attributes) -> str:
+        words = " ".join(
+            f"{key.rstrip('_').replace('_', '-')}={quoteattr(str(value))}" for key, value in attributes.items()
+        )
+        return f"<{name} {words}>{escape(text)}</{name}>" if text else f"<{name} {words}/>"
+
+    def number(value: float) -> str:
+        return f"{value:.3f}".rstrip("0").rstrip(".")
+
+    def centred_text(text: str, x: float, y: float, size: str, fill: str, **extra) -> str:
+        return tag(
+            "text",
+            text,
+            x=number(x),
+            y=number(y),
+            font_size=size,
+            text_anchor="middle",
+            dominant_baseline="central",
+            fill=fill,
+            **extra,
+        )
+
+    def hexagon(x: float, y: float) -> str:
+        corners = ((0.5, -HEX_RADIUS / 2), (0, -HEX_RADIUS), (-0.5, -HEX_RADIUS / 2))
+        corners += tuple((-dx, -dy) for dx, dy in corners)
+        return " ".join(f"{number(x + dx)},{number(y + dy)}" for dx, dy in corners)
+
+    width, height = view.width + 2, view.height + 2
+    parts = [
+        '<svg xmlns="http://www.w3.org/2000/svg" '
+        f'viewBox="-1 -1 {number(width)} {number(height)}" '
+        f'width="{round(width * pixels_per_cell)}" height="{round(height * pixels_per_cell)}" font-family="sans-serif">',
+        tag("rect", x=-1, y=-1, width=number(width), height=number(height), fill="#ebe1c8"),
+    ]
+    for line in view.lines:
+        parts.append(
+            tag(
+                "line",
+                x1=number(line.x1),
+                y1=number(line.y1),
+                x2=number(line.x2),
+                y2=number(line.y2),
+                stroke=line.colour,
+                stroke_width=number(line.width),
+                stroke_linecap="round",
+            )
+        )
+    for cell in view.cells:
+        parts.append(f"<g><title>{escape(cell.name + (f' ({cell.owner})' if cell.owner else ''))}</title>")
+        ground = {"fill": cell.fill, "stroke": "#3c3c3c", "stroke_width": "0.03"}
+        if cell.shape == "hex":
+            parts.append(tag("polygon", points=hexagon(cell.x, cell.y), **ground))
+        else:
+            parts.append(tag("rect", x=number(cell.x - 0.5), y=number(cell.y - 0.5), width=1, height=1, **ground))
+        if cell.owner:
+            parts.append(
+                tag(
+                    "circle",
+                    cx=number(cell.x),
+                    cy=number(cell.y),
+                    r="0.36",
+                    fill=STONE_FILLS[cell.owner],
+                    stroke="#3c3c3c",
+                    stroke_width="0.035",
+                )
+            )
+        if cell.text:
+            weight = {"font_weight": "bold"} if "given" in cell.tags else {}
+            parts.append(centred_text(cell.text, cell.x, cell.y, "0.42", _text_colour(cell), **weight))
+        parts.append("</g>")
+    parts += [centred_text(label.text, label.x, label.y, "0.36", "#111111") for label in view.labels]
+    return "\n".join(parts + ["</svg>"]) + "\n"
+
+
+def _text_colour(cell: Cell) -> str:
+    """The colour of a cell's text, as the browser board picks it."""
+    if cell.owner:
+        return "#ffffff" if _dark(STONE_FILLS[cell.owner]) else "#111111"
+    if "chosen" in cell.tags:
+        return "#c81e1e"
+    if "dead" in cell.tags:
+        return "#ffc8c8" if _dark(cell.fill) else "#a01010"
+    return "#ffffff" if _dark(cell.fill) else "#111111"
+
+
+def _dark(fill: str) -> bool:
+    """Whether text on ``fill`` (``#rrggbb``) reads better in white (the browser board's rule)."""
+    r, g, b = (int(fill[i : i + 2], 16) for i in (1, 3, 5))
+    return 0.299 * r + 0.587 * g + 0.114 * b < 150

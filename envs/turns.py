@@ -1,7 +1,7 @@
 """Complete turns: every way the seat to play can finish its turn.
 
 A turn is one action in Odoku and one to three micro-steps by the same seat in
-the neutral games (docs/rules.md section 3). From a decision state (also one in the
+the neutral games (docs/rules.md, the encodings). From a decision state (also one in the
 middle of a turn) the turns are found depth-first over micro-steps; a turn
 ends when the seat to play changes, the game ends or a chance node comes::
 

@@ -9,7 +9,7 @@ through the env's ``action_masks()``. Evaluation: ``--eval-games`` games as B ag
 the oracle as A and as many as A against the oracle as B, with the policy's most likely
 legal action, scored as ``python evaluate.py mode=odoku`` scores a player
 (``agents.evaluation.odoku_measures``: mean final score 0..15 with its 95% interval, regret per
-move); the random player is measured the same way beside it. References (docs/rules.md):
+move); the random player is measured the same way beside it. References (docs/games/odoku.md):
 random B vs oracle A 3.40, oracle vs oracle 9.375; B wants a high score, A a low one.
 """
 

@@ -1,4 +1,4 @@
-"""Amazons and the 13(4) ProgressiveAmazons (docs/rules.md section 7): the text's sample replayed
+"""Amazons and the 13(4) ProgressiveAmazons (docs/games/amazons.md): the text's sample replayed
 to its printed board, hand-made positions for each rule, and random games against an independent
 reading of the rules (hypothesis)."""
 
@@ -70,7 +70,7 @@ def test_the_reconstructed_start_is_the_default_at_19():
 
 
 def test_the_start_is_symmetric_but_for_the_printed_a7():
-    """docs/rules.md section 7b: y's amazons keep their places under a half turn, and o's are y's
+    """docs/games/progressive_amazons.md: y's amazons keep their places under a half turn, and o's are y's
     mirrored left to right except a7 (where the mirror image has a4)."""
     game = make_game("progressive_amazons")
     ys, os = (set(cells(game, side)) for side in TEXT_START.split("/"))
@@ -142,7 +142,7 @@ def test_the_seat_without_a_move_at_the_start_of_its_turn_loses():
 def test_bad_turns_and_moves_name_the_problem():
     game = make_game("amazons")
     state = game.initial_state()
-    assert game.parse_turn(state, "a4a5/a6") == [30, 40, 50]  # rules.md section 3
+    assert game.parse_turn(state, "a4a5/a6") == [30, 40, 50]  # docs/rules.md, the encodings
     assert game.info.obs_shape == (9, 10, 10) and make_game("progressive_amazons").info.num_actions == 361
     with pytest.raises(NotationError, match="expected from, to and arrow"):
         game.parse_turn(state, "a4a5")

@@ -1,4 +1,4 @@
-"""Biqala (docs/rules.md section 10): sowing and captures in both rings, the transfer to the
+"""Biqala (docs/games/biqala.md): sowing and captures in both rings, the transfer to the
 other ring, feeding, the grand slam, the end; properties over thousands of random games."""
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""Biversi (docs/rules.md section 13): the text's sample replayed to its printed board, hand-made
+"""Biversi (docs/games/biversi.md): the text's sample replayed to its printed board, hand-made
 positions for each rule (flips round the edges, the section rule, the 1222 quota, a turn cut
 short, the forced pass, the end and the count), and random games against an independent reading
 of the rules (plain modular arithmetic, not the engine's tiling)."""
@@ -14,11 +14,13 @@ from hypothesis import strategies as st
 
 import envs  # noqa: F401  (registers the ids)
 from envs import IllegalActionError, NotationError, make_game
+from envs.records import parse_header, read_record
 from envs.schedule.moves import EMPTY, PIECE
 
 DATA = Path(__file__).parent / "data"
 SAMPLE = (DATA / "biversi_sample.txt").read_text()
-# docs/rules.md section 13: O's printed "b4" of its 4th turn (X had played b4 the turn before)
+SAMPLE_RULES = parse_header(read_record(SAMPLE))  # the option the record needs, in its header
+# docs/games/biversi.md: O's printed "b4" of its 4th turn (X had played b4 the turn before)
 # stands for a3, and O's "b3" of its 7th (a cell of the crossed pattern) for b5
 ERRATA = {(4, 0): "a3", (7, 0): "b5"}
 # the sample's placements that flank nothing (corrected cells), each legal only with must_flank=False
@@ -78,8 +80,13 @@ def test_the_table_reads_as_printed():
     assert sorted(unplaced) == ["a3", "b2", "b5", "c2", "c3", "g7", "g8", "h7", "h8"]
 
 
+def test_the_sample_states_the_option_it_needs_and_the_default_differs():
+    assert SAMPLE_RULES == {"must_flank": False}
+    assert make_game("biversi").info.params["must_flank"] is True  # the text's "as at Reversi"
+
+
 def test_the_sample_replays_to_the_printed_board_cell_by_cell():
-    game = make_game("biversi", must_flank=False)
+    game = make_game("biversi", **SAMPLE_RULES)
     state, flanked_nothing = game.initial_state(), []
     for number, (side, cells) in enumerate(corrected_turns()):
         assert game.info.seat_names[state.player] == side and state.moves_left == (1 if number == 0 else 2)
@@ -96,7 +103,7 @@ def test_the_sample_replays_to_the_printed_board_cell_by_cell():
 
 
 def test_the_errata_the_other_way_round_miss_the_board_on_c3_and_c4():
-    game = make_game("biversi", must_flank=False)
+    game = make_game("biversi", **SAMPLE_RULES)
     state = game.initial_state()
     swapped = {(4, 0): "b5", (7, 0): "a3"}
     o_turn = 0
@@ -135,7 +142,7 @@ def test_e1J_is_the_placement_that_joins_the_two_sections():
 
 
 def test_the_observation_shows_the_seat_to_move():
-    """The first seat's edge depends on the seat, not on the stones (docs/results.md), so plane 3
+    """The first seat's edge depends on the seat, not on the stones, so plane 3
     says whether x (seat 1) is to move: zeros for o's one placement, ones for x's two after it."""
     game = make_game("biversi")
     state = game.initial_state()
@@ -162,7 +169,7 @@ def test_under_reversi_rules_the_sample_replays_until_its_first_placement_that_f
 
 
 def test_the_printed_b3_is_a_start_cell():
-    game = make_game("biversi", must_flank=False)
+    game = make_game("biversi", **SAMPLE_RULES)
     state = game.initial_state()
     turns = corrected_turns()
     for side, cells in turns[:12]:

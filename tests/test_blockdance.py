@@ -1,4 +1,4 @@
-"""Blockdance (docs/rules.md section 15): the text's turns replayed from the reconstructed start to
+"""Blockdance (docs/games/blockdance.md): the text's turns replayed from the reconstructed start to
 its diagram, hand-made positions for each rule, the notation both ways, the symmetries, and random
 games against an independent reading of the rules in the text's doubled coordinates."""
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import re
+import xml.etree.ElementTree as ElementTree
 
 import numpy as np
 import pytest
@@ -14,7 +15,7 @@ from hypothesis import strategies as st
 from small_games import SMALL
 
 import envs
-from envs.board_view import HEX_RADIUS
+from envs.board_view import HEX_RADIUS, STONE_FILLS, board_svg
 
 DEFAULT_AND_SMALL = [(name, {}) for name in envs.GAMES] + list(SMALL.items())
 
@@ -196,3 +197,24 @@ def test_a_scheduled_turn_marks_its_cells_so_far():
     view = send_it.board_view(state)
     assert [(c.text, c.tags) for c in view.cells if c.tags] == [("1", ("chosen",))]
     assert view.buttons == (send_it.PASS,) and "2 move(s) left" in view.notes[0]
+
+
+@pytest.mark.parametrize("name", ["nex", "sudoku_moyo", "blockdance"])
+def test_the_svg_drawing_holds_every_cell_stone_mark_and_label(name):
+    """``board_svg`` draws what the view holds: a titled group per cell (a hexagon or a square),
+    a circle per stone in its owner's colour, each cell's text and each label."""
+    game = envs.make_game(name)
+    view = game.board_view(random_position(game, seed=3, steps=6))
+    root = ElementTree.fromstring(board_svg(view))
+    ns = {"svg": "http://www.w3.org/2000/svg"}
+    groups = root.findall("svg:g", ns)
+    assert [g.find("svg:title", ns).text.split(" (")[0] for g in groups] == [cell.name for cell in view.cells]
+    shapes = [g[1].tag.split("}")[1] for g in groups]
+    assert shapes == ["polygon" if cell.shape == "hex" else "rect" for cell in view.cells]
+    stones = [(c.get("cx"), c.get("fill")) for g in groups for c in g.findall("svg:circle", ns)]
+    owned = [cell for cell in view.cells if cell.owner]
+    assert len(stones) == len(owned) > 0
+    assert [fill for _, fill in stones] == [STONE_FILLS[cell.owner] for cell in owned]
+    marks = [t.text for g in groups for t in g.findall("svg:text", ns)]
+    assert marks == [cell.text for cell in view.cells if cell.text]
+    assert [t.text for t in root.findall("svg:text", ns)] == [label.text for label in view.labels]

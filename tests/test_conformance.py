@@ -27,9 +27,16 @@ def sizes(name: str) -> list[tuple[str, dict]]:
     return [("default", {"size": default}), ("small", {"size": small})]
 
 
+# a rule option that changes how a game plays beyond its size: its boards are a case of their own
+RULE_OPTIONS = [("push_go", "ko=push", {"ko": "push"})]
 CASES = [
     pytest.param(env_id, kwargs, mode, id=f"{env_id}-{board}-{mode}")
     for name, (env_id, _, _) in GAMES.items()
+    for board, kwargs in sizes(name)
+    for mode in MODES
+] + [
+    pytest.param(GAMES[name][0], kwargs | option, mode, id=f"{GAMES[name][0]}-{text}-{board}-{mode}")
+    for name, text, option in RULE_OPTIONS
     for board, kwargs in sizes(name)
     for mode in MODES
 ]

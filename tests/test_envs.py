@@ -18,8 +18,12 @@ SIZELESS = {
     "hop_chess": {"max_turns": 12},
     "blockdance": {"size": 6, "max_turns": 40},
 }
-SMALL = {name: SIZELESS.get(name, {"size": 6 if "versi" in name else 5}) for name in GAMES}
-IDS = [(name, GAMES[name][0]) for name in GAMES]
+# A rule option that changes how a game plays beyond its size runs the sweep as a case of its own.
+RULE_OPTIONS = {"push_go-ko=push": ("push_go", {"ko": "push"})}
+GAME_OF = {name: name for name in GAMES} | {case: game for case, (game, _) in RULE_OPTIONS.items()}
+SMALL = {case: SIZELESS.get(game, {"size": 6 if "versi" in game else 5}) for case, game in GAME_OF.items()}
+SMALL |= {case: SMALL[game] | option for case, (game, option) in RULE_OPTIONS.items()}
+IDS = [(case, GAMES[game][0]) for case, game in GAME_OF.items()]
 
 
 def random_game(game, rng):
@@ -64,9 +68,9 @@ def test_same_seed_same_game(name, env_id):
     assert len(first[0]) != len(other[0]) or not np.array_equal(first[0], other[0]) or first[2] != other[2]
 
 
-@pytest.mark.parametrize("name", list(GAMES))
+@pytest.mark.parametrize("name", list(GAME_OF))
 def test_random_games_end_zero_sum_and_round_trip_as_text(name):
-    game = make_game(name, **SMALL[name])
+    game = make_game(GAME_OF[name], **SMALL[name])
     rng = np.random.default_rng(11)
     for _ in range(20):
         actions, final = random_game(game, rng)
@@ -78,10 +82,10 @@ def test_random_games_end_zero_sum_and_round_trip_as_text(name):
         np.testing.assert_array_equal(game.observe(replayed), game.observe(final))
 
 
-@pytest.mark.parametrize("name", list(GAMES))
+@pytest.mark.parametrize("name", list(GAME_OF))
 def test_mask_agrees_with_apply(name):
     """Every masked action applies; every unmasked one raises a GameError."""
-    game = make_game(name, **SMALL[name])
+    game = make_game(GAME_OF[name], **SMALL[name])
     rng = np.random.default_rng(3)
     state = game.initial_state()
     checked = 0
@@ -276,8 +280,8 @@ def test_zero_dimensional_integer_arrays_are_actions_like_gymnasium_says():
         env.reset(seed=1)
         _, _, _, _, info = env.step(action)
         assert "illegal_action" not in info
-    for name in GAMES:
-        game = make_game(name, **SMALL[name])
+    for name, game_name in GAME_OF.items():
+        game = make_game(game_name, **SMALL[name])
         state = game.initial_state()
         if game.is_chance(state):
             game.apply(state, np.array(0))
@@ -302,9 +306,9 @@ def test_after_an_illegal_action_no_action_is_legal_anywhere(name, env_id):
     assert env.legal_actions() == [] and env.to_play == -1
 
 
-@pytest.mark.parametrize("name", list(GAMES))
+@pytest.mark.parametrize("name", list(GAME_OF))
 def test_a_turn_that_is_not_text_is_a_notation_error(name):
-    game = make_game(name, **SMALL[name])
+    game = make_game(GAME_OF[name], **SMALL[name])
     for bad in (None, 3, b"e3"):
         with pytest.raises(envs.NotationError, match="text"):
             game.parse_turn(game.initial_state(), bad)

@@ -16,7 +16,7 @@ from omegaconf import OmegaConf
 
 from agents.config import ConfigError
 from agents.evaluation.modes import MODES, evaluate
-from agents.evaluation.runner import replay_record
+from envs.records import replay_record
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -59,7 +59,7 @@ def test_solve_accuracy_stats_and_odoku_modes(tmp_path):
     assert stats["statistics"]["distinct_games"] == 10 and "warning" not in text
     measures, text = run(tmp_path / "m", "mode=odoku", "players=[oracle]", "games=20")
     assert [m["regret_total"] for m in measures["measures"]["oracle"]] == [0.0, 0.0]
-    assert "reference (docs/rules.md)" in text
+    assert "reference (docs/games/odoku.md)" in text
 
 
 def test_stats_of_two_players_gives_each_seating(tmp_path):

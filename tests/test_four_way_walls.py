@@ -1,4 +1,4 @@
-"""Four-way walls (docs/rules.md section 14): the text's move table replayed to its diagram,
+"""Four-way walls (docs/games/four_way_walls.md): the text's move table replayed to its diagram,
 hand-made positions for each rule (steps, jumps and their right-angle turns, the boundary,
 walls: the path rule, overlaps, crossings, never on the boundary; stones leaving the board,
 stones that cannot step, the win at three off), and random games against an independent
@@ -107,7 +107,15 @@ def test_the_reconstructed_start_is_the_default_and_symmetric():
     assert half_turn == [start[k] for k in (2, 3, 0, 1, 6, 7, 4, 5)]
     mirror = [(c // 10) * 10 + 9 - c % 10 for c in start]  # left to right: onto the other seat's stones
     assert mirror == [start[k] for k in (4, 7, 6, 5, 0, 3, 2, 1)]
+    quarter = [(c % 10) * 10 + 9 - c // 10 for c in start]  # clockwise: N onto E's cell, E onto S's, ...
+    assert quarter == [start[k] for k in (1, 2, 3, 0, 5, 6, 7, 4)]
     assert [cell_name(5, c) for c in start_stones(5)] == ["d5", "a4", "b1", "e2", "b5", "a2", "d1", "e4"]
+    for size in range(4, 26):  # the four turns keep each seat's start, stones relabelled; reflections swap seats
+        for square in square_maps(size):
+            start = start_stones(size)
+            image = {(k // 4, square.direction(k % 4)): square.cell(cell) for k, cell in enumerate(start)}
+            swaps_seats = square.name.startswith(("mirror", "transpose", "anti-transpose"))
+            assert all(image[(seat ^ swaps_seats, d)] == start[4 * seat + d] for seat in (0, 1) for d in range(4))
 
 
 def test_the_sample_prints_back_in_the_step_notation_and_reads_both_ways():

@@ -1,8 +1,9 @@
 """Every registered game has what docs/architecture.md's "Where to add things" asks of a game.
 
-A rules section in docs/rules.md, a printed sample or a test module of its own,
+A rule source in docs/rules/ (its page's rules), a printed sample or a test module of its own,
 a picture that shows a move, and batched kernels for ``envs.make_vec`` (or a
-stated reason why the engine steps it). A game added without one of them fails here.
+stated reason why the engine steps it). A game added without one of them fails here, and so
+does a citation of another game's page in a game's samples, engine, tests or recipes.
 """
 
 import re
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import yaml
 
 import envs
 from envs.core import make_game
@@ -20,26 +22,90 @@ ROOT = Path(__file__).resolve().parents[1]
 NAMES = sorted(envs.GAMES)
 
 
-def headings() -> list[str]:
-    """docs/rules.md's headings, lower case, hyphens dropped (``Neu-Y`` reads ``neuy``)."""
-    text = (ROOT / "docs" / "rules.md").read_text()
-    return [line.lower().replace("-", "") for line in text.splitlines() if line.startswith("#")]
-
-
-def named_in(name: str, heading: str) -> bool:
-    return re.search(r"\b" + r"\W+".join(map(re.escape, name.split("_"))) + r"\b", heading) is not None
-
-
 @pytest.mark.parametrize("name", NAMES)
-def test_the_rule_book_has_a_section(name):
-    assert any(named_in(name, heading) for heading in headings()), f"docs/rules.md has no heading naming {name}"
+def test_a_rule_source_titles_the_game(name):
+    """A file in docs/rules/ whose front matter gives the game its title and summary (its page's
+    rules: docs/make_game_pages.py, tests/test_game_pages.py)."""
+    titled = [
+        path.name
+        for path in sorted((ROOT / "docs" / "rules").glob("*.md"))
+        if (entry := (yaml.safe_load(path.read_text().split("---")[1])["pages"] or {}).get(name)) and entry.get("title")
+    ]
+    assert len(titled) == 1, f"docs/rules/*.md should title {name} exactly once, found {titled}"
 
 
-def test_the_heading_match_is_by_whole_words():
-    assert named_in("sudoku_moyo", "## 5. sudoku moyo")
-    assert named_in("y", "### 2d. neuy = y + mutator")
-    assert not named_in("y", "### 2a. nex = hex + mutator")
-    assert not named_in("hex", "### hexxagon")
+def rule_families() -> dict[str, set[str]]:
+    """Each game's family: the games whose pages show a rule source that its page shows too
+    (docs/rules/*.md's front matter lists the pages that show it)."""
+    families: dict[str, set[str]] = {name: {name} for name in NAMES}
+    for path in (ROOT / "docs" / "rules").glob("*.md"):
+        pages = set(yaml.safe_load(path.read_text().split("---")[1])["pages"] or {})
+        for name in pages & set(NAMES):
+            families[name] |= pages
+    return families
+
+
+def page_references(text: str) -> list[str]:
+    """The game pages a file cites as ``docs/games/NAME.md``."""
+    return re.findall(r"docs/games/(\w+)\.md", text)
+
+
+def section_references(text: str) -> list[str]:
+    """The numbered sections a file cites as ``docs/rules.md section N`` or ``docs/rules.md N``
+    (a citation may run over a line break and its comment mark): the rule book has none now, its
+    games' rules being on their pages, so every such citation is stale."""
+    flat = re.sub(r"\s*\n\s*#*\s*", " ", text)
+    return re.findall(r"docs/rules\.md,?\s+(?:section\s+)?(\d+[a-z]?)\b", flat)
+
+
+def citing_files() -> list[tuple[str, Path]]:
+    """(game, file) for the sample files of tests/data (the game the longest registry name that
+    opens the file's name), the modules of each game's own folder in envs/games, each game's own
+    test module, and the training recipes (the game a recipe overrides, or the one it is named
+    after)."""
+    pairs = []
+    for path in sorted((ROOT / "tests" / "data").iterdir()):
+        owners = [name for name in NAMES if path.name.startswith(name + "_")]
+        assert owners, f"tests/data/{path.name} does not open with a game's registry name"
+        pairs.append((max(owners, key=len), path))
+    for name in NAMES:
+        pairs += [(name, path) for path in sorted((ROOT / "envs" / "games" / name).glob("*.py"))]
+        pairs += [(name, path) for path in (ROOT / "tests").glob(f"test_{name}.py")]
+    for path in sorted((ROOT / "configs" / "experiment").glob("*.yaml")):
+        game = re.search(r"/game: (\w+)", path.read_text())
+        name = game.group(1) if game else path.stem
+        pairs += [(name, path)] if name in NAMES else []
+    return pairs
+
+
+def test_every_game_page_a_sample_or_an_engine_cites_is_its_games():
+    families = rule_families()
+    cited = [(name, path, page) for name, path in citing_files() for page in page_references(path.read_text())]
+    assert len(cited) >= 20  # the samples and the engines do cite their pages
+    wrong = [
+        f"{path.relative_to(ROOT)} cites docs/games/{page}.md"
+        for name, path, page in cited
+        if page not in families[name]
+    ]
+    numbered = [
+        f"{path.relative_to(ROOT)} cites docs/rules.md {number}"
+        for name, path in citing_files()
+        for number in section_references(path.read_text())
+    ]
+    assert not wrong, f"game pages that are not the citing game's: {wrong}"
+    assert not numbered, f"numbered rule-book sections (the rules are on the game pages now): {numbered}"
+
+
+def test_a_stale_page_reference_is_caught():
+    families = rule_families()
+    assert "hop_chess" in families["hop_chess"] and "send_it" not in families["hop_chess"]
+    assert "amazons" in families["progressive_amazons"] and "nex" in families["hex"]
+    assert "blockdance" not in families["nex"]
+    assert page_references("# Errata (docs/games/hop_chess.md): 10...") == ["hop_chess"]
+    assert section_references("# Errata (docs/rules.md section 12): 10...") == ["12"]
+    assert section_references("# as docs/rules.md\n# section 9 reconstructs") == ["9"]
+    assert section_references("(docs/rules.md 2d: the same game)") == ["2d"]
+    assert section_references("Biqala (docs/rules.md), the double mancala") == []
 
 
 def files_of(name: str) -> list[Path]:

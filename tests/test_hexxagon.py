@@ -1,4 +1,4 @@
-"""Hexxagon and 1344 Hexxagon (docs/rules.md section 8): the text's two turns replayed to its
+"""Hexxagon and 1344 Hexxagon (docs/games/hexxagon.md): the text's two turns replayed to its
 diagram, hand-made positions for each rule, and random games against an independent reading of
 the rules in the text's doubled coordinates (hypothesis)."""
 
@@ -69,7 +69,8 @@ def test_the_sample_turns_print_back_as_recorded():
             game.apply(state, action)
     assert format_game(game, actions) == record.turns
     assert actions == [cell(game, w) for w in ("v4", "n6", "m5", "p4", "f6")] == [64, 93, 76, 61, 89]
-    assert [cell(game, w) for w in ("i1", "y1", "a9", "G9", "i17")] == [8, 16, 136, 152, 272]  # rules.md section 3
+    # docs/rules.md, the encodings
+    assert [cell(game, w) for w in ("i1", "y1", "a9", "G9", "i17")] == [8, 16, 136, 152, 272]
     assert game.info.obs_shape == (8, 17, 17) and game.info.num_actions == 289
     # the order matters: once m5 has jumped, no stone o had at the start of the turn touches n6
     with pytest.raises(IllegalActionError, match="n6 is empty but next to none of your stones that may move"):

@@ -1,4 +1,4 @@
-"""Hop Chess (docs/rules.md section 12): perft of plain chess from standard positions, the
+"""Hop Chess (docs/games/hop_chess.md): perft of plain chess from standard positions, the
 seed's game replayed to its final position with its checks, the seed's sample moves, and
 each hopper rule on a hand-made position; properties over random games."""
 
@@ -23,6 +23,7 @@ from envs.games.hop_chess.moves import (
     piece_moves,
     square_of,
 )
+from envs.records import read_record, replay_record, write_record
 
 GAME = make_game("hop_chess")
 SAMPLE = Path(__file__).parent / "data" / "hop_chess_sample.txt"
@@ -117,6 +118,15 @@ def test_the_seeds_game_replays_to_its_final_position_with_its_checks():
     final = SAMPLE.read_text().split("# the final position")[1].split("\n", 1)[1]
     assert GAME.symbols(state) == GAME.read_diagram(final)
     assert state.player == 1 and not GAME.is_terminal(state)
+
+
+def test_the_seeds_game_as_a_project_record_reads_back():
+    """Its captures after the first turn (``B:f6 e5``) are turns, not headers."""
+    text = write_record({"game": "hop_chess"}, sample_turns(), ["the seed's game"])
+    assert read_record(text).turns == sample_turns()
+    game, state = replay_record(text)
+    final = SAMPLE.read_text().split("# the final position")[1].split("\n", 1)[1]
+    assert game.symbols(state) == GAME.read_diagram(final) and not game.is_terminal(state)
 
 
 def test_the_record_reads_back_in_long_notation():

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from ctrl_c import hear_ctrl_c
+from ctrl_c import hear_ctrl_c, stop_after
 from hydra import compose, initialize_config_dir
 
 from agents.config import ConfigError
@@ -33,18 +33,6 @@ def run(run_dir, *overrides):
 def games_of(run_dir: Path) -> list[str]:
     """The match's game records, in order: what it played, move by move."""
     return [path.read_text() for path in sorted((run_dir / "games").glob("game_*.txt"))]
-
-
-def stop_after(monkeypatch, games: int) -> None:
-    """Ctrl-C as the match saves its ``games + 1``-th game, before that game is on disk."""
-    add = MatchJournal.add
-
-    def add_then_stop(self, number, result):
-        if len(self.games) == games:
-            raise KeyboardInterrupt
-        add(self, number, result)
-
-    monkeypatch.setattr(MatchJournal, "add", add_then_stop)
 
 
 @pytest.fixture(scope="module")

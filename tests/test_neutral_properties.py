@@ -1,5 +1,5 @@
 """Properties of random games for every stone game, checked against an independent
-reading of docs/rules.md section 2 written here from scratch (not the engine's code).
+reading of docs/rules.md's neutral mutator written here from scratch (not the engine's code).
 
 Per turn: the masks offer exactly the reference's whole turns (so no dead ends),
 2E + N falls, a win is judged only after the whole turn and agrees with the
@@ -61,7 +61,7 @@ def ref_place(board, n, cell, colour):
 
 
 def ref_turns(name, board, n, colour):
-    """Every whole turn at a turn start as docs/rules.md section 2 and 2c describe it (pie rule aside)."""
+    """Every whole turn at a turn start as docs/rules.md's neutral mutator and docs/games/neuversi.md describe it (pie rule aside)."""
     empties, neutrals = cells_of(board, EMPTY), cells_of(board, NEUTRAL)
     if name in ("neuversi", "adneuversi"):
         turns = set()
@@ -126,7 +126,7 @@ def ref_five(board, n, colour):
 
 
 def ref_y_cells(n):
-    """docs/rules.md section 2d from its own words: row R (1 = bottom) holds the letters numbered
+    """docs/games/y.md from its own words: row R (1 = bottom) holds the letters numbered
     R-1, R+1, ..., 2n-R-1; the cell (j, R) is named by letter j and row R."""
     return [(j, row) for row in range(1, n + 1) for j in range(row - 1, 2 * n - row, 2)]
 

@@ -1,4 +1,4 @@
-"""The published sample games (tests/data/, docs/rules.md section 4) replayed to their stated positions."""
+"""The published sample games (tests/data/, corrected as each game's page in docs/games/ says) replayed to their stated positions."""
 
 from pathlib import Path
 

@@ -1,4 +1,4 @@
-"""Odoku rules, exact values and the oracle (docs/rules.md section 1)."""
+"""Odoku rules, exact values and the oracle (docs/games/odoku.md)."""
 
 from functools import partial
 from pathlib import Path
@@ -281,7 +281,7 @@ def test_text_board_maps_the_regions_and_gives_every_groups_verdict_at_the_end(g
         row, letters = line.split()[-6], line.split()[-5:]
         for column, letter in zip("abcde", letters):
             drawn.setdefault(letter, set()).add(column + row)
-    # docs/rules.md section 1, read independently of the engine's tables
+    # docs/games/odoku.md, read independently of the engine's tables
     assert drawn == {
         "C": {"c3", "b3", "d3", "c2", "c4"},
         "N": {"d4", "d5", "e4", "e5", "c5"},

@@ -1,4 +1,4 @@
-"""Odoku against the oracle: docs/rules.md's reference scores and exact regret."""
+"""Odoku against the oracle: docs/games/odoku.md's reference scores and exact regret."""
 
 import numpy as np
 import pytest
@@ -18,7 +18,7 @@ def random_vs_oracle():
 
 def test_oracle_beats_random_by_the_rules_margins(random_vs_oracle):
     as_b, as_a = random_vs_oracle
-    # docs/rules.md: random B vs oracle A 3.40 +- 0.08; oracle B vs random A 14.33 +- 0.04
+    # docs/games/odoku.md: random B vs oracle A 3.40 +- 0.08; oracle B vs random A 14.33 +- 0.04
     assert as_b.games == as_a.games == 2000
     assert abs(as_b.mean_score - 3.40) <= as_b.score_ci + 0.08
     assert abs(as_a.mean_score - 14.33) <= as_a.score_ci + 0.04

@@ -88,6 +88,23 @@ def running(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")
+def test_closing_a_pool_ends_a_job_still_running():
+    """A stopped run closes its pool mid-job: the busy worker ends at once, not when its
+    (here ten-minute) job would have, and so does the idle one."""
+    pool = WorkerPool(2, counter_setup, 0)
+    pids: set[int] = set()
+    while len(pids) < 2:
+        pids.update(pool.map(spin, [0.2, 0.2]))
+    future = pool.submit(spin, 600)
+    time.sleep(0.5)  # the job has started
+    started = time.monotonic()
+    pool.close()
+    assert time.monotonic() - started < 20
+    assert not any(map(running, pids)), f"workers outlived their closed pool: {pids}"
+    assert future.done()
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")
 def test_workers_end_when_their_parent_is_killed(tmp_path):
     """SIGKILL to the parent: its workers, one mid-job and one waiting, exit within seconds."""
     script = tmp_path / "parent.py"

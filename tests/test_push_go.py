@@ -1,5 +1,7 @@
-"""Push Go (docs/rules.md section 11): the seed's push diagrams replay, the push and its ko,
-suicide, area scoring and komi; properties over random games against an independent reading."""
+"""Push Go (docs/games/push_go.md): the seed's push diagrams replay under both ko rules, the
+push and its ko (simple ko beside the push, or the push instead of a ko rule with the third
+repetition drawn), suicide, area scoring and komi; properties over random games against an
+independent reading."""
 
 import numpy as np
 import pytest
@@ -7,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from envs import TERMINAL, IllegalActionError, NotationError, make_game
-from envs.games.push_go.game import BLACK, EMPTY, WHITE
+from envs.games.push_go.game import BLACK, EMPTY, KO_RULES, WHITE
 
 # The seed's "Little Go change": x pushes the isolated o on d5 (in atari) into c5.
 FIRST_BEFORE = """
@@ -62,8 +64,9 @@ def on_the_edge(fragment: str, n: int = 9) -> str:
     return "\n".join("".join(row) for row in board)
 
 
-def test_the_push_in_the_form_the_text_settles_on_places_a_new_stone():
-    game = make_game("push_go", size=8)
+@pytest.mark.parametrize("ko", KO_RULES)
+def test_the_push_in_the_form_the_text_settles_on_places_a_new_stone(ko):
+    game = make_game("push_go", size=8, ko=ko)
     state = game.from_diagram(FIRST_BEFORE, "x")
     assert game.parse_turn(state, "d5>c5") == [64 + 4 * 8 + 3]
     game.apply(state, game.parse_turn(state, "d5>c5")[0])
@@ -72,16 +75,18 @@ def test_the_push_in_the_form_the_text_settles_on_places_a_new_stone():
     assert state.board == after and state.player == 1
 
 
-def test_the_first_form_replays_the_first_diagram_square_by_square():
-    game = make_game("push_go", size=8, push_form="move")
+@pytest.mark.parametrize("ko", KO_RULES)
+def test_the_first_form_replays_the_first_diagram_square_by_square(ko):
+    game = make_game("push_go", size=8, push_form="move", ko=ko)
     state = game.from_diagram(FIRST_BEFORE, "x")
     game.apply(state, game.parse_turn(state, "d5>c5")[0])
     assert state.board == game.from_diagram(FIRST_AFTER, "o").board
 
 
+@pytest.mark.parametrize("ko", KO_RULES)
 @pytest.mark.parametrize("form, printed", [("move", EDGE_MOVED), ("place", EDGE_PLACED)])
-def test_the_edge_diagrams_replay_in_both_forms(form, printed):
-    game = make_game("push_go", size=9, push_form=form)
+def test_the_edge_diagrams_replay_in_both_forms(form, printed, ko):
+    game = make_game("push_go", size=9, push_form=form, ko=ko)
     state = game.from_diagram(on_the_edge(EDGE_BEFORE), "o")
     assert game.action_to_text(state, 81 + 8 * 9 + 4) == "e9>d9"  # the x on e9 goes to its liberty d9
     for action in game.parse_turn(state, "e9>d9"):
@@ -120,6 +125,60 @@ def test_an_exchange_elsewhere_lifts_the_ko():
     for text in ("c2", "e5", "d5"):  # x takes, o plays a threat elsewhere, x answers
         game.apply(state, game.parse_turn(state, text)[0])
     assert game.parse_turn(state, "b2")[0] in game.legal_actions(state)
+
+
+def play(game, state, texts: str) -> list[int]:
+    """Plays the turns ``texts`` (space-separated) on ``state``; how often each position stood after its turn."""
+    counts = []
+    for text in texts.split():
+        game.apply(state, game.parse_turn(state, text)[0])
+        counts.append(state.repeats)
+    return counts
+
+
+def test_under_ko_push_a_ko_is_retaken_at_once_and_the_third_repetition_draws():
+    game = make_game("push_go", size=5, ko="push")
+    state = game.from_diagram(FRAME, "x")
+    assert state.repeats == 1 and game.info.obs_shape == (7, 5, 5) and not game.observe(state)[6].any()
+    # x takes b2, o retakes at once (no ko rule), x takes again: FRAME with x to move stood twice
+    assert play(game, state, "c2 b2 c2") == [1, 2, 2] and game.observe(state)[6].all()  # once more draws
+    assert "a third time ends the game drawn" in game.board_view(state).notes[-1]
+    retake = game.parse_turn(state, "b2")[0]
+    assert retake in game.legal_actions(state) and game.parse_turn(state, "c2>b2")[0] in game.legal_actions(state)
+    game.apply(state, retake)  # FRAME with x to move a third time
+    assert state.player == TERMINAL and state.repeats == 3 and game.returns(state) == (0.0, 0.0)
+    assert (
+        game.margin(state) != 0 and game.result_text(state) == "a draw by repetition (the position stood a third time)"
+    )
+
+
+def test_under_ko_push_the_push_settles_the_ko_before_a_draw():
+    game = make_game("push_go", size=5, ko="push")
+    state = game.from_diagram(FRAME, "x")
+    assert play(game, state, "c2 b2 c2 c2>b2") == [1, 2, 2, 1]  # o pushes x's ko stone instead of retaking
+    assert (state.board[6], state.board[7]) == (BLACK, WHITE) and state.player == 0
+    assert game.turn_kind(state, [game.parse_turn(state, "pass")[0]]) == "pass"
+
+
+def test_under_ko_push_two_passes_are_scored_even_on_a_third_repetition():
+    game = make_game("push_go", size=5, ko="push", komi=0.5)
+    state = game.from_diagram(FRAME, "x")
+    assert play(game, state, "c2 b2 pass") == [1, 2, 1]  # FRAME with o to move is a position of its own
+    game.apply(state, game.pass_action)  # FRAME with x to move a third time, by the second pass in a row
+    assert (
+        state.player == TERMINAL and game.returns(state) == (-1.0, 1.0) and game.result_text(state) == "o wins by 1.5"
+    )
+
+
+def test_under_simple_ko_the_same_turns_are_refused_and_nothing_counts_repetitions():
+    game = make_game("push_go", size=5)
+    state = game.from_diagram(FRAME, "x")
+    assert play(game, state, "c2") == [1] and game.info.obs_shape == (6, 5, 5)
+    with pytest.raises(IllegalActionError, match="ko"):
+        game.apply(state, game.parse_turn(state, "b2")[0])
+    assert state.seen == () and game.info.params["ko"] == "simple"
+    with pytest.raises(ValueError, match="ko must be one of"):
+        make_game("push_go", ko="superko")
 
 
 def test_suicide_is_illegal_and_a_capture_is_not_suicide():
@@ -241,8 +300,8 @@ def group(board, n, cell):
     return stones, liberties
 
 
-def independent_result(board, previous, n, colour, action, form):
-    """The board after ``action`` by an independent reading of docs/rules.md 8, or None."""
+def independent_result(board, previous, n, colour, action, form, ko="simple"):
+    """The board after ``action`` by an independent reading of docs/games/push_go.md, or None."""
     board, n2 = list(board), n * n
     if action < n2:
         if board[action]:
@@ -269,19 +328,23 @@ def independent_result(board, previous, n, colour, action, form):
                 board[s] = EMPTY
     if any(board[c] == colour and not group(board, n, c)[1] for c in range(n2)):
         return None
-    if bytes(board) == previous:
+    if ko == "simple" and bytes(board) == previous:
         return None
     return board
 
 
 def check_random_game(game, seed: int) -> None:
+    """One random game against the independent reading; whether it ended drawn by repetition."""
     rng, n = np.random.default_rng(seed), game.n
     state, turns = game.initial_state(), 0
+    stood, repeated = [(bytes(state.board), state.player)], False  # every position after a turn, the start first
     while not game.is_terminal(state):
         legal = game.legal_actions(state)
         assert np.flatnonzero(game.legal_mask(state)).tolist() == legal
         for action in range(game.pass_action):
-            result = independent_result(state.board, state.previous, n, state.player + 1, action, game.push_form)
+            result = independent_result(
+                state.board, state.previous, n, state.player + 1, action, game.push_form, game.ko
+            )
             assert (action in legal) == (result is not None), (action, game.render_text(state))
             if result is not None:
                 assert list(game.step(state, action).board) == result
@@ -290,21 +353,40 @@ def check_random_game(game, seed: int) -> None:
                     game.step(state, action)
         game.apply(state, legal[int(rng.integers(len(legal)))])
         turns += 1
+        second_pass = state.passes == 2
+        stood.append((bytes(state.board), (stood[0][1] + turns) % 2))  # the board and the player to move
         # every group on the board has a liberty
         assert all(group(state.board, n, c)[1] for c in range(n * n) if state.board[c])
+        repeated = game.ko == "push" and not second_pass and stood.count(stood[-1]) == 3
+        assert game.is_terminal(state) == (second_pass or repeated or turns == game.max_turns)
     assert turns <= game.info.max_decisions
     margin = game.margin(state)
-    assert game.returns(state) == ((1.0, -1.0) if margin > 0 else (-1.0, 1.0) if margin < 0 else (0.0, 0.0))
+    if repeated:
+        assert game.returns(state) == (0.0, 0.0)
+    else:
+        assert game.returns(state) == ((1.0, -1.0) if margin > 0 else (-1.0, 1.0) if margin < 0 else (0.0, 0.0))
+    return repeated
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.sampled_from([(4, "place"), (5, "place"), (4, "move"), (5, "move")]))
-def test_the_mask_is_the_rules_independent_reading(seed, board):
+@given(
+    st.integers(0, 2**32 - 1),
+    st.sampled_from([(4, "place"), (5, "place"), (4, "move"), (5, "move")]),
+    st.sampled_from(KO_RULES),
+)
+def test_the_mask_is_the_rules_independent_reading(seed, board, ko):
     size, form = board
-    check_random_game(make_game("push_go", size=size, push_form=form, komi=0.5), seed)
+    check_random_game(make_game("push_go", size=size, push_form=form, ko=ko, komi=0.5), seed)
 
 
 @pytest.mark.slow
 def test_thousands_of_random_games():
     for seed in range(1000):
         check_random_game(make_game("push_go", size=5, push_form=("place", "move")[seed % 2]), seed)
+
+
+def test_random_games_under_ko_push_meet_the_repetition_draw():
+    """Seed 5's game on 4x4 cycles to a third repetition in both forms; the reading above checks its end."""
+    for form in ("place", "move"):
+        game = make_game("push_go", size=4, push_form=form, ko="push", komi=0.5)
+        assert [seed for seed in range(8) if check_random_game(game, seed)] == [5]

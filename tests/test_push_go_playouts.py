@@ -3,7 +3,8 @@ same draws over the same legal actions, so the same returns, the same number of 
 of turns (``Game.engine_playout`` is the loop). Positions come from random games (the start, the
 first pass, push, ko and push offered, one at random and the last ones before the end) on boards
 of 2 to 9 in both push forms, whole-number komi (draws) and short ``max_turns``; and from the
-hand-made positions of ``tests/test_push_go.py`` (ko, suicide, the pushes at the edge)."""
+hand-made positions of ``tests/test_push_go.py`` (ko, suicide, the pushes at the edge; under
+``ko="push"`` a ko retaken until its position stands twice, and a third time by two passes)."""
 
 import numpy as np
 import pytest
@@ -23,6 +24,9 @@ CONFIGS = [
     {"size": 2, "komi": 0},
     {"size": 6, "max_turns": 12},  # games cut by the turn cap
     {"size": 7, "komi": -2.5, "push_form": "move", "max_turns": 40},
+    {"size": 4, "ko": "push"},  # seed 5's game cycles to a third repetition (tests/test_push_go.py)
+    {"size": 5, "ko": "push", "push_form": "move"},
+    {"size": 9, "ko": "push", "komi": 0},
 ]
 
 
@@ -54,13 +58,18 @@ def push_offered(state) -> bool:
     return any(n2 <= a < 2 * n2 for a in _engine(state).legal_actions(state))
 
 
+def stands_twice(state) -> bool:
+    """``ko="push"``: the position has stood before; once more ends the game drawn."""
+    return state.repeats == 2
+
+
 BEGUN = (one_pass, just_pushed, ko_refused, push_offered)
 
 
 @pytest.mark.parametrize("params", CONFIGS, ids=[str(p) for p in CONFIGS])
 def test_the_kernel_plays_the_engine_loop_game(params):
     seeds = range(8)
-    assert check_config("push_go", params, seeds, BEGUN) >= 5 * len(seeds)
+    assert check_config("push_go", params, seeds, (*BEGUN, stands_twice)) >= 5 * len(seeds)
 
 
 @pytest.mark.slow
@@ -98,6 +107,14 @@ def test_hand_made_positions():
         cases.append((nine, nine.from_diagram(on_the_edge(EDGE_BEFORE), "o")))
         # a2 pushed: refused in the move form (nothing of x's beyond, off the board)
         cases.append((game, game.from_diagram("x . . . .\no . . . .\nx . . . .\n. . . . .\n. . . . .", "x")))
+        # ko="push": the ko retaken until FRAME with x to move stands twice (a retake more draws), and
+        # FRAME with o to move after a pass (a second pass ends it scored on its third repetition)
+        for komi, turns in ((7.5, "c2 b2 c2"), (0.5, "c2 b2 pass")):
+            push = make_game("push_go", size=5, push_form=form, ko="push", komi=komi)
+            state = push.from_diagram(FRAME, "x")
+            for text in turns.split():
+                push.apply(state, push.parse_turn(state, text)[0])
+            cases.append((push, state))
     # suicide refused (a1), and a capture that is not suicide (a1 again)
     game = make_game("push_go", size=5)
     cases.append((game, game.from_diagram(". o . . .\no . . . .\n. . . . .\n. . . . .\n. . . . .", "x")))

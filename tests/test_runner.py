@@ -82,7 +82,7 @@ def test_match_scores_from_the_candidates_seat(odoku):
     as_b = play_match(odoku, oracle, random, 10, rng, seats=[0])
     as_a = play_match(odoku, oracle, random, 10, rng, seats=[1])
     assert as_b.seats == (0,) * 10 and as_a.seats == (1,) * 10
-    # docs/rules.md: oracle B vs random A averages 14.33, random B vs oracle A 3.40
+    # docs/games/odoku.md: oracle B vs random A averages 14.33, random B vs oracle A 3.40
     assert as_b.info_mean("score") > 12.5
     assert as_a.info_mean("score") < 6.0
     assert as_b.score >= 0.8 and as_a.score >= 0.8

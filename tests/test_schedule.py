@@ -1,4 +1,4 @@
-"""The turn-schedule mutator (docs/rules.md section 6) over every game on it: schedules read from
+"""The turn-schedule mutator (docs/rules.md) over every game on it: schedules read from
 text, turns of the schedule's count over random games, notation both ways, the observation's
 planes, and every micro-step of a mask completing into a whole move."""
 

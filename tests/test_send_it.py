@@ -1,4 +1,4 @@
-"""Send It (docs/rules.md section 9): the column's first four turns replayed to its diagram,
+"""Send It (docs/games/send_it.md): the column's first four turns replayed to its diagram,
 hand-made positions for each rule, and random games against an independent reading of the
 drop rule (hypothesis)."""
 

@@ -17,7 +17,6 @@ from hydra import compose, initialize_config_dir
 import envs
 from agents.config import ConfigError
 from agents.evaluation.modes import evaluate as evaluate_cli
-from agents.evaluation.runner import replay_record
 from agents.net.checkpoint import load_checkpoint
 from agents.net.network import NetConfig
 from agents.training.loop import train
@@ -26,6 +25,7 @@ from agents.training.replay import ReplayBuffer, SizedReplay
 from agents.training.saving import load_replay
 from agents.training.settings import build_settings
 from agents.training.sizes import parse_sizes
+from envs.records import replay_record
 
 ROOT = Path(__file__).parents[1]
 NEX = ["experiment=smoke", "game=nex", "eval.every=0", "agent.learner.min_replay=1"]

@@ -1,4 +1,4 @@
-"""Sudoku Moyo (docs/rules.md section 5): hand-made positions for each rule, random games
+"""Sudoku Moyo (docs/games/sudoku_moyo.md): hand-made positions for each rule, random games
 against an independent reading of the rules, the puzzle generator, symmetries,
 notation, and exact endgames."""
 
@@ -295,7 +295,8 @@ def test_notation_round_trips(game):
     for action in game.legal_actions(state):
         assert game.parse_turn(state, game.action_to_text(state, action)) == [action]
     assert game.parse_turn(state, "e5=5") == [9 * cell("e5") + 4]
-    assert [game.parse_turn(state, t)[0] for t in ("a1=1", "e5=7", "i9=9")] == [0, 366, 728]  # docs/rules.md 5
+    # docs/games/sudoku_moyo.md, its encoding
+    assert [game.parse_turn(state, t)[0] for t in ("a1=1", "e5=7", "i9=9")] == [0, 366, 728]
     drawn = make_game("sudoku_moyo")
     setup = drawn.initial_state()
     assert drawn.parse_turn(setup, "puzzle=12 e5=7") == [12, 9 * cell("e5") + 6]
@@ -317,7 +318,7 @@ def test_setup_must_come_first():
 
 
 def test_match_records_replay():
-    from agents.evaluation.runner import game_record, replay_record
+    from envs.records import game_record, replay_record
 
     game = make_game("sudoku_moyo", givens=24)
     rng = np.random.default_rng(3)
@@ -327,7 +328,7 @@ def test_match_records_replay():
         actions.append(int(legal[rng.integers(len(legal))]))
         game.apply(state, actions[-1])
     text = game_record(game, actions, ["random", "random"])
-    assert "givens: 24" in text and "puzzle: \n" in text and "puzzle=" in text
+    assert "[givens: 24]\n" in text and '[puzzle: ""]\n' in text and "puzzle=" in text
     replayed_game, replayed = replay_record(text)
     assert replayed.grid == state.grid and replayed_game.returns(replayed) == game.returns(state)
 

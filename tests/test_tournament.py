@@ -5,8 +5,9 @@ import pytest
 
 from agents.config import game_from_config
 from agents.evaluation.intervals import mean_interval, score_interval
-from agents.evaluation.runner import GameResult, game_record, play_games, replay_record
+from agents.evaluation.runner import GameResult, play_games
 from agents.evaluation.tournament import Tournament, round_robin, round_robin_schedule
+from envs.records import game_record, replay_record
 
 
 def test_round_robin_schedule_swaps_seats_within_every_pair():

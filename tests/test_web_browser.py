@@ -11,14 +11,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from agents.evaluation.runner import replay_record
 from agents.web.headless import MISSING, chromium, served
 
 pytest.importorskip("starlette", reason="the web extra is not installed: pip install -e '.[web]'")
 
 from agents.web.server import make_app  # noqa: E402
 from envs.core import IllegalActionError
-from envs.records import read_record
+from envs.records import read_record, replay_record
 
 pytestmark = [pytest.mark.browser, pytest.mark.skipif(bool(MISSING), reason=MISSING)]
 
@@ -189,6 +188,8 @@ def test_the_zoo_takes_a_seat_on_the_board_its_network_plays(browser, base):
     browser.get(f"{base}/play/hexxagon_1344")
     wait(lambda: script(browser, "return document.body.dataset.ready") == "true", what="the page")
     assert "zoo" in script(browser, options)
+    labels = "return [...document.querySelectorAll('#specs option')].map(o => o.label)"
+    assert "zoo (size 5)" in script(browser, labels)  # the sizes its network was trained on
     size = "return document.querySelector(`#params input[name='size']`).value"
     assert script(browser, size) == "9"
     button = browser.find_element("css selector", "#zoo-board")

@@ -16,7 +16,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import envs
-from agents.evaluation.runner import replay_record
 from agents.search.estimators import RolloutEstimator
 from agents.search.mcts import MCTS, SearchConfig
 from agents.web.players import PlayerSource
@@ -24,6 +23,7 @@ from agents.web.players import PlayerSource
 pytest.importorskip("starlette", reason="the web extra is not installed: pip install -e '.[web]'")
 
 from agents.web.server import MAX_BODY, make_app  # noqa: E402
+from envs.records import replay_record
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette's note on httpx versions
@@ -226,7 +226,7 @@ def test_the_record_downloads_and_replays_on_the_slider(client):
         pass
     answer = client.get(f"/api/record/{session}")
     assert answer.headers["content-disposition"] == 'attachment; filename="reversi.txt"'
-    assert "# seat 0: random" in answer.text and "game: reversi" in answer.text
+    assert "# seat 0: random" in answer.text and "[game: reversi]" in answer.text
     opened = post(client, "/api/replay", record=answer.text).json()
     assert opened["positions"] == len(view["turns"]) + 1 and opened["result"] == view["result"]
     assert owners(opened) == owners(view)
@@ -236,7 +236,7 @@ def test_the_record_downloads_and_replays_on_the_slider(client):
         post(client, "/api/replay/position", replay=opened["replay"], turn=99), 400
     )
     assert "turn 1 'z9'" in error(post(client, "/api/replay", record="game: reversi\nsize: 4\nz9\n"), 422)
-    assert "no 'game:' header" in error(post(client, "/api/replay", record="c4\n"), 400)
+    assert "no 'game' header" in error(post(client, "/api/replay", record="c4\n"), 400)
     assert "not a plain value" in error(post(client, "/api/replay", record="game: !!python/object:os.system x\n"), 422)
 
 
@@ -296,19 +296,22 @@ def test_a_damaged_card_leaves_its_network_out_and_the_server_starts(tmp_path, m
     card_path("nex", tmp_path).write_text('{"name": "nex"')  # cut off mid-write
     monkeypatch.setattr("agents.web.server.zoo_boards", lambda: zoo_boards(tmp_path))
     with TestClient(make_app()) as damaged:
-        assert damaged.get("/api/games").json()["zoo"] == {"odoku": {}}
+        assert damaged.get("/api/games").json()["zoo"] == {"odoku": {"board": {}, "sizes": []}}
     assert "nex.json: not readable JSON" in caplog.text and "zoo:nex is left out" in caplog.text
 
 
 def test_the_games_list_names_the_board_each_zoo_network_plays(client):
-    boards = client.get("/api/games").json()["zoo"]
-    assert boards["odoku"] == {} and boards["nex"] == {"size": 11} and "hop_chess" not in boards
-    assert boards["hexxagon_1344"] == {"size": 5}  # trained on side 5, not the text's side 9
-    assert boards["four_way_walls"] == {"size": 5, "walls": 2}  # and a rule that differs at that size
+    zoo = client.get("/api/games").json()["zoo"]
+    assert zoo["odoku"] == {"board": {}, "sizes": []} and "hop_chess" not in zoo
+    assert zoo["nex"] == {"board": {"size": 11}, "sizes": [11]}
+    assert zoo["hexxagon_1344"]["board"] == {"size": 5}  # trained on side 5, not the text's side 9
+    assert zoo["four_way_walls"]["board"] == {"size": 5, "walls": 2}  # and a rule that differs at that size
     refused = error(post(client, "/api/new", game="hexxagon_1344", params={}, seats=["human", "zoo"]), 400)
-    assert "hexxagon_1344(move_limit=244, restricted=True, schedule=1344, size=5," in refused
-    assert "not hexxagon_1344(move_limit=868, restricted=True, schedule=1344, size=9," in refused
-    view = new(client, game="hexxagon_1344", params=boards["hexxagon_1344"], seats=("human", "zoo"))
+    assert refused.endswith(
+        "hexxagon_1344.pt was trained on hexxagon_1344 at size 5, not at the size asked, 9; "
+        "zoo:hexxagon_1344@any plays it at any size, untrained there (zero-shot)"
+    )
+    view = new(client, game="hexxagon_1344", params=zoo["hexxagon_1344"]["board"], seats=("human", "zoo"))
     assert len(view["board"]["cells"]) == 61 and not view["over"]
 
 

@@ -1,4 +1,4 @@
-"""Y and Neu-Y (docs/rules.md 2d): the triangle in its square array, names, sides, the six
+"""Y and Neu-Y (docs/games/y.md, docs/games/neuy.md): the triangle in its square array, names, sides, the six
 maps of the triangle, exact small boards. The sample game is replayed in
 test_neutral_samples.py; random-game properties and the playout kernels are checked with
 the other stone games in test_neutral_properties.py."""
@@ -129,7 +129,7 @@ def test_the_six_maps_are_distinct_and_keep_the_triangle():
         assert sorted(perm[c] for c in on) == on
 
 
-# --- exact small boards (docs/rules.md, "exact small-board facts") ----------------------------------
+# --- exact small boards (docs/games/y.md, docs/games/neuy.md: "Exact facts the tests check") ----------------------------------
 NEUY_3_LOSING_DROPS = {"a1 b2", "a1 d2", "e1 b2", "e1 d2", "c3 b2", "c3 d2", "a1 c1", "e1 c1", "c3 c1"}
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 from hydra import compose, initialize_config_dir
 
 from agents.evaluation.modes import evaluate
-from agents.evaluation.runner import replay_record
 from agents.training.loop import train
+from envs.records import replay_record
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -1,4 +1,4 @@
-"""Plain Y agrees with OpenSpiel's ``y`` move by move (docs/rules.md 2d: the same game up to
+"""Plain Y agrees with OpenSpiel's ``y`` move by move (docs/games/y.md: the same game up to
 coordinates). OpenSpiel's cell (x, y), action x + y * n, is our cell r * n + c with r = y,
 c = x: the same index, so actions pass unchanged; only the names differ (OpenSpiel's
 ``b1`` is our ``c1``). Runs where the optional extra ``open-spiel`` is installed."""

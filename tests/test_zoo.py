@@ -4,12 +4,14 @@ complete and its commands compose; a network refuses any other game, rules or si
 import json
 import shlex
 import shutil
+import subprocess
 
 import gymnasium as gym
 import numpy as np
 import pytest
 import torch
 from checkout_scripts import load_script
+from ctrl_c import stop_after
 from hydra import compose, initialize_config_dir
 
 import envs
@@ -17,8 +19,10 @@ from agents.evaluation.modes import evaluate
 from agents.evaluation.runner import play_game, play_games
 from agents.evaluation.zoo_cards import (
     CONFIGS,
+    PlannedFigure,
     batch_games_of,
     default_changes,
+    figure_test,
     format_card,
     has_chance_setup,
     judge,
@@ -33,6 +37,7 @@ from agents.net.zoo import (
     board_changes,
     card_path,
     card_problems,
+    journal_path,
     load_network,
     read_card,
     weights_path,
@@ -60,8 +65,8 @@ def test_the_zoo_ships_a_network_for_odoku():
 
 @pytest.mark.parametrize("name", NAMES)
 def test_every_network_plays_legal_games_and_beats_random_10_of_10(name):
-    """Sudoku Moyo's puzzle can hand random play a game that no player wins (mcts:400 loses
-    one in ten to random, docs/results.md), so there the ten games are five duplicate pairs
+    """Sudoku Moyo's puzzle can hand random play a game that no player wins (mcts:400 won
+    36 of 40 games against random), so there the ten games are five duplicate pairs
     (each puzzle twice, seats swapped): the network must win nine and at least one of every pair.
 
     A network searches with its own budget capped at 128 simulations: at their own (256 to 512),
@@ -97,10 +102,11 @@ def test_every_card_is_complete_with_every_planned_figure(name):
     planned = planned_figures(card["game"])
     assert [f["name"] for f in card["figures"]] == [p.name for p in planned]
     for figure, plan in zip(card["figures"], planned):
-        assert figure["command"] == plan.command(batch_games_of(figure["command"]))
+        assert figure["command"] == plan.command(batch_games_of(figure["command"]), figure_test(figure))
         low, high = figure["interval"]
         assert low <= figure["value"] <= high
-        assert figure["met"] == judge(figure["value"], figure["interval"], plan.goal)[0]
+        if "sprt" not in figure:  # a sequential test's figure: card_problems checked met against its decision
+            assert figure["met"] == judge(figure["value"], figure["interval"], plan.goal)[0]
     weights = torch.load(weights_path(name), weights_only=True)
     assert weights["format"] == FORMAT and weights["game"] == card["game"]
     assert weights.get("play", {}) == card.get("play", {})  # the card shows how it plays
@@ -183,6 +189,8 @@ def test_a_network_refuses_other_rules_and_other_games_naming_both():
         make_player("zoo:odoku", make_game("odoku", bias=0.3))
     with pytest.raises(ZooError, match=r"is for odoku\(bias=0\.5\), not nex\(pie_rule=False, size=5\)"):
         make_player("zoo:odoku", make_game("nex", size=5))
+    with pytest.raises(ZooError, match=r"is for push_go\(ko=simple, .*\), not push_go\(ko=push, "):
+        make_player("zoo:push_go", make_game("push_go", ko="push"))  # trained under simple ko
 
 
 def fake_entry(directory, name, game):
@@ -201,8 +209,9 @@ def test_a_network_refuses_another_board_size_naming_both(tmp_path):
     fake_entry(tmp_path, "hex", make_game("hex", size=5))
     net, search, play = load_network("hex", make_game("hex", size=5), tmp_path)  # float16 weights load
     assert next(net.parameters()).dtype == torch.float32 and (search, play) == ({"num_simulations": 4}, {})
-    with pytest.raises(ZooError, match=r"is for hex\(pie_rule=False, size=5\), not hex\(pie_rule=False, size=7\)"):
+    with pytest.raises(ZooError, match=r"hex.pt was trained on hex at size 5, not at the size asked, 7; zoo:hex@any"):
         load_network("hex", make_game("hex", size=7), tmp_path)
+    assert load_network("hex", make_game("hex", size=7), tmp_path, any_size=True).net.config.channels == 4
 
 
 def test_a_missing_network_names_the_zoo(tmp_path):
@@ -227,7 +236,7 @@ def test_card_problems_name_each_missing_field():
     ]
     assert (
         card_problems({"name": "x"})[0]
-        == "game is missing ({name, params}: the game, rules and size it was trained for, as in NAME.pt)"
+        == "game is missing ({name, params}: the game and rules it was trained for, at its largest size, as in NAME.pt)"
     )
 
 
@@ -271,7 +280,7 @@ def test_a_card_on_another_board_measures_and_names_that_board():
     )
     assert board_changes({"name": "biqala", "params": dict(make_game("biqala").info.params)}) == {}
     scheduled = read_card("hexxagon_1344")
-    assert default_changes(scheduled["game"]) == {"size": 5} and default_changes(read_card("hexxagon")["game"]) == {}
+    assert default_changes(scheduled) == {"size": 5} and default_changes(read_card("hexxagon")) == {}
     assert "  board: size=5 (default 9); it refuses the default board" in format_card(scheduled).splitlines()
 
 
@@ -316,18 +325,128 @@ def test_zoo_measure_writes_a_lockstep_figure_with_its_batch_and_resumes_it(tmp_
     card_path("odoku", zoo).write_text(json.dumps(card))
     shutil.copy(weights_path("odoku"), weights_path("odoku", zoo))
     measure = load_script("benchmarks/zoo_measure.py").measure
-    [figure] = measure("odoku", "raw network (no", 1, tmp_path / "out", batch_games=2, directory=zoo)
     plan = planned_figures(card["game"])[2]
+    journal = journal_path("odoku", plan.name, zoo)
+    stop_after(monkeypatch, 2)
+    with pytest.raises(KeyboardInterrupt):
+        measure("odoku", "raw network (no", 1, tmp_path / "out", batch_games=2, directory=zoo)
+    monkeypatch.undo()
+    monkeypatch.setattr("agents.evaluation.zoo_cards.SCORE_GAMES", 4)
+    # the unfinished match's journal is in the zoo's folder, where it is committed
+    assert journal == zoo / "journals" / "odoku" / "raw_network_no_search_vs_mcts_400.jsonl"
+    assert len(journal.read_text().splitlines()) == 1 + 2
+    with pytest.raises(Exception, match="batch_games: 2 then, 1 now"):
+        measure("odoku", "raw network (no", 1, tmp_path / "out", batch_games=1, directory=zoo)
+    [figure] = measure("odoku", "raw network (no", 1, tmp_path / "out", batch_games=2, directory=zoo)
     assert figure["command"] == plan.command(2) == plan.command() + " batch_games=2"
     assert batch_games_of(figure["command"]) == 2 and batch_games_of(plan.command()) == 1
     assert figure["games"] == 4 and read_card("odoku", zoo)["figures"] == [figure]
+    # finished: the journal leaves the zoo's folder for the figure's run directory
+    assert not (zoo / "journals").exists()
     run_dir = tmp_path / "out" / "odoku" / "raw_network_no_search_vs_mcts_400"
-    settings = json.loads((run_dir / "match.jsonl").read_text().splitlines()[0])["settings"]
-    assert settings["batch_games"] == 2 and settings["games"] == 4
-    # measured again: the run resumes from its journal, which holds every game, to the same figure
-    assert measure("odoku", "raw network (no", 2, tmp_path / "out", batch_games=2, directory=zoo) == [figure]
-    with pytest.raises(Exception, match="batch_games: 2 then, 1 now"):
-        measure("odoku", "raw network (no", 1, tmp_path / "out", batch_games=1, directory=zoo)
+    lines = (run_dir / "match.jsonl").read_text().splitlines()
+    assert json.loads(lines[0])["settings"]["batch_games"] == 2 and len(lines) == 1 + 4
+
+
+CHEAP_FIGURE = PlannedFigure(
+    "score vs random",
+    ("game=hex", "game.size=4", "players=[mcts:8,random]", "games=40"),
+    ("score", "mcts:8", "random"),
+    ">= 0.50",
+    (">=", 0.5),
+)
+
+
+def git(folder, *words):
+    return subprocess.run(["git", "-C", str(folder), *words], check=True, capture_output=True, text=True).stdout
+
+
+def test_a_card_measurement_continues_from_a_fresh_clone_to_the_verdict_of_one_run(tmp_path, monkeypatch):
+    """A sequential figure stopped part-way, its journal committed, continued from a clone of the
+    repository on another 'machine': the card ends as one run straight through writes it."""
+    script = load_script("benchmarks/zoo_measure.py")
+    monkeypatch.setattr(script, "planned_figures", lambda game: [CHEAP_FIGURE])
+    monkeypatch.setattr("agents.evaluation.zoo_cards.planned_figures", lambda game: [CHEAP_FIGURE])
+    sequential = script.Sequential(margin=0.2)  # 0.3 against 0.7, alpha = beta = 0.05, 40 games at most
+    card = read_card("hex")
+    card["figures"] = []
+    for repository in ("straight", "first"):
+        (tmp_path / repository / "zoo").mkdir(parents=True)
+        card_path("hex", tmp_path / repository / "zoo").write_text(json.dumps(card))
+    [straight] = script.measure(
+        "hex", None, 1, tmp_path / "out0", directory=tmp_path / "straight" / "zoo", sequential=sequential
+    )
+
+    first = tmp_path / "first"
+    git(first, "init", "-q")
+    git(first, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "card", "--allow-empty")
+    stop_after(monkeypatch, 3)
+    with pytest.raises(KeyboardInterrupt):
+        script.measure("hex", None, 1, tmp_path / "out1", directory=first / "zoo", sequential=sequential)
+    monkeypatch.undo()
+    monkeypatch.setattr(script, "planned_figures", lambda game: [CHEAP_FIGURE])
+    monkeypatch.setattr("agents.evaluation.zoo_cards.planned_figures", lambda game: [CHEAP_FIGURE])
+    git(first, "add", "zoo")  # the card and the journal as it stands: what docs/zoo.md commits
+    git(first, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "journal")
+    assert git(first, "ls-files", "zoo/journals") == "zoo/journals/hex/score_vs_random.jsonl\n"
+
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", str(first), str(clone)], check=True)
+    assert len((clone / "zoo/journals/hex/score_vs_random.jsonl").read_text().splitlines()) == 1 + 3
+    [figure] = script.measure("hex", None, 1, tmp_path / "out2", directory=clone / "zoo", sequential=sequential)
+    assert figure == straight and read_card("hex", clone / "zoo")["figures"] == [straight]
+    assert not (clone / "zoo" / "journals").exists()  # finished: nothing left to continue
+    assert script.measure("hex", None, 1, tmp_path / "out2", directory=clone / "zoo", sequential=sequential) == []
+    test = figure["sprt"]
+    assert figure["met"] and test["decision"] == "high" and test["stopped"] == "bound"
+    assert figure["games"] == 2 * sum(test["pairs"]) < 40
+    assert figure["command"] == (
+        "python evaluate.py game=hex game.size=4 'players=[mcts:8,random]' games=40 test=sprt "
+        "sprt.low=0.3 sprt.high=0.7 sprt.alpha=0.05 sprt.beta=0.05"
+    )
+    text = format_card(read_card("hex", clone / "zoo"))  # what mode=zoo prints
+    assert (
+        f"target >= 0.50: met by the sequential test: accepted >= 0.7 (not <= 0.3) after {figure['games']} games"
+        in text
+    )
+    assert "sequential test: SPRT on seat-swapped pairs, <= 0.3 against >= 0.7, alpha 0.05, beta 0.05, cap 40" in text
+
+
+def test_a_sequential_figure_that_contradicts_its_test_is_refused():
+    figure = {
+        "name": "score vs mcts:1600",
+        "command": "python evaluate.py ...",
+        "games": 20,
+        "value": 1.0,
+        "interval": [0.84, 1.0],
+        "target": ">= 0.90",
+        "met": False,
+        "verdict": "...",
+        "date": "2026-12-07",
+        "sprt": {
+            "low": 0.85,
+            "high": 0.95,
+            "alpha": 0.05,
+            "beta": 0.05,
+            "cap": 200,
+            "llr": 3.0,
+            "llr_bounds": [-2.94, 2.94],
+            "pairs": [0, 0, 0, 0, 27],
+            "decision": "high",
+            "stopped": "bound",
+        },
+    }
+    card = {**read_card("hex"), "figures": [figure]}
+    assert card_problems(card) == [
+        "figures[0].sprt.pairs count 54 games, the figure 20",
+        "figures[0].sprt: decision high but met False",
+    ]
+    del figure["sprt"]["llr"]
+    figure["note"] = 3
+    assert card_problems(card) == [
+        "figures[0].note must be text, got 3",
+        "figures[0].sprt.llr is missing (its log-likelihood ratio where it stopped)",
+    ]
 
 
 def test_mode_zoo_prints_the_cards_and_the_missing_games(tmp_path):
@@ -348,7 +467,7 @@ def test_mode_zoo_prints_the_cards_and_the_missing_games(tmp_path):
         "the plain defaults"
     )
     assert "python train.py game=hop_chess" in text
-    on_default_board = {read_card(n)["game"]["name"] for n in NAMES if not default_changes(read_card(n)["game"])}
+    on_default_board = {read_card(n)["game"]["name"] for n in NAMES if not default_changes(read_card(n))}
     assert sorted(document["missing"]) == sorted(set(envs.GAMES) - on_default_board)
     assert "hexxagon_1344" in document["missing"]  # its network plays side 5, not the default side 9
     assert "(zoo:hexxagon_1344 plays size=5 (default 9); it refuses the default board)" in text
@@ -427,7 +546,7 @@ def test_export_play_settings_change_how_the_network_plays_and_show_on_its_card(
     assert written["play"] == expected and card_problems({**written, "play": 3})[-1].startswith("play must be")
     net, search, play = load_network("nex", game, zoo)
     assert play == expected and search["num_simulations"] != 9
-    monkeypatch.setattr("agents.players.zoo_player.load_network", lambda name, g: load_network(name, g, zoo))
+    monkeypatch.setattr("agents.players.zoo_player.load_network", lambda name, g, any_size: load_network(name, g, zoo))
     player = make_player("zoo", game)
     assert (player.mcts.config.num_simulations, player.mcts.config.playout_mix) == (9, 0.5)
     assert make_player("zoo:4", game).mcts.config.num_simulations == 4  # the spec's budget still rules

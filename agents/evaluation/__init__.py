@@ -1,9 +1,10 @@
 """Measuring players: games, matches, round robins, ratings, statistics, ``evaluate.py``.
 
 :mod:`~agents.evaluation.runner` is the one game runner (``play_game``,
-``play_match``, seeded parallel batches by player spec with ``play_games``, and
-replayable game records); :mod:`~agents.evaluation.tournament` schedules round
-robins and tallies them; :mod:`~agents.evaluation.ratings` fits Bradley-Terry
+``play_match``, seeded parallel batches by player spec with ``play_games``; a game's
+record is ``envs.records.game_record``); :mod:`~agents.evaluation.tournament` schedules round
+robins and tallies them, or plays two players' pairs until :mod:`~agents.evaluation.sprt`'s
+sequential test decides; :mod:`~agents.evaluation.ratings` fits Bradley-Terry
 ratings; :mod:`~agents.evaluation.intervals` gives confidence intervals of
 scores and means; :mod:`~agents.evaluation.game_stats` computes game-design
 statistics; :mod:`~agents.evaluation.odoku_measures` holds Odoku's exact

@@ -19,13 +19,13 @@ Branching (:func:`legal_turns_by_turn`): the number of complete legal turns
 (``envs.turns``: every way to finish the turn, a drop and its neutral counted
 as one turn) at each turn start of a game, counted up to a cap.
 
-Turn kinds (docs/rules.md section 2; each game names its own, ``game.turn_kind``):
+Turn kinds (docs/rules.md, the neutral mutator; each game names its own, ``game.turn_kind``):
 ``drop`` (stone then neutral, or a NeuVersi stone whose neutral is left out),
 ``swap`` (two neutrals and a stone given back), ``fill`` and ``convert`` (the
 end-game rules), ``pass``, ``swap-sides``; ``place`` for one stone in the plain
 games (Hex, Gomoku, Reversi) and Odoku, and for a turn of the schedule's full count in the
 scheduled games (Amazons, Hexxagon); ``short`` for a scheduled turn that ended before its
-count (docs/rules.md section 6).
+count (docs/rules.md, the turn-schedule mutator).
 """
 
 from __future__ import annotations

@@ -10,7 +10,9 @@ killed or signalled keeps every game that ended; ``resume=DIR`` continues it::
     python evaluate.py game=blockdance game.size=6 "players=[zoo,mcts:1600]" games=200 resume=DIR
 
 The resumed command must decide the same games (a differing setting, or a network file
-changed since, is refused, naming it); ``workers`` and ``progress`` may differ. Every game
+changed since, is refused, naming it); ``workers`` and ``progress`` may differ. A caller
+may keep the journal elsewhere (``path``): ``benchmarks/zoo_measure.py`` keeps a card's in
+the zoo's folder, where it is committed with the repository. Every game
 draws only from its own seeds (:mod:`agents.evaluation.runner`), so the games a resumed
 match plays are those one uninterrupted run plays, on the same code and machine.
 """
@@ -52,23 +54,25 @@ class MatchJournal:
         self.games = games
 
     @classmethod
-    def start(cls, run_dir: Path, settings: dict) -> "MatchJournal":
-        """A new journal in ``run_dir``; refused where one is already kept (``resume=`` continues it)."""
-        path = Path(run_dir) / JOURNAL
+    def start(cls, run_dir: Path, settings: dict, path: Path | None = None) -> "MatchJournal":
+        """A new journal in ``run_dir`` (or at ``path``); refused where one is already kept
+        (``resume=`` continues it)."""
+        path = Path(path) if path is not None else Path(run_dir) / JOURNAL
         if path.exists():
             raise ConfigError(
-                f"{run_dir} already holds a match ({JOURNAL}): resume={run_dir} continues it, "
+                f"{run_dir} already holds a match ({path}): resume={run_dir} continues it, "
                 "another hydra.run.dir starts a new one"
             )
+        path.parent.mkdir(parents=True, exist_ok=True)
         _append(path, {"format": FORMAT, "settings": settings})
         return cls(path, {})
 
     @classmethod
-    def resume(cls, run_dir: Path, settings: dict) -> "MatchJournal":
-        """The journal kept in ``run_dir``, checked to be of a match with these ``settings``."""
-        path = Path(run_dir) / JOURNAL
+    def resume(cls, run_dir: Path, settings: dict, path: Path | None = None) -> "MatchJournal":
+        """The journal kept in ``run_dir`` (or at ``path``), checked to be of a match with these ``settings``."""
+        path = Path(path) if path is not None else Path(run_dir) / JOURNAL
         if not path.is_file():
-            raise ConfigError(f"resume: {run_dir} holds no match to continue (no {JOURNAL})")
+            raise ConfigError(f"resume: {run_dir} holds no match to continue (no {path})")
         lines = path.read_bytes().split(b"\n")
         header = _parse(lines[0])
         if not isinstance(header, dict) or header.get("format") != FORMAT or "settings" not in header:

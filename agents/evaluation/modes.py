@@ -8,7 +8,8 @@ directory and returns a JSON-ready summary, which :func:`evaluate` saves as
 =============  ==============================================================================
 ``match``      seat-swapped round robin between ``players`` (``games`` per pair): console
                table, Bradley-Terry ratings, ``results.csv``, ``games/*.txt`` records,
-               ``ratings.png``, TensorBoard scalars under ``tb/``
+               ``ratings.png``, TensorBoard scalars under ``tb/``; with ``test=sprt``, two
+               players' seat-swapped pairs until a sequential test decides (at most ``games``)
 ``solve``      the exact game-theoretic value of the start and its optimal first turns
 ``accuracy``   share of ``players[0]``'s turns that are optimal, in ``games`` games against
                each other player (``random`` if none), seats alternating; with
@@ -50,15 +51,17 @@ from agents.evaluation.journal import MatchJournal, match_settings
 from agents.evaluation.odoku_measures import ORACLE, measure_against_oracle
 from agents.evaluation.report import budget_of, game_report
 from agents.evaluation.report_page import write_report
-from agents.evaluation.runner import game_record, play_games
+from agents.evaluation.runner import play_games
 from agents.evaluation.settings import EvaluateConfig
-from agents.evaluation.tournament import round_robin, round_robin_schedule
+from agents.evaluation.sprt import SPRT
+from agents.evaluation.tournament import round_robin, round_robin_schedule, sequential_match
 from agents.evaluation.zoo_cards import zoo_listing
 from agents.net.inference import BACKENDS, set_default_backend
 from agents.players.human import play_interactive
 from agents.players.registry import display_names, make_player, split_name
 from agents.pool import use_ray
 from agents.search.solver import Solver, optimal_share
+from envs.records import game_record
 
 
 def evaluate(cfg: DictConfig, run_dir: str | Path, out: TextIO = sys.stdout, modes: dict | None = None) -> dict:
@@ -95,35 +98,34 @@ def evaluate(cfg: DictConfig, run_dir: str | Path, out: TextIO = sys.stdout, mod
 
 
 # --- modes ----------------------------------------------------------------------------------
-def run_match(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
+def run_match(cfg: DictConfig, run_dir: Path, out: TextIO, journal_path: Path | None = None) -> dict:
+    """``journal_path``: where the match's journal is kept (default ``match.jsonl`` in ``run_dir``)."""
     specs = _players(cfg, at_least=2)
     names = display_names(specs)
     game = _game(cfg)
+    test = _sequential_test(cfg, specs)
     if cfg.duplicate and cfg.games % 2:
         raise ConfigError(f"games: duplicate=true plays each setup twice, so games must be even, got {cfg.games}")
     decisive = {key: cfg[key] for key in ("games", "seed", "opening", "duplicate", "batch_games")}
+    if test is not None:  # its pairs are duplicate pairs, and its question decides where it stops
+        decisive |= {"duplicate": True, "sprt": {key: cfg.sprt[key] for key in ("low", "high", "alpha", "beta")}}
     game_cfg = _game_cfg(cfg)
     settings = match_settings(game_cfg, list(specs), **decisive)
     if cfg.resume:
-        journal = MatchJournal.resume(run_dir, settings)
+        journal = MatchJournal.resume(run_dir, settings, journal_path)
         total = len(round_robin_schedule(len(specs), cfg.games))
-        print(f"resumed: {len(journal.games)} of {total} games saved in {journal.path}, playing the rest", file=out)
+        rest = "playing the rest" if test is None else "playing on until the test decides"
+        print(f"resumed: {len(journal.games)} of {total} games saved in {journal.path}, {rest}", file=out)
     else:
-        journal = MatchJournal.start(run_dir, settings)
+        journal = MatchJournal.start(run_dir, settings, journal_path)
+    verdict = None
+    playing = (cfg.seed, cfg.workers, cfg.progress, cfg.batch_games, cfg.opening)
+    saving = {"done": journal.games, "on_played": journal.add}
     try:
-        tournament = round_robin(
-            game_cfg,
-            specs,
-            cfg.games,
-            cfg.seed,
-            cfg.workers,
-            cfg.progress,
-            cfg.batch_games,
-            cfg.opening,
-            cfg.duplicate,
-            done=journal.games,
-            on_played=journal.add,
-        )
+        if test is None:
+            tournament = round_robin(game_cfg, specs, cfg.games, *playing, cfg.duplicate, **saving)
+        else:
+            tournament, verdict = sequential_match(game_cfg, specs, test, *playing, **saving)
     except KeyboardInterrupt:
         print(
             f"stopped: {len(journal.games)} games saved in {journal.path}; "
@@ -155,6 +157,15 @@ def run_match(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
     _print_table(by_seat, out)
     _warn_of_repeats(tournament.results, out)
 
+    if verdict is not None:
+        pair = rows[0]
+        print(
+            f"sequential test (SPRT on seat-swapped pairs, alpha {test.alpha:g}, beta {test.beta:g}, cap {test.cap}): "
+            f"{names[0]} against {names[1]}: {verdict.sentence()}; score {pair['score']:.3f} "
+            f"(95% CI {pair['ci_low']:.3f}..{pair['ci_high']:.3f})",
+            file=out,
+        )
+
     _write_csv(run_dir / "results.csv", rows)
     _plot_ratings(ratings, run_dir / "ratings.png", game.info.name)
     _tensorboard(run_dir, rows, ratings)
@@ -167,6 +178,7 @@ def run_match(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
         "by_seat": by_seat,
         "distinct_games": distinct_games(tournament.results),
         "games": records,
+        **({"sprt": verdict.as_dict()} if verdict is not None else {}),
     }
 
 
@@ -339,7 +351,7 @@ def run_odoku(cfg: DictConfig, run_dir: Path, out: TextIO) -> dict:
                 f"{m.regret_per_move:11.4f} +- {m.regret_per_move_ci:.4f} {m.regret_per_game:11.3f}",
                 file=out,
             )
-    print("reference (docs/rules.md): oracle 9.375 from either seat; random as B 3.40, as A 14.33", file=out)
+    print("reference (docs/games/odoku.md): oracle 9.375 from either seat; random as B 3.40, as A 14.33", file=out)
     return {"measures": measures}
 
 
@@ -488,10 +500,35 @@ def _check_ranges(cfg: DictConfig) -> None:
         raise ConfigError(f"duplicate: duplicate=true plays in mode=match, not mode={cfg.mode}")
     if cfg.resume is not None and cfg.mode != "match":
         raise ConfigError(f"resume: continues a stopped mode=match, not mode={cfg.mode}")
+    if cfg.get("test") not in TESTS:
+        raise ConfigError(f"test: must be one of {', '.join(TESTS)}, got {cfg.get('test')!r}")
+    if cfg.test != "fixed" and cfg.mode != "match":
+        raise ConfigError(f"test: test={cfg.test} decides a mode=match, not mode={cfg.mode}")
     if cfg.get("inference") not in BACKENDS:
         raise ConfigError(f"inference: must be one of {', '.join(BACKENDS)}, got {cfg.get('inference')!r}")
     if cfg.get("positions") not in ACCURACY_POSITIONS:
         raise ConfigError(f"positions: must be one of {', '.join(ACCURACY_POSITIONS)}, got {cfg.get('positions')!r}")
+
+
+TESTS = ("fixed", "sprt")
+
+
+def _sequential_test(cfg: DictConfig, specs: list[str]) -> SPRT | None:
+    """The match's sequential test (test=sprt), checked; None for a fixed-count match."""
+    if cfg.test == "fixed":
+        for key in ("low", "high"):
+            if cfg.sprt[key] is not None:
+                raise ConfigError(f"sprt.{key}: the test's bounds are for test=sprt; give test=sprt too")
+        return None
+    if len(specs) != 2:
+        raise ConfigError(f"players: test=sprt tests players[0] against players[1]; give two players, got {specs}")
+    for key in ("low", "high"):
+        if cfg.sprt[key] is None:
+            raise ConfigError(f"sprt.{key}: test=sprt needs both bounds, e.g. sprt.low=0.85 sprt.high=0.95")
+    try:
+        return SPRT(cfg.sprt.low, cfg.sprt.high, cfg.sprt.alpha, cfg.sprt.beta, cfg.games)
+    except ValueError as error:
+        raise ConfigError(str(error)) from None
 
 
 def _warn_of_repeats(results, out: TextIO) -> None:

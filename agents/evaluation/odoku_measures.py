@@ -2,7 +2,7 @@
 
 * **Score against the oracle**: the player's games as B against the oracle as A,
   and as A against the oracle as B; the mean final score (0..15) from each seat
-  with a 95% interval. References (docs/rules.md section 1): oracle vs oracle 9.375,
+  with a 95% interval. References (docs/games/odoku.md): oracle vs oracle 9.375,
   random B vs oracle A 3.40, oracle B vs random A 14.33.
 * **Regret** of one move: the expected final score it gave away, i.e. the value
   of the best move minus the value of the move played, from the mover's side

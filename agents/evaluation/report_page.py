@@ -38,9 +38,7 @@ def write_report(report: dict, game_cfg: dict, folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     sections = report["sections"]
     seed = report["seed"]
-    agent = sections["depth"].get("agent")
-    ladder = f" ladder={agent['spec']}{_opening(agent)}" if agent else ""
-    command = f"python evaluate.py mode=report {game_overrides(game_cfg)} budget={report['budget']}{ladder} seed={seed}"
+    command = report_command(report, game_cfg)
     _plot_depth(sections["depth"], folder / "depth.png")
     _plot_lengths(sections["decisiveness"]["lengths"], folder / "lengths.png")
     _plot_decided(sections["decisiveness"], folder / "decided.png")
@@ -65,6 +63,50 @@ def write_report(report: dict, game_cfg: dict, folder: Path) -> Path:
     page = folder / "report.md"
     page.write_text("\n".join(lines) + "\n")
     return page
+
+
+def report_command(report: dict, game_cfg: dict) -> str:
+    """The command that makes ``report`` again, for the game ``game_cfg``."""
+    agent = report["sections"]["depth"].get("agent")
+    ladder = f" ladder={agent['spec']}{_opening(agent)}" if agent else ""
+    return (
+        f"python evaluate.py mode=report {game_overrides(game_cfg)} budget={report['budget']}{ladder} "
+        f"seed={report['seed']}"
+    )
+
+
+def headline(report: dict) -> list[tuple[str, str]]:
+    """The report's headline figures as (measure, value) pairs, for a table of the game's reports:
+    the first seat's share under the game's rule, the ladder's Elo per doubling, chance's share,
+    the length, how long before the end the game was decided, and the branching."""
+    sections = report["sections"]
+    rule = next(row for row in sections["balance"]["rows"] if row["default"])
+    depth, share = sections["depth"], sections["luck"]["chance_share"]
+    decisive, flat = sections["decisiveness"], [c for game in sections["branching"]["counts"] for c in game]
+    if decisive["decided"]:
+        mean, half = mean_interval(decisive["decided"])
+        decided = f"{mean:.1f} +- {half:.1f} turns"
+    else:
+        decided = "no balance game had a winner"
+    return [
+        (
+            f"seat 0 wins, {rule['variant']} ({' against '.join(sections['balance']['players'])})",
+            _pct(rule["first_seat"]["win"]),
+        ),
+        ("draws", _pct(rule["first_seat"]["draw"])),
+        (
+            "Elo per doubling of plain MCTS's search",
+            f"{depth['elo_per_doubling']:.0f} +- {depth['elo_per_doubling_ci']:.0f}",
+        ),
+        ("doublings with a significant edge", f"{depth['significant_doublings']} of {len(depth['steps'])}"),
+        (
+            "share of the outcome's variance due to chance",
+            f"{share['share']:.2f} ({share['ci_low']:.2f}..{share['ci_high']:.2f})",
+        ),
+        ("turns a game (mean)", f"{decisive['turns']['mean']:.1f}"),
+        (f"the winner's value stays at or above {decisive['threshold']:+.1f} for the last", decided),
+        ("complete legal turns at a turn start (mean)", f"{np.mean(flat):,.0f}{_capped(flat)}"),
+    ]
 
 
 def _plan_text(plan: dict) -> str:

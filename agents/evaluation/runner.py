@@ -1,6 +1,6 @@
 """The game runner: one game (:func:`play_game`), a match (:func:`play_match`), seeded
 parallel batches of games between player specs (:func:`play_games`, several at once
-:func:`play_batches`), and game records.
+:func:`play_batches`); a game's record is :func:`envs.records.game_record`.
 
 Every evaluation (training's periodic checks, ``evaluate.py``) goes through
 these functions, so chance nodes, resets and results are handled once; a game
@@ -54,8 +54,8 @@ from agents.config import game_from_config
 from agents.players.player import Player, RandomPlayer
 from agents.players.registry import make_player
 from agents.pool import WorkerPool
-from envs.core import Game, make_game, play_out
-from envs.records import format_game, parse_header, read_record, replay, split_turns, write_record
+from envs.core import Game, play_out
+from envs.records import split_turns
 
 
 @dataclass(frozen=True)
@@ -369,35 +369,3 @@ def _play_group(seating: dict, group) -> list[GameResult]:
     rngs = [np.random.default_rng(seed_seq) for _, seed_seq, _ in group]
     chance = [None if luck is None else np.random.default_rng(luck) for _, _, luck in group]
     return play_lockstep(game, lineups, rngs, seating["opening"], chance)
-
-
-# --- records -----------------------------------------------------------------------------
-def game_record(game: Game, actions: Sequence[int], lineup: Sequence[str]) -> str:
-    """A replayable record: header ``game`` and its parameters, comments naming the
-    players and the result, then one turn a line in the game's notation."""
-    state = game.initial_state()
-    for action in actions:
-        game.apply(state, action)
-    comments = [f"seat {seat}: {spec}" for seat, spec in enumerate(lineup)]
-    if game.is_terminal(state):
-        winner = game.winner(state)
-        outcome = "draw" if winner is None else f"seat {winner} wins"
-        facts = "".join(f", {key} {value}" for key, value in game.outcome_info(state).items())
-        comments.append(f"result: {outcome}, returns {' '.join(f'{r:g}' for r in game.returns(state))}{facts}")
-    else:
-        comments.append("unfinished: the game was abandoned here")
-    header = {"game": game.info.name, **game.info.params}
-    return write_record(header, format_game(game, actions), comments)
-
-
-def replay_record(text: str) -> tuple[Game, Any]:
-    """The game named in a :func:`game_record` header and its final position."""
-    record = read_record(text)
-    params = parse_header(record)
-    if "game" not in params:
-        raise ValueError("the record has no 'game:' header line")
-    game = make_game(params.pop("game"), **params)
-    state = game.initial_state()
-    for state in replay(game, record.turns, state):
-        pass
-    return game, state

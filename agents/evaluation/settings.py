@@ -9,11 +9,21 @@ name) and then each value's range.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from hydra.core.config_store import ConfigStore
 from omegaconf import MISSING
+
+
+@dataclass
+class SprtConfig:
+    """test=sprt's question and error rates (agents/evaluation/sprt.py)."""
+
+    low: Optional[float] = MISSING
+    high: Optional[float] = MISSING
+    alpha: float = MISSING
+    beta: float = MISSING
 
 
 @dataclass
@@ -39,6 +49,9 @@ class EvaluateConfig:
     port: int = MISSING
     checkpoint_dir: Optional[str] = None
     duplicate: bool = False  # match: every chance setup played twice, seats swapped
+    record: Optional[str] = None  # match, accuracy: append the figures as records (agents/evaluation/figure_records.py)
+    test: str = MISSING  # match: fixed (every game) | sprt (until a sequential test decides; games: its cap)
+    sprt: SprtConfig = field(default_factory=SprtConfig)
     resume: Optional[str] = None  # match: the run directory of a stopped match to continue (its match.jsonl)
     budget: str = MISSING  # budget, report_dir, ladder: mode=report (agents/evaluation/report.py)
     report_dir: Optional[str] = None

@@ -3,7 +3,8 @@
 Every pair of players meets ``games_per_pair`` times with the seats swapped
 each game; the games are played by :func:`agents.evaluation.runner.play_games`
 (seeded, parallel), and a :class:`Tournament` tallies each pair's wins, draws
-and losses and fits the players' ratings.
+and losses and fits the players' ratings. :func:`sequential_match` plays two players'
+seat-swapped pairs until a sequential test (:mod:`agents.evaluation.sprt`) decides.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import numpy as np
 from agents.evaluation.intervals import score_interval
 from agents.evaluation.ratings import Ratings, fit_ratings
 from agents.evaluation.runner import GameResult, play_games
+from agents.evaluation.sprt import SPRT, Verdict
 
 
 @dataclass(frozen=True)
@@ -137,3 +139,68 @@ def round_robin(
     lineups = [tuple(specs[p] for p in seats) for seats in schedule]
     results = play_games(game_cfg, lineups, seed, workers, progress, batch_games, opening, duplicate, done, on_played)
     return Tournament(players=specs, schedule=tuple(schedule), results=tuple(results))
+
+
+class _Decided(Exception):
+    """Raised from a game's callback once the test has decided: the games after it are not played."""
+
+
+def sequential_match(
+    game_cfg: dict,
+    specs: Sequence[str],
+    test: SPRT,
+    seed: int,
+    workers: int = 1,
+    progress: bool = False,
+    batch_games: int = 1,
+    opening: int = 0,
+    done: Mapping[int, GameResult] | None = None,
+    on_played: Callable[[int, GameResult], None] | None = None,
+) -> tuple[Tournament, Verdict]:
+    """Play ``specs[0]`` (the candidate) against ``specs[1]`` in duplicate pairs (the same opening
+    and chance, the candidate in seat 0 then seat 1: the games of ``round_robin(..., test.cap,
+    duplicate=True)``, in its order) until ``test`` decides; returns the games it counted (those
+    up to its decision) and its verdict. The decision is the first pair, in order, whose LLR
+    reaches a bound, so it does not depend on ``workers``; ``done`` and ``on_played`` as in
+    :func:`round_robin` (a resumed match whose saved games already decide plays none)."""
+    specs = tuple(specs)
+    if len(specs) != 2 or specs[0] == specs[1]:
+        raise ValueError(f"a sequential match is between two distinct specs, got {list(specs)}")
+    schedule = round_robin_schedule(2, test.cap)
+    lineups = [tuple(specs[p] for p in seats) for seats in schedule]
+    results = dict(done or {})
+    counts = np.zeros(5, dtype=int)
+    lower, upper = test.bounds
+    pairs_counted = 0
+
+    def count_pairs() -> bool:
+        """Count the pairs now complete, in order; whether the last one reaches a bound."""
+        nonlocal pairs_counted
+        while 2 * pairs_counted + 1 in results and 2 * pairs_counted in results:
+            first, second = results[2 * pairs_counted], results[2 * pairs_counted + 1]
+            counts[round(2 * (_points(first, 0) + _points(second, 1)))] += 1
+            pairs_counted += 1
+            if not lower < float(test.llr(counts)) < upper:
+                return True
+        return False
+
+    def played(number: int, result: GameResult) -> None:
+        results[number] = result
+        if on_played is not None:
+            on_played(number, result)
+        if count_pairs():
+            raise _Decided
+
+    if not count_pairs():
+        try:
+            play_games(game_cfg, lineups, seed, workers, progress, batch_games, opening, True, results, played)
+        except _Decided:
+            pass
+    verdict = test.decide([_points(results[2 * j], 0) + _points(results[2 * j + 1], 1) for j in range(pairs_counted)])
+    counted = tuple(results[number] for number in range(verdict.games))
+    return Tournament(players=specs, schedule=tuple(schedule[: verdict.games]), results=counted), verdict
+
+
+def _points(result: GameResult, seat: int) -> float:
+    """``seat``'s points in a game: win 1, draw 0.5, loss 0."""
+    return (1.0, 0.5, 0.0)[_outcome(result, seat)]

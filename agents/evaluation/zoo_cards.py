@@ -21,7 +21,8 @@ import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
-from agents.net.zoo import board_changes, read_card, zoo_names
+from agents.evaluation.sprt import SPRT, Verdict
+from agents.net.zoo import board_changes, network_sizes, read_card, sizes_text, zoo_names
 from envs import GAMES, game_defaults
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"  # beside train.py and evaluate.py in a checkout
@@ -30,7 +31,7 @@ ODOKU_GAMES = 2000  # games per seat against the oracle
 STRONG = 0.90  # the target score against mcts:1600 (and Neu-Y's, Y's against mcts:400)
 ODOKU_REGRET = 0.002  # the target regret per move, each seat
 # Sudoku Moyo's target against mcts:400: the ceiling that sixteen times its rollouts reach,
-# mcts:6400's duplicate score against it over 200 games (docs/results.md, "Sudoku Moyo")
+# mcts:6400's duplicate score against it over 200 games (results/strength.jsonl, "mcts:6400 on Sudoku Moyo")
 SUDOKU_CEILING = 0.665
 
 
@@ -44,13 +45,26 @@ class PlannedFigure:
     target: str
     goal: tuple[str, float] | None  # (">=" or "<=", bound); None: reported, no target
 
-    def command(self, batch_games: int = 1) -> str:
+    def command(self, batch_games: int = 1, test: SPRT | None = None) -> str:
         """The command that measures it; ``batch_games``: its games played in lockstep groups of
-        that many, which changes the games but not their expected results (docs/evaluate.md)."""
-        return "python evaluate.py " + shlex.join(self.overrides_for(batch_games))
+        that many, which changes the games but not their expected results (docs/evaluate.md);
+        ``test``: decided by that sequential test, its cap in place of the planned games."""
+        return "python evaluate.py " + shlex.join(self.overrides_for(batch_games, test))
 
-    def overrides_for(self, batch_games: int = 1) -> tuple[str, ...]:
-        return self.overrides + ((f"batch_games={batch_games}",) if batch_games != 1 else ())
+    def overrides_for(self, batch_games: int = 1, test: SPRT | None = None) -> tuple[str, ...]:
+        overrides = self.overrides
+        if test is not None:
+            overrides = tuple(o for o in overrides if not o.startswith("games=")) + (
+                f"games={test.cap}",
+                "test=sprt",
+                *(f"sprt.{key}={getattr(test, key):g}" for key in ("low", "high", "alpha", "beta")),
+            )
+        return overrides + ((f"batch_games={batch_games}",) if batch_games != 1 else ())
+
+    @property
+    def sequential(self) -> bool:
+        """Whether a sequential test can decide it: a score with a lower bound as its target."""
+        return self.reads[0] == "score" and self.goal is not None and self.goal[0] in (">=", ">")
 
 
 def batch_games_of(command: str) -> int:
@@ -113,17 +127,26 @@ def planned_figures(game: dict) -> list[PlannedFigure]:
     return figures
 
 
-def default_changes(game: dict) -> dict:
-    """The parameters in which the card's ``game`` differs from the game at its defaults, the
-    board the README and ``evaluate.py`` play: {} for a network of the default board."""
-    defaults = game_defaults(game["name"])
-    return {key: value for key, value in board_changes(game).items() if defaults.get(key) != value}
+def default_changes(card: dict) -> dict:
+    """The parameters in which the board of a card's network differs from the game at its
+    defaults, the board the README and ``evaluate.py`` play: {} for a network that plays the
+    default board (its rules, and the default size among the sizes it was trained on)."""
+    defaults = game_defaults(card["game"]["name"])
+    sizes = network_sizes(card)
+    return {
+        key: value
+        for key, value in board_changes(card["game"]).items()
+        if defaults.get(key) != value and not (key == "size" and defaults.get(key) in sizes)
+    }
 
 
-def _board_note(game: dict) -> str:
+def board_note(card: dict) -> str:
     """How a network's board differs from the game's default one, in words."""
-    defaults = game_defaults(game["name"])
-    changes = ", ".join(f"{key}={value} (default {defaults.get(key)})" for key, value in default_changes(game).items())
+    defaults = game_defaults(card["game"]["name"])
+    changes = ", ".join(
+        f"{key}={sizes_text(network_sizes(card)) if key == 'size' else value} (default {defaults.get(key)})"
+        for key, value in default_changes(card).items()
+    )
     return f"{changes}; it refuses the default board"
 
 
@@ -135,7 +158,8 @@ def read_figure(
     planned: PlannedFigure, document: dict, date: datetime.date | None = None, batch_games: int = 1
 ) -> dict:
     """The card's figure from the ``results.json`` document of ``planned``'s command, its games
-    played in lockstep groups of ``batch_games``."""
+    played in lockstep groups of ``batch_games``; a match decided by a sequential test
+    (``test=sprt``) is met where the test accepted its upper bound, and keeps the test."""
     kind, spec, which = planned.reads
     if kind == "score":
         row = next(r for r in document["table"] if r["player"] == spec and r["opponent"] == which)
@@ -144,18 +168,31 @@ def read_figure(
         measure = document["measures"][spec][int(which)]
         value, half, games = measure["regret_per_move"], measure["regret_per_move_ci"], measure["games"]
         value, interval = round(value, 5), [round(max(0.0, value - half), 5), round(value + half, 5)]
-    met, verdict = judge(value, interval, planned.goal)
-    return {
+    verdict = Verdict.from_dict(document["sprt"]) if "sprt" in document else None
+    met, words = judge(value, interval, planned.goal) if verdict is None else sequential_judgement(verdict)
+    figure = {
         "name": planned.name,
-        "command": planned.command(batch_games),
+        "command": planned.command(batch_games, None if verdict is None else verdict.test),
         "games": games,
         "value": value,
         "interval": interval,
         "target": planned.target,
         "met": met,
-        "verdict": verdict,
+        "verdict": words,
         "date": (date or datetime.date.today()).isoformat(),
     }
+    return figure if verdict is None else {**figure, "sprt": document["sprt"]}
+
+
+def sequential_judgement(verdict: Verdict) -> tuple[bool, str]:
+    """Whether a sequential test's verdict meets the target its bounds bracket, in words."""
+    met = verdict.decision == "high"
+    return met, f"{'met' if met else 'missed'} by the sequential test: {verdict.sentence()}"
+
+
+def figure_test(figure: dict) -> SPRT | None:
+    """The sequential test that decided a card's figure; None for a fixed-count figure."""
+    return Verdict.from_dict(figure["sprt"]).test if "sprt" in figure else None
 
 
 def judge(value: float, interval: list[float], goal: tuple[str, float] | None) -> tuple[bool, str]:
@@ -204,7 +241,14 @@ def format_card(card: dict) -> str:
         f"  trained: recipe {training['recipe']}, overrides {training['overrides']}, commit {training['commit']}, "
         f"seed {training['seed']}, {training['iterations']} iterations / {training['steps']} learner steps, "
         f"{training['wall_seconds'] / 60:.1f} min on {training['machine']}",
-        *([f"  board: {_board_note(card['game'])}"] if default_changes(card["game"]) else []),
+        *([f"  board: {board_note(card)}"] if default_changes(card) else []),
+        *(
+            [
+                f"  sizes: trained on {sizes_text(card['sizes'])}, plays each (zoo:{card['name']}@any: any size, zero-shot)"
+            ]
+            if "sizes" in card
+            else []
+        ),
         *(
             [f"  plays with: {', '.join(f'{k}={v}' for k, v in card['play'].items())} (changed from its training's)"]
             if card.get("play")
@@ -221,6 +265,14 @@ def format_card(card: dict) -> str:
             f"{figure['date']}); target {figure['target']}: {figure['verdict']}",
             f"      {figure['command']}",
         ]
+        if figure.get("sprt"):  # optional: the sequential test that decided it
+            test = figure["sprt"]
+            lower, upper = test["llr_bounds"]
+            lines.append(
+                f"      sequential test: SPRT on seat-swapped pairs, <= {test['low']:g} against >= {test['high']:g}, "
+                f"alpha {test['alpha']:g}, beta {test['beta']:g}, cap {test['cap']} games; LLR {test['llr']:g} "
+                f"(bounds {lower:g}..{upper:g}), stopped at the {test['stopped']}"
+            )
         if figure.get("note"):  # optional: what the figure means beside a reference (e.g. the oracle's ceiling)
             lines.append(f"      note: {figure['note']}")
     return "\n".join(lines)
@@ -233,7 +285,7 @@ def zoo_listing() -> tuple[str, list[str], dict[str, str]]:
     names = zoo_names()
     cards = [read_card(name) for name in names]
     blocks = [format_card(card) for card in cards]
-    changed = [bool(default_changes(card["game"])) for card in cards]
+    changed = [bool(default_changes(card)) for card in cards]
     on_default_board = {card["game"]["name"] for card, other in zip(cards, changed) if not other}
     on_other_board = {card["game"]["name"]: card for card, other in zip(cards, changed) if other}
     missing = {name: recipe_command(name) for name in GAMES if name not in on_default_board}
@@ -244,7 +296,7 @@ def zoo_listing() -> tuple[str, list[str], dict[str, str]]:
             lines.append(f"  {name:{width}s}{command}")
             if name in on_other_board:
                 card = on_other_board[name]
-                lines.append(f"  {'':{width}s}(zoo:{card['name']} plays {_board_note(card['game'])})")
+                lines.append(f"  {'':{width}s}(zoo:{card['name']} plays {board_note(card)})")
         lines.append(
             "  then: python -m agents.net.zoo.export RUN/checkpoints/CHECKPOINT.pt --command '...' --commit C "
             "--machine M, and PYTHONPATH=. python benchmarks/zoo_measure.py GAME (docs/zoo.md)"

@@ -65,7 +65,7 @@ def network_player(game: Game, net, search: dict, simulations: int | None = None
     is set to 0. Mixing one random playout into every leaf helps a young network in training, but
     a trained one usually searches far better without that noise (each zoo network trained with
     ``playout_mix=0.5`` on the Hex and Y boards scores 99-100 of 100 without it against itself
-    with it: ``benchmarks/zoo_search_ab.py``, docs/results.md)."""
+    with it: ``benchmarks/zoo_search_ab.py``)."""
     estimator = NetEstimator(game, net)
     if simulations == 0:
         return NetworkPlayer(estimator)

@@ -1,6 +1,6 @@
 """A person as a player, and the interactive game loop that lets them undo.
 
-The person types whole turns in the docs/rules.md notation (``Xb3`` in Odoku; drop
+The person types whole turns in the notation of the game's page, docs/games/NAME.md (``Xb3`` in Odoku; drop
 ``e3 g7``, swap ``f6g5 a11``, ``e3``, ``pass``, ``swap-sides`` in the neutral
 games). The Player API takes one action per call, so :class:`HumanPlayer`
 reads a turn, checks it on a copy of the position, and hands out its actions

@@ -1,4 +1,4 @@
-"""Odoku's exact perfect player (random-turn theorem, docs/rules.md section 1)."""
+"""Odoku's exact perfect player (random-turn theorem, docs/games/odoku.md)."""
 
 from __future__ import annotations
 

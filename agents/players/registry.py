@@ -1,8 +1,8 @@
 """The registry of player specs: ``make_player(spec, game)``.
 
 Specs are short strings, as on the command line: ``random``, ``greedy``,
-``mcts:N``, ``hmcts:N[:TURNS]``, ``az:PATH[:SIMS]``, ``zoo[:GAME][:SIMS]``, ``oracle``, ``solver``, ``human``. Each kind
-maps to a factory ``(game, args) -> Player``, imported on first use, so a
+``mcts:N``, ``hmcts:N[:TURNS]``, ``az:PATH[:SIMS]``, ``zoo[:GAME[@any]][:SIMS]``, ``oracle``,
+``solver``, ``human``. Each kind maps to a factory ``(game, args) -> Player``, imported on first use, so a
 spec that needs torch (``az``) imports it only when it is asked for. A spec may
 carry a display name for tables, plots and records: ``me=az:PATH:64``; without
 one, :func:`display_names` shortens checkpoint paths to their file names.
@@ -48,11 +48,15 @@ PLAYER_SPECS: dict[str, tuple[str | Callable, str]] = {
     ),
     "zoo": (
         "agents.players.zoo_player:make_zoo_player",
-        "zoo[:GAME][:SIMS]: the zoo's network for this game (agents/net/zoo/, python evaluate.py mode=zoo)",
+        "zoo[:GAME[@any]][:SIMS]: the zoo's network for this game (agents/net/zoo/, python evaluate.py "
+        "mode=zoo); @any: also at board sizes it was not trained on",
     ),
     "oracle": ("agents.players.oracle:make_oracle_player", "oracle: Odoku's exact perfect player"),
     "solver": ("agents.players.solver_player:make_solver_player", "solver: exact alpha-beta player for tiny boards"),
-    "human": ("agents.players.human:make_human_player", "human: a person at the terminal (docs/rules.md notation)"),
+    "human": (
+        "agents.players.human:make_human_player",
+        "human: a person at the terminal (the notation of docs/games/NAME.md)",
+    ),
 }
 
 
@@ -103,7 +107,7 @@ def network_file(spec: str, game_name: str) -> Path | None:
         from agents.net.zoo import weights_path  # torch: only for a spec that plays a network
         from agents.players.zoo_player import zoo_spec
 
-        return weights_path(zoo_spec(args, game_name)[0])
+        return weights_path(zoo_spec(args, game_name).name)
     return None
 
 

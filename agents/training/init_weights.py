@@ -3,10 +3,14 @@
 ``resume=PATH`` continues a run: its weights, optimiser, replay buffer, counters, generators
 and clock. ``init=SOURCE`` starts a new run (fresh optimiser, empty replay buffer, step 0,
 this run's seed) whose network begins with the weights of ``SOURCE``: ``zoo`` (the zoo's
-network for the run's game), ``zoo:NAME`` or a checkpoint (a file, or a run directory: its
-newest). It is how a shipped network trains further when the run that made it is gone.
+network for the run's game), ``zoo:NAME``, a zoo-format file's path (a progress file
+``agents/net/zoo/training/NAME.pt``, :mod:`agents.net.zoo.export`) or a checkpoint (a file,
+or a run directory: its newest). It is how a shipped network trains further when the run
+that made it is gone, and how training goes on from its progress file on another machine.
 The weights must be for the run's game and rules (at any board size) and
-have the run's ``net`` shape; anything else is a ConfigError naming both.
+have the run's ``net`` shape; anything else is a ConfigError naming both. A zoo-format file
+is recorded with its digest, ``PATH@sha256:HEX`` (the export finds the training before the
+run by it), and such a source is refused once the file no longer holds those weights.
 """
 
 from __future__ import annotations
@@ -18,7 +22,16 @@ import torch
 from agents.config import ConfigError
 from agents.net.checkpoint import CheckpointError, build_network, check_game, load_checkpoint
 from agents.net.network import NetConfig
-from agents.net.zoo import ZooError, load_network, named_network
+from agents.net.zoo import (
+    DIGEST,
+    ZooError,
+    file_digest,
+    is_zoo_file,
+    load_file,
+    load_network,
+    named_network,
+    split_digest,
+)
 from agents.training.saving import latest_checkpoint
 from envs.core import Game
 
@@ -31,12 +44,20 @@ def initial_weights(source: str, game: Game, net_config: NetConfig) -> tuple[dic
         if zoo_name:
             net = load_network(zoo_name, game, any_size=True).net  # weights fit every size
         else:
-            path = Path(source)
+            text, digest = split_digest(source)
+            path = Path(text)
             path = latest_checkpoint(path) if path.is_dir() else path
-            source = str(path)
-            checkpoint = load_checkpoint(path)
-            check_game(checkpoint, game, path, any_size=True)  # a checkpoint's weights fit every size
-            net = build_network(checkpoint, path, game)
+            if is_zoo_file(path):
+                found = file_digest(path)
+                if digest not in (None, found):
+                    raise ZooError(f"{path} no longer holds those weights (its digest is now {found})")
+                net = load_file(path, game, any_size=True).net
+                source = f"{path}{DIGEST}{found}"
+            else:
+                source = str(path)
+                checkpoint = load_checkpoint(path)
+                check_game(checkpoint, game, path, any_size=True)  # a checkpoint's weights fit every size
+                net = build_network(checkpoint, path, game)
     except (ZooError, CheckpointError) as error:
         raise ConfigError(f"init={source}: {error}") from None
     if net.config != net_config:

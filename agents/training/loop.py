@@ -103,6 +103,7 @@ class TrainResult:
     exit_status: int = 0  # 128 + the signal that stopped the run (130: Ctrl-C)
     losses: list[dict[str, float]] = field(default_factory=list)
     evaluations: list[dict[str, float]] = field(default_factory=list)
+    wall_seconds: float | None = None  # the run's wall clock at its end (continued from a resumed checkpoint's)
 
 
 # --- the run's parts ------------------------------------------------------------------------------
@@ -313,6 +314,7 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
         if baselines is not None:
             baselines.close()
     result.step, result.iteration = step, iteration
+    result.wall_seconds = None if started_at is None else time.perf_counter() - started_at
     _announce("finished; run directory", run_dir, checkpoint=result.checkpoint)
     return result
 

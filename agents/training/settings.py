@@ -88,6 +88,9 @@ class RunConfig:
     resume: Optional[str] = None
     init: Optional[str] = None  # absent from checkpoints written before the key existed
     progress: bool = True
+    record: Optional[str] = (
+        None  # train.py: append the run's wall time as a record (agents/evaluation/figure_records.py)
+    )
     train: TrainSection = field(default_factory=TrainSection)
     eval: EvalSection = field(default_factory=EvalSection)
     game: Any = MISSING

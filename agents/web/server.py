@@ -5,7 +5,8 @@ Pages: ``/`` lists the games, ``/play/GAME`` is a game's board (play, watch, rep
 
 ==========================  ======================================================================
 ``GET  /api/games``         the games with their parameters, the agent spec forms, the checkpoints,
-                            the zoo's boards (each game with a network, the parameters it plays)
+                            the zoo's boards (each game with a network: the parameters of its
+                            ``board`` and the ``sizes`` it was trained on)
 ``POST /api/new``           ``{game, params, seats: [spec, spec], seed}``: a new session and its view
 ``POST /api/view``          ``{session}``: the session's position
 ``POST /api/play``          ``{session, action}``: the person's action (a click)

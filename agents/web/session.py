@@ -14,10 +14,9 @@ from typing import Sequence
 
 import numpy as np
 
-from agents.evaluation.runner import game_record
 from agents.web.players import PlayerSource
 from envs.core import CHANCE, TERMINAL, Game, make_game
-from envs.records import format_game, parse_header, read_record, replay
+from envs.records import format_game, game_record, read_record, record_game, replay
 
 HUMAN = "human"
 
@@ -183,10 +182,7 @@ class Replay:
         if not isinstance(text, str):
             raise SessionError("a record is text")
         record = read_record(text)
-        params = parse_header(record)
-        if "game" not in params:
-            raise SessionError("the record has no 'game:' header line")
-        self.game = make_game(str(params.pop("game")), **params)
+        self.game = record_game(record)
         self.turns = list(record.turns)
         self.states = [self.game.initial_state()]
         for state in replay(self.game, self.turns, self.game.initial_state()):

@@ -1,10 +1,10 @@
-"""The neutral mutator (docs/rules.md section 2) over any base game's :class:`~envs.stones.rules.Rules`.
+"""The neutral mutator (docs/rules.md) over any base game's :class:`~envs.stones.rules.Rules`.
 
 This module knows everything about neutral stones and nothing about the
 particular base game; the base game only says where a stone may go and what it
 captures (``rules.placements``, ``rules.flips``) and when a turn has won (``rules.wins``).
 
-A turn is one to three micro-steps by the same seat, each one action (docs/rules.md section 3):
+A turn is one to three micro-steps by the same seat, each one action (docs/rules.md, the encodings):
 
 =====  ===========================================  ===========================
 phase  the mover now chooses                         text of the whole turn

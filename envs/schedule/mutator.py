@@ -1,4 +1,4 @@
-"""The turn-schedule mutator (docs/rules.md section 6) over any base game's :class:`MoveRules`.
+"""The turn-schedule mutator (docs/rules.md) over any base game's :class:`MoveRules`.
 
 This module knows everything about turns of several moves and nothing about the
 particular base game; the rules say what one move is (its micro-steps, their

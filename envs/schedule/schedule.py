@@ -1,4 +1,4 @@
-"""Turn schedules: how many moves each turn holds (docs/rules.md section 6).
+"""Turn schedules: how many moves each turn holds (docs/rules.md, the turn-schedule mutator).
 
 A schedule is a list of move counts, the last repeated for ever: ``134`` (the
 text's "13(4)") is one move for the first turn, three for the second, then four

@@ -7,7 +7,7 @@ with one placement per turn (plain Hex, Gomoku, Reversi), and
 
 Colours, not seats, are on the board: colour 1 (``x``, Hex's Vertical) moves
 first and belongs to seat 0 until the pie rule (``swap-sides``) hands the
-colours over; seats keep their numbers (docs/rules.md section 2).
+colours over; seats keep their numbers (docs/rules.md, the neutral mutator).
 """
 
 from __future__ import annotations

@@ -7,7 +7,8 @@ written from a checkpoint, without the checkpoint: e.g. a larger budget,
 the card's list of commands that regenerate the file, and the card's figures
 that the search sets (all but the raw network's) are dropped, since they no
 longer describe how it plays: ``PYTHONPATH=. python benchmarks/zoo_measure.py
-NAME --only "score vs"`` measures them again.
+NAME --only "score vs"`` measures them again. The journals of the network's unfinished
+measurements (``journals/NAME/``) are removed: their games are of the network as it played.
 """
 
 from __future__ import annotations
@@ -16,12 +17,22 @@ import argparse
 import logging
 import re
 import shlex
+import shutil
 import sys
 from pathlib import Path
 
 import torch
 
-from agents.net.zoo import ZOO_DIR, ZooError, atomic_write, card_path, read_card, weights_path, write_card
+from agents.net.zoo import (
+    ZOO_DIR,
+    ZooError,
+    atomic_write,
+    card_path,
+    journal_dir,
+    read_card,
+    weights_path,
+    write_card,
+)
 from agents.net.zoo.export import add_play_arguments
 from agents.search.mcts.config import changed_settings
 
@@ -47,6 +58,10 @@ def tune_network(name: str, play: list[str], command: str, directory: Path = ZOO
     card["figures"] = [f for f in card["figures"] if raw.search(f["command"])]
     atomic_write(path, lambda handle: torch.save(entry, handle))
     write_card(card, card_path(name, directory))
+    unfinished = journal_dir(name, directory)
+    if unfinished.is_dir():  # games of the network as it was: a measurement resumed would refuse them
+        shutil.rmtree(unfinished)
+        log.info("removed %s: the unfinished measurements of zoo:%s start again", unfinished, name)
     return changes
 
 

@@ -336,12 +336,14 @@ async function replayGame() {
 }
 
 // --- set-up -------------------------------------------------------------------------------------
-// A zoo network plays only the board it was trained on: where that is not the default one
-// (Progressive Amazons 10x10, not 19x19), a button sets the parameters to it.
-function offerZooBoard(board) {
+// A zoo network plays only the rules and the board sizes it was trained on: where the default
+// board is not among them (Progressive Amazons 10x10, not 19x19), a button sets the parameters to
+// its board.
+function offerZooBoard({ board, sizes }) {
   const inputs = [...document.querySelectorAll("#params input")];
   const differs = Object.entries(board).filter(([name, value]) =>
-    inputs.some((input) => input.name === name && input.value !== String(value)));
+    inputs.some((input) => input.name === name && input.value !== String(value)
+      && !(name === "size" && sizes.map(String).includes(input.value))));
   if (differs.length === 0) return;
   const button = document.createElement("button");
   button.id = "zoo-board";
@@ -352,6 +354,9 @@ function offerZooBoard(board) {
   });
   $("params").appendChild(button);
 }
+
+// The seat's "zoo" option names the sizes its network was trained on (it refuses the others).
+const zooLabel = ({ sizes }) => (sizes.length ? `zoo (size ${sizes.join(", ")})` : "zoo");
 
 async function setUp() {
   const info = await call("/api/games");
@@ -368,12 +373,12 @@ async function setUp() {
     label.appendChild(input);
     params.appendChild(label);
   }
-  const zooBoard = info.zoo[game]; // the parameters its zoo network plays, when it has one
-  if (zooBoard) offerZooBoard(zooBoard);
+  const zoo = info.zoo[game]; // the board and sizes its zoo network plays, when it has one
+  if (zoo) offerZooBoard(zoo);
   const specs = $("specs");
-  const options = ["human", ...(zooBoard ? ["zoo"] : []), "random", "greedy", "mcts:50", "mcts:200", "mcts:1000",
+  const options = ["human", ...(zoo ? ["zoo"] : []), "random", "greedy", "mcts:50", "mcts:200", "mcts:1000",
     "oracle", "solver", ...info.checkpoints.map((name) => `az:${name}`)];
-  for (const spec of options) specs.appendChild(new Option(spec, spec));
+  for (const spec of options) specs.appendChild(new Option(spec === "zoo" ? zooLabel(zoo) : spec, spec));
   $("new").addEventListener("click", newGame);
   $("undo").addEventListener("click", () => sessionCall("/api/undo"));
   $("swap").addEventListener("click", () => sessionCall("/api/swap"));

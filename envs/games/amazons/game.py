@@ -1,4 +1,4 @@
-"""The Game of the Amazons, plain and with the 13(4) progressive mutator (docs/rules.md section 7).
+"""The Game of the Amazons, plain and with the 13(4) progressive mutator (docs/games/amazons.md).
 
 Cells (index = r * n + c; row 1 at the top, as the text's diagram prints it)::
 
@@ -37,7 +37,7 @@ from envs.stones.board import (
 QUEEN_STEPS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 _MOVE = re.compile(r"^([a-z][0-9]{1,2})([a-z][0-9]{1,2})/([a-z][0-9]{1,2})$")
 
-# The text's 19x19 start, reconstructed from its record (docs/rules.md section 7b): the pieces
+# The text's 19x19 start, reconstructed from its record (docs/games/progressive_amazons.md): the pieces
 # that never move stand where the final diagram shows them, every other one on the from-square
 # of its first move.
 TEXT_START = "s4 a16 a8 s12 d1 p19 l1 h19 / a7 d19 l19 h1 a12 p1 s8 s16"
@@ -239,7 +239,7 @@ class Amazons(ScheduledGame):
     Board           n x n, ``size`` 4..26 (default 10); cell ``r * n + c``, row 1
                     (r = 0) at the top; ``start`` lists each side's amazons,
                     ``"a4 d1 g1 j4 / a7 d10 g10 j7"``, "" the standard 10x10 start
-                    scaled to n (docs/rules.md section 7)
+                    scaled to n (docs/games/amazons.md)
     Seats           0 moves first (``w``; ``y`` in the 13(4) form), 1 second (``b``; ``o``)
     Actions         ``Discrete(n * n)``: a move is three micro-steps, each a cell: an
                     amazon of the mover's (one with an empty neighbour), its

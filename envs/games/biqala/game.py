@@ -1,6 +1,6 @@
 """Biqala: a double mancala on two concentric rings with Wari (Oware abapa) rules,
 sowing around the emptied cell's own ring, and a transfer to the other ring that
-hands one stone to the opponent (docs/rules.md section 10).
+hands one stone to the opponent (docs/games/biqala.md).
 
 The board is a 6 x 4 grid: an outer ring of 16 cells round an inner ring of 8.
 A owns the capitals (top half), B the small letters; index = row * 6 + column::
@@ -124,7 +124,7 @@ class Biqala(Game):
     Returns         +1 for the seat with more stones captured, -1 for the other, 0 each
                     for a tie
     Termination     a store holds more than half the stones; the player to move has no
-                    legal move, or must feed and cannot (docs/rules.md 7); ``idle_limit``
+                    legal move, or must feed and cannot (docs/games/biqala.md); ``idle_limit``
                     turns in a row without a capture or transfer, or ``max_turns``
                     turns in all (the cycle rule). Then each player takes the stones
                     on his own cells

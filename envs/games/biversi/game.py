@@ -1,4 +1,4 @@
-"""Biversi (docs/rules.md section 13): Reversi on a torus from two start patterns, 1222 turns.
+"""Biversi (docs/games/biversi.md): Reversi on a torus from two start patterns, 1222 turns.
 
 Cells (index = r * n + c; row 1 at the top, as the text prints its board; 10x10)::
 
@@ -39,7 +39,7 @@ _WORD = re.compile(r"^([a-z])([0-9]{1,2})(J?)$")
 
 def start_board(n: int) -> np.ndarray:
     """The crossed pattern on rows 2-3, columns b-c and the parallel one antipodal to it, both
-    as the text's sample has them (docs/rules.md section 13)."""
+    as the text's sample has them (docs/games/biversi.md)."""
     board = np.zeros(n * n, np.int8)
     o, x = PIECE
     h = n // 2
@@ -58,7 +58,7 @@ class BiversiRules(MoveRules):
     seat_names = ("o", "x")
     step_names = ("placement",)
     # the seat plane: with one placement, then two a turn, the first seat wins most games between
-    # equal players (docs/results.md), an edge a value head can only learn if it sees the seat
+    # equal players (mode=stats with mcts:200 against itself: 90% for seat 0), an edge a value head can only learn if it sees the seat
     extra_plane_names = ("sections apart", "the mover is x")
     restriction_text = "while the two sections are apart, a turn's two placements go one into each"
     passes_when_stuck = True
@@ -249,7 +249,7 @@ class BiversiRules(MoveRules):
 
 class Biversi(ScheduledGame):
     """Biversi (``Biversi-v0``): Reversi on an n x n torus from a crossed and a parallel start
-    pattern set antipodally, one placement and then two a turn (docs/rules.md section 13).
+    pattern set antipodally, one placement and then two a turn (docs/games/biversi.md).
 
     ==============  ==============================================================
     Board           n x n torus, ``size`` even 6..26 (default 10); cell ``r * n + c``,

@@ -1,5 +1,5 @@
 """Blockdance: turn a connected block of your men around one of them; kill every enemy man
-(docs/rules.md section 15; the rotation rule is in ``moves.py``).
+(docs/games/blockdance.md; the rotation rule is in ``moves.py``).
 
 The board is a hexagon of side s (``envs.stones.hexagon``: 15 rows of 8 to 15 cells for the
 text's s = 8, letters ``a``-``C``). A turn is micro-steps over cells: the pivot (a man of the

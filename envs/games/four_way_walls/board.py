@@ -1,4 +1,4 @@
-"""Four-way walls' board rules (docs/rules.md section 14): where a stone may step or jump,
+"""Four-way walls' board rules (docs/games/four_way_walls.md): where a stone may step or jump,
 where a wall may stand, and whether every stone can still reach its goal.
 
 The board has n x n cells and (n + 1) x (n + 1) points, both counted from the top left::

@@ -1,4 +1,4 @@
-"""Four-way walls (docs/rules.md section 14): a Quoridor variant in which each player's four
+"""Four-way walls (docs/games/four_way_walls.md): a Quoridor variant in which each player's four
 stones head for the four boundaries, every stone steps each turn and then a wall is played.
 
 A turn is micro-steps: for each stone that moves, the stone (its cell) and its destination (a
@@ -72,8 +72,9 @@ class WallsState:
 
 def start_stones(size: int) -> list[int]:
     """The text's start, scaled: two stones on each edge, at the edge's cells k and n-1-k with
-    k = (n - 1) // 3 (3 and 6 on 10 x 10), each heading for the opposite boundary; a half turn
-    maps every stone onto its partner of the same seat, a mirror left to right onto the other seat's."""
+    k = (n - 1) // 3 (3 and 6 on 10 x 10), each heading for the opposite boundary; a quarter turn
+    maps every stone onto the start of the same seat's stone heading a quarter on (N onto E's
+    cell), a mirror left to right onto the other seat's."""
     k, far = (size - 1) // 3, size - 1 - (size - 1) // 3
     last = size - 1
 

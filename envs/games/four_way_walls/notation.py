@@ -1,4 +1,4 @@
-"""Four-way walls' names and diagrams (docs/rules.md section 14): cells, walls and the text's
+"""Four-way walls' names and diagrams (docs/games/four_way_walls.md): cells, walls and the text's
 board diagram, both ways.
 
 * A cell is its column letter (``a`` on the left) and its row number (1 at the top): ``d4``.

@@ -1,4 +1,4 @@
-"""The eight maps of the square as symmetries of Four-way walls (docs/rules.md section 14).
+"""The eight maps of the square as symmetries of Four-way walls (docs/games/four_way_walls.md).
 
 The rules do not change when the board is turned or reflected, provided each stone's goal turns
 with it: a stone heading north on the mirrored board heads for the mirror image of the north

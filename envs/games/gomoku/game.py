@@ -1,4 +1,4 @@
-"""Gomoku on an n x n board (docs/rules.md section 2b): five or more in a row wins.
+"""Gomoku on an n x n board (docs/games/gomoku.md): five or more in a row wins.
 
 Cells (index = r * n + c; row 1 at the top)::
 
@@ -57,7 +57,7 @@ class Gomoku(StoneGame):
 
 
 class Neumoku(NeutralGame):
-    """Neumoku = Gomoku + neutral mutator (docs/rules.md section 2b).
+    """Neumoku = Gomoku + neutral mutator (docs/games/neumoku.md).
 
     ===================  ================================================================
     Board                n x n, ``size`` 5..26 (default 15), row 1 at the top

@@ -1,4 +1,4 @@
-"""Hex on an n x n rhombus (docs/rules.md section 2a): Vertical joins rows 1 and n, Horizontal columns a and the last.
+"""Hex on an n x n rhombus (docs/games/hex.md): Vertical joins rows 1 and n, Horizontal columns a and the last.
 
 Cells (index = r * n + c; row 1 at the top, each row shifted half a cell right)::
 
@@ -88,7 +88,7 @@ class HexRules(Rules):
 
 
 class Hex(StoneGame):
-    """Plain Hex (docs/rules.md section 2a without neutrals): one stone on an empty cell per turn.
+    """Plain Hex (docs/games/hex.md): one stone on an empty cell per turn.
 
     ===================  ================================================================
     Board                n x n rhombus, ``size`` 2..26 (default 11); cell ``r * n + c``,
@@ -116,7 +116,7 @@ class Hex(StoneGame):
 
 
 class Nex(NeutralGame):
-    """Nex = Hex + neutral mutator (docs/rules.md section 2a).
+    """Nex = Hex + neutral mutator (docs/games/nex.md).
 
     ===================  ================================================================
     Board                n x n Hex rhombus, ``size`` 2..26 (default 11), row 1 at the top,

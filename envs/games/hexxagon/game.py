@@ -1,4 +1,4 @@
-"""Hexxagon, plain and 1344 (docs/rules.md section 8): clone or jump on a hexagon of hexagons.
+"""Hexxagon, plain and 1344 (docs/games/hexxagon.md): clone or jump on a hexagon of hexagons.
 
 The board is a hexagon of side s (``envs.stones.hexagon``: cells, names, diagrams, maps).
 
@@ -23,7 +23,7 @@ from envs.stones.board import cell_symmetry
 from envs.stones.hexagon import CELL, MAX_SIDE, geometry
 
 MIN_SIDE = 3
-# The text's 1344 start, reconstructed (docs/rules.md section 8b): its diagram less the printed
+# The text's 1344 start, reconstructed (docs/games/hexxagon_1344.md): its diagram less the printed
 # first two turns; a half turn of the board maps x's stones onto o's.
 TEXT_START = "i1 q1 u5 i9 G9 e13 u13 C13 i17 / y1 e5 C5 m5 a9 y9 m13 q17 y17"
 

@@ -1,5 +1,5 @@
 """Hop Chess: FIDE chess where each turn also moves the player's hopper, and a piece that
-lands on a hopper moves again (docs/rules.md section 12; the rules are in ``moves.py``).
+lands on a hopper moves again (docs/games/hop_chess.md; the rules are in ``moves.py``).
 
 Squares (index = rank * 8 + file)::
 
@@ -53,7 +53,7 @@ PIECE_OF_SYMBOL = {"O": PAWN, "p": -PAWN} | {
 NUM_PLANES = 23
 PIECE_VALUES = (0, 1, 3, 3, 5, 9, 0)  # by abs(piece): none, pawn, knight, bishop, rook, queen, king
 NO_BOARD = np.empty(0, np.int8)  # the kernel's ``cut_board`` when it plays to the end
-REPETITIONS = 3  # the third occurrence of a position draws (docs/rules.md 12: a claim made for the players)
+REPETITIONS = 3  # the third occurrence of a position draws (docs/games/hop_chess.md: a claim made for the players)
 
 
 class HopChessState:
@@ -553,7 +553,7 @@ def _action_name(action: int) -> str:
 
 def compiled_turns(pos: Position) -> dict[tuple[int, int, int], list[int]]:
     """``moves.legal_turns`` from the numba kernel: the same moves, order and hopper squares,
-    about fifteen times sooner (docs/results.md, "Hop Chess's legal turns compiled")."""
+    about fifteen times sooner (docs/results.md, Speed ratios)."""
     from envs.games.hop_chess import playout  # here: numba compiles on first use
 
     moves, starts, squares = playout.legal_turns(

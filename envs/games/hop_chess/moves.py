@@ -1,5 +1,5 @@
 """Hop Chess's move rules: FIDE chess where a piece that lands on a hopper moves on
-(docs/rules.md section 12). No Game API here: positions, piece moves, attacks, full turns.
+(docs/games/hop_chess.md). No Game API here: positions, piece moves, attacks, full turns.
 
 Squares: index = rank * 8 + file, a1 = 0, h1 = 7, a8 = 56. Pieces: +1..+6 white
 pawn, knight, bishop, rook, queen, king; negative for black; 0 empty. Hoppers stand

@@ -1,4 +1,4 @@
-"""Odoku: 5x5, a coin flip before every move decides who moves (docs/rules.md section 1).
+"""Odoku: 5x5, a coin flip before every move decides who moves (docs/games/odoku.md).
 
 Cells (index = (row - 1) * 5 + column), row 5 is north::
 
@@ -417,7 +417,7 @@ def value(state: OdokuState) -> float:
     """Expected final score under optimal play by both sides, exact for the fair coin.
 
     By the random-turn theorem it equals the expected score when every empty
-    cell is filled by an independent fair coin (docs/rules.md section 1).
+    cell is filled by an independent fair coin (docs/games/odoku.md).
     """
     return sum(P_BALANCED[b][w] for b, w in zip(state.blue, state.white))
 

@@ -1,4 +1,4 @@
-"""Push Go: Go with the push move of the seed's "Little Go change" (docs/rules.md section 11).
+"""Push Go: Go with the push move of the seed's "Little Go change" (docs/games/push_go.md).
 
 Cells (index = r * n + c; row 1 at the top, as in the other stone games)::
 
@@ -31,16 +31,20 @@ EMPTY, BLACK, WHITE = 0, 1, 2
 SYMBOLS = ".xo"
 SEAT_NAMES = ("x", "o")
 PUSH_FORMS = ("place", "move")
-NUM_PLANES = 6
+KO_RULES = ("simple", "push")  # ``ko``: simple ko beside the push, or the push instead of a ko rule
+REPETITIONS = 3  # ko="push": the third time a position stands ends the game drawn
+NUM_PLANES = 6  # ko="push" adds a seventh: the position stands for the second time
 ORTHOGONAL = ((-1, 0), (1, 0), (0, -1), (0, 1))
 NO_BOARD = np.empty(0, np.uint8)  # the kernel's ``cut_board`` when it plays to the end
 
 
 class PushGoState:
-    """The board (0 empty, 1 x, 2 o), whose turn, consecutive passes, turns played, and
-    the board before the last turn (the position the mover may not bring back: ko)."""
+    """The board (0 empty, 1 x, 2 o), whose turn, consecutive passes, turns played, the board
+    before the last turn (the position the mover may not bring back: simple ko), and under
+    ``ko="push"`` the positions so far (``seen``: a tuple of keys, the board and the player to
+    move, shared between copies) and how often the current one has stood."""
 
-    __slots__ = ("board", "player", "passes", "turns", "previous")
+    __slots__ = ("board", "player", "passes", "turns", "previous", "seen", "repeats")
 
     def __init__(self, n: int):
         self.board = bytearray(n * n)
@@ -48,11 +52,14 @@ class PushGoState:
         self.passes = 0
         self.turns = 0
         self.previous = bytes(n * n)
+        self.seen: tuple[bytes, ...] = ()
+        self.repeats = 1
 
     def copy(self) -> "PushGoState":
         other = PushGoState.__new__(PushGoState)
         other.board, other.previous = self.board[:], self.previous
         other.player, other.passes, other.turns = self.player, self.passes, self.turns
+        other.seen, other.repeats = self.seen, self.repeats
         return other
 
 
@@ -72,15 +79,21 @@ class PushGo(Game):
                     2*n*n pass. Captures, then suicide: a turn removes the enemy's
                     groups left without liberties, then a group of the mover's left
                     without liberties makes the turn illegal
-    Ko              a turn may not bring back the board as it was before the
-                    opponent's last turn (simple ko, placements and pushes alike)
+    Ko              ``ko="simple"`` (default): a turn may not bring back the board as it
+                    was before the opponent's last turn (placements and pushes alike);
+                    ``ko="push"``: no ko rule (the push settles kos), and a turn after
+                    which a position (board and player to move) stands for the third
+                    time ends the game drawn
     Observation     ``(6, n, n)`` float32 from the mover's view: 0 mover's stones, 1
                     opponent's stones, 2 mover's stones in atari, 3 opponent's stones in
-                    atari, 4 the mover is x, 5 the opponent passed last
+                    atari, 4 the mover is x, 5 the opponent passed last; ``ko="push"``
+                    adds 6: the position stands for the second time (once more draws)
     Returns         area scoring: stones plus empty regions that touch one colour only;
                     x wins (+1 / -1) when its area exceeds o's plus ``komi``, o when it
                     falls short, a draw (0) when equal (only with a whole-number komi)
-    Termination     two passes in a row, or ``max_turns`` turns (default 4*n*n)
+                    or after a third repetition (``ko="push"``)
+    Termination     two passes in a row (scored even on a third repetition), a third
+                    repetition (``ko="push"``), or ``max_turns`` turns (default 4*n*n)
     Symmetries      the 8 maps of the square
     Notation        ``e5``, a push ``d5>c5`` (the stone on d5 goes to c5), ``pass``
     ==============  ==============================================================
@@ -91,7 +104,14 @@ class PushGo(Game):
         "so make_vec steps the engine: the same games, at the engine's speed"
     )
 
-    def __init__(self, size: int = 9, komi: float = 7.5, push_form: str = "place", max_turns: int | None = None):
+    def __init__(
+        self,
+        size: int = 9,
+        komi: float = 7.5,
+        push_form: str = "place",
+        max_turns: int | None = None,
+        ko: str = "simple",
+    ):
         self.n = check_size(size, 2)
         if self.n > 19:
             raise ValueError(f"size must be from 2 to 19, got {size}")
@@ -99,11 +119,13 @@ class PushGo(Game):
             raise ValueError(f"komi must be a number of points within +-{self.n * self.n}, got {komi!r}")
         if push_form not in PUSH_FORMS:
             raise ValueError(f"push_form must be one of {PUSH_FORMS}, got {push_form!r}")
+        if ko not in KO_RULES:
+            raise ValueError(f"ko must be one of {KO_RULES}, got {ko!r}")
         default_turns = 4 * self.n * self.n
         max_turns = default_turns if max_turns is None else max_turns
         if isinstance(max_turns, bool) or not isinstance(max_turns, (int, np.integer)) or max_turns < 1:
             raise ValueError(f"max_turns must be a positive integer, got {max_turns!r}")
-        self.komi, self.push_form, self.max_turns = float(komi), push_form, int(max_turns)
+        self.komi, self.push_form, self.ko, self.max_turns = float(komi), push_form, ko, int(max_turns)
         cells = self.n * self.n
         self.pass_action = 2 * cells
         self.neighbours = neighbour_table(self.n, ORTHOGONAL)
@@ -111,14 +133,16 @@ class PushGo(Game):
             name="push_go",
             seat_names=SEAT_NAMES,
             num_actions=2 * cells + 1,
-            obs_shape=(NUM_PLANES, self.n, self.n),
+            obs_shape=(NUM_PLANES + (ko == "push"), self.n, self.n),
             max_decisions=self.max_turns,
-            params={"size": self.n, "komi": self.komi, "push_form": push_form, "max_turns": self.max_turns},
+            params={"size": self.n, "komi": self.komi, "push_form": push_form, "max_turns": self.max_turns, "ko": ko},
         )
 
     # --- positions ----------------------------------------------------------------------------
     def initial_state(self) -> PushGoState:
-        return PushGoState(self.n)
+        state = PushGoState(self.n)
+        self._record(state)
+        return state
 
     def from_diagram(self, text: str, to_move: str = "x") -> PushGoState:
         """A position from a diagram: rows of ``.``, ``x`` and ``o`` top to bottom; an arrow
@@ -136,6 +160,7 @@ class PushGo(Game):
         state.board = bytearray(SYMBOLS.index(w) for row in rows for w in row)
         state.previous = bytes(state.board)
         state.player = SEAT_NAMES.index(to_move)
+        self._record(state)
         return state
 
     # --- transitions -----------------------------------------------------------------------------
@@ -178,8 +203,21 @@ class PushGo(Game):
             state.passes = 0
         state.turns += 1
         state.player = 1 - state.player
-        if state.passes >= 2 or state.turns >= self.max_turns:
+        if state.passes >= 2:
             state.player = TERMINAL
+            return
+        self._record(state)
+        if state.repeats >= REPETITIONS or state.turns >= self.max_turns:
+            state.player = TERMINAL
+
+    def _record(self, state: PushGoState) -> None:
+        """``ko="push"``: adds the position (the board and the player to move) to ``seen`` and
+        counts how often it has stood, the start included."""
+        if self.ko != "push":
+            return
+        key = bytes(state.board) + bytes((state.player,))
+        state.seen += (key,)
+        state.repeats = state.seen.count(key)
 
     def _result(self, state: PushGoState, action: int) -> bytearray | None:
         """The board after placement or push ``action``, or None when it is illegal."""
@@ -210,7 +248,7 @@ class PushGo(Game):
             for x in (start, *self.neighbours[start]):
                 if board[x] == colour and not self._group(board, x)[1]:
                     return None
-        if bytes(board) == state.previous:
+        if self.ko == "simple" and bytes(board) == state.previous:
             return None
         return board
 
@@ -316,8 +354,9 @@ class PushGo(Game):
             state.player,
             state.passes,
             state.turns,
+            np.frombuffer(b"".join(state.seen), np.uint8).reshape(len(state.seen), self.n * self.n + 1),
             playout.neighbours(self.n),
-            np.array([self.n, playout.FORMS.index(self.push_form), self.max_turns], np.int64),
+            np.array([self.n, playout.FORMS.index(self.push_form), KO_RULES.index(self.ko), self.max_turns], np.int64),
             self.komi,
             seed,
             cut,
@@ -365,7 +404,7 @@ class PushGo(Game):
         return lead_returns(self._margin(board), self.n)
 
     def returns(self, state: PushGoState) -> tuple[float, float]:
-        if state.player != TERMINAL:
+        if state.player != TERMINAL or state.repeats >= REPETITIONS:
             return (0.0, 0.0)
         margin = self.margin(state)
         return (0.0, 0.0) if margin == 0 else ((1.0, -1.0) if margin > 0 else (-1.0, 1.0))
@@ -374,6 +413,8 @@ class PushGo(Game):
         return {"margin": self.margin(state)}
 
     def result_text(self, state: PushGoState) -> str:
+        if state.repeats >= REPETITIONS:
+            return "a draw by repetition (the position stood a third time)"
         margin = self.margin(state)
         if margin == 0:
             return "a draw"
@@ -390,13 +431,15 @@ class PushGo(Game):
     def observe(self, state: PushGoState) -> np.ndarray:
         n, mover = self.n, (0 if state.player == TERMINAL else state.player) + 1
         board = np.frombuffer(bytes(state.board), dtype=np.uint8)
-        planes = np.zeros((NUM_PLANES, n * n), dtype=np.float32)
+        planes = np.zeros((self.info.obs_shape[0], n * n), dtype=np.float32)
         planes[0], planes[1] = board == mover, board == 3 - mover
         for cell, group in enumerate(self._groups(state.board)):
             if group is not None and len(group[1]) == 1:
                 planes[2 if board[cell] == mover else 3, cell] = 1.0
         planes[4] = mover == BLACK
         planes[5] = state.passes > 0
+        if self.ko == "push":
+            planes[6] = state.repeats == REPETITIONS - 1
         return planes.reshape(self.info.obs_shape)
 
     def symmetries(self) -> list[Symmetry]:

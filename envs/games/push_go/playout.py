@@ -8,9 +8,10 @@ empty neighbour or joins a group of its colour with another liberty (``legal_act
 shortcut, which skips the ko test); every other placement and every push is tried as
 ``PushGo._result`` tries it (the push into the stone's one liberty, in the ``place`` or the
 ``move`` form; the enemy's groups left without liberties go, then a group of the mover's
-without liberties makes it illegal; a board equal to the one before the opponent's last turn
-is refused: simple ko, the only history the engine keeps). The end is two passes in a row or
-``max_turns`` turns, scored by ``PushGo.area`` and the komi.
+without liberties makes it illegal; under ``ko="simple"`` a board equal to the one before the
+opponent's last turn is refused). The end is two passes in a row or ``max_turns`` turns, scored
+by ``PushGo.area`` and the komi, or under ``ko="push"`` the third time a position (the board and
+the player to move, ``PushGoState.seen``'s keys) stands: a draw.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from functools import cache
 import numpy as np
 from numba import njit
 
-from envs.games.push_go.game import ORTHOGONAL
+from envs.games.push_go.game import ORTHOGONAL, REPETITIONS
 from envs.kernels import CUT, draw
 from envs.stones.board import neighbour_table
 
@@ -38,15 +39,20 @@ def neighbours(n: int) -> np.ndarray:
 
 
 @njit(cache=True)
-def playout(board, previous, player, passes, turns, neighbours, rules, komi, seed, cut, cut_board):
+def playout(board, previous, player, passes, turns, history, neighbours, rules, komi, seed, cut, cut_board):
     """``(outcome, decisions, turns)`` of a random game from a position (not over), as
     ``Game.engine_playout`` counts them: ``outcome`` 0 a draw, 1 or 2 the winning seat + 1;
     ``CUT`` once ``cut`` turns have ended (-1: never), the board then in ``cut_board``.
-    ``board``, ``previous``: ``PushGoState``'s (uint8); ``rules``: ``(n, push form code,
-    max_turns)``."""
-    n, move_form, max_turns = rules[0], rules[1] == 1, rules[2]
+    ``board``, ``previous``: ``PushGoState``'s (uint8); ``history``: its ``seen``, a key a
+    row (the board, then the player to move; none under simple ko); ``rules``: ``(n,
+    push form code, ko code (0 simple, 1 push), max_turns)``."""
+    n, move_form, push_ko, max_turns = rules[0], rules[1] == 1, rules[2] == 1, rules[3]
     cells = n * n
     board, previous = board.copy(), previous.copy()
+    room = len(history) + max(max_turns - turns, 0) + 1 if push_ko else 0  # a row a turn at most
+    seen = np.empty((room, cells + 1), np.uint8)
+    seen[: len(history)] = history
+    stored = len(history)
     after = np.empty(cells, np.uint8)
     options = np.empty(2 * cells + 1, np.int64)
     label = np.empty(cells, np.int64)  # each stone's group (its index in ``liberties``)
@@ -78,7 +84,7 @@ def playout(board, previous, player, passes, turns, neighbours, rules, komi, see
                 elif board[x] == EMPTY or (board[x] == colour and liberties[label[x]] > 1):
                     breathes = True
             if captures:  # only a capture can bring a board back (ko): the whole test
-                if _result(board, previous, colour, cell, n, move_form, neighbours, after, stack, mark, stamp):
+                if _result(board, previous, colour, cell, n, move_form, push_ko, neighbours, after, stack, mark, stamp):
                     options[count] = cell
                     count += 1
             elif breathes:
@@ -86,7 +92,9 @@ def playout(board, previous, player, passes, turns, neighbours, rules, komi, see
                 count += 1
         for cell in range(cells):  # pushes: an isolated enemy stone in atari
             if board[cell] == enemy and size[label[cell]] == 1 and liberties[label[cell]] == 1:
-                if _result(board, previous, colour, cells + cell, n, move_form, neighbours, after, stack, mark, stamp):
+                if _result(
+                    board, previous, colour, cells + cell, n, move_form, push_ko, neighbours, after, stack, mark, stamp
+                ):
                     options[count] = cells + cell
                     count += 1
         options[count] = 2 * cells  # the pass
@@ -98,16 +106,33 @@ def playout(board, previous, player, passes, turns, neighbours, rules, komi, see
             previous[:] = board
             passes += 1
         else:
-            _result(board, previous, colour, action, n, move_form, neighbours, after, stack, mark, stamp)
+            _result(board, previous, colour, action, n, move_form, push_ko, neighbours, after, stack, mark, stamp)
             previous[:] = board
             board[:] = after
             passes = 0
         turns += 1
         player = 1 - player
+        if passes < 2 and push_ko:  # ``PushGo._record``
+            seen[stored, :cells] = board
+            seen[stored, cells] = player
+            repeats = 0
+            for k in range(stored + 1):
+                repeats += _same(seen[k], seen[stored])
+            stored += 1
+            if repeats >= REPETITIONS:
+                return 0, decisions, decisions
         if passes >= 2 or turns >= max_turns:
             black, white = _area(board, neighbours, stack, mark, stamp)
             margin = black - white - komi
             return (0 if margin == 0 else (1 if margin > 0 else 2)), decisions, decisions
+
+
+@njit(cache=True)
+def _same(a, b):
+    for k in range(len(a)):
+        if a[k] != b[k]:
+            return False
+    return True
 
 
 @njit(cache=True)
@@ -168,7 +193,7 @@ def _breathes(board, start, neighbours, stack, mark, stamp):
 
 
 @njit(cache=True)
-def _result(board, previous, colour, action, n, move_form, neighbours, after, stack, mark, stamp):
+def _result(board, previous, colour, action, n, move_form, push_ko, neighbours, after, stack, mark, stamp):
     """``PushGo._result``: whether ``action`` is legal, the board after it into ``after``.
     ``action``: a placement on an empty cell, or a push of an isolated enemy stone in atari."""
     cells = n * n
@@ -210,6 +235,8 @@ def _result(board, previous, colour, action, n, move_form, neighbours, after, st
                 break
             if after[x] == colour and not _breathes(after, x, neighbours, stack, mark, stamp)[0]:
                 return False
+    if push_ko:  # no ko rule: the push settles kos, repetition ends cycles
+        return True
     for cell in range(cells):  # simple ko
         if after[cell] != previous[cell]:
             return True

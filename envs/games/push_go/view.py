@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from envs.board_view import BoardView, Cell
 from envs.core import TERMINAL
+from envs.games.push_go.game import REPETITIONS
 from envs.stones.board import cell_name
 from envs.stones.picture import STONE_OF_VALUE
 from envs.stones.view import WOOD_FILL, square_stone_layout
@@ -37,6 +38,8 @@ def push_go_view(game, state) -> BoardView:
     notes = [f"area so far: {seats[0]} {black}, {seats[1]} {white} (komi {game.komi:g})"]
     if state.player != TERMINAL:
         notes.insert(0, f"{seats[state.player]} to move" + (" (the opponent passed)" if state.passes else ""))
+        if state.repeats == REPETITIONS - 1:  # ko="push": a repetition more draws
+            notes.append("this position has stood before: a third time ends the game drawn")
     return BoardView(
         layout.width, layout.height, tuple(cells), layout.lines, layout.labels, (game.pass_action,), tuple(notes)
     )

@@ -1,4 +1,4 @@
-"""Reversi on an even n x n board (docs/rules.md section 2c): flank and flip; more stones wins.
+"""Reversi on an even n x n board (docs/games/reversi.md): flank and flip; more stones wins.
 
 Cells (index = r * n + c; row 1 at the top). Start, for n = 8::
 
@@ -72,7 +72,7 @@ class ReversiRules(Rules):
 
 
 class Reversi(StoneGame):
-    """Plain Reversi (docs/rules.md section 2c without neutrals).
+    """Plain Reversi (docs/games/reversi.md).
 
     ===================  ================================================================
     Board                n x n, ``size`` even, 4..26 (default 8); cell ``r * n + c``, row
@@ -96,7 +96,7 @@ class Reversi(StoneGame):
 
 
 class NeuVersi(NeutralGame):
-    """NeuVersi = Reversi + neutral mutator (docs/rules.md section 2c); neutrals dropped on any empty cell.
+    """NeuVersi = Reversi + neutral mutator (docs/games/neuversi.md); neutrals dropped on any empty cell.
 
     ===================  ================================================================
     Board                n x n, ``size`` even 4..26 (default 8), row 1 at the top; start

@@ -1,4 +1,4 @@
-"""Send It (docs/rules.md section 9): drops in line of sight, Go captures, area scoring.
+"""Send It (docs/games/send_it.md): drops in line of sight, Go captures, area scoring.
 
 Cells (index = r * n + c; row 1 at the top, as the column prints its board)::
 
@@ -298,7 +298,7 @@ class SendIt(ScheduledGame):
     ==============  ==============================================================
     Board           n x n, ``size`` 5..26 (default 13); cell ``r * n + c``, row 1
                     (r = 0) at the top; ``start`` lists each side's stones, "" the
-                    column's four (13x13: ``c3 k11 / k3 c11``, docs/rules.md 9)
+                    column's four (13x13: ``c3 k11 / k3 c11``, docs/games/send_it.md)
     Seats           0 ``x`` (moves first), 1 ``o``
     Actions         ``Discrete(n * n + 1)``: a drop is one micro-step, an empty cell
                     that sees a stone of the mover's along its row or column (only

@@ -1,5 +1,5 @@
 """Sudoku Moyo: two players fill one Sudoku grid, each in its own four boxes
-around a neutral centre that is filled first (docs/rules.md section 5).
+around a neutral centre that is filled first (docs/games/sudoku_moyo.md).
 
 Cells (index = (row - 1) * 9 + column), row 9 is north; boxes and owners
 (L light = seat 0, D dark = seat 1, C the neutral centre)::

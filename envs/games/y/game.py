@@ -1,4 +1,4 @@
-"""The game of Y on a triangle with n cells a side (docs/rules.md 2d), inside an n x n array.
+"""The game of Y on a triangle with n cells a side (docs/games/y.md), inside an n x n array.
 
 Row 1 is the bottom row (n cells), row n the top (one cell). Cell (r, c) of the
 array (r = 0 is row 1, c = 0..n-1-r) is on the board and has index r * n + c;
@@ -160,7 +160,7 @@ class YRules(Rules):
 
 
 class Y(StoneGame):
-    """Plain Y (docs/rules.md 2d without neutrals): one stone on an empty cell per turn.
+    """Plain Y (docs/games/y.md): one stone on an empty cell per turn.
 
     ===================  ================================================================
     Board                triangle with ``size`` cells a side, 2..13 (default 13), inside an
@@ -186,7 +186,7 @@ class Y(StoneGame):
 
 
 class NeuY(NeutralGame):
-    """Neu-Y = Y + neutral mutator (docs/rules.md 2d).
+    """Neu-Y = Y + neutral mutator (docs/games/neuy.md).
 
     ===================  ================================================================
     Board                Y triangle with ``size`` cells a side, 2..13 (default 13), inside
