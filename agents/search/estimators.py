@@ -73,7 +73,7 @@ class CutRolloutEstimator:
     goal), or the game's returns where it ends sooner.
 
     The rollout is ``game.cut_playout``: uniformly random legal actions, in the game's playout
-    kernel where it has one (Amazons, Hexxagon, Send It, Hop Chess), else the engine loop. A
+    kernel (every game with a heuristic has one), else the engine loop. A
     turn ends where the seat to play changes, so from a leaf in mid-turn finishing that turn is
     the first; ``turns=0`` scores the leaf itself. The cost of a value is ``turns`` turns and
     one heuristic, whatever the number of turns left in the game, where a playout to the end
