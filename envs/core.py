@@ -33,12 +33,13 @@ Conventions
 from __future__ import annotations
 
 import abc
+import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
-from envs.kernels import draw
+from envs.kernels import draw, playout_seed
 
 CHANCE = -1
 TERMINAL = -2
@@ -188,16 +189,20 @@ class Game(abc.ABC):
             player = self.to_play(state)
         return self.returns(state), decisions, turns
 
-    def engine_playout(self, state, seed: int) -> tuple[tuple[float, ...], int, int]:
+    def engine_playout(self, state, seed: int, cut: int = -1) -> tuple[tuple[float, ...], int, int]:
         """The engine loop from ``state`` (left untouched) to the end, one ``envs.kernels.draw``
-        from the stream at ``seed`` per decision over ``legal_actions``: the game a compiled
-        :meth:`random_playout` must play for the same seed (games without chance;
+        from the stream at ``seed`` per decision over ``legal_actions``; with ``cut >= 0`` it stops
+        once ``cut`` turns have ended (a turn ends where the seat to play changes) and scores the
+        position by ``heuristic_returns``. The game a compiled :meth:`random_playout` (and
+        :meth:`cut_playout`) must play for the same seed (games without chance;
         ``tests/test_scheduled_playouts.py``, ``tests/test_wall_block_playouts.py``,
         ``tests/test_hop_chess_playouts.py``, ``tests/test_biqala_playouts.py``,
         ``tests/test_push_go_playouts.py``)."""
         state, decisions, turns = state.copy(), 0, 0
         mover = self.to_play(state)
         while mover != TERMINAL:
+            if turns == cut:
+                return self.heuristic_returns(state), decisions, turns
             if mover == CHANCE:
                 raise ValueError("engine_playout plays games without chance nodes")
             legal = self.legal_actions(state)
@@ -208,6 +213,14 @@ class Game(abc.ABC):
             turns += player != mover
             mover = player
         return self.returns(state), decisions, turns
+
+    def cut_playout(self, state, rng: np.random.Generator, turns: int) -> tuple[float, ...]:
+        """The returns of a random playout from ``state`` (left untouched) stopped once ``turns``
+        turns have ended and scored there by :meth:`heuristic_returns`, or the game's returns
+        where it ends sooner: ``engine_playout(state, playout_seed(rng), cut=turns)``, one seed
+        drawn from ``rng``. Games with a playout kernel override it with the same game, compiled
+        (games without chance)."""
+        return self.engine_playout(state, playout_seed(rng), cut=turns)[0]
 
     def action_playout_returns(self, state, rollouts: int, rng: np.random.Generator) -> np.ndarray:
         """Mean return per seat of ``rollouts`` random playouts after each legal
@@ -226,6 +239,13 @@ class Game(abc.ABC):
             returns = [self.random_playout(child, np.random.default_rng(seed))[0] for seed in seeds]
             means[action] = np.mean(returns, axis=0)
         return means
+
+    def heuristic_returns(self, state) -> tuple[float, ...]:
+        """A quick guess at ``returns`` from the position alone (material, area, distance to the
+        goal: the game's docstring of this method says which and why), one value a seat in
+        [-1, 1], zero-sum; what a random rollout cut short scores where it stops (the
+        ``hmcts`` player). Raises NotImplementedError naming the game where it has none."""
+        raise NotImplementedError(f"{self.info.name} has no heuristic value")
 
     def winner(self, state) -> int | None:
         """The winning seat of a terminal state, or None for a draw."""
@@ -376,6 +396,23 @@ def play_out(
         game.apply(state, action)
         if actions is not None:
             actions.append(int(action))
+
+
+def has_heuristic(game: Game) -> bool:
+    """Whether ``game`` gives ``heuristic_returns`` (rather than raising NotImplementedError)."""
+    try:
+        game.heuristic_returns(game.initial_state())
+    except NotImplementedError:
+        return False
+    return True
+
+
+def lead_returns(lead: float, scale: float) -> tuple[float, float]:
+    """Heuristic returns of a two-seat game from seat 0's lead in the game's own units (material,
+    area, steps): ``(v, -v)`` with ``v = tanh(lead / scale)``, so no lead is worth 0, a lead of
+    ``scale`` 0.76 and a large one nearly a win (``Game.heuristic_returns``)."""
+    value = math.tanh(lead / scale)
+    return (value, -value)
 
 
 def winner_of(returns: Sequence[float]) -> int | None:

@@ -39,6 +39,13 @@ _MIX2 = np.uint64(0x94D049BB133111EB)
 
 # a compiled playout's outcome (0 a draw, 1 seat 0 won, 2 seat 1 won) as the seats' returns
 OUTCOME_RETURNS = ((0.0, 0.0), (1.0, -1.0), (-1.0, 1.0))
+CUT = -1  # a compiled playout's outcome when it stopped after the turns it was given (``Game.cut_playout``)
+
+
+def cut_returns(outcome: int, score) -> tuple[float, ...]:
+    """The returns of a compiled playout that may have stopped at its cut: ``score()`` (the
+    heuristic of where it stopped) for ``CUT``, else the outcome's (``OUTCOME_RETURNS``)."""
+    return score() if outcome == CUT else OUTCOME_RETURNS[outcome]
 
 
 def flat_rays(rays_of_cells) -> tuple[np.ndarray, np.ndarray]:

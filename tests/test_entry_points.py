@@ -83,6 +83,15 @@ def test_the_selfplay_benchmark_takes_the_recipe_free_form():
     assert "game hex {'size': 3" in result.stdout and "simulations/move 2 " in result.stdout
 
 
+def test_the_cut_rollout_benchmark_prints_each_phase_against_the_early_cost():
+    result = run_script("benchmarks/cut_rollout_cost.py", "amazons:4", "--simulations", "4", "--repeats", "1")
+    assert result.returncode == 0, result.stderr
+    rows = [line.split() for line in result.stdout.splitlines() if line.startswith("amazons:4")]
+    assert [row[1] for row in rows] == ["early", "mid", "late"]
+    assert rows[0][-3:-1] == ["1.00", "1.00"]  # each player's early cost is its own unit
+    assert int(rows[0][2]) > int(rows[1][2]) > int(rows[2][2]) > 0  # turns left
+
+
 def test_the_inference_benchmark_prints_both_backends_and_their_agreement():
     result = run_script(
         "benchmarks/bench_inference.py",

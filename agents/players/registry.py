@@ -1,8 +1,8 @@
 """The registry of player specs: ``make_player(spec, game)``.
 
 Specs are short strings, as on the command line: ``random``, ``greedy``,
-``mcts:N``, ``az:PATH[:SIMS]``, ``zoo[:GAME[@any]][:SIMS]``, ``oracle``, ``solver``, ``human``. Each kind
-maps to a factory ``(game, args) -> Player``, imported on first use, so a
+``mcts:N``, ``hmcts:N[:TURNS]``, ``az:PATH[:SIMS]``, ``zoo[:GAME[@any]][:SIMS]``, ``oracle``,
+``solver``, ``human``. Each kind maps to a factory ``(game, args) -> Player``, imported on first use, so a
 spec that needs torch (``az``) imports it only when it is asked for. A spec may
 carry a display name for tables, plots and records: ``me=az:PATH:64``; without
 one, :func:`display_names` shortens checkpoint paths to their file names.
@@ -38,6 +38,10 @@ PLAYER_SPECS: dict[str, tuple[str | Callable, str]] = {
         "greedy: takes a win in one turn, avoids giving one, else random",
     ),
     "mcts": ("agents.players.mcts_player:make_mcts_player", "mcts:N: plain MCTS with N random rollouts per move"),
+    "hmcts": (
+        "agents.players.mcts_player:make_hmcts_player",
+        "hmcts:N[:TURNS]: MCTS with N random rollouts cut after TURNS turns, scored by the game's heuristic",
+    ),
     "az": (
         "agents.players.az_player:make_az_player",
         "az:PATH[:SIMS]: a training checkpoint with its search (SIMS=0: the raw network)",

@@ -10,7 +10,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from envs.core import Game
+from envs.core import Game, has_heuristic
 
 
 class UniformEstimator:
@@ -65,6 +65,42 @@ class RolloutEstimator:
         if len(self._priors) != len(states):
             self._priors = _ones(len(states), info.num_actions)
         return self._priors, np.array(values, dtype=np.float64)  # exact returns
+
+
+class CutRolloutEstimator:
+    """Uniform priors; value = one random rollout cut short after ``turns`` turns and scored
+    there by the game's heuristic (``game.heuristic_returns``: material, area, distance to the
+    goal), or the game's returns where it ends sooner.
+
+    The rollout is ``game.cut_playout``: uniformly random legal actions, in the game's playout
+    kernel (every game with a heuristic has one), else the engine loop. A
+    turn ends where the seat to play changes, so from a leaf in mid-turn finishing that turn is
+    the first; ``turns=0`` scores the leaf itself. The cost of a value is ``turns`` turns and
+    one heuristic, whatever the number of turns left in the game, where a playout to the end
+    (:class:`RolloutEstimator`) costs them all. Randomness comes from ``self.rng``, as for
+    :class:`RolloutEstimator`.
+    """
+
+    def __init__(self, game: Game, rng: np.random.Generator, turns: int):
+        if isinstance(turns, bool) or not isinstance(turns, (int, np.integer)) or turns < 0:
+            raise ValueError(f"turns must be a non-negative integer, got {turns!r}")
+        if not has_heuristic(game):
+            raise ValueError(f"{game.info.name} has no heuristic value (Game.heuristic_returns) to cut a rollout with")
+        self.game = game
+        self.turns = int(turns)
+        self.rng = rng
+        self._priors = _ones(0, game.info.num_actions)
+
+    rng = RolloutEstimator.rng
+
+    def estimate(self, states: Sequence) -> tuple[np.ndarray, np.ndarray]:
+        if len(self._priors) != len(states):
+            self._priors = _ones(len(states), self.game.info.num_actions)
+        return self._priors, np.array([self.value(state) for state in states], dtype=np.float64)
+
+    def value(self, state) -> tuple[float, ...]:
+        """The returns of one rollout from ``state`` (left untouched) cut after ``turns`` turns."""
+        return self.game.cut_playout(state, self._rng, self.turns)
 
 
 class FunctionEstimator:

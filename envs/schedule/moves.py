@@ -31,6 +31,7 @@ from envs.core import NotationError, Symmetry
 from envs.stones.picture import WOOD
 
 EMPTY, BLOCK, OFF_BOARD = 0, 3, -1
+NO_BOARD = np.empty(0, np.int8)  # ``MoveRules.playout``'s ``cut_board`` when it plays to the end
 PIECE = (1, 2)
 VIEW_OWNERS = ("", "black", "white", "neutral")  # a board value's stone in the board view
 WOOD_FILL = colour(WOOD)
@@ -90,11 +91,15 @@ class MoveRules(abc.ABC):
     #: whether the rules have a compiled random playout (``playout``)
     has_playout: bool = False
 
-    def playout(self, state, schedule: np.ndarray, restricted: bool, seed: int) -> tuple[int, int, int]:
+    def playout(
+        self, state, schedule: np.ndarray, restricted: bool, seed: int, cut: int, cut_board: np.ndarray
+    ) -> tuple[int, int, int]:
         """A compiled random playout from ``state`` (a ``ScheduledState`` not over, left untouched):
         ``(outcome, decisions, turns)``, ``outcome`` the winning seat's piece (``PIECE``) or 0 for
         a draw, the game ``ScheduledGame.engine_playout`` plays for ``seed`` (``has_playout``);
-        ``schedule``: the move counts as int64 (``TurnSchedule.counts``)."""
+        ``schedule``: the move counts as int64 (``TurnSchedule.counts``). With ``cut >= 0`` (rules
+        with a heuristic) it stops once ``cut`` turns have ended: outcome ``envs.kernels.CUT``,
+        the board it stopped at in ``cut_board`` (a board's size; otherwise unused, ``NO_BOARD``)."""
         raise NotImplementedError(f"{self.name} has no compiled playout")
 
     def landing(self, cells: Sequence[int]) -> int:
@@ -108,6 +113,11 @@ class MoveRules(abc.ABC):
     def over_returns(self, board: np.ndarray) -> tuple[float, float] | None:
         """The returns when the game has ended after a move (Hexxagon: a full board), else None."""
         return None
+
+    def heuristic_returns(self, board: np.ndarray) -> tuple[float, float]:
+        """``Game.heuristic_returns`` of a position with this board (the rules' docstring says
+        what it measures); NotImplementedError where the rules have none."""
+        raise NotImplementedError(f"{self.name} has no heuristic value")
 
     #: a game that reaches this many moves ends, scored by ``limit_returns`` (None: no limit)
     move_limit: int | None = None

@@ -29,8 +29,8 @@ from typing import Sequence
 import numpy as np
 
 from envs.core import TERMINAL, Game, GameInfo, IllegalActionError, NotationError, Symmetry, turn_text
-from envs.kernels import OUTCOME_RETURNS, playout_seed
-from envs.schedule.moves import PIECE, MoveRules
+from envs.kernels import OUTCOME_RETURNS, cut_returns, playout_seed
+from envs.schedule.moves import NO_BOARD, PIECE, MoveRules
 from envs.schedule.schedule import TurnSchedule
 
 
@@ -199,9 +199,22 @@ class ScheduledGame(Game):
         seed; the tests check it. Otherwise the engine loop draws from ``rng`` (``Game``'s)."""
         if state.result is None and self.rules.has_playout:
             seed = playout_seed(rng)
-            outcome, decisions, turns = self.rules.playout(state, self._counts, self.restricted, seed)
+            outcome, decisions, turns = self.rules.playout(state, self._counts, self.restricted, seed, -1, NO_BOARD)
             return OUTCOME_RETURNS[outcome], decisions, turns
         return super().random_playout(state, rng)
+
+    def cut_playout(self, state: ScheduledState, rng: np.random.Generator, turns: int) -> tuple[float, float]:
+        """``Game.cut_playout`` in the rules' kernel where they have one, the heuristic scoring the
+        board it stops at; the same game as the engine loop for the same seed."""
+        if state.result is not None or not self.rules.has_playout:
+            return super().cut_playout(state, rng, turns)
+        board = np.empty_like(state.board)
+        outcome = self.rules.playout(state, self._counts, self.restricted, playout_seed(rng), turns, board)[0]
+        return cut_returns(outcome, lambda: self.rules.heuristic_returns(board))
+
+    def heuristic_returns(self, state: ScheduledState) -> tuple[float, float]:
+        """The rules' guess from the board (``MoveRules.heuristic_returns``)."""
+        return self.rules.heuristic_returns(state.board)
 
     def _end_turn(self, state: ScheduledState, seat: int) -> None:
         state.passes = 0 if state.placed else state.passes + 1

@@ -1,4 +1,5 @@
-"""Amazons' random playout in one numba kernel (``Amazons.random_playout``).
+"""Amazons' random playout in one numba kernel (``Amazons.random_playout``), and the queen-move
+distances its heuristic counts territory by (``queen_distances``).
 
 It plays the game the engine loop plays for the same seed (``ScheduledGame.engine_playout``):
 one ``envs.kernels.draw`` per decision (micro-step) over the legal cells in the engine's order
@@ -15,9 +16,10 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
-from envs.kernels import EMPTY, draw, flat_rays
+from envs.kernels import CUT, EMPTY, draw, flat_rays
 
 ARROW = 3  # ``envs.schedule.moves.BLOCK``
+UNREACHED = 1 << 16  # ``queen_distances`` of a cell no amazon reaches
 
 
 @lru_cache(maxsize=None)
@@ -31,9 +33,12 @@ def tables(n: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 @njit(cache=True)
-def playout(board, rays, bounds, seat, turn, moves_left, picked, landed, restricted, may_move, schedule, seed):
+def playout(
+    board, rays, bounds, seat, turn, moves_left, picked, landed, restricted, may_move, schedule, seed, cut, cut_board
+):
     """``(outcome, decisions, turns)`` of a random game from a position (not over): ``outcome``
-    the winning seat's amazon (1 or 2; there are no draws). ``rays``, ``bounds``: ``tables(n)``;
+    the winning seat's amazon (1 or 2; there are no draws); ``CUT`` once ``cut`` turns have
+    ended (-1: never), the board then in ``cut_board``. ``rays``, ``bounds``: ``tables(n)``;
     ``picked``: the amazon a move has picked, not yet moved (-1: none); ``landed``: where a
     move's amazon has gone, its arrow to come (-1: none); ``may_move``: 1 on the cells whose
     amazon may start a move this turn (read only when ``restricted``); ``schedule``: the move
@@ -58,6 +63,9 @@ def playout(board, rays, bounds, seat, turn, moves_left, picked, landed, restric
             count = _starts(after, rays, bounds, pieces[seat], counts[seat], restricted, may_move, legal)
             if count == 0:  # only at a turn's start: a turn ends as soon as its mover has no move left
                 return 2 - seat, decisions, turns  # the seat to start a turn without a move loses
+        if turns == cut:  # the game goes on: the heuristic scores the board
+            cut_board[:] = after
+            return CUT, decisions, turns
         index, seed = draw(seed, count)
         cell = legal[index]
         decisions += 1
@@ -139,3 +147,36 @@ def _reach(board, rays, bounds, cell, out):
                 out[found] = rays[bounds[cell, d] + step - 1]
                 found += 1
     return found
+
+
+@njit(cache=True)
+def queen_distances(board, rays, bounds, piece, out):
+    """For every cell, the fewest queen moves over empty cells that bring an amazon ``piece``
+    onto it, into ``out`` (``UNREACHED`` where none can; the amazons' own cells 0): a
+    breadth-first search, each round every ray from the cells the last round reached."""
+    cells = len(board)
+    frontier, reached = np.empty(cells, np.int64), np.empty(cells, np.int64)
+    count = 0
+    for cell in range(cells):
+        out[cell] = UNREACHED
+        if board[cell] == piece:
+            out[cell] = 0
+            frontier[count] = cell
+            count += 1
+    moves = 0
+    while count:
+        moves += 1
+        found = 0
+        for i in range(count):
+            cell = frontier[i]
+            for d in range(bounds.shape[1] - 1):
+                for k in range(bounds[cell, d], bounds[cell, d + 1]):
+                    target = rays[k]
+                    if board[target] != EMPTY:
+                        break
+                    if out[target] == UNREACHED:
+                        out[target] = moves
+                        reached[found] = target
+                        found += 1
+        frontier, reached = reached, frontier
+        count = found

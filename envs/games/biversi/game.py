@@ -133,8 +133,11 @@ class BiversiRules(MoveRules):
 
     has_playout = True
 
-    def playout(self, state, schedule, restricted, seed) -> tuple[int, int, int]:
-        """The compiled random playout (``envs.games.biversi.playout``)."""
+    def playout(self, state, schedule, restricted, seed, cut, cut_board) -> tuple[int, int, int]:
+        """The compiled random playout (``envs.games.biversi.playout``), to the end: Biversi has no
+        heuristic value to cut one with."""
+        if cut >= 0:
+            raise NotImplementedError(f"{self.name} has no heuristic value")
         torus_of, centre = torus.tiling(self.n)
         placed = np.array(state.placed, np.int64)
         neighbours = torus.torus_neighbours(self.n)

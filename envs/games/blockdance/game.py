@@ -14,7 +14,7 @@ from typing import Sequence
 
 import numpy as np
 
-from envs.core import TERMINAL, Game, GameInfo, IllegalActionError, NotationError, Symmetry, turn_text
+from envs.core import TERMINAL, Game, GameInfo, IllegalActionError, NotationError, Symmetry, lead_returns, turn_text
 from envs.games.blockdance.moves import (
     ANGLES,
     EMPTY,
@@ -29,7 +29,7 @@ from envs.games.blockdance.moves import (
     turn_block,
 )
 from envs.games.blockdance.notation import NOT, cells_text, read_cells
-from envs.kernels import OUTCOME_RETURNS, playout_seed
+from envs.kernels import OUTCOME_RETURNS, cut_returns, playout_seed
 from envs.schedule.moves import read_start
 from envs.stones import hexagon
 from envs.stones.board import cell_symmetry
@@ -40,6 +40,8 @@ SYMBOLS = {EMPTY: ".", PIECE[0]: "y", PIECE[1]: "o"}
 # the text's diagram also has a "," (x11, the cell the last move left): read as empty
 DIAGRAM_VALUES = {".": EMPTY, ",": EMPTY, "y": PIECE[0], "o": PIECE[1]}
 NUM_PLANES = 14
+MEN_LEAD = 4  # a lead of this many men is worth 0.76 in ``heuristic_returns``
+NO_BOARD = np.empty(0, np.int64)  # the kernel's ``cut_board`` when it plays to the end
 _PIVOT = re.compile(r"^([a-zA-Z][0-9]{1,2})(?:\.([0-9]))?$")
 _ANGLE = re.compile(r"^\.?([0-9])$")
 
@@ -324,9 +326,22 @@ class Blockdance(Game):
         for that seed (``tests/test_wall_block_playouts.py``)."""
         if state.player == TERMINAL:
             return self.returns(state), 0, 0
+        outcome, decisions, turns = self._playout(state, playout_seed(rng), -1, NO_BOARD)
+        return OUTCOME_RETURNS[outcome], int(decisions), int(turns)
+
+    def cut_playout(self, state: BlockdanceState, rng: np.random.Generator, turns: int) -> tuple[float, float]:
+        """``Game.cut_playout`` in the playout kernel, the men of the board it stops at scoring
+        it; the engine loop's game for the same seed."""
+        if state.player == TERMINAL:
+            return self.returns(state)
+        board = np.empty(self.num_cells, np.int64)
+        return cut_returns(self._playout(state, playout_seed(rng), turns, board)[0], lambda: men_lead(board.tolist()))
+
+    def _playout(self, state: BlockdanceState, seed: int, cut: int, cut_board: np.ndarray) -> tuple[int, int, int]:
+        """The kernel's ``(outcome, decisions, turns)`` from ``state`` (not over)."""
         from envs.games.blockdance.playout import playout  # here: numba compiles on first use
 
-        outcome, decisions, turns = playout(
+        return playout(
             np.array(state.board, np.int64),
             rotation_table(self.side),
             hexagon.tables(self.side)[0],
@@ -338,9 +353,16 @@ class Blockdance(Game):
             state.idle,
             state.passes,
             np.array([self.free_pass, self.idle_limit, self.max_turns], np.int64),
-            playout_seed(rng),
+            seed,
+            cut,
+            cut_board,
         )
-        return OUTCOME_RETURNS[outcome], int(decisions), int(turns)
+
+    def heuristic_returns(self, state: BlockdanceState) -> tuple[float, float]:
+        """Men now: y's less o's. The game is won by killing every enemy man and a man once
+        killed never comes back, so the count is the progress made; a lead of ``MEN_LEAD`` men
+        (of the start's 21 a side) is worth 0.76 (``envs.core.lead_returns``)."""
+        return men_lead(state.board)
 
     def returns(self, state: BlockdanceState) -> tuple[float, float]:
         if state.player != TERMINAL or state.winner < 0:
@@ -574,6 +596,11 @@ class Blockdance(Game):
         from envs.games.blockdance.picture import blockdance_view
 
         return blockdance_view(self, state)
+
+
+def men_lead(board: Sequence[int]) -> tuple[float, float]:
+    """``Blockdance.heuristic_returns`` of a board: y's men less o's, over ``MEN_LEAD``."""
+    return lead_returns(board.count(PIECE[0]) - board.count(PIECE[1]), MEN_LEAD)
 
 
 def _mirror_angles(spatial):

@@ -16,15 +16,16 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from envs.kernels import draw
+from envs.kernels import CUT, draw
 
 EMPTY = 0
 
 
 @njit(cache=True)
-def playout(board, rotation, adjacent, player, pivot, angle, block, turns, idle, passes, rules, seed):
+def playout(board, rotation, adjacent, player, pivot, angle, block, turns, idle, passes, rules, seed, cut, cut_board):
     """``(outcome, decisions, turns)`` of a random game from a position (not over), as
-    ``Game.engine_playout`` counts them: ``outcome`` 0 a draw, 1 or 2 the winning seat + 1.
+    ``Game.engine_playout`` counts them: ``outcome`` 0 a draw, 1 or 2 the winning seat + 1;
+    ``CUT`` once ``cut`` turns have ended (-1: never), the board then in ``cut_board``.
     ``board``: ``BlockdanceState.board`` (-1 off the board, 0 empty, 1 and 2 the men);
     ``block``: the block so far (the pivot first; empty before the pivot); ``rules``:
     ``(free_pass, idle_limit, max_turns)``."""
@@ -48,6 +49,9 @@ def playout(board, rotation, adjacent, player, pivot, angle, block, turns, idle,
         _angles(board, rotation, adjacent, pivot, largest, legal_angle, work, found)
     decisions = played = 0
     while True:
+        if played == cut:  # the game goes on: the heuristic scores the board
+            cut_board[:] = board
+            return CUT, decisions, played
         piece = 1 + player
         if pivot < 0:
             count = 0

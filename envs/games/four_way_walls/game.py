@@ -15,7 +15,7 @@ from typing import Sequence
 
 import numpy as np
 
-from envs.core import TERMINAL, Game, GameInfo, IllegalActionError, NotationError, Symmetry, turn_text
+from envs.core import TERMINAL, Game, GameInfo, IllegalActionError, NotationError, Symmetry, lead_returns, turn_text
 from envs.games.four_way_walls.board import (
     BLOCKED,
     OFF,
@@ -39,12 +39,13 @@ from envs.games.four_way_walls.notation import (
     stone_letter,
     wall_name,
 )
-from envs.kernels import OUTCOME_RETURNS, playout_seed
+from envs.kernels import OUTCOME_RETURNS, cut_returns, playout_seed
 from envs.schedule.schedule import TurnSchedule
 
 SEAT_NAMES = ("NESW", "nesw")
 STEP, WALL = 0, 1  # the phases of a turn: stones stepping, then the wall
 TO_WIN = 3  # stones off the board
+NO_POSITION = (np.empty(0, np.int64), np.empty((2, 0), np.uint8))  # the kernel's cut position when it plays to the end
 NUM_PLANES = 23
 MIN_SIZE, MAX_SIZE = 4, 25  # the start needs two stones a side apart; point names run A..Z
 _STEP_WORD = re.compile(r"^([NESWnesw])([nesw])([nesw])?$", re.IGNORECASE)
@@ -251,24 +252,48 @@ class FourWayWalls(Game):
         for that seed (``tests/test_wall_block_playouts.py``)."""
         if state.result is not None:
             return state.result, 0, 0
+        outcome, decisions, turns = self._playout(state, playout_seed(rng), -1, *NO_POSITION)
+        return OUTCOME_RETURNS[outcome], int(decisions), int(turns)
+
+    def _playout(self, state: WallsState, seed: int, cut: int, stones: np.ndarray, walls: np.ndarray) -> tuple:
+        """The kernel's ``(outcome, decisions, turns)`` from ``state`` (not over); where it stops
+        at ``cut`` turns, the stones and walls then in ``stones`` and ``walls``."""
         from envs.games.four_way_walls.playout import playout  # here: numba compiles on first use
 
-        pos, n1 = state.pos, self.size + 1
-        walls = np.array(pos.walls, np.uint8).reshape(2, n1 * n1)
+        pos = state.pos
         fields = np.array(
             [state.player, state.turn, state.phase, state.steps_left, state.moved, state.picked, *state.walls_left, -1],
             np.int64,
         )
-        outcome, decisions, turns = playout(
+        return playout(
             np.array(pos.stones, np.int64),
-            walls,
+            wall_array(pos),
             fields,
             self.size,
             self._counts,
             self.max_turns,
-            playout_seed(rng),
+            seed,
+            cut,
+            stones,
+            walls,
         )
-        return OUTCOME_RETURNS[outcome], int(decisions), int(turns)
+
+    def heuristic_returns(self, state: WallsState) -> tuple[float, float]:
+        """The race: each seat's steps still to go (``playout.steps_to_go``: its three stones
+        nearest their goals, by their shortest paths past the walls), seat 1's less seat 0's; a
+        lead of the board's side (n steps) is worth 0.76 (``envs.core.lead_returns``). Walls
+        lengthen the paths, so a wall that costs the rival more steps than it costs the mover
+        counts too."""
+        return race_lead(np.array(state.pos.stones, np.int64), wall_array(state.pos), self.size)
+
+    def cut_playout(self, state: WallsState, rng: np.random.Generator, turns: int) -> tuple[float, float]:
+        """``Game.cut_playout`` in the playout kernel, the race of the position it stops at
+        scoring it; the engine loop's game for the same seed."""
+        if state.result is not None:
+            return state.result
+        stones, walls = np.empty(8, np.int64), np.empty((2, (self.size + 1) ** 2), np.uint8)
+        outcome = self._playout(state, playout_seed(rng), turns, stones, walls)[0]
+        return cut_returns(outcome, lambda: race_lead(stones, walls, self.size))
 
     def returns(self, state: WallsState) -> tuple[float, float]:
         return state.result if state.result is not None else (0.0, 0.0)
@@ -516,3 +541,18 @@ class FourWayWalls(Game):
         from envs.games.four_way_walls.picture import walls_view
 
         return walls_view(self, state)
+
+
+def wall_array(pos: Position) -> np.ndarray:
+    """The walls by centre as the kernels take them, uint8 ``(2, (n + 1) ** 2)``."""
+    return np.array(pos.walls, np.uint8).reshape(2, (pos.size + 1) ** 2)
+
+
+def race_lead(stones: np.ndarray, walls: np.ndarray, size: int) -> tuple[float, float]:
+    """``FourWayWalls.heuristic_returns`` of a position (the stones' cells, ``wall_array``): seat
+    1's steps to go less seat 0's (``playout.steps_to_go``), over the board's side."""
+    from envs.games.four_way_walls.playout import steps_to_go  # here: numba compiles on first use
+
+    steps = np.empty(2, np.int64)
+    steps_to_go(stones, walls, size, steps)
+    return lead_returns(int(steps[1] - steps[0]), size)

@@ -1,4 +1,5 @@
-"""Four-way walls' random playout in one numba kernel (``FourWayWalls.random_playout``).
+"""Four-way walls' random playout in one numba kernel (``FourWayWalls.random_playout``), and
+the race its heuristic scores (``steps_to_go``).
 
 It plays the game the engine loop plays for the same seed (``Game.engine_playout``): one
 ``envs.kernels.draw`` per decision over the legal actions in the engine's order (the stones
@@ -18,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from envs.kernels import draw, find
+from envs.kernels import CUT, draw, find
 
 # the kernel's state array: seat to move, turn, phase (0 steps, 1 the wall), steps left, the
 # stones moved this turn (bits), the stone picked (-1 none), each seat's walls in hand, result
@@ -26,12 +27,15 @@ from envs.kernels import draw, find
 PLAYER, TURN, PHASE, STEPS, MOVED, PICKED, WALLS0, WALLS1, RESULT = range(9)
 BLOCKED, OFF = -2, -1
 TO_WIN = 3
+FAR = 1 << 16  # a cell's steps to a goal the walls shut out
 
 
 @njit(cache=True)
-def playout(stones, walls, fields, n, schedule, max_turns, seed):
+def playout(stones, walls, fields, n, schedule, max_turns, seed, cut, cut_stones, cut_walls):
     """``(outcome, decisions, turns)`` of a random game from a position (not over), as
-    ``Game.engine_playout`` counts them: ``outcome`` 0 a draw, 1 or 2 the winning seat + 1.
+    ``Game.engine_playout`` counts them: ``outcome`` 0 a draw, 1 or 2 the winning seat + 1;
+    ``CUT`` once ``cut`` turns have ended (-1: never), the stones and walls then in
+    ``cut_stones`` and ``cut_walls``.
     ``stones``: the 8 stones' cells (``Position.stones``); ``walls``: ``(2, (n+1)**2)``;
     ``fields``: the state array (``PLAYER`` ... ``RESULT``); ``schedule``: the step counts."""
     stones, walls, st = stones.copy(), walls.copy(), fields.copy()
@@ -44,6 +48,10 @@ def playout(stones, walls, fields, n, schedule, max_turns, seed):
     walls_found = -1  # the count of legal walls in ``options`` when the wall phase just began
     decisions = turns = 0
     while st[RESULT] < 0:
+        if turns == cut:  # the game goes on: the heuristic scores the position
+            cut_stones[:] = stones
+            cut_walls[:] = walls
+            return CUT, decisions, turns
         mover = st[PLAYER]
         if st[PHASE] == 1:
             count = walls_found if walls_found >= 0 else _legal_walls(stones, walls, n, options, parent, seen, todo)
@@ -280,3 +288,43 @@ def _all_can_reach(stones, walls, n, seen, todo):
             if stones[k] != OFF and k % 4 == goal and not seen[stones[k]]:
                 return False
     return True
+
+
+@njit(cache=True)
+def steps_to_go(stones, walls, n, out):
+    """Each seat's steps to go into ``out[seat]``: the steps its ``TO_WIN`` stones nearest their
+    goals need to leave the board, each by its shortest path past the walls, other stones left
+    out (they move, and a stone jumps them), 0 for a stone off the board; the game is won by
+    that many stones off, so the other stones' steps do not count. A breadth-first search from
+    each goal's edge (a step off it is 1), whose steps are the same both ways: walls block both
+    sides."""
+    cells = n * n
+    distance = np.empty((4, cells), np.int64)
+    frontier, reached = np.empty(cells, np.int64), np.empty(cells, np.int64)
+    for goal in range(4):
+        distance[goal] = FAR
+        count = 0
+        for e in range(n):
+            cell = (e, e * n + n - 1, n * (n - 1) + e, e * n)[goal]
+            distance[goal, cell] = 1
+            frontier[count] = cell
+            count += 1
+        while count:
+            found = 0
+            for i in range(count):
+                cell = frontier[i]
+                for d in range(4):
+                    nxt = _step(walls, n, cell, d, goal)
+                    if nxt >= 0 and distance[goal, nxt] == FAR:
+                        distance[goal, nxt] = distance[goal, cell] + 1
+                        reached[found] = nxt
+                        found += 1
+            frontier, reached = reached, frontier
+            count = found
+    steps = np.empty(4, np.int64)
+    for seat in range(2):
+        for goal in range(4):
+            cell = stones[4 * seat + goal]
+            steps[goal] = 0 if cell == OFF else distance[goal, cell]
+        steps.sort()
+        out[seat] = steps[:TO_WIN].sum()

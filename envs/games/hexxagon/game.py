@@ -14,7 +14,7 @@ from typing import Sequence
 
 import numpy as np
 
-from envs.core import NotationError, Symmetry
+from envs.core import NotationError, Symmetry, lead_returns
 from envs.games.hexxagon import playout as kernel
 from envs.schedule.moves import EMPTY, OFF_BOARD, PIECE, MoveRules, read_start
 from envs.schedule.mutator import ScheduledGame
@@ -120,7 +120,7 @@ class HexxagonRules(MoveRules):
 
     has_playout = True
 
-    def playout(self, state, schedule, restricted, seed) -> tuple[int, int, int]:
+    def playout(self, state, schedule, restricted, seed, cut, cut_board) -> tuple[int, int, int]:
         """The compiled random playout (``envs.games.hexxagon.playout``)."""
         picked = state.partial[0] if state.partial else -1
         may_move = np.zeros(self.num_cells, np.uint8)
@@ -140,6 +140,8 @@ class HexxagonRules(MoveRules):
             self.move_limit,
             schedule,
             seed,
+            cut,
+            cut_board,
         )
 
     def counts(self, board) -> tuple[int, int]:
@@ -156,6 +158,13 @@ class HexxagonRules(MoveRules):
 
     def limit_returns(self, board) -> tuple[float, float]:
         return self._score(self.counts(board))
+
+    def heuristic_returns(self, board) -> tuple[float, float]:
+        """Stones now: x's less o's, what the game is scored by when it ends; a lead of the
+        hexagon's middle row (2s - 1 stones, 9 on side 5) is worth 0.76
+        (``envs.core.lead_returns``). One clone can turn six stones, so the count swings."""
+        first, second = self.counts(board)
+        return lead_returns(first - second, self.rows)
 
     def max_moves(self) -> int:
         return self.move_limit

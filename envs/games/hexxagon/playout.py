@@ -13,16 +13,31 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from envs.kernels import EMPTY, draw
+from envs.kernels import CUT, EMPTY, draw
 from envs.stones.flanking import count_winner
 
 
 @njit(cache=True)
 def playout(
-    board, adjacent, two_away, seat, turn, moves_left, picked, restricted, may_move, moves, move_limit, schedule, seed
+    board,
+    adjacent,
+    two_away,
+    seat,
+    turn,
+    moves_left,
+    picked,
+    restricted,
+    may_move,
+    moves,
+    move_limit,
+    schedule,
+    seed,
+    cut,
+    cut_board,
 ):
     """``(outcome, decisions, turns)`` of a random game from a position (not over): ``outcome``
-    the winning seat's stone (1 or 2) or 0 for a draw. ``adjacent``, ``two_away``: ``envs.stones.hexagon.tables(side)``;
+    the winning seat's stone (1 or 2) or 0 for a draw; ``CUT`` once ``cut`` turns have ended
+    (-1: never), the board then in ``cut_board``. ``adjacent``, ``two_away``: ``envs.stones.hexagon.tables(side)``;
     ``picked``: the stone a jump has picked (-1: none); ``may_move``: 1 on the cells that may
     start a move this turn (read only when ``restricted``); ``moves``: the moves of the game so
     far, against ``move_limit``; ``schedule``: the move counts (``TurnSchedule.counts``)."""
@@ -45,6 +60,9 @@ def playout(
                 if moves_left == schedule[min(turn, len(schedule) - 1)]:  # a turn start: the end
                     return _stuck(after, seat), decisions, turns
                 moves_left = 0  # the turn has no move left: it ends
+        if turns == cut:  # the game goes on: the heuristic scores the board
+            cut_board[:] = after
+            return CUT, decisions, turns
         if count:
             index, seed = draw(seed, count)
             cell = legal[index]

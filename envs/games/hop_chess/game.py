@@ -18,7 +18,7 @@ import re
 
 import numpy as np
 
-from envs.core import TERMINAL, Game, GameInfo, IllegalActionError, NotationError, turn_text
+from envs.core import TERMINAL, Game, GameInfo, IllegalActionError, NotationError, lead_returns, turn_text
 from envs.games.hop_chess.moves import (
     BISHOP,
     KING,
@@ -38,7 +38,7 @@ from envs.games.hop_chess.moves import (
     square_name,
     square_of,
 )
-from envs.kernels import OUTCOME_RETURNS, playout_seed
+from envs.kernels import OUTCOME_RETURNS, cut_returns, playout_seed
 
 FROM, TO, HOPPER = 0, 64, 320
 NUM_ACTIONS = HOPPER + 64
@@ -51,6 +51,8 @@ PIECE_OF_SYMBOL = {"O": PAWN, "p": -PAWN} | {
     for symbol in map(case, "NBRQK")
 }
 NUM_PLANES = 23
+PIECE_VALUES = (0, 1, 3, 3, 5, 9, 0)  # by abs(piece): none, pawn, knight, bishop, rook, queen, king
+NO_BOARD = np.empty(0, np.int8)  # the kernel's ``cut_board`` when it plays to the end
 REPETITIONS = 3  # the third occurrence of a position draws (docs/games/hop_chess.md: a claim made for the players)
 
 
@@ -234,6 +236,20 @@ class HopChess(Game):
         for that seed (``tests/test_hop_chess_playouts.py``)."""
         if state.player == TERMINAL:
             return self.returns(state), 0, 0
+        outcome, decisions, turns = self._playout(state, playout_seed(rng), -1, NO_BOARD)
+        return OUTCOME_RETURNS[outcome], int(decisions), int(turns)
+
+    def cut_playout(self, state: HopChessState, rng: np.random.Generator, turns: int) -> tuple[float, float]:
+        """``Game.cut_playout`` in the playout kernel, the material of the board it stops at
+        scoring it; the engine loop's game for the same seed."""
+        if state.player == TERMINAL:
+            return self.returns(state)
+        board = np.empty(64, np.int8)
+        outcome = self._playout(state, playout_seed(rng), turns, board)[0]
+        return cut_returns(outcome, lambda: lead_returns(material(board.tolist()), PIECE_VALUES[ROOK]))
+
+    def _playout(self, state: HopChessState, seed: int, cut: int, cut_board: np.ndarray) -> tuple[int, int, int]:
+        """The kernel's ``(outcome, decisions, turns)`` from ``state`` (not over)."""
         from envs.games.hop_chess import playout  # here: numba compiles on first use
 
         pos, history, link = state.pos, [], state.seen
@@ -252,21 +268,29 @@ class HopChess(Game):
             step,
             state.origin,
         ]
-        outcome, decisions, turns = playout.playout(
+        return playout.playout(
             np.array(pos.board, np.int8),
             np.array(position, np.int64),
             np.array(state.turns[state.move] if state.move is not None else [], np.int64),
             np.array(history, np.int8).reshape(-1, playout.KEY_SIZE),
             self.max_turns,
             playout.tables(),
-            playout_seed(rng),
+            seed,
+            cut,
+            cut_board,
         )
-        return OUTCOME_RETURNS[outcome], int(decisions), int(turns)
 
     def returns(self, state: HopChessState) -> tuple[float, float]:
         if state.player != TERMINAL or state.winner < 0:
             return (0.0, 0.0)
         return (1.0, -1.0) if state.winner == WHITE else (-1.0, 1.0)
+
+    def heuristic_returns(self, state: HopChessState) -> tuple[float, float]:
+        """Material now: white's pieces less black's at the usual values (``PIECE_VALUES``: pawn
+        1, knight and bishop 3, rook 5, queen 9; kings and hoppers 0), what chess players and
+        engines count first; a lead of a rook is worth 0.76 (``envs.core.lead_returns``). Mate,
+        the goal, is left to the search: hops make it come sooner than in chess."""
+        return lead_returns(material(state.pos.board), PIECE_VALUES[ROOK])
 
     def outcome_info(self, state: HopChessState) -> dict:
         return {"reason": state.reason}
@@ -544,3 +568,8 @@ def compiled_turns(pos: Position) -> dict[tuple[int, int, int], list[int]]:
     )
     bounds, flat = starts.tolist(), squares.tolist()
     return {tuple(move): flat[bounds[k] : bounds[k + 1]] for k, move in enumerate(moves.tolist())}
+
+
+def material(board) -> int:
+    """White's pieces less black's at ``PIECE_VALUES`` (``board``: signed pieces, white's positive)."""
+    return sum(PIECE_VALUES[piece] if piece > 0 else -PIECE_VALUES[-piece] for piece in board)

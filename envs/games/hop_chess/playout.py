@@ -39,7 +39,7 @@ from envs.games.hop_chess.moves import (
     QUEEN,
     RAYS,
 )
-from envs.kernels import draw
+from envs.kernels import CUT, draw
 
 START, CHOSEN, MOVED = 0, 1, 2  # the micro-step the turn is at: a piece to choose, its final square, the hopper
 ALONG, ACROSS = 1, 2  # a piece's lines as bits: orthogonal, diagonal (``moves.LINES``)
@@ -72,9 +72,10 @@ def key_row(key: tuple) -> np.ndarray:
 
 
 @njit(cache=True)
-def playout(board, position, hops, history, max_turns, tables, seed):
+def playout(board, position, hops, history, max_turns, tables, seed, cut, cut_board):
     """``(outcome, decisions, turns)`` of a random game from a position (not over), as
-    ``Game.engine_playout`` counts them: ``outcome`` 0 a draw, 1 or 2 the winning seat + 1.
+    ``Game.engine_playout`` counts them: ``outcome`` 0 a draw, 1 or 2 the winning seat + 1;
+    ``CUT`` once ``cut`` turns have ended (-1: never), the board then in ``cut_board``.
     ``board``: ``Position.board`` (int8); ``position``: (white's hopper, black's, side,
     castling, en passant, clock, opening, turns played, micro-step, chosen square); ``hops``:
     the hopper squares of the move made (micro-step ``MOVED``); ``history``: the repetition
@@ -98,6 +99,9 @@ def playout(board, position, hops, history, max_turns, tables, seed):
     decisions = played = 0
     fresh = False  # the turn at hand began here (else in the engine: recorded, and not over)
     while True:
+        if played == cut and not fresh:  # cut = 0: the position given, whatever its micro-step
+            cut_board[:] = board
+            return CUT, decisions, played
         if phase == START:
             sign = 1 if side == 0 else -1
             count = 0
@@ -124,6 +128,9 @@ def playout(board, position, hops, history, max_turns, tables, seed):
                 count_keys += 1
                 if repeats >= 3 or clock >= 150 or _bare_kings(board) or plies >= max_turns:
                     return 0, decisions, played
+                if played == cut:  # the game goes on: the heuristic scores the board
+                    cut_board[:] = board
+                    return CUT, decisions, played
             index, seed = draw(seed, count)
             origin = options[index]
             decisions += 1

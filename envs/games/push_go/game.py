@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.core import TERMINAL, Game, GameInfo, IllegalActionError, NotationError, Symmetry, turn_text
-from envs.kernels import OUTCOME_RETURNS, playout_seed
+from envs.core import TERMINAL, Game, GameInfo, IllegalActionError, NotationError, Symmetry, lead_returns, turn_text
+from envs.kernels import OUTCOME_RETURNS, cut_returns, playout_seed
 from envs.stones.board import (
     DIHEDRAL,
     board_symmetry,
@@ -35,6 +35,7 @@ KO_RULES = ("simple", "push")  # ``ko``: simple ko beside the push, or the push 
 REPETITIONS = 3  # ko="push": the third time a position stands ends the game drawn
 NUM_PLANES = 6  # ko="push" adds a seventh: the position stands for the second time
 ORTHOGONAL = ((-1, 0), (1, 0), (0, -1), (0, 1))
+NO_BOARD = np.empty(0, np.uint8)  # the kernel's ``cut_board`` when it plays to the end
 
 
 class PushGoState:
@@ -332,9 +333,22 @@ class PushGo(Game):
         seed (``tests/test_push_go_playouts.py``)."""
         if state.player == TERMINAL:
             return self.returns(state), 0, 0
+        outcome, decisions, turns = self._playout(state, playout_seed(rng), -1, NO_BOARD)
+        return OUTCOME_RETURNS[outcome], int(decisions), int(turns)
+
+    def cut_playout(self, state: PushGoState, rng: np.random.Generator, turns: int) -> tuple[float, float]:
+        """``Game.cut_playout`` in the playout kernel, the score of the board it stops at scoring
+        it; the engine loop's game for the same seed."""
+        if state.player == TERMINAL:
+            return self.returns(state)
+        board = np.empty(self.n * self.n, np.uint8)
+        return cut_returns(self._playout(state, playout_seed(rng), turns, board)[0], lambda: self._lead(board.tolist()))
+
+    def _playout(self, state: PushGoState, seed: int, cut: int, cut_board: np.ndarray) -> tuple[int, int, int]:
+        """The kernel's ``(outcome, decisions, turns)`` from ``state`` (not over)."""
         from envs.games.push_go import playout  # here: numba compiles on first use
 
-        outcome, decisions, turns = playout.playout(
+        return playout.playout(
             np.frombuffer(bytes(state.board), np.uint8),
             np.frombuffer(state.previous, np.uint8),
             state.player,
@@ -344,9 +358,10 @@ class PushGo(Game):
             playout.neighbours(self.n),
             np.array([self.n, playout.FORMS.index(self.push_form), KO_RULES.index(self.ko), self.max_turns], np.int64),
             self.komi,
-            playout_seed(rng),
+            seed,
+            cut,
+            cut_board,
         )
-        return OUTCOME_RETURNS[outcome], int(decisions), int(turns)
 
     # --- the end -------------------------------------------------------------------------------
     def area(self, board) -> tuple[int, int]:
@@ -372,8 +387,21 @@ class PushGo(Game):
 
     def margin(self, state: PushGoState) -> float:
         """x's area minus o's area and the komi."""
-        black, white = self.area(state.board)
+        return self._margin(state.board)
+
+    def _margin(self, board) -> float:
+        black, white = self.area(board)
         return black - white - self.komi
+
+    def heuristic_returns(self, state: PushGoState) -> tuple[float, float]:
+        """The score now (``margin``): x's area (stones and the empty regions only its stones
+        touch) less o's and the komi, what the game is scored by when it ends; a lead of the
+        board's side (n points) is worth 0.76 (``envs.core.lead_returns``). On a nearly empty
+        board the komi outweighs the rest, alike for every move a search compares."""
+        return self._lead(state.board)
+
+    def _lead(self, board) -> tuple[float, float]:
+        return lead_returns(self._margin(board), self.n)
 
     def returns(self, state: PushGoState) -> tuple[float, float]:
         if state.player != TERMINAL or state.repeats >= REPETITIONS:

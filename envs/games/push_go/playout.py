@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 
 from envs.games.push_go.game import ORTHOGONAL, REPETITIONS
-from envs.kernels import draw
+from envs.kernels import CUT, draw
 from envs.stones.board import neighbour_table
 
 EMPTY = 0
@@ -39,9 +39,10 @@ def neighbours(n: int) -> np.ndarray:
 
 
 @njit(cache=True)
-def playout(board, previous, player, passes, turns, history, neighbours, rules, komi, seed):
+def playout(board, previous, player, passes, turns, history, neighbours, rules, komi, seed, cut, cut_board):
     """``(outcome, decisions, turns)`` of a random game from a position (not over), as
-    ``Game.engine_playout`` counts them: ``outcome`` 0 a draw, 1 or 2 the winning seat + 1.
+    ``Game.engine_playout`` counts them: ``outcome`` 0 a draw, 1 or 2 the winning seat + 1;
+    ``CUT`` once ``cut`` turns have ended (-1: never), the board then in ``cut_board``.
     ``board``, ``previous``: ``PushGoState``'s (uint8); ``history``: its ``seen``, a key a
     row (the board, then the player to move; none under simple ko); ``rules``: ``(n,
     push form code, ko code (0 simple, 1 push), max_turns)``."""
@@ -62,6 +63,9 @@ def playout(board, previous, player, passes, turns, history, neighbours, rules, 
     stamp = np.zeros(1, np.int64)
     decisions = 0
     while True:
+        if decisions == cut:  # every turn one decision; the game goes on: the heuristic scores the board
+            cut_board[:] = board
+            return CUT, decisions, decisions
         colour = player + 1
         enemy = 3 - colour
         _label_groups(board, neighbours, label, size, liberties, stack, mark, stamp)

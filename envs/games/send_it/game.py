@@ -22,7 +22,7 @@ from typing import Sequence
 
 import numpy as np
 
-from envs.core import NotationError
+from envs.core import NotationError, lead_returns
 from envs.games.send_it import playout as kernel
 from envs.schedule.moves import EMPTY, PIECE, MoveRules, read_start
 from envs.schedule.mutator import ScheduledGame
@@ -150,7 +150,7 @@ class SendItRules(MoveRules):
 
     has_playout = True
 
-    def playout(self, state, schedule, restricted, seed) -> tuple[int, int, int]:
+    def playout(self, state, schedule, restricted, seed, cut, cut_board) -> tuple[int, int, int]:
         """The compiled random playout (``envs.games.send_it.playout``)."""
         neighbours, rays, bounds = kernel.tables(self.n)
         placed = np.array(state.placed, np.int64)
@@ -169,6 +169,8 @@ class SendItRules(MoveRules):
             restricted,
             schedule,
             seed,
+            cut,
+            cut_board,
         )
 
     # --- the end --------------------------------------------------------------------------------------
@@ -205,6 +207,14 @@ class SendItRules(MoveRules):
 
     def limit_returns(self, board) -> tuple[float, float]:
         return self._score(board)
+
+    def heuristic_returns(self, board) -> tuple[float, float]:
+        """Area now: x's Chinese area (``area``: stones plus the empty regions only its stones
+        touch) less o's, what the game is scored by when it ends; a lead of the board's side
+        (n points) is worth 0.76 (``envs.core.lead_returns``). While the empty regions are
+        shared it counts stones, the captures included."""
+        first, second = self.area(board)
+        return lead_returns(first - second, self.n)
 
     def max_moves(self) -> int:
         return self.move_limit

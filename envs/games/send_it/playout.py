@@ -17,7 +17,7 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
-from envs.kernels import EMPTY, draw, flat_rays
+from envs.kernels import CUT, EMPTY, draw, flat_rays
 from envs.stones.flanking import count_winner
 
 
@@ -50,9 +50,12 @@ def playout(
     restricted,
     schedule,
     seed,
+    cut,
+    cut_board,
 ):
     """``(outcome, decisions, turns)`` of a random game from a position (not over): ``outcome``
-    the winning seat's stone (1 or 2) or 0 for a draw by area. ``neighbours``, ``rays``,
+    the winning seat's stone (1 or 2) or 0 for a draw by area; ``CUT`` once ``cut`` turns have
+    ended (-1: never), the board then in ``cut_board``. ``neighbours``, ``rays``,
     ``bounds``: ``tables(n)``; ``placed``: the cells this turn has dropped on; ``passes``: the
     turns passed in a row; ``moves``: the drops of the game so far, against ``move_limit``;
     ``schedule``: the move counts (``TurnSchedule.counts``)."""
@@ -68,6 +71,9 @@ def playout(
     holds_drop = np.empty(cells, np.uint8)
     decisions = turns = 0
     while True:
+        if turns == cut:  # the game goes on: the heuristic scores the board
+            cut_board[:] = after
+            return CUT, decisions, turns
         piece = 1 + seat
         count = _drops(after, neighbours, rays, bounds, piece, restricted, dropped, legal, work, holds_drop)
         if count == 0 and begun:  # the turn has no drop left: it ends
