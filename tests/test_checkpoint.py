@@ -7,12 +7,12 @@ import torch
 
 import envs
 from agents.evaluation.runner import play_game
-from agents.net.checkpoint import CheckpointError, build_network, check_game, load_checkpoint
+from agents.net.checkpoint import CheckpointError, build_network, check_game, latest_checkpoint, load_checkpoint
 from agents.net.network import NetConfig, PolicyValueNet
 from agents.players.registry import make_player
 from agents.training.learner import Learner, LearnerConfig
 from agents.training.replay import ReplayBuffer
-from agents.training.saving import latest_checkpoint, load_replay, replay_path, restore_rngs, save_checkpoint
+from agents.training.saving import load_replay, replay_path, restore_rngs, save_checkpoint
 
 torch.set_num_threads(1)  # tiny batches: threads only contend on the shared CPU
 

@@ -19,12 +19,12 @@ from agents.config import ConfigError
 from agents.evaluation.modes import evaluate as evaluate_cli
 from agents.net.checkpoint import load_checkpoint
 from agents.net.network import NetConfig
+from agents.sizes import parse_sizes
 from agents.training.loop import train
 from agents.training.ray_backend import InferenceActor
 from agents.training.replay import ReplayBuffer, SizedReplay
 from agents.training.saving import load_replay
 from agents.training.settings import build_settings
-from agents.training.sizes import parse_sizes
 from envs.records import replay_record
 
 ROOT = Path(__file__).parents[1]

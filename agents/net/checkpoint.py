@@ -89,6 +89,15 @@ def checkpoint_files(directory: str | Path) -> list[Path]:
     return sorted(found, key=checkpoint_order)
 
 
+def latest_checkpoint(directory: str | Path) -> Path:
+    """The newest checkpoint in ``directory`` or its ``checkpoints/`` folder (a run directory)."""
+    directory = Path(directory)
+    found = checkpoint_files(directory) or checkpoint_files(directory / "checkpoints")
+    if not found:
+        raise CheckpointError(f"no checkpoint (ckpt_step*.pt) under {directory}")
+    return found[-1]
+
+
 def checkpoint_order(path: Path) -> tuple[int, int, int]:
     """Sort key of a checkpoint name: its steps, iterations, then stops."""
     step, iteration, stop = _NAME.fullmatch(Path(path).name).groups()

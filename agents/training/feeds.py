@@ -5,7 +5,7 @@ once per iteration (:meth:`collect`), handing it the current network, the
 learner step, the run's generator and the iteration the games are for, and
 gets back :class:`Chunk` s (games per board size, the version of the weights
 that played them, the seconds it took). A feed knows the run's board sizes
-(:class:`~agents.training.sizes.SizeSchedule`) and hands each share of games
+(:class:`~agents.sizes.SizeSchedule`) and hands each share of games
 the iteration's size mix. Every feed plays with
 :func:`agents.training.selfplay.self_play_sizes`; they differ only in where it
 runs:
@@ -36,8 +36,8 @@ import numpy as np
 from agents.net.network import NetConfig, PolicyValueNet
 from agents.pool import WorkerPool
 from agents.search.mcts import MCTS, SearchConfig
+from agents.sizes import SizeSchedule
 from agents.training.selfplay import Board, SelfPlayConfig, self_play_sizes
-from agents.training.sizes import SizeSchedule
 from agents.training.workers import Chunk, SelfPlayWorker, cpu_weights
 from envs.core import Game
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import torch
 
 from agents.config import ConfigError
-from agents.net.checkpoint import CheckpointError, build_network, check_game, load_checkpoint
+from agents.net.checkpoint import CheckpointError, build_network, check_game, latest_checkpoint, load_checkpoint
 from agents.net.network import NetConfig
 from agents.net.zoo import (
     DIGEST,
@@ -32,7 +32,6 @@ from agents.net.zoo import (
     named_network,
     split_digest,
 )
-from agents.training.saving import latest_checkpoint
 from envs.core import Game
 
 

@@ -10,7 +10,7 @@ current network (searching with ``eval.simulations``) plays ``random``,
 exact oracle), its reference player from each seat.
 
 ``game.size`` may name several board sizes (a list, weights, or a schedule over
-the iterations: :mod:`agents.training.sizes`). One network plays them all: each
+the iterations: :mod:`agents.sizes`). One network plays them all: each
 self-play game draws its size, the replay buffer keeps a ring per size under
 one capacity and each learner batch is of one size, and every evaluation
 plays each size, tagged ``eval/<size>/...``.
@@ -65,6 +65,7 @@ from agents.net.checkpoint import CheckpointError
 from agents.net.inference import set_default_backend
 from agents.net.net_estimator import NetEstimator
 from agents.search.mcts import MCTS
+from agents.sizes import describe
 from agents.training.baseline_eval import BaselineConfig, BaselineEval
 from agents.training.feeds import Feed, InlineFeed, ProcessFeed
 from agents.training.init_weights import initial_weights
@@ -80,7 +81,6 @@ from agents.training.saving import (
 )
 from agents.training.selfplay import SelfPlayBatch, first_seat_win_rate
 from agents.training.settings import Settings, build_settings, resumed
-from agents.training.sizes import describe
 from agents.training.workers import Chunk
 from envs.core import Game
 from envs.records import format_game

@@ -59,9 +59,9 @@ import torch
 from agents.net.net_estimator import NetEstimator
 from agents.net.network import NetConfig, PolicyValueNet
 from agents.search.mcts import SearchConfig
+from agents.sizes import SizeSchedule
 from agents.training.feeds import split_games
 from agents.training.selfplay import SelfPlayConfig
-from agents.training.sizes import SizeSchedule
 from agents.training.workers import Chunk, SelfPlayWorker, cpu_weights
 from envs.core import Game
 

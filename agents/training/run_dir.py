@@ -13,8 +13,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from agents.net.checkpoint import CheckpointError, load_checkpoint
-from agents.training.saving import latest_checkpoint
+from agents.net.checkpoint import CheckpointError, latest_checkpoint, load_checkpoint
 
 
 def run_directory(resume, game: str, time: str) -> str:

@@ -188,15 +188,6 @@ def run_start(
     )
 
 
-def latest_checkpoint(directory: str | Path) -> Path:
-    """The newest checkpoint in ``directory`` or its ``checkpoints/`` folder (a run directory)."""
-    directory = Path(directory)
-    found = checkpoint_files(directory) or checkpoint_files(directory / "checkpoints")
-    if not found:
-        raise CheckpointError(f"no checkpoint (ckpt_step*.pt) under {directory}")
-    return found[-1]
-
-
 def prune(directory: str | Path, keep: int) -> None:
     """Delete all but the newest ``keep`` checkpoints (and their replay files)."""
     for old in checkpoint_files(directory)[:-keep]:

@@ -31,7 +31,7 @@ only plays the move and is not recorded. The games then cost far less per
 position while every recorded target still comes from a full search.
 
 A run over several board sizes (``game.size`` a list or a schedule,
-:mod:`agents.training.sizes`) plays through :func:`self_play_sizes`: each game
+:mod:`agents.sizes`) plays through :func:`self_play_sizes`: each game
 draws its size from the iteration's mix, and the games of each size are played
 together by :func:`self_play`, one batch of targets per size.
 
@@ -50,7 +50,7 @@ import numpy as np
 
 from agents.config import ConfigError, check
 from agents.search.mcts import MCTS, SearchConfig, select_action, temperature_schedule
-from agents.training.sizes import SizeMix
+from agents.sizes import SizeMix
 from envs.core import CHANCE, Game
 
 

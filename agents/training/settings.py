@@ -24,15 +24,14 @@ from hydra.core.config_store import ConfigStore
 from omegaconf import MISSING, DictConfig, OmegaConf
 
 from agents.config import ConfigError, check, game_from_config, typed
-from agents.net.checkpoint import CheckpointError, load_checkpoint
+from agents.net.checkpoint import CheckpointError, latest_checkpoint, load_checkpoint
 from agents.net.inference import check_backend
 from agents.net.network import NetConfig, head_layout, resolve_device
 from agents.search.mcts import SearchConfig
+from agents.sizes import SizeSchedule, parse_sizes
 from agents.training.config_store import AGENT_SECTIONS
 from agents.training.learner import LearnerConfig
-from agents.training.saving import latest_checkpoint
 from agents.training.selfplay import SelfPlayConfig
-from agents.training.sizes import SizeSchedule, parse_sizes
 from agents.training.workers import resolve_workers
 from envs.core import Game
 

@@ -24,8 +24,8 @@ import torch
 from agents.net.net_estimator import NetEstimator
 from agents.net.network import NetConfig, PolicyValueNet
 from agents.search.mcts import MCTS, SearchConfig
+from agents.sizes import SizeMix
 from agents.training.selfplay import Board, SelfPlayBatch, SelfPlayConfig, self_play_sizes
-from agents.training.sizes import SizeMix
 from envs.core import Game
 
 

@@ -37,7 +37,7 @@ import torch
 import yaml
 
 from agents.config import ConfigError
-from agents.net.checkpoint import CheckpointError, load_checkpoint, stored_config
+from agents.net.checkpoint import CheckpointError, latest_checkpoint, load_checkpoint, stored_config
 from agents.net.zoo import (
     FORMAT,
     PROGRESS,
@@ -53,8 +53,7 @@ from agents.net.zoo import (
     write_card,
 )
 from agents.search.mcts.config import changed_settings
-from agents.training.saving import latest_checkpoint
-from agents.training.sizes import parse_sizes
+from agents.sizes import parse_sizes
 
 log = logging.getLogger("agents.zoo")
 CHAIN_FIELDS = ("commands", "wall_seconds", "steps", "iterations")  # what init= runs add up
