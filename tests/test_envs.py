@@ -172,7 +172,7 @@ def test_bad_constructor_arguments():
         gym.make("Odoku-v0", illegal_action="ignore")
     with pytest.raises(ValueError, match="render_mode"):
         gym.make("Odoku-v0", render_mode="svg")
-    with pytest.raises(ValueError, match="unknown opponent spec 'wizard'.*registered: az, greedy, human, mcts"):
+    with pytest.raises(ValueError, match="unknown opponent spec 'wizard'.*registered: az, greedy, hmcts, human, mcts"):
         gym.make("Odoku-v0", opponent="wizard")
     with pytest.raises(GameOverError, match="reset"):
         gym.make("Odoku-v0").unwrapped.step(0)
