@@ -6,26 +6,37 @@ row of ``width`` entries, and numba kernels call the functions of this module on
 
     count = legal(context, row, out)       # legal actions into out[:count], increasing
     apply(context, row, action)            # in place; the action must be legal
-    player = to_play(context, row)         # a seat or envs.core.TERMINAL (no chance nodes)
+    player = to_play(context, row)         # a seat, envs.core.CHANCE or envs.core.TERMINAL
     returns(context, row, out)             # per-seat returns into out (zeros before the end)
     playout(context, row, seed, out)       # returns of one random playout into out, drawing
                                            # from the envs.kernels.draw stream at seed
     observe(context, row, out)             # optional: game.observe of the row's state into out
                                            # (float32 [planes, n, n], C-contiguous, every entry set)
+    count = chance(context, row, outcomes, probs)  # a game with chance nodes: a chance row's
+                                           # outcomes into outcomes[:count] (int64) and their
+                                           # probabilities into probs[:count] (float64), in
+                                           # game.chance_outcomes' order
 
 ``context`` (``CompiledGame.context``) holds the game's constants in a namedtuple whose class
 picks the game's implementations: a game joins by :func:`register` ing its functions for its
 context class, and numba specialises each driver kernel on the context's type, so the driver
-stays one piece of code and its kernels stay in numba's on-disk cache. ``observe`` is
-optional (``OPTIONAL``): :func:`provides` tells whether a game registered it, and a driver
-without it builds a network's input from decoded states instead.
+stays one piece of code and its kernels stay in numba's on-disk cache. ``observe`` and
+``chance`` are optional (``OPTIONAL``): :func:`provides` tells whether a game registered
+them. A driver without ``observe`` builds a network's input from decoded states instead;
+a game registers ``chance`` exactly when its rows can be chance nodes (``to_play`` gives
+``CHANCE``), and then ``apply(context, row, outcome)`` plays an outcome there,
+``CompiledGame.max_chance`` bounds its count, and every outcome leads to a decision or
+terminal row (the compiled driver stops with an error at a chance row after a chance row).
+``playout`` starts from decision rows only.
 
 ``encode(state)`` gives a state's row and ``decode(row)`` a state equal to the one the Python
 engine reaches by the same actions; ``playout`` plays the same game as
 ``game.random_playout(state, rng)`` when ``seed = envs.kernels.playout_seed(rng)``, so a driver
 that draws seeds in the engine's order gives the same rollout values. The plain placement
 games (Hex, Y, Gomoku, with or without the pie rule) and Reversi register theirs in
-``envs.stones.compiled``, the neutral games (their micro-steps) in ``envs.neutral.compiled``.
+``envs.stones.compiled``, the neutral games (their micro-steps) in ``envs.neutral.compiled``,
+the games with chance nodes in their folders (``envs.games.odoku.compiled``: a coin before
+every move; ``envs.games.sudoku_moyo.compiled``: the puzzle drawn at the start).
 """
 
 from __future__ import annotations
@@ -41,11 +52,12 @@ class CompiledGame:
     """A game's flat int32 rows and the context its registered functions take (module docstring).
 
     Subclasses set ``width`` (entries of a row), ``max_legal`` (most legal actions a position
-    can have) and ``context`` (a namedtuple of a registered class), and give ``encode`` and
-    ``decode``."""
+    can have), ``max_chance`` (most outcomes a chance node can have; 0 without chance nodes)
+    and ``context`` (a namedtuple of a registered class), and give ``encode`` and ``decode``."""
 
     width: int
     max_legal: int
+    max_chance: int = 0
     context: Any
 
     def encode(self, state) -> np.ndarray:
@@ -59,7 +71,7 @@ class CompiledGame:
 
 _IMPLEMENTATIONS: dict[type, dict[str, Any]] = {}  # context class -> function name -> njit function
 NAMES = ("legal", "apply", "to_play", "returns", "playout")
-OPTIONAL = ("observe",)  # a game may leave these out
+OPTIONAL = ("observe", "chance")  # a game may leave these out
 
 
 def register(context_class: type, **functions) -> None:
@@ -92,7 +104,7 @@ def apply(context, row, action):
 
 
 def to_play(context, row):
-    """The seat to move at ``row``, or ``envs.core.TERMINAL`` (in numba)."""
+    """The seat to move at ``row``, ``envs.core.CHANCE`` or ``envs.core.TERMINAL`` (in numba)."""
     raise NotImplementedError("envs.compiled functions run inside numba kernels only")
 
 
@@ -111,10 +123,22 @@ def observe(context, row, out):
     raise NotImplementedError("envs.compiled functions run inside numba kernels only")
 
 
+def chance(context, row, outcomes, probs):
+    """A chance row's outcomes into ``outcomes[:count]`` and their probabilities into
+    ``probs[:count]``, in ``game.chance_outcomes``' order; the count (in numba)."""
+    raise NotImplementedError("envs.compiled functions run inside numba kernels only")
+
+
 @njit(cache=True)
 def observe_row(context, row, out):
     """The game's ``observe`` from Python (one row; the tests')."""
     observe(context, row, out)
+
+
+@njit(cache=True)
+def chance_row(context, row, outcomes, probs):
+    """The game's ``chance`` from Python (one row; the tests')."""
+    return chance(context, row, outcomes, probs)
 
 
 @overload(legal, jit_options={"cache": True})
@@ -151,3 +175,13 @@ def _playout(context, row, seed, out):
 def _observe(context, row, out):
     function = _implementation("observe", context)
     return None if function is None else (lambda context, row, out: function(context, row, out))
+
+
+@overload(chance, jit_options={"cache": True})
+def _chance(context, row, outcomes, probs):
+    if _implementation("legal", context) is None:
+        return None
+    function = _implementation("chance", context)
+    if function is None:  # a game without chance nodes: drivers never ask, but their kernels compile the call
+        return lambda context, row, outcomes, probs: 0
+    return lambda context, row, outcomes, probs: function(context, row, outcomes, probs)

@@ -1,25 +1,37 @@
 """The compiled search driver: ``MCTS.search_many`` in numba for games with an
-``envs.compiled.CompiledGame`` (Hex, Y, Gomoku, Reversi and their neutral games).
+``envs.compiled.CompiledGame`` (Hex, Y, Gomoku, Reversi and their neutral games, Odoku,
+Sudoku Moyo).
 
 The tree is the Python driver's (:class:`~agents.search.mcts.tree.Tree`'s arrays, selected by
 ``kernels.walk`` and backed up by ``kernels.backup``), plus each node's position as a row of
-``rows`` and each edge's action in ``edge_action``. A wave (one simulation of every root) is
-:func:`descend` (select, create the new child by the game's ``apply``, judge it by
-``to_play``/``returns``), the leaf estimates, then :func:`finish` (expand the new decision
-leaves with the game's ``legal``, back up). With a network, Python runs between the two: it
-calls the estimator on the new leaves and computes the prior sums with numpy as the Python
-driver does. An estimator with ``estimate_planes`` (``NetEstimator``) over the search's game,
-where the game registers ``observe``, gets the leaves' observation planes, legal masks and
-movers built from the rows in one :func:`observe_leaves` call into arrays made once per
-search; any other estimator gets the leaves decoded into engine states. Random rollouts (``RolloutEstimator`` with the search's
-game) and uniform estimates (``UniformEstimator``) run every wave in one :func:`run` call:
-the playouts are the game's ``playout`` kernel, seeded by raw draws of the estimator's
-generator taken in the Python driver's order, so both drivers give the same results.
+``rows`` and each edge's action (or chance outcome) in ``edge_action``. A wave (one simulation
+of every root) is :func:`descend` (select, create new children by the game's ``apply``, judge
+them by ``to_play``/``returns``, expand new chance nodes by the game's ``chance`` and, in
+expectation mode, create all their outcomes; in sample mode draw the outcome), the leaf
+estimates, then :func:`finish` (expand the new decision leaves with the game's ``legal``,
+back up). With a network, Python runs between the two: it calls the estimator on the new
+leaves and computes the prior sums with numpy as the Python driver does. An estimator with
+``estimate_planes`` (``NetEstimator``) over the search's game, where the game registers
+``observe``, gets the leaves' observation planes, legal masks and movers built from the rows
+in one :func:`observe_leaves` call into arrays made once per search; any other estimator gets
+the leaves decoded into engine states. Random rollouts (``RolloutEstimator`` with the search's
+game) and uniform estimates (``UniformEstimator``) run every wave in one :func:`run` call.
+
+What the Python driver draws from numpy generators during the waves (a sampled chance
+outcome: ``rng.random()``; a rollout: ``playout_seed(rng)``) the kernels take from
+:class:`Draws`: each generator's next raw draws, taken ahead and given back as far as used,
+so both drivers draw the same numbers in the same order and leave the generators alike.
 
 The kernels call the game through ``envs.compiled`` (numba specialises them on the game's
 context type) and sit in numba's on-disk cache like the rest. ``tree`` in their arguments is
 the tuple ``(nodes, values, edge_child, edge_prior, edge_action, rows, counts)``, ``counts``
-the nodes and edges used; ``walks`` is ``(roots, paths, lengths, pending, firsts)``, one entry per root.
+the nodes, edges and wave leaves used (``NODES, EDGES, LEAVES``); ``walks`` is
+``(roots, paths, lengths, leaves, owners, firsts)``: per root its path, path length and the
+child it takes first (-1: PUCT's), per new decision leaf of the wave its node and root;
+``work`` holds scratch room for legal actions and chance outcomes. A kernel that finds an
+array full stops before changing the tree (``NEED_ROOM``, the sizes in ``need``) or a draw
+stream empty (``NEED_DRAWS``), and ``progress`` (wave, phase, index) says where to go on once
+Python has made room.
 """
 
 from __future__ import annotations
@@ -36,25 +48,74 @@ from agents.search.mcts.kernels import (
     NUM_EDGES,
     PATH_FULL,
     PLAYER,
+    SAMPLE,
     VISITS,
     backup,
     is_uniform,
+    normalise,
+    sampled_outcome,
     walk,
 )
 from agents.search.mcts.tree import Tree, blank_nodes, doubled
 from envs import compiled as rules
-from envs.core import TERMINAL
+from envs.core import CHANCE, TERMINAL
 from envs.kernels import playout_seed
 
 ROLLOUT, UNIFORM = 0, 1  # what run() estimates leaves with
+DONE, NEED_ROOM, NEED_DRAWS = range(3)  # what a kernel stopped at
+NODES, EDGES, LEAVES = range(3)  # counts (and need) entries
+WAVE, PHASE, INDEX = range(3)  # progress entries: the wave, DESCEND or EXPAND, the root or leaf
+DESCEND, EXPAND = range(2)
 FIRST_EDGES = 2**18  # the most edges a search starts with (6 MiB)
+# Bit generators whose ``random()`` is one raw draw's top 53 bits (numpy's ``next_double``).
+RAW_DOUBLES = ("PCG64", "PCG64DXSM", "Philox", "SFC64")
+
+
+def draws_match(rng) -> bool:
+    """Whether the compiled driver can sample chance outcomes from ``rng``'s raw draws."""
+    return type(rng.bit_generator).__name__ in RAW_DOUBLES
+
+
+class Draws:
+    """Streams of raw draws for the kernels: stream ``k`` holds ``generators[k]``'s next raw
+    draws (a sampled outcome takes one as ``rng.random()`` does, a playout seed one as
+    ``playout_seed`` does). :meth:`take` draws them ahead; :meth:`give_back` leaves each
+    generator as far as its stream was used, as if it had been drawn from directly."""
+
+    def __init__(self, generators: list, size: int):
+        self.generators, self.size, self.saved = generators, size, None
+        self.raws = np.zeros((len(generators), 0), np.int64)
+        self.cursors = np.zeros(len(generators), np.int64)
+
+    def take(self) -> None:
+        if self.saved is not None or not self.generators:
+            return
+        self.saved = [rng.bit_generator.state for rng in self.generators]
+        self.raws = np.stack([rng.bit_generator.random_raw(self.size).view(np.int64) for rng in self.generators])
+        self.cursors[:] = 0
+
+    def give_back(self) -> None:
+        if self.saved is None:
+            return
+        for rng, state, used in zip(self.generators, self.saved, self.cursors.tolist()):
+            rng.bit_generator.state = state
+            if used:
+                rng.bit_generator.random_raw(used)
+        self.saved = None
+
+    def more(self) -> None:
+        """Streams twice as long, from where the kernel stopped."""
+        self.give_back()
+        self.size *= 2
+        self.take()
 
 
 class CompiledSearch:
     """The arrays of one ``search_many`` call on the compiled driver, and the steps over them."""
 
     def __init__(self, mcts, states, compiled, estimator, rngs):
-        """``rngs``: each root's generator (``playout_mix``'s playouts draw from it)."""
+        """``rngs``: each root's generator (sampled chance outcomes and ``playout_mix``'s
+        playouts draw from it)."""
         self.mcts, self.game, self.compiled, self.estimator, self.rngs = mcts, mcts.game, compiled, estimator, rngs
         if mcts._playout_mix:
             self.kind = None  # the mix's playouts draw from the roots' generators, between estimator calls
@@ -66,7 +127,7 @@ class CompiledSearch:
             self.kind = None  # the estimator is called from Python
         count, simulations = len(states), mcts.config.num_simulations
         self.roots = np.arange(count, dtype=np.int64)
-        self.nodes = blank_nodes(count * (simulations + 1))  # a node per root and simulation at most
+        self.nodes = blank_nodes(count * (simulations + 1))  # a node per root and simulation, grown for chance
         self.values = np.zeros((len(self.nodes), mcts.game.info.num_seats))
         # every simulation's expansion, up to a first size that stays small; more is grown
         edges = max(min(count * simulations * compiled.max_legal, FIRST_EDGES), count * compiled.max_legal)
@@ -74,105 +135,153 @@ class CompiledSearch:
         self.edge_prior = np.zeros(edges)
         self.edge_action = np.zeros(edges, dtype=np.int64)
         self.rows = np.empty((len(self.nodes), compiled.width), dtype=np.int32)
-        self.counts = np.array([count, 0], dtype=np.int64)  # nodes, edges used
+        self.counts = np.array([count, 0, 0], dtype=np.int64)  # nodes, edges, the wave's leaves
         for index, state in enumerate(states):
             self.rows[index] = compiled.encode(state)
             self.nodes[index, PLAYER] = mcts.game.to_play(state)
-        paths = np.zeros((count, mcts._path_length, 2), dtype=np.int64)
-        lengths, pending = np.zeros(count, dtype=np.int64), np.full(count, -1, dtype=np.int64)
+        self.paths = np.zeros((count, mcts._path_length, 2), dtype=np.int64)
+        self.lengths = np.zeros(count, dtype=np.int64)
+        self.leaves, self.owners = np.zeros(count, dtype=np.int64), np.zeros(count, dtype=np.int64)
         self.firsts = np.full(count, -1, dtype=np.int64)  # the root child each walk takes (-1: PUCT's)
-        self.walks = (self.roots, paths, lengths, pending, self.firsts)
-        self.scratch = np.empty(compiled.max_legal, dtype=np.int64)
+        outcomes = max(compiled.max_chance, 1)
+        self.work = (np.empty(compiled.max_legal, np.int64), np.empty(outcomes, np.int64), np.empty(outcomes))
+        self.progress, self.need = np.zeros(3, dtype=np.int64), np.zeros(3, dtype=np.int64)
+        self.draws, self.streams = self._streams(rngs, count, simulations)
         self.inputs = None  # the network's inputs for a wave's leaves, built from their rows
         observes = getattr(estimator, "game", None) is mcts.game and rules.provides(compiled, "observe")
         if self.kind is None and observes and hasattr(estimator, "estimate_planes"):
-            info = mcts.game.info
-            planes, masks = np.empty((count, *info.obs_shape), np.float32), np.empty((count, info.num_actions), bool)
-            self.inputs = planes, masks, np.empty(count, dtype=np.int64)
+            self.inputs = self._inputs(count)
+
+    def _streams(self, rngs, count: int, simulations: int) -> tuple:
+        """The draw streams and each root's (then the rollouts') stream, -1 for none."""
+        generators, streams = [], np.full(count + 1, -1, dtype=np.int64)
+
+        def stream(rng) -> int:
+            for k, known in enumerate(generators):
+                if known is rng:
+                    return k
+            generators.append(rng)
+            return len(generators) - 1
+
+        if not self.mcts._expect:  # sampled chance outcomes
+            for index, rng in enumerate(rngs):
+                streams[index] = stream(rng)
+        rollouts = 1
+        if self.kind == ROLLOUT:
+            streams[count] = stream(self.estimator.rng)
+            rollouts = self.estimator.num_rollouts
+        return Draws(generators, count * simulations * rollouts + 64), streams
+
+    def _inputs(self, count: int) -> tuple:
+        info = self.game.info
+        planes, masks = np.empty((count, *info.obs_shape), np.float32), np.empty((count, info.num_actions), bool)
+        return planes, masks, np.empty(count, dtype=np.int64)
 
     def arrays(self) -> tuple:
         return self.nodes, self.values, self.edge_child, self.edge_prior, self.edge_action, self.rows, self.counts
 
+    def walks(self) -> tuple:
+        return self.roots, self.paths, self.lengths, self.leaves, self.owners, self.firsts
+
     def tree(self) -> Tree:
         return Tree.of_arrays(self.nodes, self.values, self.edge_child, self.edge_prior, self.edge_action)
 
-    def make_room(self) -> None:
-        """Grow the edge arrays until one more wave fits."""
-        while self.counts[1] + len(self.roots) * self.compiled.max_legal > len(self.edge_child):
+    def grow(self) -> None:
+        """Grow the arrays that ``need`` asks more of."""
+        nodes, edges, leaves = self.need.tolist()
+        while len(self.nodes) < nodes:
+            self.nodes = np.concatenate([self.nodes, blank_nodes(len(self.nodes))])
+            self.values, self.rows = doubled(self.values, 0.0), doubled(self.rows, 0)
+        while len(self.edge_child) < edges:
             self.edge_child = doubled(self.edge_child, -1)
             self.edge_prior = doubled(self.edge_prior, 0.0)
             self.edge_action = doubled(self.edge_action, 0)
+        while len(self.leaves) < leaves:
+            self.leaves, self.owners = doubled(self.leaves, 0), doubled(self.owners, 0)
+
+    def call(self, kernel, *arguments) -> None:
+        """``kernel`` until it is done, making room and drawing more between the calls."""
+        while True:
+            self.draws.take()
+            draws = (self.draws.raws, self.draws.cursors, self.streams)
+            status = kernel(
+                self.compiled.context,
+                self.arrays(),
+                self.walks(),
+                self.work,
+                draws,
+                self.progress,
+                self.need,
+                *arguments,
+            )
+            if status == DONE:
+                return
+            if status == NEED_DRAWS:
+                self.draws.more()
+            else:
+                self.grow()
 
     def waves(self, first: int, last: int, halving: list | None = None) -> None:
         """Simulations (waves) ``first`` to ``last - 1``; ``halving``: each root's
-        ``SequentialHalving``, which chooses its root child before every wave."""
+        ``SequentialHalving`` (None at a chance root), which chooses its root child before
+        every wave. The generators are left as the Python driver leaves them."""
         if halving is None and self.kind is not None:
             self.run(first, last)
-            return
-        for wave in range(first, last):
-            if halving is not None:
-                tree = self.tree()
-                for index, root in enumerate(self.roots):
-                    self.firsts[index] = halving[index].choose(tree, root)
-            if self.kind is None:
-                self.step()
-            else:
-                self.run(wave, wave + 1)
+        else:
+            for wave in range(first, last):
+                if halving is not None:
+                    tree = self.tree()
+                    for index, root in enumerate(self.roots):
+                        self.firsts[index] = -1 if halving[index] is None else halving[index].choose(tree, root)
+                if self.kind is None:
+                    self.step()
+                else:
+                    self.run(wave, wave + 1)
+        self.draws.give_back()
 
     def run(self, first: int, last: int) -> None:
-        """Waves ``first`` to ``last - 1`` estimated in the kernel (ROLLOUT or UNIFORM); the
-        playout seeds are raw draws of the estimator's generator, which is left as the
-        Python driver leaves it."""
-        context, mcts, kind, saved = self.compiled.context, self.mcts, self.kind, None
-        seeds, rollouts = np.zeros(0, dtype=np.int64), 1
-        if kind == ROLLOUT:
-            rng, rollouts = self.estimator.rng, self.estimator.num_rollouts
-            saved, draws = rng.bit_generator.state, (last - first) * len(self.roots) * rollouts
-            seeds = (rng.bit_generator.random_raw(size=draws) >> 1).astype(np.int64)  # envs.kernels.playout_seed
-        used = 0
-        while first < last:
-            self.make_room()
-            c_puct, fpu = mcts._c_puct, mcts._fpu_reduction
-            waves = (first, last, c_puct, fpu, kind, seeds, used, rollouts)
-            first, used = run(context, self.arrays(), self.walks, self.scratch, *waves)
-        if saved is not None:  # the generator as far as the seeds used
-            rng.bit_generator.state = saved
-            rng.bit_generator.random_raw(size=used)
+        """Waves ``first`` to ``last - 1`` estimated in the kernel (ROLLOUT or UNIFORM)."""
+        mcts, rollouts = self.mcts, self.estimator.num_rollouts if self.kind == ROLLOUT else 1
+        self.progress[:] = first, DESCEND, 0
+        self.counts[LEAVES] = 0
+        self.call(run, last, mcts._c_puct, mcts._fpu_reduction, mcts._expect, self.kind, rollouts)
 
     def step(self) -> None:
         """One wave with the estimator called from Python on the new decision leaves."""
         compiled, mcts, info = self.compiled, self.mcts, self.game.info
-        self.make_room()
-        descend(compiled.context, self.arrays(), self.walks, mcts._c_puct, mcts._fpu_reduction)
-        pending = self.walks[3]
-        leaves = pending[pending >= 0]
-        count = len(leaves)
+        self.progress[:] = 0, DESCEND, 0
+        self.counts[LEAVES] = 0
+        self.call(descend, mcts._c_puct, mcts._fpu_reduction, mcts._expect)
+        self.draws.give_back()  # the estimator may draw from the same generators
+        count = int(self.counts[LEAVES])
+        leaves, owners = self.leaves[:count], self.owners[:count]
         if not count:
-            none = np.zeros((0, info.num_actions))
-            finish(compiled.context, self.arrays(), self.walks, self.scratch, none, none, np.zeros(0))
-            return
-        if self.inputs is None:
+            priors = values = np.zeros((0, info.num_actions))
+        elif self.inputs is None:
             priors, values = estimates(self.estimator, [compiled.decode(self.rows[node]) for node in leaves], info)
         else:
+            if count > len(self.inputs[0]):
+                self.inputs = self._inputs(max(count, 2 * len(self.inputs[0])))
             planes, masks, movers = self.inputs
-            observe_leaves(compiled.context, self.arrays(), pending, self.scratch, planes, masks, movers)
+            observe_leaves(compiled.context, self.arrays(), self.walks(), self.work[0], planes, masks, movers)
             inputs = planes[:count], masks[:count], movers[:count]
             priors, values = checked(self.estimator.estimate_planes(*inputs), count, info)
         mix = mcts._playout_mix
-        if mix:  # MCTS._estimate's mix, each playout seeded from its root's generator in the same order
-            seeds = [playout_seed(self.rngs[owner]) for owner in np.flatnonzero(pending >= 0)]
+        if mix and count:  # MCTS._estimate's mix, each playout seeded from its root's generator in the same order
+            seeds = np.array([playout_seed(self.rngs[owner]) for owner in owners], dtype=np.int64)
             played = np.zeros((count, info.num_seats))
-            playouts(compiled.context, self.rows, leaves, np.array(seeds, dtype=np.int64), played)
+            playouts(compiled.context, self.rows, leaves, seeds, played)
             values = (1.0 - mix) * values + mix * played
         masks = None if self.inputs is None else self.inputs[1]
         totals = np.zeros(count)  # each leaf's prior mass on its legal actions, summed as numpy does
         for i in np.flatnonzero(~uniform_rows(priors)):
             if masks is None:
-                legal = self.scratch[: legal_actions(compiled.context, self.rows[leaves[i]], self.scratch)]
+                legal = self.work[0][: legal_actions(compiled.context, self.rows[leaves[i]], self.work[0])]
             else:  # the same actions in the same order
                 legal = masks[i]
             totals[i] = float(priors[i][legal].sum())
-        finish(compiled.context, self.arrays(), self.walks, self.scratch, priors, values, totals)
+        self.progress[INDEX] = 0
+        self.call(finish, priors, values, totals, mcts._expect)
 
 
 @njit(cache=True)
@@ -189,21 +298,17 @@ def playouts(context, rows, nodes, seeds, out):
 
 
 @njit(cache=True)
-def observe_leaves(context, tree, pending, scratch, planes, masks, movers):
-    """The ``i``-th pending leaf's ``game.observe`` into ``planes[i]``, ``game.legal_mask``
+def observe_leaves(context, tree, walks, scratch, planes, masks, movers):
+    """The wave's ``i``-th leaf's ``game.observe`` into ``planes[i]``, ``game.legal_mask``
     into ``masks[i]`` and seat to move into ``movers[i]``, by the game's ``observe`` and ``legal``."""
-    nodes, rows = tree[0], tree[5]
-    i = 0
-    for r in range(pending.shape[0]):
-        node = pending[r]
-        if node < 0:
-            continue
+    nodes, rows, leaves = tree[0], tree[5], walks[3]
+    for i in range(tree[6][LEAVES]):
+        node = leaves[i]
         rules.observe(context, rows[node], planes[i])
         masks[i] = False
         for k in range(rules.legal(context, rows[node], scratch)):
             masks[i, scratch[k]] = True
         movers[i] = nodes[node, PLAYER]
-        i += 1
 
 
 @njit(cache=True)
@@ -216,48 +321,180 @@ def uniform_rows(priors):
 
 
 @njit(cache=True)
-def descend(context, tree, walks, c_puct, fpu_reduction):
-    """Select from every root to a leaf (``MCTS._descend``): the path into ``paths[r]`` and
-    ``lengths[r]``, the new decision leaf (or -1: none) into ``pending[r]``."""
-    nodes, values, edge_child, edge_prior, edge_action, rows, counts = tree
-    roots, paths, lengths, pending, firsts = walks
-    for r in range(roots.shape[0]):
-        path = paths[r]
-        length, node, status = walk(
-            nodes, values, edge_child, edge_prior, path, 0, roots[r], firsts[r], c_puct, fpu_reduction, True
-        )
-        pending[r] = -1
-        if status == AT_TERMINAL:
-            lengths[r] = length
-            continue
-        if status == NEW_CHILD:  # create it
-            parent, edge = node, nodes[node, FIRST_EDGE] + path[length - 1, 1]
-            node = counts[0]
-            counts[0] += 1
-            rows[node] = rows[parent]
-            rules.apply(context, rows[node], edge_action[edge])
-            nodes[node, PLAYER] = rules.to_play(context, rows[node])
-            if nodes[node, PLAYER] == TERMINAL:  # its value: the returns, counted on its first visit
-                rules.returns(context, rows[node], values[node])
-            edge_child[edge] = node
-        if status == PATH_FULL or length == path.shape[0]:
-            raise ValueError("a search path longer than twice the game's max_decisions")
-        path[length, 0], path[length, 1] = node, -1
-        lengths[r] = length + 1
-        if nodes[node, PLAYER] >= 0:
-            pending[r] = node
+def next_raw(draws, stream):
+    """(whether the stream had one, the stream's next raw draw)."""
+    raws, cursors = draws[0], draws[1]
+    k = cursors[stream]
+    if k == raws.shape[1]:
+        return False, np.int64(0)
+    cursors[stream] = k + 1
+    return True, raws[stream, k]
 
 
 @njit(cache=True)
-def expand(context, tree, node, scratch, prior_row, total, value):
-    """Attach a new decision leaf's estimate (``MCTS._expand_decision``); ``total``: the
-    prior mass on its legal actions (unused where ``prior_row`` is uniform)."""
-    nodes, values, edge_child, edge_prior, edge_action, rows, counts = tree
-    count = rules.legal(context, rows[node], scratch)
+def descend(context, tree, walks, work, draws, progress, need, c_puct, fpu_reduction, expect):
+    """Select from every root from ``progress[INDEX]`` on to a leaf (``MCTS._descend``); stop
+    at a root that found no room or no draw, before changing anything it cannot finish."""
+    while progress[INDEX] < walks[0].shape[0]:
+        status = descend_root(context, tree, walks, work, draws, progress[INDEX], need, c_puct, fpu_reduction, expect)
+        if status != DONE:
+            return status
+        progress[INDEX] += 1
+    return DONE
+
+
+@njit(cache=True)
+def descend_root(context, tree, walks, work, draws, r, need, c_puct, fpu_reduction, expect):
+    """Root ``r``'s walk: its path into ``paths[r]`` and ``lengths[r]``, its new decision leaves
+    appended to the wave's. Stopped for room or draws, it gives its draws back and the next
+    call walks again: the same way, as the nodes it made stand where the walk finds them."""
+    nodes, edge_action, rows, counts = tree[0], tree[4], tree[5], tree[6]
+    roots, paths, lengths, firsts = walks[0], walks[1], walks[2], walks[5]
+    stream = draws[2][r]
+    mark = draws[1][stream] if stream >= 0 else 0
+    path, length, node, first = paths[r], 0, roots[r], firsts[r]
+    while True:
+        length, node, status = walk(
+            nodes, tree[1], tree[2], tree[3], path, length, node, first, c_puct, fpu_reduction, expect
+        )
+        first = -1
+        if status == PATH_FULL:
+            raise ValueError("a search path longer than twice the game's max_decisions")
+        if status == AT_TERMINAL:
+            lengths[r] = length
+            return DONE
+        if status == SAMPLE:  # an expanded chance node
+            count = nodes[node, NUM_EDGES]
+        else:
+            if length == path.shape[0]:
+                raise ValueError("a search path longer than twice the game's max_decisions")
+            if status == NEW_CHILD:  # create it in the next free row, counted once there is room for all it needs
+                parent, child = node, counts[NODES]
+                edge = nodes[parent, FIRST_EDGE] + path[length - 1, 1]
+                if child == nodes.shape[0]:
+                    need[NODES] = child + 1
+                    return stopped(draws, stream, mark, NEED_ROOM)
+                rows[child] = rows[parent]
+                rules.apply(context, rows[child], edge_action[edge])
+                player = rules.to_play(context, rows[child])
+                count, outcomes = 0, 0
+                if player == CHANCE:
+                    if nodes[parent, PLAYER] == CHANCE:
+                        raise ValueError("a chance outcome that leads to another chance node (envs.compiled)")
+                    count = rules.chance(context, rows[child], work[1], work[2])
+                    outcomes = count if expect else 0
+                if not room(tree, walks, 1 + outcomes, count, 1 if player >= 0 else outcomes, need):
+                    return stopped(draws, stream, mark, NEED_ROOM)
+                node = child
+                counts[NODES] += 1
+                nodes[node, PLAYER] = player
+                if player == TERMINAL:  # its value: the returns, counted on its first visit
+                    rules.returns(context, rows[node], tree[1][node])
+                tree[2][edge] = node
+            else:  # an unexpanded root
+                player = nodes[node, PLAYER]
+                count = rules.chance(context, rows[node], work[1], work[2]) if player == CHANCE else 0
+                outcomes = count if expect else 0
+                if not room(tree, walks, outcomes, count, 1 if player >= 0 else outcomes, need):
+                    return stopped(draws, stream, mark, NEED_ROOM)
+            path[length, 0], path[length, 1] = node, -1
+            if player != CHANCE:
+                if player >= 0:
+                    add_leaf(counts, walks, node, r)
+                lengths[r] = length + 1
+                return DONE
+            expand_chance(tree, node, work, count)
+            if expect:
+                create_outcomes(context, tree, walks, node, r)
+                lengths[r] = length + 1
+                return DONE
+        found, raw = next_raw(draws, stream)
+        if not found:
+            return stopped(draws, stream, mark, NEED_DRAWS)
+        start = nodes[node, FIRST_EDGE]
+        first = sampled_outcome(tree[3][start : start + count], uniform(raw))
+
+
+@njit(cache=True)
+def stopped(draws, stream, mark, status):
+    """``status``, the stream ``stream`` given back to ``mark``."""
+    if stream >= 0:
+        draws[1][stream] = mark
+    return status
+
+
+@njit(cache=True)
+def uniform(raw):
+    """``rng.random()`` of the raw draw (numpy's ``next_double``: its top 53 bits)."""
+    return np.float64(np.uint64(raw) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True)
+def room(tree, walks, nodes, edges, leaves, need):
+    """Whether the arrays hold ``nodes``, ``edges`` and wave ``leaves`` more; else what they
+    need into ``need``."""
+    counts = tree[6]
+    need[NODES], need[EDGES] = counts[NODES] + nodes, counts[EDGES] + edges
+    need[LEAVES] = counts[LEAVES] + leaves
+    return need[NODES] <= tree[0].shape[0] and need[EDGES] <= tree[2].shape[0] and need[LEAVES] <= walks[3].shape[0]
+
+
+@njit(cache=True)
+def add_leaf(counts, walks, node, r):
+    walks[3][counts[LEAVES]], walks[4][counts[LEAVES]] = node, r
+    counts[LEAVES] += 1
+
+
+@njit(cache=True)
+def expand_chance(tree, node, work, count):
+    """Give the chance node its ``count`` outcomes (``work``'s) as edges (``MCTS._expand_chance``)."""
+    nodes, edge_prior, edge_action, counts = tree[0], tree[3], tree[4], tree[6]
+    start = counts[EDGES]
+    counts[EDGES] += count
+    normalise(work[2][:count], edge_prior[start : start + count])
+    edge_action[start : start + count] = work[1][:count]
+    nodes[node, FIRST_EDGE], nodes[node, NUM_EDGES] = start, count
+
+
+@njit(cache=True)
+def create_outcomes(context, tree, walks, node, r):
+    """Create every outcome child of the expanded chance node (``MCTS._create_outcomes``); the
+    decision children become leaves of root ``r``."""
+    nodes, values, edge_child, edge_action, rows, counts = tree[0], tree[1], tree[2], tree[4], tree[5], tree[6]
+    start = nodes[node, FIRST_EDGE]
+    for edge in range(start, start + nodes[node, NUM_EDGES]):
+        child = counts[NODES]
+        counts[NODES] += 1
+        rows[child] = rows[node]
+        rules.apply(context, rows[child], edge_action[edge])
+        player = rules.to_play(context, rows[child])
+        if player == CHANCE:
+            raise ValueError("a chance outcome that leads to another chance node (envs.compiled)")
+        nodes[child, PLAYER] = player
+        if player == TERMINAL:
+            rules.returns(context, rows[child], values[child])
+        else:
+            add_leaf(counts, walks, child, r)
+        edge_child[edge] = child
+
+
+@njit(cache=True)
+def legal_room(context, tree, walks, node, scratch, need):
+    """The legal actions of a leaf into ``scratch`` and their count, or -1 where the edges are full."""
+    count = rules.legal(context, tree[5][node], scratch)
     if count == 0:
         raise ValueError("a decision state without legal actions")
-    start = counts[1]
-    counts[1] += count
+    return count if room(tree, walks, 0, count, 0, need) else -1
+
+
+@njit(cache=True)
+def attach(tree, node, scratch, count, prior_row, total, value):
+    """Attach a new decision leaf's estimate over its ``count`` legal actions in ``scratch``
+    (``MCTS._expand_decision``); ``total``: the prior mass on them (unused where ``prior_row``
+    is uniform)."""
+    nodes, values, edge_prior, edge_action, counts = tree[0], tree[1], tree[3], tree[4], tree[6]
+    start = counts[EDGES]
+    counts[EDGES] += count
     valid = not is_uniform(prior_row) and 0.0 < total < np.inf
     if valid:
         for i in range(count):
@@ -271,45 +508,59 @@ def expand(context, tree, node, scratch, prior_row, total, value):
 
 
 @njit(cache=True)
-def finish(context, tree, walks, scratch, priors, leaf_values, totals):
-    """Expand the wave's new decision leaves (estimate row ``i``: the ``i``-th pending leaf)
-    and back every root's path up."""
-    nodes, values, edge_child, edge_prior = tree[0], tree[1], tree[2], tree[3]
-    roots, paths, lengths, pending, firsts = walks
-    i = 0
-    for r in range(roots.shape[0]):
-        if pending[r] >= 0:
-            expand(context, tree, pending[r], scratch, priors[i], totals[i], leaf_values[i])
-            i += 1
-    for r in range(roots.shape[0]):
-        backup(nodes, values, edge_child, edge_prior, paths[r], lengths[r], True)
+def back_up(tree, walks, expect):
+    for r in range(walks[0].shape[0]):
+        backup(tree[0], tree[1], tree[2], tree[3], walks[1][r], walks[2][r], expect)
 
 
 @njit(cache=True)
-def run(context, tree, walks, scratch, first, last, c_puct, fpu_reduction, kind, seeds, used, rollouts):
-    """Waves ``first`` to ``last - 1`` with leaves estimated here: ROLLOUT (uniform priors, the
-    mean returns of ``rollouts`` playouts seeded by ``seeds[used:]`` in order) or UNIFORM (zero
-    values). Stops early when the edge arrays could not hold another wave; returns (the next
-    wave, the seeds used)."""
-    nodes, values, edge_child, edge_prior = tree[0], tree[1], tree[2], tree[3]
-    roots, paths, lengths, pending, firsts = walks
+def finish(context, tree, walks, work, draws, progress, need, priors, leaf_values, totals, expect):
+    """Expand the wave's decision leaves from ``progress[INDEX]`` on (estimate row ``i``: leaf
+    ``i``) and back every root's path up."""
+    leaves = walks[3]
+    while progress[INDEX] < tree[6][LEAVES]:
+        i = progress[INDEX]
+        count = legal_room(context, tree, walks, leaves[i], work[0], need)
+        if count < 0:
+            return NEED_ROOM
+        attach(tree, leaves[i], work[0], count, priors[i], totals[i], leaf_values[i])
+        progress[INDEX] += 1
+    back_up(tree, walks, expect)
+    return DONE
+
+
+@njit(cache=True)
+def run(context, tree, walks, work, draws, progress, need, last, c_puct, fpu_reduction, expect, kind, rollouts):
+    """Waves ``progress[WAVE]`` to ``last - 1`` with leaves estimated here: ROLLOUT (uniform
+    priors, the mean returns of ``rollouts`` playouts, seeded by the rollout stream's draws in
+    leaf order) or UNIFORM (zero values)."""
+    counts, leaves = tree[6], walks[3]
+    stream = draws[2][walks[0].shape[0]]
     ones = np.ones(1)
-    value, sample = np.zeros(values.shape[1]), np.zeros(values.shape[1])
-    for wave in range(first, last):
-        if tree[6][1] + roots.shape[0] * scratch.shape[0] > edge_child.shape[0]:
-            return wave, used
-        descend(context, tree, walks, c_puct, fpu_reduction)
-        for r in range(roots.shape[0]):
-            if pending[r] < 0:
-                continue
+    value, sample = np.zeros(tree[1].shape[1]), np.zeros(tree[1].shape[1])
+    while progress[WAVE] < last:
+        if progress[PHASE] == DESCEND:
+            status = descend(context, tree, walks, work, draws, progress, need, c_puct, fpu_reduction, expect)
+            if status != DONE:
+                return status
+            progress[PHASE], progress[INDEX] = EXPAND, 0
+        while progress[INDEX] < counts[LEAVES]:
+            node = leaves[progress[INDEX]]
+            if kind == ROLLOUT and draws[1][stream] + rollouts > draws[0].shape[1]:
+                return NEED_DRAWS
+            count = legal_room(context, tree, walks, node, work[0], need)
+            if count < 0:
+                return NEED_ROOM
             value[:] = 0.0
             if kind == ROLLOUT:
                 for _ in range(rollouts):
-                    rules.playout(context, tree[5][pending[r]], seeds[used], sample)
-                    used += 1
+                    raw = next_raw(draws, stream)[1]
+                    rules.playout(context, tree[5][node], np.int64(np.uint64(raw) >> np.uint64(1)), sample)
                     value += sample
                 value /= rollouts
-            expand(context, tree, pending[r], scratch, ones, 1.0, value)
-        for r in range(roots.shape[0]):
-            backup(nodes, values, edge_child, edge_prior, paths[r], lengths[r], True)
-    return last, used
+            attach(tree, node, work[0], count, ones, 1.0, value)
+            progress[INDEX] += 1
+        back_up(tree, walks, expect)
+        progress[WAVE], progress[PHASE], progress[INDEX] = progress[WAVE] + 1, DESCEND, 0
+        counts[LEAVES] = 0
+    return DONE

@@ -159,6 +159,28 @@ def expectation(nodes, values, edge_child, edge_prior, node):
 
 
 @numba.njit(cache=True)
+def normalise(probs, out):
+    """``probs`` divided by their sum (summed in order) into ``out``: a chance node's edge priors."""
+    total = 0.0
+    for p in probs:
+        total += p
+    for i in range(probs.shape[0]):
+        out[i] = probs[i] / total
+
+
+@numba.njit(cache=True)
+def sampled_outcome(priors, u):
+    """The outcome that the uniform draw ``u`` picks by the cumulative ``priors`` (the last one
+    where rounding leaves the sum below ``u``)."""
+    cumulative = 0.0
+    for i in range(priors.shape[0]):
+        cumulative += priors[i]
+        if u < cumulative:
+            return i
+    return priors.shape[0] - 1
+
+
+@numba.njit(cache=True)
 def is_uniform(row):
     """Whether every entry of ``row`` is the same positive finite number."""
     first = row[0]

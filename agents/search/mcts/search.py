@@ -9,7 +9,7 @@ from typing import Sequence
 import numpy as np
 
 from agents.search.mcts.config import SearchConfig
-from agents.search.mcts.driver import CompiledSearch
+from agents.search.mcts.driver import CompiledSearch, draws_match
 from agents.search.mcts.halving import SequentialHalving
 from agents.search.mcts.interface import Estimator, SearchResult, estimates
 from agents.search.mcts.kernels import (
@@ -22,6 +22,8 @@ from agents.search.mcts.kernels import (
     VISITS,
     backup,
     is_uniform,
+    normalise,
+    sampled_outcome,
     walk,
 )
 from agents.search.mcts.tree import EDGE_SLACK, EDGES_PER_SIMULATION, NODE_SLACK, Tree, doubled
@@ -85,7 +87,7 @@ class MCTS:
         for index, state in enumerate(states):
             if game.to_play(state) == TERMINAL:
                 raise ValueError(f"state {index}: cannot search a finished game")
-        if self._compiled is not None:
+        if self._compiled is not None and (self._expect or all(draws_match(r) for r in rngs)):
             return self._search_compiled(states, estimator, rngs, add_noise)
         nodes = len(states) * (simulations + 1) + NODE_SLACK
         tree = Tree(self._num_seats, nodes, len(states) * simulations * EDGES_PER_SIMULATION + EDGE_SLACK)
@@ -120,15 +122,18 @@ class MCTS:
         simulations, gumbel = self.config.num_simulations, self.config.gumbel
         search.waves(0, 1 if add_noise or gumbel else simulations)
         halving = None
-        if gumbel or add_noise:  # after the first simulation expanded the roots
+        if gumbel or add_noise:  # after the first simulation expanded the roots; none at a chance root
             tree = search.tree()
+            deciding = [tree.nodes[root, PLAYER] >= 0 for root in search.roots]
             if gumbel:
                 halving = [
-                    SequentialHalving(tree, root, self.config, rng, add_noise) for root, rng in zip(search.roots, rngs)
+                    SequentialHalving(tree, root, self.config, rng, add_noise) if decides else None
+                    for root, rng, decides in zip(search.roots, rngs, deciding)
                 ]
             else:
-                for root, rng in zip(search.roots, rngs):
-                    self._add_noise(tree, root, rng)
+                for root, rng, decides in zip(search.roots, rngs, deciding):
+                    if decides:
+                        self._add_noise(tree, root, rng)
             search.waves(1, simulations, halving)
         tree = search.tree()
         return [
@@ -194,8 +199,7 @@ class MCTS:
             first = self._sample_outcome(tree, node, rng)
 
     def _sample_outcome(self, tree: Tree, node: int, rng) -> int:
-        cumulative = np.cumsum(tree.priors(node))
-        return min(int(np.searchsorted(cumulative, rng.random(), side="right")), len(cumulative) - 1)
+        return sampled_outcome(tree.priors(node), rng.random())
 
     def _child(self, tree: Tree, node: int, index: int) -> tuple[int, int]:
         """Create child ``index`` of ``node``; return it and its player."""
@@ -211,7 +215,8 @@ class MCTS:
     def _expand_chance(self, tree: Tree, node: int) -> None:
         outcomes = self.game.chance_outcomes(tree.states[node])
         probs = np.array([p for _, p in outcomes], dtype=np.float64)
-        tree.expand(node, [o for o, _ in outcomes], probs / probs.sum())
+        normalise(probs, probs)
+        tree.expand(node, [o for o, _ in outcomes], probs)
 
     def _create_outcomes(self, tree: Tree, node: int) -> list[int]:
         """Create every outcome child of an expanded chance node, expanding chance

@@ -2,10 +2,15 @@
 arrays, with the coin flipped inside.
 
 A batch is ``board`` (uint8 ``[N, 25]``: 0 empty, 1 blue, 2 white), ``counts`` (int64
-``[N, 2, 15]``: blue and white stones per group), ``meta`` (int64 ``[N, META]``), ``mask``
+``[N, 30]``: blue stones per group, then white), ``meta`` (int64 ``[N, META]``), ``mask``
 (int8 ``[N, 50]``) and ``seeds`` (each game's ``envs.kernels.draw`` stream: the coins, the
 random opponent's actions, the random seat). ``params`` holds the opponent flag, the seat
 option and the coin's bias as a threshold on ``draw(seed, COIN_SCALE)``.
+
+The rules kernels (``legal_into``, ``place``, ``b_return``, ``observe_into``, ``fill_playout``)
+take one game's board, counts and meta row, so that the compiled rules
+(``envs.games.odoku.compiled``, a flat row holding the three) and the engine's random playout
+use them too.
 """
 
 from __future__ import annotations
@@ -57,7 +62,7 @@ def flip(seed, threshold):
 
 
 @njit(cache=True)
-def _legal_into(board, meta, mask):
+def legal_into(board, meta, mask):
     mask[:] = 0
     if meta[PLAYER] < 0:
         return 0
@@ -70,21 +75,42 @@ def _legal_into(board, meta, mask):
 
 
 @njit(cache=True)
-def _place(board, counts, meta, action):
+def place(board, counts, meta, action):
     """``Odoku.apply`` of a legal placement; the coin for the next move is flipped by ``_advance``."""
     cell, colour = action >> 1, action & 1
     board[cell] = BLUE if colour == 0 else WHITE
     for g in _CELL_GROUPS[cell]:
-        counts[colour, g] += 1
+        counts[colour * GROUPS + g] += 1
     meta[MOVES] += 1
     meta[PLAYER] = TERMINAL if meta[MOVES] == NUM_CELLS else CHANCE
 
 
 @njit(cache=True)
-def _b_return(counts):
+def b_return(counts):
+    """B's return of a full board (``Odoku.returns``' first entry)."""
     score = 0
     for g in range(GROUPS):
-        score += counts[0, g] + counts[1, g] == SIZE and 2 <= counts[0, g] <= 3
+        score += counts[g] + counts[GROUPS + g] == SIZE and 2 <= counts[g] <= 3
+    return (score - 7.5) / 7.5
+
+
+@njit(cache=True)
+def fill_playout(board, blue, seed):
+    """B's return of a random playout (``Odoku.random_playout``): under uniformly random play
+    every empty cell ends with an independent fair-coin colour, whoever the coins pick to place
+    it, so the final board is drawn directly, a colour per empty cell in cell order from the
+    ``draw`` stream at ``seed`` (0: blue). ``blue``: the blue stones per group."""
+    final = np.empty(GROUPS, np.int64)
+    final[:] = blue[:GROUPS]
+    for cell in range(NUM_CELLS):
+        if board[cell] == EMPTY:
+            colour, seed = draw(seed, 2)
+            if colour == 0:
+                for g in _CELL_GROUPS[cell]:
+                    final[g] += 1
+    score = 0
+    for g in range(GROUPS):
+        score += 2 <= final[g] <= 3
     return (score - 7.5) / 7.5
 
 
@@ -95,17 +121,17 @@ def _advance(i, board, counts, meta, params, mask, seeds):
     while True:
         if row[PLAYER] == CHANCE:
             row[PLAYER], seeds[i] = flip(seeds[i], params[COIN_THRESHOLD])
-            row[LEGAL] = _legal_into(board[i], row, mask[i])
+            row[LEGAL] = legal_into(board[i], row, mask[i])
         elif params[OPPONENT] and row[PLAYER] >= 0 and row[PLAYER] != row[SEAT]:
             index, seeds[i] = draw(seeds[i], row[LEGAL])
-            _place(board[i], counts[i], row, nth_legal(mask[i], index))
-            row[LEGAL] = _legal_into(board[i], row, mask[i])
+            place(board[i], counts[i], row, nth_legal(mask[i], index))
+            row[LEGAL] = legal_into(board[i], row, mask[i])
         else:
             return
 
 
 @njit(cache=True)
-def _observe(board, counts, meta, planes):
+def observe_into(board, counts, meta, planes):
     """``Odoku.observe`` into ``planes`` ``[11, 5, 5]``."""
     flat = planes.reshape(11, NUM_CELLS)
     flat[:] = 0.0
@@ -114,8 +140,8 @@ def _observe(board, counts, meta, planes):
         flat[0 if v == BLUE else 1 if v == WHITE else 2, cell] = 1.0
         for k in range(3):
             g = _CELL_GROUPS[cell, k]
-            flat[5 + 2 * k, cell] = counts[0, g] / SIZE
-            flat[6 + 2 * k, cell] = counts[1, g] / SIZE
+            flat[5 + 2 * k, cell] = counts[g] / SIZE
+            flat[6 + 2 * k, cell] = counts[GROUPS + g] / SIZE
     if meta[PLAYER] >= 0:
         flat[3 + meta[PLAYER], :] = 1.0
 
@@ -124,11 +150,11 @@ def _observe(board, counts, meta, planes):
 def _reset(i, board, counts, meta, params, mask, seeds, obs):
     row = meta[i]
     board[i, :] = EMPTY
-    counts[i, :, :] = 0
+    counts[i, :] = 0
     row[PLAYER], row[MOVES] = CHANCE, 0
     new_game(i, meta, seeds, params[OPPONENT], params[SEAT_OPTION])
     _advance(i, board, counts, meta, params, mask, seeds)
-    _observe(board[i], counts[i], row, obs[i])
+    observe_into(board[i], counts[i], row, obs[i])
 
 
 @njit(cache=True)
@@ -153,14 +179,14 @@ def step_games(actions, illegal, board, counts, meta, params, mask, seeds, obs, 
         if illegal[i]:
             lose_by_illegal(i, actor, meta, mask, returns)
         else:
-            _place(board[i], counts[i], row, actions[i])
-            row[LEGAL] = _legal_into(board[i], row, mask[i])
+            place(board[i], counts[i], row, actions[i])
+            row[LEGAL] = legal_into(board[i], row, mask[i])
             _advance(i, board, counts, meta, params, mask, seeds)
             if row[PLAYER] == TERMINAL:
-                returns[i, 0] = _b_return(counts[i])
+                returns[i, 0] = b_return(counts[i])
                 returns[i, 1] = -returns[i, 0]
         end_step(i, actor, params[OPPONENT], meta, rewards, terminated, returns)
-        _observe(board[i], counts[i], row, obs[i])
+        observe_into(board[i], counts[i], row, obs[i])
 
 
 class OdokuBatch(Batch):
@@ -170,7 +196,7 @@ class OdokuBatch(Batch):
         super().__init__(game, num_envs, META)
         self.params = make_params(game, single_agent, seat_option)
         self.board = np.zeros((num_envs, NUM_CELLS), np.uint8)
-        self.counts = np.zeros((num_envs, 2, GROUPS), np.int64)
+        self.counts = np.zeros((num_envs, 2 * GROUPS), np.int64)
 
     def reset(self, which: np.ndarray) -> None:
         reset_games(which, self.board, self.counts, self.meta, self.params, self.mask, self.seeds, self.obs)
@@ -197,6 +223,6 @@ class OdokuBatch(Batch):
 
         state = OdokuState()
         state.board = self.board[i].tolist()
-        state.blue, state.white = self.counts[i, 0].tolist(), self.counts[i, 1].tolist()
+        state.blue, state.white = self.counts[i, :GROUPS].tolist(), self.counts[i, GROUPS:].tolist()
         state.player, state.moves = int(self.meta[i, PLAYER]), int(self.meta[i, MOVES])
         return state

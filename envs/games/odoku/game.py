@@ -33,6 +33,7 @@ from envs.core import (
     Symmetry,
     turn_text,
 )
+from envs.kernels import playout_seed
 
 SIZE = 5
 NUM_CELLS = SIZE * SIZE
@@ -166,8 +167,17 @@ class Odoku(Game):
             params={"bias": self.bias},
         )
         self._chance = [(0, self.bias), (1, 1.0 - self.bias)]
+        self._compiled = None
 
     # --- transitions ---------------------------------------------------------------
+    def compiled(self):
+        """``envs.games.odoku.compiled``'s rules over a flat row, the coin a chance node."""
+        if self._compiled is None:
+            from envs.games.odoku.compiled import OdokuRows
+
+            self._compiled = OdokuRows(self)
+        return self._compiled
+
     def make_batch(self, num_envs: int, single_agent: bool, seat_option: int):
         from envs.games.odoku.batched import OdokuBatch  # numba kernels, compiled on first use
 
@@ -217,25 +227,16 @@ class Odoku(Game):
         return (b_return, -b_return)
 
     def random_playout(self, state: OdokuState, rng: np.random.Generator) -> tuple[tuple[float, float], int, int]:
-        """Random play from ``state`` to the end, by its final board alone.
-
-        Under uniformly random play every empty cell ends with an independent
-        fair-coin colour, whoever the coins pick to place it, so the final board
-        is drawn directly: one generator call, exactly the random-play distribution.
-        """
+        """Random play from ``state`` to the end, by its final board alone: every empty cell
+        gets a fair-coin colour (``envs.games.odoku.batched.fill_playout``, exactly the
+        random-play distribution), from one ``playout_seed`` draw of ``rng``."""
         if state.player == TERMINAL:
             return self.returns(state), 0, 0
-        colours = rng.integers(2, size=NUM_CELLS).tolist()
-        blue, white = state.blue[:], state.white[:]
-        empty = 0
-        for cell, piece in enumerate(state.board):
-            if piece == EMPTY:
-                empty += 1
-                counts = blue if colours[cell] == 0 else white
-                for g in CELL_GROUPS[cell]:
-                    counts[g] += 1
-        final = sum(1 for b in blue if 2 <= b <= 3)
-        b_return = (final - HALF_SCORE) / HALF_SCORE
+        from envs.games.odoku.batched import fill_playout  # numba kernels, compiled on first use
+
+        board = np.array(state.board, np.int64)
+        b_return = fill_playout(board, np.array(state.blue, np.int64), playout_seed(rng))
+        empty = int(np.count_nonzero(board == EMPTY))
         return (b_return, -b_return), empty, empty
 
     def action_playout_returns(self, state: OdokuState, rollouts: int, rng: np.random.Generator) -> np.ndarray:
