@@ -39,10 +39,11 @@ from envs.games.sudoku_moyo.kernels import (
     NEUTRAL,
     count_placements,
     count_solutions,
-    generate,
     placements,
     planes,
+    puzzle,
     random_playout,
+    start_turn,
 )
 from envs.kernels import playout_seed
 
@@ -178,6 +179,7 @@ class SudokuMoyo(Game):
             raise ValueError(f"givens must be from {MIN_GIVENS} to {MAX_GIVENS}, got {givens}")
         self.givens = DEFAULT_GIVENS if givens is None else int(givens)
         self.start: SudokuMoyoState | None = None  # the fixed start, when the puzzle is given
+        self._compiled = None
         puzzle = None if puzzle == "" else puzzle  # "" as in the game config: drawn
         moves = None if moves == "" else moves
         if puzzle is not None:
@@ -205,6 +207,14 @@ class SudokuMoyo(Game):
                 for action in self.parse_turn(self.start, text):
                     self.apply(self.start, action)
             params["moves"] = " ".join(moves.replace(",", " ").split())
+
+    def compiled(self):
+        """``envs.games.sudoku_moyo.compiled``'s rules over a flat row, the drawn puzzle a chance node."""
+        if self._compiled is None:
+            from envs.games.sudoku_moyo.compiled import SudokuRows
+
+            self._compiled = SudokuRows(self)
+        return self._compiled
 
     # --- setup ------------------------------------------------------------------------------
     def _puzzle_state(self, puzzle: str | int) -> SudokuMoyoState:
@@ -304,10 +314,9 @@ class SudokuMoyo(Game):
 
     def _start_turn(self, state: SudokuMoyoState) -> None:
         """After a placement or the setup: end the opening, or the game, when due."""
-        if state.opening:
-            state.opening = state.has_move_in(NEUTRAL)
-        if not state.opening and not state.has_move_in(state.player):
-            state.stuck, state.player = state.player, TERMINAL
+        state.opening, stuck = start_turn(state.grid, state.player, state.opening)
+        if stuck >= 0:
+            state.stuck, state.player = stuck, TERMINAL
 
     def returns(self, state: SudokuMoyoState) -> tuple[float, float]:
         if state.player != TERMINAL:
@@ -415,9 +424,8 @@ _ALL_PUZZLES = [(n, 1.0 / PUZZLE_COUNT) for n in range(PUZZLE_COUNT)]
 
 @lru_cache(maxsize=4096)
 def _generated(number: int, givens: int) -> bytes:
-    """Puzzle ``number`` with ``givens`` givens: the generator's stream starts at a
-    seed that mixes both (SplitMix64 scrambles neighbouring seeds)."""
-    digits = generate(number * 128 + givens, givens)
+    """Puzzle ``number`` with ``givens`` givens (``kernels.puzzle``)."""
+    digits = puzzle(number, givens)
     if not digits.any():
         raise RuntimeError(f"the generator found no proper puzzle with {givens} givens for number {number}")
     return bytes(digits.astype(np.uint8))

@@ -1,5 +1,7 @@
-"""Numba kernels for Sudoku Moyo: a solution counter, a puzzle generator and a
-random playout.
+"""Numba kernels for Sudoku Moyo: a solution counter, a puzzle generator, a random
+playout and the rules' placements and turn starts, which the engine
+(:mod:`envs.games.sudoku_moyo.game`) and the compiled rules
+(:mod:`envs.games.sudoku_moyo.compiled`) share.
 
 A grid is 81 digits (0 = empty), cell ``r * 9 + c`` with ``r = 0`` the bottom row
 (row ``1``); digit ``d`` is bit ``1 << (d - 1)`` in the row, column and box masks.
@@ -175,6 +177,13 @@ def generate(seed, givens):
 
 
 @njit(cache=True)
+def puzzle(number, givens):
+    """Puzzle ``number`` with ``givens`` givens (all zeros where the generator found none): the
+    generator's stream starts at a seed that mixes both (SplitMix64 scrambles neighbouring seeds)."""
+    return generate(number * 128 + givens, givens)
+
+
+@njit(cache=True)
 def _region_moves(grid, rows, cols, boxes, owner):
     """Number of (cell, digit) placements in the cells of ``owner`` (seat or NEUTRAL)."""
     total = 0
@@ -233,8 +242,14 @@ def _board_masks(board):
 @njit(cache=True)
 def placements(board, owner):
     """The legal actions ``9 * cell + digit - 1`` on the empty cells of ``owner``'s boxes, in order."""
-    rows, cols, boxes = _board_masks(board)
     out = np.empty(729, np.int64)
+    return out[: placements_into(board, owner, out)]
+
+
+@njit(cache=True)
+def placements_into(board, owner, out):
+    """:func:`placements` into ``out``; their count."""
+    rows, cols, boxes = _board_masks(board)
     n = 0
     for cell in range(81):
         if board[cell] == 0 and CELL_OWNER[cell] == owner:
@@ -243,13 +258,26 @@ def placements(board, owner):
                 if mask >> d & 1:
                     out[n] = 9 * cell + d
                     n += 1
-    return out[:n]
+    return n
 
 
 @njit(cache=True)
 def count_placements(board, owner):
     rows, cols, boxes = _board_masks(board)
     return _region_moves(board, rows, cols, boxes, owner)
+
+
+@njit(cache=True)
+def start_turn(board, player, opening):
+    """After a placement or the setup, ``player`` to move: (whether the opening goes on, the
+    seat that is stuck or -1). The opening ends once the centre takes no placement, the game
+    once the mover has none in its own boxes (then the mover is stuck and loses)."""
+    rows, cols, boxes = _board_masks(board)
+    if opening:
+        opening = _region_moves(board, rows, cols, boxes, NEUTRAL) > 0
+    if not opening and _region_moves(board, rows, cols, boxes, player) == 0:
+        return opening, player
+    return opening, -1
 
 
 @njit(cache=True)
