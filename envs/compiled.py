@@ -141,6 +141,12 @@ def chance_row(context, row, outcomes, probs):
     return chance(context, row, outcomes, probs)
 
 
+@njit(cache=True)
+def apply_row(context, row, action):
+    """The game's ``apply`` from Python (one row; the tests')."""
+    apply(context, row, action)
+
+
 @overload(legal, jit_options={"cache": True})
 def _legal(context, row, out):
     function = _implementation("legal", context)

@@ -1,6 +1,7 @@
 """The compiled search driver (agents.search.mcts.driver) against the Python driver: the same
-visit counts, values, priors and principal variations on fixed seeds, over many positions; and
-the observation planes it builds from rows against the engines' ``observe``."""
+visit counts, values, priors and principal variations on fixed seeds, over many positions,
+chance nodes in both chance modes included; and the rows (observation planes, chance outcomes,
+playouts) against the engines."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ from agents.search.mcts import MCTS, SearchConfig
 from agents.search.mcts import driver as compiled_driver
 from envs import compiled as rules
 from envs import make_game
-from envs.core import TERMINAL
+from envs.core import CHANCE, TERMINAL
+from envs.kernels import playout_seed
 from envs.neutral.kernels import START
 
 torch.set_num_threads(1)  # tiny batches: threads only contend on the shared CPU
@@ -91,13 +93,29 @@ class PlanesNetwork(NetEstimator):
         return out[:, :-1], np.tanh(out[:, -1] / 4)
 
 
+def observed_network(game):
+    """Priors and values a function of the observation (zeros and a NaN row included): for the
+    games whose states ``fake_network`` cannot read."""
+    num_actions = game.info.num_actions
+
+    def function(state):
+        total = int(game.observe(state).sum() * 5)
+        priors = ((np.arange(num_actions) * 7 + total) % 5).astype(np.float32)
+        if total % 11 == 3:  # unusable: the search falls back to uniform
+            priors[0] = np.nan
+        value = np.float64((total % 7 - 3) / 3.5)
+        return priors, np.array([value, -value])
+
+    return FunctionEstimator(game, function)
+
+
 def estimators(kind: str, game, seed: int):
     """A fresh estimator of ``kind`` and the generator the searches draw from."""
     rng = np.random.default_rng(seed)
     if kind == "uniform":
         return UniformEstimator(game), rng
     if kind == "network":
-        return fake_network(game), rng
+        return (observed_network if game.info.has_chance else fake_network)(game), rng
     if kind == "planes":
         return PlanesNetwork(game, seed), rng
     if kind == "rollout":
@@ -263,17 +281,16 @@ def test_auto_picks_the_compiled_driver_where_covered():
     assert MCTS(hex5, SearchConfig(gumbel=True))._compiled is not None
     assert MCTS(hex5, SearchConfig(playout_mix=0.5))._compiled is not None
     assert MCTS(hex5, driver="python")._compiled is None
-    for name in ("reversi", "nex", "neuversi", "adneuversi", "neumoku", "neuy"):
+    for name in ("reversi", "nex", "neuversi", "adneuversi", "neumoku", "neuy", "odoku", "sudoku_moyo"):
         assert MCTS(make_game(name))._compiled is not None
-    for name in ("odoku", "biversi"):
-        assert MCTS(make_game(name))._compiled is None
+    assert MCTS(make_game("biversi"))._compiled is None
 
 
 def test_driver_choice_errors_name_the_reason():
     with pytest.raises(ValueError, match="driver must be one of"):
         MCTS(make_game("hex", size=5), driver="numba")
-    with pytest.raises(ValueError, match="odoku has no compiled rules"):
-        MCTS(make_game("odoku"), driver="compiled")
+    with pytest.raises(ValueError, match="biversi has no compiled rules"):
+        MCTS(make_game("biversi"), driver="compiled")
     game = make_game("hex", size=2)
     state = game.initial_state()
     for action in (0, 1, 2):
@@ -312,3 +329,121 @@ def test_self_play_gives_the_same_games_on_both_drivers(name, params, kind):
     np.testing.assert_array_equal(python.obs, compiled.obs)
     np.testing.assert_array_equal(python.policy, compiled.policy)
     np.testing.assert_array_equal(python.value, compiled.value)
+
+
+# --- chance nodes: Odoku (a coin before every move), Sudoku Moyo (the puzzle drawn at the start) ---
+CHANCE_GAMES = [("odoku", {}), ("odoku", {"bias": 0.3}), ("sudoku_moyo", {})]
+CHANCE_IDS = ["odoku", "odoku-bias=0.3", "sudoku_moyo"]
+
+
+def chance_positions(game, rng, count: int, setup: bool) -> list:
+    """Chance and decision positions of random games (the start left out unless ``setup``: a
+    search at Sudoku Moyo's setup expands its 65,536 puzzles in expectation mode)."""
+    result = []
+    while len(result) < count:
+        state = game.initial_state()
+        for step in range(int(rng.integers(0, 60))):
+            if game.is_chance(state):
+                child = game.step(state, game.sample_chance(state, rng))
+            else:
+                legal = game.legal_actions(state)
+                child = game.step(state, legal[int(rng.integers(len(legal)))])
+            if game.to_play(child) == TERMINAL:
+                break
+            state = child
+        if setup or not game.is_chance(state) or game.info.name == "odoku":
+            result.append(state)
+    return result
+
+
+@pytest.mark.parametrize("chance", ["expectation", "sample"])
+@pytest.mark.parametrize("kind", ["uniform", "network", "planes", "rollout", "rollout x3"])
+@pytest.mark.parametrize("name,params", CHANCE_GAMES, ids=CHANCE_IDS)
+def test_compiled_driver_gives_the_python_drivers_results_at_chance_nodes(name, params, kind, chance):
+    """Chance roots and decision roots, chance nodes below them expanded or sampled, with root
+    noise, Gumbel (neither at a chance root) and the playout mix."""
+    game = make_game(name, **params)
+    rng = np.random.default_rng(17)
+    states = chance_positions(game, rng, 6, setup=False)
+    assert any(game.is_chance(s) for s in states) == (name == "odoku")
+    for seed, state in enumerate(states):
+        config = SearchConfig(
+            num_simulations=int(rng.integers(1, 80)),
+            chance=chance,
+            fpu_reduction=0.1 * (seed % 3),
+            gumbel=seed % 4 >= 2,
+            gumbel_actions=int(rng.integers(1, 20)),
+            playout_mix=0.5 if seed % 3 == 1 else 0.0,
+        )
+        assert_same(*both_drivers(game, config, [state], kind, seed, seed % 2 == 1))
+
+
+@pytest.mark.parametrize("chance", ["expectation", "sample"])
+@pytest.mark.parametrize("kind", ["planes", "rollout"])
+@pytest.mark.parametrize("per_state", [False, True])
+def test_compiled_driver_matches_over_many_chance_roots(kind, per_state, chance):
+    """Roots at the coin and after it in lockstep, the arrays and draw streams grown on the way."""
+    game = make_game("odoku")
+    states = chance_positions(game, np.random.default_rng(3), 10, setup=False)
+    assert {game.to_play(s) for s in states} >= {CHANCE, 0, 1}
+    config = SearchConfig(num_simulations=90, c_puct=0.5, chance=chance, gumbel=True, gumbel_actions=6)
+    assert_same(*both_drivers(game, config, states, kind, 6, add_noise=True, per_state=per_state))
+
+
+def test_sampling_with_a_generator_of_32_bit_draws_runs_the_python_driver():
+    """MT19937's ``random()`` is not one raw draw: a sampling search with it runs in Python."""
+    game = make_game("odoku")
+    state, config = game.initial_state(), SearchConfig(num_simulations=40, chance="sample")
+    results = []
+    for driver in ("python", "auto"):
+        rng = np.random.Generator(np.random.MT19937(5))
+        results.append(MCTS(game, config, driver=driver).search(state, RolloutEstimator(game, rng), rng))
+        after = rng.bit_generator.random_raw(4).tolist()  # the generator left as far on
+        results[-1] = (results[-1].visit_counts.tolist(), results[-1].principal_variation, after)
+    assert results[0] == results[1]
+
+
+@pytest.mark.parametrize("name,params", CHANCE_GAMES, ids=CHANCE_IDS)
+def test_chance_rows_are_the_engine_states(name, params):
+    """Along random games: the row's state, legal actions, chance outcomes, observation, mover,
+    returns and playout are the engine's, and so is the row after each action or outcome."""
+    game = make_game(name, **params)
+    compiled, rng = game.compiled(), np.random.default_rng(9)
+    assert rules.provides(compiled, "chance") and rules.provides(compiled, "observe")
+    legal, outcomes = np.empty(compiled.max_legal, np.int64), np.empty(compiled.max_chance, np.int64)
+    probs, out = np.empty(compiled.max_chance), np.zeros(2)
+    seen = {CHANCE: 0, TERMINAL: 0, 0: 0, 1: 0}
+    for _ in range(3):
+        state = game.initial_state()
+        row = compiled.encode(state)
+        while True:
+            player = game.to_play(state)
+            seen[player] += 1
+            decoded = compiled.decode(row)
+            assert decoded.key() == state.key() and compiled.encode(decoded).tolist() == row.tolist()
+            assert compiled_driver.legal_actions(compiled.context, row, legal) == len(game.legal_actions(state))
+            assert legal[: len(game.legal_actions(state))].tolist() == game.legal_actions(state)
+            count = rules.chance_row(compiled.context, row, outcomes, probs)
+            assert list(zip(outcomes[:count].tolist(), probs[:count].tolist())) == list(game.chance_outcomes(state))
+            planes = np.full(game.info.obs_shape, 9.0, np.float32)
+            rules.observe_row(compiled.context, row, planes)
+            np.testing.assert_array_equal(planes, game.observe(state))
+            if player == TERMINAL:
+                compiled_driver.playouts(
+                    compiled.context, row[None], np.zeros(1, np.int64), np.zeros(1, np.int64), out[None]
+                )
+                assert tuple(out) == game.returns(state)
+                break
+            if player >= 0:
+                seed = int(rng.integers(1000))
+                expected = game.random_playout(state, np.random.default_rng(seed))[0]
+                seeds = np.array([playout_seed(np.random.default_rng(seed))], np.int64)
+                played = np.zeros((1, 2))
+                compiled_driver.playouts(compiled.context, row[None], np.zeros(1, np.int64), seeds, played)
+                assert tuple(played[0]) == expected
+                action = game.legal_actions(state)[int(rng.integers(len(game.legal_actions(state))))]
+            else:
+                action = game.sample_chance(state, rng)
+            game.apply(state, action)
+            rules.apply_row(compiled.context, row, action)
+    assert all(seen.values())
