@@ -87,20 +87,21 @@ Two drivers run the simulations over those arrays and give the same results
 (visit counts, values, priors, principal variation; the tests compare them on
 fixed seeds). The *compiled driver* (:mod:`~agents.search.mcts.driver`) serves
 games with compiled rules (``game.compiled()``, an ``envs.compiled.CompiledGame``:
-Hex, Y and Gomoku, with or without the pie rule, Reversi, and the neutral games over
-them, micro-steps included) under PUCT with any estimator,
-``fpu_reduction``, either chance mode (these games have no chance nodes), root
+Hex, Y and Gomoku, with or without the pie rule, Reversi, the neutral games over
+them, micro-steps included, Odoku and Sudoku Moyo, chance nodes included) under PUCT
+with any estimator, ``fpu_reduction``, either chance mode, root
 noise and the Gumbel root: positions are rows of an int32 array, and selection,
-expansion, terminal detection and backup of every root run in numba, with Python
+expansion (chance nodes' outcomes too), terminal detection and backup of every root run in numba, with Python
 only between estimator calls and, with ``gumbel``, sequential halving's choice of each
 root child per wave. A network (an estimator with ``estimate_planes`` over the search's
 game) gets the new leaves' observation planes, legal masks and movers built from the rows
 in numba, where the game registers ``observe`` (all of these games); any other estimator
 gets the leaves decoded into engine states.
 Random rollouts (``RolloutEstimator`` of the search's game) and uniform estimates
-run the whole search in one kernel call (one per wave with ``gumbel``), the
-playouts seeded by raw draws of the estimator's generator in the Python driver's
-order. The *Python driver* (this package's ``search.py`` loop: Python creates
+run the whole search in one kernel call (one per wave with ``gumbel``). The kernels
+take what the Python driver draws (sampled chance outcomes, playout seeds) from each
+generator's raw draws in the Python driver's order; a sampling search whose generator's
+``random()`` is not one raw draw (MT19937) runs on the Python driver. The *Python driver* (this package's ``search.py`` loop: Python creates
 children with ``game.apply``, expands chance nodes and calls the estimator)
 serves every other game. With ``playout_mix`` the compiled driver runs each new leaf's
 playout kernel between estimator calls, seeded from its root's generator as the Python
