@@ -291,6 +291,10 @@ def test_driver_choice_errors_name_the_reason():
         MCTS(make_game("hex", size=5), driver="numba")
     with pytest.raises(ValueError, match="biversi has no compiled rules"):
         MCTS(make_game("biversi"), driver="compiled")
+    odoku = make_game("odoku")
+    odoku.compiled = make_game("hex", size=5).compiled  # rows without a chance function
+    with pytest.raises(ValueError, match="odoku has chance nodes but its compiled rules register no chance function"):
+        MCTS(odoku)
     game = make_game("hex", size=2)
     state = game.initial_state()
     for action in (0, 1, 2):

@@ -27,6 +27,7 @@ from agents.search.mcts.kernels import (
     walk,
 )
 from agents.search.mcts.tree import EDGE_SLACK, EDGES_PER_SIMULATION, NODE_SLACK, Tree, doubled
+from envs import compiled as rules
 from envs.core import CHANCE, TERMINAL, Game
 
 DRIVERS = ("auto", "compiled", "python")
@@ -54,6 +55,10 @@ class MCTS:
             if compiled is None:
                 if driver == "compiled":
                     raise ValueError(f"driver='compiled': {game.info.name} has no compiled rules")
+            elif game.info.has_chance and not rules.provides(compiled, "chance"):
+                raise ValueError(
+                    f"{game.info.name} has chance nodes but its compiled rules register no chance function"
+                )
             else:
                 self._compiled = compiled
         self._num_seats = game.info.num_seats
