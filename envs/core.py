@@ -132,18 +132,13 @@ class Game(abc.ABC):
         """(outcome, probability) pairs at a chance node."""
         return []
 
-    def make_batch(self, num_envs: int, single_agent: bool, seat_option: int):
-        """The game's own compiled batch for ``envs.make_vec`` (an ``envs.vector.common.Batch``),
-        or None: the stone games' kernels or the engine loop serve it (``envs.vector.vector_env``)."""
-        return None
-
     def compiled(self):
         """The game's rules as numba functions over flat array states (an
         ``envs.compiled.CompiledGame``, which compiled search drivers use), or None."""
         return None
 
-    # Why ``envs.make_vec`` steps this game through its Python engine rather than batched
-    # kernels; a game with neither its own batch nor the stone games' kernels must say why.
+    # Why the game has no compiled rules, so that ``envs.make_vec`` steps its Python engine;
+    # a game says why exactly when ``compiled()`` is None (``tests/test_game_kit.py``).
     engine_batch_reason: str = ""
 
     # --- derived queries ------------------------------------------------------

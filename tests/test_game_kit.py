@@ -15,6 +15,7 @@ import yaml
 
 import envs
 from envs.core import make_game
+from envs.vector.compiled_batch import CompiledBatch
 from envs.vector.engine_batch import EngineBatch
 from envs.vector.vector_env import _batch_for
 
@@ -139,10 +140,14 @@ def test_a_picture_that_shows_a_move(name):
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_batched_kernels_or_a_stated_reason(name):
+def test_compiled_rules_or_a_stated_reason(name):
+    """``make_vec`` steps a game's compiled rows where it has compiled rules, else its engine,
+    and only then does the game say why (``engine_batch_reason``)."""
     game = make_game(name)
     batch = _batch_for(game, 2, single_agent=False, seat_option=0)
-    if isinstance(batch, EngineBatch):
+    if game.compiled() is None:
+        assert isinstance(batch, EngineBatch)
         assert len(game.engine_batch_reason) > 20, f"{name}: make_vec steps the engine; say why in engine_batch_reason"
     else:
-        assert game.engine_batch_reason == "", f"{name} has batched kernels but states a reason not to"
+        assert isinstance(batch, CompiledBatch)
+        assert game.engine_batch_reason == "", f"{name} has compiled rules but states a reason not to use them"

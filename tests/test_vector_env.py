@@ -1,6 +1,8 @@
 """The batched vector env plays exactly the engine's games: every step of thousands of games
 per game compared with an engine replay that draws from the same streams."""
 
+from collections import namedtuple
+
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -8,9 +10,12 @@ from small_games import SMALL
 
 import envs
 from envs import CHANCE, GAMES, TERMINAL, IllegalActionError, make_game
-from envs.games.odoku.batched import coin_threshold, flip
+from envs.compiled import register
 from envs.kernels import draw
-from envs.vector.engine_batch import chance_from_stream
+from envs.stones import compiled as stones
+from envs.vector.common import OUTCOME_SCALE, draw_outcome
+from envs.vector.compiled_batch import CompiledBatch
+from envs.vector.engine_batch import EngineBatch, chance_from_stream
 from envs.vector.vector_env import BatchedBoardGameEnv, game_stream_seed
 
 
@@ -34,10 +39,7 @@ class EngineReplay:
         while True:
             player = game.to_play(state)
             if player == CHANCE:
-                if game.info.name == "odoku":
-                    outcome, self.stream = flip(self.stream, coin_threshold(game.bias))
-                else:
-                    outcome, self.stream = chance_from_stream(game, state, self.stream)
+                outcome, self.stream = chance_from_stream(game, state, self.stream)
                 game.apply(state, outcome)
             elif self.opponent and player >= 0 and player != self.seat:
                 legal = game.legal_actions(state)
@@ -101,6 +103,7 @@ def compare(name, kwargs, num_envs, games, opponent, seat, seed):
 
 
 BATCHED = sorted(SMALL)
+COMPILED = [name for name in BATCHED if make_game(name, **SMALL[name]).compiled() is not None]
 
 
 def test_every_game_is_covered():
@@ -128,6 +131,88 @@ def test_thousands_of_games_equal_the_engine(name):
 @pytest.mark.parametrize("name", ["hex", "nex", "reversi", "neuversi", "gomoku", "y", "neuy"])
 def test_default_sizes_equal_the_engine(name):
     compare(name, {}, num_envs=8, games=30, opponent="random", seat=1, seed=3)
+
+
+def assert_same_outputs(ours, theirs):
+    """Two envs' ``(observation, info)`` (or whole step outputs) equal entry by entry."""
+    for key in ("observation", "action_mask"):
+        np.testing.assert_array_equal(ours[0][key], theirs[0][key], err_msg=key)
+    for mine, other in zip(ours[1:-1], theirs[1:-1]):  # rewards, terminated, truncated
+        np.testing.assert_array_equal(mine, other)
+    assert ours[-1].keys() == theirs[-1].keys()
+    for key in ours[-1]:
+        np.testing.assert_array_equal(ours[-1][key], theirs[-1][key], err_msg=key)
+
+
+def play_both(ours: BatchedBoardGameEnv, theirs: BatchedBoardGameEnv, seed: int, steps: int, faults: float) -> int:
+    """Step two envs with the same random actions, a fraction ``faults`` of them illegal, and
+    assert every output equal; the number of games that ended."""
+    rng, ended = np.random.default_rng(seed), 0
+    mine = ours.reset(seed=seed)
+    assert_same_outputs(mine, theirs.reset(seed=seed))
+    for _ in range(steps):
+        actions = []
+        for mask in mine[0]["action_mask"]:
+            legal, illegal = np.flatnonzero(mask), np.flatnonzero(mask == 0)
+            if legal.size and illegal.size and rng.random() < faults:
+                actions.append(rng.choice(illegal))
+            else:
+                actions.append(rng.choice(legal) if legal.size else 0)
+        mine = ours.step(np.array(actions))
+        assert_same_outputs(mine, theirs.step(np.array(actions)))
+        ended += int(mine[2].sum())
+    return ended
+
+
+@pytest.mark.parametrize("name", COMPILED)
+def test_compiled_rows_equal_the_engine_batch(name):
+    """The compiled batch plays the engine batch's games step for step (the same streams:
+    chance, the random seat and opponent), illegal actions included, and decodes to its states."""
+    kwargs = dict(num_envs=12, opponent="random", agent_seat="random", **SMALL[name])
+    rows, engine = BatchedBoardGameEnv(name, **kwargs), BatchedBoardGameEnv(name, **kwargs)
+    engine.batch = EngineBatch(engine.game, 12, True, -1)
+    assert isinstance(rows.batch, CompiledBatch)
+    assert play_both(rows, engine, seed=7, steps=150, faults=0.05) > 12
+    for i in range(12):
+        ours, theirs = rows.engine_state(i), engine.engine_state(i)
+        assert rows.game.legal_actions(ours) == engine.game.legal_actions(theirs)
+        np.testing.assert_array_equal(rows.game.observe(ours), engine.game.observe(theirs))
+
+
+def test_a_game_without_compiled_observe_is_observed_from_decoded_rows():
+    """Rules registered without ``observe``: the batch observes the decoded states, the same
+    planes as the registered observer gives."""
+    Blind = namedtuple("BlindPlacementContext", stones.PlacementContext._fields)
+    register(
+        Blind,
+        legal=stones.legal,
+        apply=stones.apply,
+        to_play=stones.to_play,
+        returns=stones.returns,
+        playout=stones.playout,
+    )
+    game = make_game("hex", size=5)
+    game._compiled = game.compiled()
+    game._compiled.context = Blind(*game._compiled.context)
+    blind = BatchedBoardGameEnv(game, num_envs=6, opponent="random", agent_seat="random")
+    assert not blind.batch.observes
+    plain = BatchedBoardGameEnv("hex", num_envs=6, opponent="random", agent_seat="random", size=5)
+    assert play_both(blind, plain, seed=3, steps=60, faults=0.05) > 6
+
+
+def test_chance_outcomes_are_drawn_by_their_probabilities():
+    """Outcome k where the stream's draw lies below the first k + 1 probabilities' sum: a coin
+    of bias p is ``draw(seed, 2**30) < round(p * 2**30)``; an outcome of probability 0 is never
+    drawn, and frequencies follow the probabilities."""
+    counts, seed = np.zeros(4, int), 12345
+    for _ in range(20000):
+        value, _ = draw(seed, OUTCOME_SCALE)
+        coin, _ = draw_outcome(np.array([0.3, 0.7]), 2, seed)
+        assert coin == (0 if value < round(0.3 * OUTCOME_SCALE) else 1)
+        index, seed = draw_outcome(np.array([0.25, 0.0, 0.5, 0.25]), 4, seed)
+        counts[index] += 1
+    assert counts[1] == 0
+    np.testing.assert_allclose(counts / counts.sum(), [0.25, 0.0, 0.5, 0.25], atol=0.015)
 
 
 def test_seeds_are_per_game_and_independent_of_the_batch_size():

@@ -12,12 +12,28 @@ TERMINAL = -2
 PLAYER, SEAT, DONE, LEGAL = range(4)  # meta columns: seat to play, agent's seat, over, legal actions
 SHARED_META = 4  # a game's own columns follow
 RANDOM_SEAT = -1  # seat option: drawn per game
+OUTCOME_SCALE = 1 << 30  # a chance outcome is drawn as draw(seed, OUTCOME_SCALE) against its probabilities
 
 
 @njit(cache=True)
 def nth_legal(mask, index):
     """The ``index``-th legal action (from 0) of a mask row (0 or 1 per action), in increasing order."""
     return nth(mask, 0, len(mask), 1, 1, index, -1, -1)
+
+
+@njit(cache=True)
+def draw_outcome(probs, count, seed):
+    """``(index, next seed)``: an outcome of a chance node with probabilities ``probs[:count]``,
+    drawn from the stream at ``seed``: outcome ``k`` when ``draw(seed, OUTCOME_SCALE)`` is below
+    the first ``k + 1`` probabilities' sum times ``OUTCOME_SCALE`` (rounded) and not below the
+    first ``k``'s; the last outcome takes what rounding leaves."""
+    value, seed = draw(seed, OUTCOME_SCALE)
+    total = 0.0
+    for k in range(count - 1):
+        total += probs[k]
+        if value < np.rint(total * OUTCOME_SCALE):
+            return k, seed
+    return count - 1, seed
 
 
 @njit(cache=True)

@@ -1,6 +1,7 @@
-"""The batch of a game without compiled batch kernels (Sudoku Moyo): the engine's own states,
-stepped one by one in Python, behind the same arrays and the same random streams as the
-compiled batches, so that ``envs.make_vec`` serves every game and plays the same games."""
+"""The batch of a game without compiled rules (``Game.compiled()`` is None): the engine's own
+states, stepped one by one in Python, behind the same arrays and the same random streams as
+``envs.vector.compiled_batch``, so that ``envs.make_vec`` serves every game and a game plays
+the same games on either."""
 
 from __future__ import annotations
 
@@ -9,14 +10,15 @@ import numpy as np
 from envs.core import CHANCE, Game
 from envs.core import TERMINAL as ENGINE_TERMINAL
 from envs.kernels import draw
-from envs.vector.common import DONE, LEGAL, PLAYER, RANDOM_SEAT, SEAT, SHARED_META, TERMINAL, Batch
+from envs.vector.common import DONE, LEGAL, PLAYER, RANDOM_SEAT, SEAT, SHARED_META, TERMINAL, Batch, draw_outcome
 
 
 def chance_from_stream(game: Game, state, seed: int) -> tuple[int, int]:
-    """A chance outcome drawn from the stream at ``seed`` and the stream's next seed: the game's
-    own ``sample_chance`` on a generator seeded by the stream's next draw."""
-    value, seed = draw(seed, 1 << 31)
-    return int(game.sample_chance(state, np.random.default_rng(int(value)))), int(seed)
+    """A chance outcome of ``game.chance_outcomes(state)`` drawn from the stream at ``seed``, as
+    the compiled batch draws it (``envs.vector.common.draw_outcome``), and the stream's next seed."""
+    outcomes, probs = zip(*game.chance_outcomes(state))
+    index, seed = draw_outcome(np.array(probs, np.float64), len(outcomes), seed)
+    return int(outcomes[index]), int(seed)
 
 
 class EngineBatch(Batch):

@@ -185,16 +185,11 @@ class BatchedBoardGameEnv(VectorEnv):
 
 
 def _batch_for(game: Game, num_envs: int, single_agent: bool, seat_option: int):
-    """The game's own batch (``Game.make_batch``), the stone games' kernels, or the engine loop."""
-    from envs.stones.rules import StoneGame
+    """The rows of a game with compiled rules, else the engine loop."""
+    if game.compiled() is not None:
+        from envs.vector.compiled_batch import CompiledBatch
 
-    batch = game.make_batch(num_envs, single_agent, seat_option)
-    if batch is not None:
-        return batch
-    if isinstance(game, StoneGame):
-        from envs.vector.stones import StoneBatch
-
-        return StoneBatch(game, num_envs, single_agent, seat_option)
+        return CompiledBatch(game, num_envs, single_agent, seat_option)
     from envs.vector.engine_batch import EngineBatch
 
     return EngineBatch(game, num_envs, single_agent, seat_option)

@@ -178,11 +178,6 @@ class Odoku(Game):
             self._compiled = OdokuRows(self)
         return self._compiled
 
-    def make_batch(self, num_envs: int, single_agent: bool, seat_option: int):
-        from envs.games.odoku.batched import OdokuBatch  # numba kernels, compiled on first use
-
-        return OdokuBatch(self, num_envs, single_agent, seat_option)
-
     def initial_state(self) -> OdokuState:
         return OdokuState()
 
@@ -228,11 +223,11 @@ class Odoku(Game):
 
     def random_playout(self, state: OdokuState, rng: np.random.Generator) -> tuple[tuple[float, float], int, int]:
         """Random play from ``state`` to the end, by its final board alone: every empty cell
-        gets a fair-coin colour (``envs.games.odoku.batched.fill_playout``, exactly the
+        gets a fair-coin colour (``envs.games.odoku.compiled.fill_playout``, exactly the
         random-play distribution), from one ``playout_seed`` draw of ``rng``."""
         if state.player == TERMINAL:
             return self.returns(state), 0, 0
-        from envs.games.odoku.batched import fill_playout  # numba kernels, compiled on first use
+        from envs.games.odoku.compiled import fill_playout  # numba kernels, compiled on first use
 
         board = np.array(state.board, np.int64)
         b_return = fill_playout(board, np.array(state.blue, np.int64), playout_seed(rng))

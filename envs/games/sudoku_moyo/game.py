@@ -162,11 +162,6 @@ class SudokuMoyo(Game):
     ==============  ==============================================================
     """
 
-    engine_batch_reason = (
-        "its state is the engine's digit masks and a drawn puzzle comes from the engine's generator, "
-        "so make_vec steps the engine: the same games, at the engine's speed"
-    )
-
     def __init__(
         self, givens: int | None = None, puzzle: str | int | None = "", moves: str | None = "", size: int = SIZE
     ):
