@@ -2,7 +2,7 @@
 beside the per-game Gymnasium env and, when the ``bench`` extra is installed, Pgx (JAX)
 Hex and Othello at the same batch sizes, all in one run.
 
-    python benchmarks/bench_vector.py [--seconds 2] [--batches 1 64 1024] [--games hex reversi nex odoku]
+    python benchmarks/bench_vector.py [--seconds 2] [--batches 1 64 1024] [--games hex reversi nex odoku sudoku_moyo]
 
 Every row plays uniformly random legal actions in two-player mode (one step = one action of
 the seat to play, as a Pgx step) for about ``--seconds`` of wall time after an untimed
@@ -34,6 +34,7 @@ GAMES = {  # registry name -> (Gymnasium id, label, Pgx id or None); default siz
     "reversi": ("Reversi-v0", "Reversi 8", "othello"),
     "nex": ("Nex-v0", "Nex 11", None),
     "odoku": ("Odoku-v0", "Odoku", None),
+    "sudoku_moyo": ("SudokuMoyo-v0", "Sudoku Moyo", None),
 }
 
 

@@ -47,13 +47,12 @@ class BatchedBoardGameEnv(VectorEnv):
     Rendering              ``render_mode="ansi"`` or ``"rgb_array"``: one frame per game
     =====================  ===========================================================
 
-    The stone games and their neutral variants step in compiled kernels
-    (``envs.vector.stones``), a game with kernels of its own through ``Game.make_batch``
-    (Odoku: ``envs.games.odoku.batched``); any other game
-    (Sudoku Moyo, a ``Game`` object of your own) steps its engine states in a Python loop
-    behind the same arrays and streams (``envs.vector.engine_batch``), its chance outcomes
-    drawn by ``engine_batch.chance_from_stream``. ``copy=False`` returns the batch's own
-    arrays, which the next step overwrites.
+    A game with compiled rules (``Game.compiled()``) steps as rows in one numba call
+    (``envs.vector.compiled_batch``, through the ``envs.compiled`` protocol alone); a game
+    without them (a ``Game`` object of your own) steps its engine states in a Python loop
+    behind the same arrays and streams (``envs.vector.engine_batch``). Both draw a chance
+    outcome by its probabilities (``envs.vector.common.draw_outcome``). ``copy=False``
+    returns the batch's own arrays, which the next step overwrites.
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "autoreset_mode": AutoresetMode.NEXT_STEP}
