@@ -38,6 +38,21 @@ def capturing_moves(board, n, colour, out):
     """``envs.stones.flanking.capturing_into(board, n, colour, EMPTY, out)`` for a board without
     neutrals and n <= 8: the empty cells where a ``colour`` stone flanks a line, in
     order, into ``out``; returns their count."""
+    moves = capturing_bits(board, n, colour)
+    count = 0
+    cell = 0
+    while moves:
+        if moves & _ONE:
+            out[count] = cell
+            count += 1
+        moves >>= _ONE
+        cell += 1
+    return count
+
+
+@njit(cache=True)
+def capturing_bits(board, n, colour):
+    """The cells of :func:`capturing_moves` as one bitboard (nonzero: ``colour`` can place)."""
     own = opp = empty = _ZERO
     for cell in range(n * n):
         v = board[cell]
@@ -59,12 +74,4 @@ def capturing_moves(board, n, colour, out):
             for _ in range(n - 3):
                 line |= _shift(line, n, dr, dc, full, not_first, not_last) & opp
             moves |= _shift(line, n, dr, dc, full, not_first, not_last) & empty
-    count = 0
-    cell = 0
-    while moves:
-        if moves & _ONE:
-            out[count] = cell
-            count += 1
-        moves >>= _ONE
-        cell += 1
-    return count
+    return moves

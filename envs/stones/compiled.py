@@ -29,6 +29,7 @@ from numba import njit
 from envs.compiled import CompiledGame, register
 from envs.core import TERMINAL
 from envs.kernels import EMPTY, FIRST, GOAL_CHAIN, GOAL_COUNT, GOAL_LINE, GOAL_SIDES, OFF_BOARD, SECOND
+from envs.stones.bitboards import MAX_SIZE, capturing_bits, capturing_moves
 from envs.stones.chains import link, link_joins
 from envs.stones.flanking import any_capture, captures, capturing_into, count_winner, reversi_playout
 from envs.stones.goals import TARGETS, outcome_at_end
@@ -250,12 +251,17 @@ def observe(context, row, out):
 
 @njit(cache=True)
 def flanking_legal(context, row, out):
-    """``StoneGame.legal_actions`` for Reversi: the capturing cells in order, else PASS."""
+    """``StoneGame.legal_actions`` for Reversi: the capturing cells in order (by
+    ``envs.stones.bitboards`` up to 8 x 8), else PASS."""
     n = context.params[N]
     cells = n * n
     if row[cells + PLAYER] == TERMINAL:
         return 0
-    count = capturing_into(row[:cells], n, row[cells + COLOUR], EMPTY, out)
+    board, colour = row[:cells], row[cells + COLOUR]
+    if n <= MAX_SIZE:  # every cell at once on 64-bit boards
+        count = capturing_moves(board, n, colour, out)
+    else:
+        count = capturing_into(board, n, colour, EMPTY, out)
     if count == 0:  # the other side can place (else the game would be over)
         out[0] = cells
         return 1
@@ -278,10 +284,16 @@ def flanking_apply(context, row, action):
         meta[EMPTIES] -= 1
     colour = 3 - mover
     meta[COLOUR] = colour
-    if any_capture(board, n, colour, EMPTY) or any_capture(board, n, mover, EMPTY):
+    if _can_place(board, n, colour) or _can_place(board, n, mover):
         meta[PLAYER] = (colour - 1) ^ meta[SWAPPED]
     else:
         meta[OUTCOME], meta[PLAYER] = count_winner(board), TERMINAL
+
+
+@njit(cache=True)
+def _can_place(board, n, colour):
+    """Whether ``colour`` has a capturing placement (by bitboards up to 8 x 8)."""
+    return capturing_bits(board, n, colour) != 0 if n <= MAX_SIZE else any_capture(board, n, colour, EMPTY)
 
 
 @njit(cache=True)
