@@ -38,8 +38,10 @@ The ``stand-in`` backend replaces the network's forward pass by one that waits t
 of a batch of its size on another device (``--stand-in-ms``: ``h200``, the table
 ``benchmarks/gpu_check.py`` measured on an NVIDIA H200 for Nex 11's ``net=medium``, or
 ``BATCH:MS,...``; linear between the sizes and beyond the last two) and returns fixed random
-logits and values: its busy share is the share of the ceiling, how busy self-play on this CPU
-would keep that device. Nothing here is a test.
+logits and values. Its share of the ceiling is how busy self-play on this machine keeps that
+device; as a loaded machine stretches wall time, its rows also give the device's busy share on a
+free core (the device's seconds over those plus this process's CPU seconds outside the calls),
+and the in-flight rows give positions/s on such a core. Nothing here is a test.
 """
 
 from __future__ import annotations
@@ -196,13 +198,13 @@ def measure(game, mcts, driver: str, s, make_estimator, num_games, lone_moves, r
     """One round of one backend and driver: the self-play games, its forward-pass ceiling, a lone
     search; ``accounting``: time the parts of the games."""
     estimator = make_estimator()
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     if accounting is None:
         batch = self_play(game, mcts, searching(estimator, driver), num_games, s.selfplay, rng)
     else:
         with accounting.installed(estimator):
             batch = self_play(game, mcts, searching(estimator, driver), num_games, s.selfplay, rng)
-    seconds = time.perf_counter() - start
+    seconds, cpu_seconds = time.perf_counter() - start, time.process_time() - cpu_start
     mean_batch = estimator.positions / max(estimator.calls, 1)
     evaluated = estimator.positions / seconds
     ceiling = estimator.positions / estimator.seconds  # the same forward passes with nothing between them
@@ -215,7 +217,11 @@ def measure(game, mcts, driver: str, s, make_estimator, num_games, lone_moves, r
     for _ in range(lone_moves):
         mcts.search(state, lone, rng)
     lone_seconds = time.perf_counter() - lone_start
+    busy = {}
+    if isinstance(estimator.run, StandInForward):
+        busy["stand-in device busy on a free core, %"] = 100 * device_busy(estimator.run, cpu_seconds)
     return {
+        **busy,
         "self-play positions/s": batch.num_positions / seconds,
         "self-play evaluated positions/s": evaluated,
         "self-play network calls/s": estimator.calls / seconds,
@@ -255,13 +261,23 @@ class StandInForward:
             return (self.ms[-1] + slope * (batch - self.sizes[-1])) / 1000
         return float(np.interp(batch, self.sizes, self.ms)) / 1000
 
+    nominal = 0.0  # the device's seconds: the table's latency of every call
+    cpu = 0.0  # this process's CPU seconds inside the calls
+
     def __call__(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        until = time.perf_counter() + self.latency_s(len(obs))
+        start, latency = time.process_time(), self.latency_s(len(obs))
         rows = np.arange(len(obs)) % len(self.values)
         logits, values = self.logits[rows], self.values[rows]
-        while time.perf_counter() < until:  # a busy wait: sleep's granularity is coarser than a batch
-            pass
+        self.cpu += time.process_time() - start
+        self.nominal += latency
+        time.sleep(latency)
         return logits, values
+
+
+def device_busy(forward, cpu_seconds: float) -> float:
+    """The stand-in device's busy share were this process alone on a core: its latency over that
+    plus this process's CPU seconds outside the calls (a busy machine stretches wall time, not these)."""
+    return forward.nominal / (forward.nominal + cpu_seconds - forward.cpu)
 
 
 def stand_in_table(text: str, parser) -> dict[int, float]:
@@ -396,13 +412,14 @@ def print_in_flight(game, s, net, searches, backends, estimators, counts, moves,
     driver = next(iter(searches))
     mcts = searches[driver]
     print(f"\ngames in flight, steady state ({moves} moves each searched together; driver {driver}):")
+    print("(stand-in rows: on a free core, the CPU seconds of the search plus the device's; the share: the device's)")
     print(f"{'backend':<10} {'in flight':>9} {'positions/s':>12} {'mean batch':>11} {'share of ceiling':>17}")
     rates = {}
     for backend in backends:
         for count in counts:
             estimator = estimators[backend]()
             states, rngs = openings(game, count, np.random.default_rng(s.seed))
-            start = time.perf_counter()
+            start, cpu_start = time.perf_counter(), time.process_time()
             searched = 0
             for _ in range(moves):
                 results = mcts.search_many(states, searching(estimator, driver), rngs, add_noise=True)
@@ -413,14 +430,18 @@ def print_in_flight(game, s, net, searches, backends, estimators, counts, moves,
                     settle(game, state, rng)
                     if game.is_terminal(state):
                         states[i] = game.initial_state()
-            seconds = time.perf_counter() - start
+            seconds, cpu_seconds = time.perf_counter() - start, time.process_time() - cpu_start
             share = estimator.positions / seconds / (estimator.positions / estimator.seconds)
+            stand_in = isinstance(estimator.run, StandInForward)
+            if stand_in:  # on a free core: the device's busy share, and positions/s of that CPU time
+                share = device_busy(estimator.run, cpu_seconds)
+                seconds = estimator.run.nominal + cpu_seconds - estimator.run.cpu
             rates[backend, count] = searched / seconds
             batch = estimator.positions / max(estimator.calls, 1)
             print(f"{backend:<10} {count:>9} {searched / seconds:>12.1f} {batch:>11.1f} {100 * share:>16.1f}%")
             records.add(
                 f"{label} self-play search with {backend}, {count} games in flight",
-                "share of the forward ceiling",
+                "stand-in device busy on a free core" if stand_in else "share of the forward ceiling",
                 "",
                 share,
                 note=f"{searched / seconds:.1f} positions/s, mean batch {batch:.1f}, {moves} moves each",
