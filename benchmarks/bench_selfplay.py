@@ -143,15 +143,17 @@ def main() -> None:
     }
     backends = list(table)
     first = backends[0]
-    width = max(len(key) for key in table[first])
+    keys = list(dict.fromkeys(key for column in table.values() for key in column))  # the stand-in's own row too
+    width = max(len(key) for key in keys)
     widths = {b: max(10, len(b)) for b in backends}
     header = f"{'measure':<{width}}" + "".join(f"  {b:>{widths[b]}}" for b in backends)
     header += "".join(f"  {'x' + str(i + 1):>12}" for i in range(1, len(backends)))
     print(header)
     print("-" * len(header))
-    for key in table[first]:
-        line = f"{key:<{width}}" + "".join(f"  {table[b][key]:>{widths[b]}.1f}" for b in backends)
-        line += "".join(f"  {table[b][key] / table[first][key]:>12.2f}" for b in backends[1:])
+    for key in keys:
+        cells = {b: table[b].get(key, float("nan")) for b in backends}
+        line = f"{key:<{width}}" + "".join(f"  {cells[b]:>{widths[b]}.1f}" for b in backends)
+        line += "".join(f"  {cells[b] / cells[first]:>12.2f}" for b in backends[1:])
         print(line)
     print()
     print("columns: " + ", ".join(f"{i + 1} {b}" for i, b in enumerate(backends)) + "; x<i>: column i / column 1")
