@@ -28,10 +28,8 @@ from test_scheduled_playouts import (
     check_config,
     positions,
 )
-from test_search_driver import PlanesNetwork, assert_same, rows_only
+from test_search_driver import PlanesNetwork, assert_same, assert_same_self_play, rows_only
 
-from agents.net.net_estimator import NetEstimator
-from agents.net.network import NetConfig, PolicyValueNet
 from agents.search.estimators import FunctionEstimator, RolloutEstimator, UniformEstimator
 from agents.search.mcts import MCTS, SearchConfig
 from agents.search.mcts import driver as compiled_driver
@@ -297,21 +295,8 @@ def test_auto_picks_the_compiled_driver():
 
 def test_self_play_gives_the_same_games_on_both_drivers():
     """The recipe's search (Gumbel root) through self-play, a small real network on the rows' planes."""
-    from agents.training.selfplay import SelfPlayConfig, self_play
+    from agents.training.selfplay import SelfPlayConfig
 
-    game = make_game("hop_chess", max_turns=6)
-    search = SearchConfig(num_simulations=8, gumbel=True, playout_mix=0.5)
     selfplay = SelfPlayConfig(games_per_iteration=2, concurrent_games=2, outcome_rollouts=1)
-    torch.manual_seed(0)
-    net = PolicyValueNet.for_game(game.info, NetConfig(channels=8, blocks=1, value_hidden=8))
-    batches = []
-    for driver in ("python", "compiled"):
-        with rows_only(game, driver == "compiled"):
-            estimator = NetEstimator(game, net, inference="torch")
-            batches.append(
-                self_play(game, MCTS(game, search, driver=driver), estimator, 2, selfplay, np.random.default_rng(3))
-            )
-    python, compiled = batches
-    assert python.games == compiled.games and python.returns == compiled.returns
-    np.testing.assert_array_equal(python.obs, compiled.obs)
-    np.testing.assert_array_equal(python.policy, compiled.policy)
+    search = SearchConfig(num_simulations=8, gumbel=True, playout_mix=0.5)
+    assert_same_self_play(make_game("hop_chess", max_turns=6), search, selfplay)

@@ -20,7 +20,7 @@ from envs.records import read_record, replay_record, write_record
 GAME = make_game("hop_chess")
 SAMPLE = Path(__file__).parent / "data" / "hop_chess_sample.txt"
 
-# the hand-made positions of the hopper rules (``tests/test_hop_chess_playouts.py`` plays them out too)
+# the hand-made positions of the hopper rules (``tests/test_compiled_hop_chess.py`` plays them out too)
 ROOK_BY_A_HOPPER = """
     . . . . k . . .
     . . . . . . . .
