@@ -705,22 +705,6 @@ def _legal_turns(board, hoppers, side, castling, ep, clock, opening, context):
     return moves[:n].copy(), starts[: n + 1].copy(), squares[:total].copy()
 
 
-@njit(cache=True)
-def _attacked_on(board, hoppers, ep, square, by, context):
-    return _attacked(board, hoppers, ep, square, by, context)
-
-
-@njit(cache=True)
-def _make_move_on(board, hoppers, castling, ep, clock, origin, target, promo):
-    return _make_move(board, hoppers, castling, ep, clock, origin, target, promo)
-
-
-@njit(cache=True)
-def _piece_moves_on(board, hoppers, side, castling, ep, context):
-    moves = np.empty((MOST_MOVES, 3), np.int64)
-    return moves[: _piece_moves(board, hoppers, side, castling, ep, moves, context)].copy()
-
-
 # --- from Python: rows and positions --------------------------------------------------------------
 @cache
 def _scratch() -> HopChessContext:
@@ -750,7 +734,7 @@ def legal_turns(pos: Position) -> dict[tuple[int, int, int], list[int]]:
     his king is safe ([-1] on white's first move: no hopper step)."""
     row = position_row(pos)
     moves, starts, squares = _legal_turns(
-        row[:64], row[HOPPERS : HOPPERS + 2], pos.side, pos.castling, pos.ep, pos.clock, pos.opening, _scratch()
+        row[:64], row[HOPPERS : HOPPERS + 2], pos.side, pos.castling, pos.ep, pos.clock, int(pos.opening), _scratch()
     )
     bounds, flat = starts.tolist(), squares.tolist()
     return {tuple(move): flat[bounds[k] : bounds[k + 1]] for k, move in enumerate(moves.tolist())}
@@ -759,15 +743,15 @@ def legal_turns(pos: Position) -> dict[tuple[int, int, int], list[int]]:
 def piece_moves(pos: Position) -> list[tuple[int, int, int]]:
     """``pos``'s side's (from, to, promotion) piece moves before the king-safety test, castling
     included (the king's two-square move)."""
-    row = position_row(pos)
-    moves = _piece_moves_on(row[:64], row[HOPPERS : HOPPERS + 2], pos.side, pos.castling, pos.ep, _scratch())
-    return [tuple(move) for move in moves.tolist()]
+    row, moves = position_row(pos), np.empty((MOST_MOVES, 3), np.int64)
+    count = _piece_moves(row[:64], row[HOPPERS : HOPPERS + 2], pos.side, pos.castling, pos.ep, moves, _scratch())
+    return [tuple(move) for move in moves[:count].tolist()]
 
 
 def attacked(pos: Position, square: int, by: int) -> bool:
     """Whether a piece of ``by`` could capture on ``square`` (hops included)."""
     row = position_row(pos)
-    return bool(_attacked_on(row[:64], row[HOPPERS : HOPPERS + 2], pos.ep, square, by, _scratch()))
+    return bool(_attacked(row[:64], row[HOPPERS : HOPPERS + 2], pos.ep, square, by, _scratch()))
 
 
 def in_check(pos: Position, colour: int) -> bool:
@@ -778,7 +762,7 @@ def make_piece_move(pos: Position, move: tuple[int, int, int]) -> None:
     """Play the piece part of a turn on ``pos`` in place (the hopper stays where it is)."""
     row = position_row(pos)
     pos.castling, pos.ep, pos.clock = (
-        int(v) for v in _make_move_on(row[:64], row[HOPPERS : HOPPERS + 2], pos.castling, pos.ep, pos.clock, *move)
+        int(v) for v in _make_move(row[:64], row[HOPPERS : HOPPERS + 2], pos.castling, pos.ep, pos.clock, *move)
     )
     pos.board = row[:64].tolist()
 
