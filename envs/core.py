@@ -196,7 +196,7 @@ class Game(abc.ABC):
         position by ``heuristic_returns``. The game a compiled :meth:`random_playout` (and
         :meth:`cut_playout`) must play for the same seed (games without chance;
         ``tests/test_scheduled_playouts.py``, ``tests/test_wall_block_playouts.py``,
-        ``tests/test_hop_chess_playouts.py``, ``tests/test_biqala_playouts.py``,
+        ``tests/test_compiled_hop_chess.py``, ``tests/test_biqala_playouts.py``,
         ``tests/test_push_go_playouts.py``)."""
         state, decisions, turns = state.copy(), 0, 0
         mover = self.to_play(state)
