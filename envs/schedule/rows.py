@@ -59,21 +59,26 @@ class ScheduledRows(compiled.CompiledGame):
         self.fields = 2 * self.cells
         self.extra_at = self.fields + SCALARS + self.most
         self.width = self.extra_at + extra
+        self._blank = np.full(self.width, -1, np.int32)  # what ``encode`` fills in
+        self._blank[self.cells : self.fields] = 0
         steps, planes = len(rules.step_names), len(rules.extra_plane_names)
         self.leading_params = [self.cells, int(restricted), self.most, steps, planes]  # ``CELLS`` ... ``EXTRA``
 
     def encode(self, state: ScheduledState) -> np.ndarray:
         cells, fields = self.cells, self.fields
-        row = np.full(self.width, -1, np.int32)
+        row = self._blank.copy()
         row[:cells] = state.board
-        row[cells:fields] = 0
-        row[cells + np.array(sorted(state.origins), np.int64)] = 1
+        if state.origins:
+            row[cells + np.fromiter(state.origins, np.int64, len(state.origins))] = 1
         outcome = PLAYING if state.result is None else OUTCOME_RETURNS.index(tuple(state.result))
-        scalars = (state.player, state.turn, state.moves_left, state.moves, state.passes, outcome, len(state.partial))
+        partial, placed = state.partial, state.placed
+        scalars = (state.player, state.turn, state.moves_left, state.moves, state.passes, outcome, len(partial))
         row[fields : fields + PARTIAL] = scalars
-        row[fields + PARTIAL : fields + PARTIAL + len(state.partial)] = state.partial
-        row[fields + PLACED_COUNT] = len(state.placed)
-        row[fields + PLACED : fields + PLACED + len(state.placed)] = state.placed
+        if partial:
+            row[fields + PARTIAL : fields + PARTIAL + len(partial)] = partial
+        row[fields + PLACED_COUNT] = len(placed)
+        if placed:
+            row[fields + PLACED : fields + PLACED + len(placed)] = placed
         self.encode_extra(state, row)
         return row
 
@@ -92,7 +97,7 @@ class ScheduledRows(compiled.CompiledGame):
         return state
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def to_play(context, row):
     """The seat to move, or TERMINAL once the game is over."""
     fields = 2 * context.params[CELLS]
@@ -107,7 +112,7 @@ def returns(context, row, out):
     out[1] = -out[0]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def record_move(context, row, landing):
     """``ScheduledGame.apply`` after a whole move: ``landing`` joins ``placed``, the move's cells
     are cleared, and the move counts (the caller ends the turn where it is over)."""
@@ -121,11 +126,11 @@ def record_move(context, row, landing):
     row[fields + MOVES_LEFT] -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def begin_turn(context, row):
     """``ScheduledGame._end_turn`` and ``_start_turn`` after a turn with moves: the other seat's
-    turn, its moves from the schedule, its pieces the origins (the caller judges whether it
-    has a move)."""
+    turn and its moves from the schedule (the caller sets the origins flags, the new mover's
+    pieces, and judges whether it has a move)."""
     params, schedule = context.params, context.schedule
     cells = params[CELLS]
     fields = 2 * cells
@@ -137,9 +142,6 @@ def begin_turn(context, row):
     for k in range(row[fields + PLACED_COUNT]):
         row[fields + PLACED + k] = -1
     row[fields + PLACED_COUNT] = 0
-    piece = PIECE[seat]
-    for cell in range(cells):
-        row[cells + cell] = 1 if row[cell] == piece else 0
 
 
 @njit(cache=True)

@@ -70,20 +70,17 @@ class AmazonsRows(ScheduledRows):
         self.max_legal = self.cells
 
     def encode_extra(self, state, row: np.ndarray) -> None:
-        at = self.extra_at
-        for piece, count in zip(PIECE, self.counts):
-            cells = np.flatnonzero(state.board == piece)
-            if len(cells) != count:
-                raise ValueError(f"{self.rules.name}: {len(cells)} amazons of a seat that starts with {count}")
-            row[at : at + count] = cells
-            at += count
+        found = _write_lists(state.board, row, self.extra_at, *self.counts)
+        for count, starting in zip(found, self.counts):
+            if count != starting:
+                raise ValueError(f"{self.rules.name}: {count} amazons of a seat that starts with {starting}")
 
     def playout(self, state, seed: int, cut: int, cut_board: np.ndarray) -> tuple[int, int, int]:
         """``MoveRules.playout`` from ``state``: ``rows.cut_playout`` on its row."""
         return cut_playout(self.context, self.encode(state), seed, cut, cut_board)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal(context, row, out):
     """``ScheduledGame.legal_actions``: the amazons that may start a move, else the cells a
     queen's move from the amazon picked or from where it landed."""
@@ -96,7 +93,7 @@ def legal(context, row, out):
     return reach(row, context.rays, context.bounds, row[fields + PARTIAL + step - 1], out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply(context, row, action):
     """``ScheduledGame.apply`` of a legal micro-step: the amazon picked, its destination, or
     the arrow that completes the move and may end the turn (the seat to start a turn with no
@@ -113,12 +110,12 @@ def apply(context, row, action):
         row[fields + PARTIAL + 1], row[fields + STEP] = action, 2
     else:
         row[action] = BLOCK
-        any_start = np.empty(0, np.int64)  # ``_starts`` stops at the first
         record_move(context, row, row[fields + PARTIAL + 1])
-        if row[fields + MOVES_LEFT] > 0 and _starts(context, row, seat, any_start):
+        if row[fields + MOVES_LEFT] > 0 and _has_start(context, row, seat):
             return
         begin_turn(context, row)
-        if not _starts(context, row, 1 - seat, any_start):
+        _mark_origins(context, row, seat)
+        if not _has_start(context, row, 1 - seat):
             row[fields + OUTCOME] = 1 + seat  # the mover wins (``envs.kernels.OUTCOME_RETURNS``)
 
 
@@ -141,30 +138,73 @@ def observe(context, row, out):
             flat[ARROWS, cell] = 1.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _starts(context, row, seat, out):
-    """Write the cells of ``seat``'s amazons that may start a move (origins where the turn's
-    restriction holds; an empty neighbour) into ``out`` in increasing order; return how many.
-    With an empty ``out``: 1 as soon as there is one."""
-    params, rays, bounds = context.params, context.rays, context.bounds
-    cells = params[CELLS]
+    """Write the cells of ``seat``'s amazons that may start a move into ``out`` in increasing
+    order (``_may_start``); return how many."""
+    params = context.params
     first = params[PIECES_AT] + seat * params[FIRST_COUNT]
     found = 0
     for k in range(first, first + params[FIRST_COUNT + seat]):
-        cell = row[k]
-        if params[RESTRICTED] and row[cells + cell] == 0:
-            continue
-        for d in range(8):
-            if bounds[cell, d + 1] > bounds[cell, d] and row[rays[bounds[cell, d]]] == EMPTY:
-                if len(out) == 0:
-                    return 1
-                out[found] = cell
-                found += 1
-                break
+        if _may_start(context, row, row[k]):
+            out[found] = row[k]
+            found += 1
     return found
 
 
+@njit(cache=True, inline="always")
+def _has_start(context, row, seat):
+    """Whether one of ``seat``'s amazons may start a move (``_starts`` without the list)."""
+    params = context.params
+    first = params[PIECES_AT] + seat * params[FIRST_COUNT]
+    for k in range(first, first + params[FIRST_COUNT + seat]):
+        if _may_start(context, row, row[k]):
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def _may_start(context, row, cell):
+    """Whether the amazon on ``cell`` may start a move: an origin where the turn's restriction
+    holds, with an empty neighbour."""
+    params, rays, bounds = context.params, context.rays, context.bounds
+    if params[RESTRICTED] and row[params[CELLS] + cell] == 0:
+        return False
+    for d in range(8):
+        if bounds[cell, d + 1] > bounds[cell, d] and row[rays[bounds[cell, d]]] == EMPTY:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def _mark_origins(context, row, seat):
+    """The origins of the turn ``begin_turn`` began, from the lists: the new mover's amazons,
+    none of ``seat``'s (the mover before)."""
+    params = context.params
+    cells = params[CELLS]
+    for side in range(2):
+        first = params[PIECES_AT] + side * params[FIRST_COUNT]
+        for k in range(first, first + params[FIRST_COUNT + side]):
+            row[cells + row[k]] = 1 if side != seat else 0
+    # nothing else is flagged: only amazons' cells ever are, and a cell an amazon leaves is cleared
+
+
 @njit(cache=True)
+def _write_lists(board, row, at, first_count, second_count):
+    """Each seat's amazons' cells on ``board`` into ``row``'s lists at ``at`` (room for
+    ``first_count`` and ``second_count``); the counts found."""
+    found = np.zeros(2, np.int64)
+    room = (first_count, second_count)
+    for cell in range(len(board)):
+        if board[cell] == 1 or board[cell] == 2:
+            seat = board[cell] - 1
+            if found[seat] < room[seat]:
+                row[at + seat * first_count + found[seat]] = cell
+            found[seat] += 1
+    return found[0], found[1]
+
+
+@njit(cache=True, inline="always")
 def _move_amazon(context, row, seat, origin, destination):
     """``seat``'s list of amazons with ``origin`` now ``destination``, kept in increasing order."""
     params = context.params
@@ -182,18 +222,23 @@ def _move_amazon(context, row, seat, origin, destination):
         k += 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def reach(board, rays, bounds, cell, out):
     """Write the empty cells a queen on ``cell`` reaches into ``out`` in increasing order
     (``AmazonsRules.reach`` calls it); return how many. The directions go up-left, up, up-right, left,
     right, down-left, down, down-right, so the row ``d`` above holds the ``d``-th cell of the
     first three rays and the row ``d`` below that of the last three: farthest row above first,
     the left ray backwards, the right ray forwards, then the rows below nearest first."""
-    length = np.zeros(8, np.int64)
-    for d in range(8):
-        start, stop = bounds[cell, d], bounds[cell, d + 1]
-        while start + length[d] < stop and board[rays[start + length[d]]] == EMPTY:
-            length[d] += 1
+    length = (
+        _run(board, rays, bounds, cell, 0),
+        _run(board, rays, bounds, cell, 1),
+        _run(board, rays, bounds, cell, 2),
+        _run(board, rays, bounds, cell, 3),
+        _run(board, rays, bounds, cell, 4),
+        _run(board, rays, bounds, cell, 5),
+        _run(board, rays, bounds, cell, 6),
+        _run(board, rays, bounds, cell, 7),
+    )  # a tuple, not an array: no allocation per call
     found = 0
     for step in range(max(length[0], length[1], length[2]), 0, -1):
         for d in range(3):
@@ -212,6 +257,16 @@ def reach(board, rays, bounds, cell, out):
                 out[found] = rays[bounds[cell, d] + step - 1]
                 found += 1
     return found
+
+
+@njit(cache=True, inline="always")
+def _run(board, rays, bounds, cell, d):
+    """How many empty cells ray ``d`` of ``cell`` crosses before its first occupied one."""
+    start, stop = bounds[cell, d], bounds[cell, d + 1]
+    k = start
+    while k < stop and board[rays[k]] == EMPTY:
+        k += 1
+    return k - start
 
 
 @njit(cache=True)
