@@ -20,7 +20,8 @@ own parameters follow from ``PARAMS`` on) and ``schedule`` (the move counts, int
 ``TurnSchedule.counts``). :func:`to_play` and :func:`returns` serve any such context as they are;
 :func:`record_move`, :func:`begin_turn` and :func:`observe_turn` are the ``ScheduledGame`` steps
 the games' ``apply`` and ``observe`` are built from, and :func:`cut_playout` is the random
-playout of any registered game over its ``legal`` and ``apply``.
+playout of any registered game over its ``legal`` and ``apply``. The steps are inlined where
+they are called (``inline="always"``), as a playout calls them every move.
 """
 
 from __future__ import annotations

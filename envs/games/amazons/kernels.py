@@ -9,7 +9,8 @@ so no step scans the board for them. ``legal`` gives the engine's cells in the e
 (the amazons that may move and have an empty neighbour; then the empty cells a queen's move
 from the amazon picked; then from where it landed, for the arrow), so the playout
 (``rows.cut_playout`` over ``legal`` and ``apply``) plays the engine loop's game for a seed.
-The rays are the engine's (``queen_rays``).
+The rays are the engine's (``queen_rays``). The functions a step runs are inlined
+(``inline="always"``): called, they made the random playout about a third slower.
 """
 
 from __future__ import annotations
