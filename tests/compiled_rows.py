@@ -16,27 +16,27 @@ from envs.core import TERMINAL
 from envs.kernels import playout_seed
 
 
-@njit(cache=True)
+@njit  # not cached: numba would not see the kernels it calls change
 def legal_of(context, row, out):
     return rules.legal(context, row, out)
 
 
-@njit(cache=True)
+@njit  # not cached: numba would not see the kernels it calls change
 def apply_to(context, row, action):
     rules.apply(context, row, action)
 
 
-@njit(cache=True)
+@njit  # not cached: numba would not see the kernels it calls change
 def to_play_of(context, row):
     return rules.to_play(context, row)
 
 
-@njit(cache=True)
+@njit  # not cached: numba would not see the kernels it calls change
 def returns_of(context, row, out):
     rules.returns(context, row, out)
 
 
-@njit(cache=True)
+@njit  # not cached: numba would not see the kernels it calls change
 def playout_of(context, row, seed, out):
     rules.playout(context, row, seed, out)
 
