@@ -70,7 +70,7 @@ def tables() -> tuple[np.ndarray, ...]:
     return rings, lengths, ring_of, place, np.array(OWNER, np.int64), partners, np.array(SEAT_CELLS, np.int64)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal(context, row, out):
     """``Biqala.legal_actions`` into ``out[:count]``; the count (0 at the end)."""
     player, source = row[PLAYER], row[SOURCE]
@@ -94,7 +94,7 @@ def legal(context, row, out):
     return _options(row[:NUM_CELLS], player, rings, lengths, ring_of, place, owner, context.seat_cells, out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply(context, row, action):
     """``Biqala.apply`` for a legal ``action``: a sow with its captures, a transfer begun (its
     first stone to the opponent's store), a stone of it put, or its end; then the turn's end
@@ -127,7 +127,7 @@ def apply(context, row, action):
         _end_turn(context, row, True)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _end_turn(context, row, took):
     """``Biqala._end_turn``: the other player's turn, or the end, where each player takes the
     stones on his own cells."""
