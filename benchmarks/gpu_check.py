@@ -1,6 +1,6 @@
 """The CUDA path, checked on a machine with a GPU: training, losses against the CPU, self-play speed.
 
-    python benchmarks/gpu_check.py [--games 16]
+    python benchmarks/gpu_check.py [--games 16] [--in-flight 16,256]
 
 1. Trains ``experiment=smoke`` with ``device=cuda`` end to end (self-play,
    learner, evaluation, checkpoint) in a temporary directory.
@@ -11,7 +11,15 @@
    the CPU (one thread), each through both inference backends
    (``agents/net/inference.py``: torch, and ONNX Runtime where its provider for
    that device is installed, ``onnxruntime-gpu`` for CUDA), and the forward-pass
-   time by batch size on each: which backend ``device=cuda`` should use.
+   time by batch size on each: which backend ``device=cuda`` should use. The CPU
+   plays ``--games`` games with as many in flight; CUDA plays, for each count of
+   ``--in-flight``, that many games all in flight (one process, one network call
+   per simulation wave), and reports its positions/s against one CPU core's (the
+   faster CPU backend) and the GPU's busy share: the seconds inside forward passes
+   (each ends by copying the result back, so it waits for the GPU) over the
+   self-play's wall time. Issue 68's target: 20x one CPU core, the GPU busy 50%.
+   The forward-pass table is what ``benchmarks/bench_selfplay.py --stand-in-ms``
+   takes to replay this device's latency on a CPU machine.
 4. Times learner steps/s on CUDA and on one CPU thread for the Odoku recipe's
    network and batch and for Nex 11's medium network (docs/scaling.md asks
    whether a GPU learner keeps up with 15 self-play actors: 78 steps/s).
@@ -86,54 +94,92 @@ def losses_match(steps: int = 5) -> bool:
     return worst < 1e-3
 
 
-def selfplay_speed(num_games: int, records: SpeedRecords) -> None:
-    s = build_settings(
+def selfplay_speed(num_games: int, in_flight: list[int], records: SpeedRecords) -> None:
+    torch.set_num_threads(1)
+    rates, tables = {}, {}
+    for device, backend in inference_paths():
+        counts = in_flight if device == "cuda" else [num_games]
+        for count in counts:
+            s = nex_medium(count)
+            torch.manual_seed(0)
+            net = PolicyValueNet.for_game(s.game.info, s.net).to(device)
+            estimator = NetEstimator(s.game, net, device, backend)
+            mcts, rng = MCTS(s.game, s.search), np.random.default_rng(0)
+            self_play(s.game, mcts, estimator, 1, s.selfplay, rng)  # warm-up: kernels, allocator
+            estimator.seconds = 0.0
+            started = time.perf_counter()
+            batch = self_play(s.game, mcts, estimator, count, s.selfplay, rng)
+            seconds = time.perf_counter() - started
+            busy = estimator.seconds / seconds
+            rates[device, backend, count] = batch.num_positions / seconds, busy
+            if (device, backend) not in tables:
+                tables[device, backend] = forward_table(estimator, s.game.info.obs_shape, device)
+            print(
+                f"   {device:<4} {backend:<5} {count:>4} in flight: {batch.num_positions / seconds:8.1f} positions/s "
+                f"({batch.num_positions} positions, {seconds:.1f} s), forward passes {100 * busy:.1f}% of the time"
+            )
+    print(f"3. self-play at Nex 11, net=medium, {s.search.num_simulations} simulations, one process (above);")
+    print("   forward pass by batch size, ms a call:")
+    for (device, backend), table in tables.items():
+        print(f"   {device:<4} {backend:<5}: " + ", ".join(f"{size}: {ms:.2f}" for size, ms in table.items()))
+    cpu = {b: rates["cpu", b, num_games][0] for b in ("torch", "onnx") if ("cpu", b, num_games) in rates}
+    core, core_rate = max(cpu.items(), key=lambda item: item[1])
+    for (device, backend, count), (rate, busy) in rates.items():
+        if device != "cuda":
+            continue
+        met = "met" if rate >= 20 * core_rate and busy >= 0.5 else "not met"
+        print(
+            f"   cuda {backend} {count} in flight: {rate / core_rate:.1f}x one CPU core ({core}), "
+            f"GPU busy {100 * busy:.1f}% (target 20x and 50%: {met})"
+        )
+        subject = f"nex 11 net=medium self-play, cuda {backend}, {count} games in flight"
+        for cpu_backend, cpu_rate in cpu.items():
+            records.add(
+                subject,
+                "positions/s",
+                f"cpu {cpu_backend}, one thread",
+                rate / cpu_rate,
+                note=f"{rate:.1f} vs {cpu_rate:.1f} positions/s; target 20x",
+            )
+        records.add(
+            subject,
+            "GPU busy share",
+            "",
+            busy,
+            note="seconds in forward passes over wall time; target 50%",
+            unit="share",
+        )
+
+
+def nex_medium(games: int):
+    """gpu_check's self-play settings: Nex 11, net=medium, ``games`` games all in flight."""
+    return build_settings(
         compose_train(
             [
                 "experiment=none",
                 "game=nex",
                 "net=medium",
                 "device=cpu",
-                f"agent.selfplay.games_per_iteration={num_games}",
-                f"agent.selfplay.concurrent_games={num_games}",
+                f"agent.selfplay.games_per_iteration={games}",
+                f"agent.selfplay.concurrent_games={games}",
             ]
         )
     )
-    torch.set_num_threads(1)
-    print(f"3. self-play at Nex 11, net=medium, {s.search.num_simulations} simulations, {num_games} games in flight:")
-    rates = {}
-    for device, backend in inference_paths():
-        torch.manual_seed(0)
-        net = PolicyValueNet.for_game(s.game.info, s.net).to(device)
-        estimator = NetEstimator(s.game, net, device, backend)
-        mcts, rng = MCTS(s.game, s.search), np.random.default_rng(0)
-        self_play(s.game, mcts, estimator, 1, s.selfplay, rng)  # warm-up: kernels, allocator
+
+
+def forward_table(estimator, obs_shape, device: str) -> dict[int, float]:
+    """Milliseconds a forward pass by batch size (the mean of 10 after one warm-up call)."""
+    table = {}
+    for size in (1, 32, 256, 1024):
+        obs = np.zeros((size, *obs_shape), dtype=np.float32)
+        estimator.forward(obs)
+        if device == "cuda":
+            torch.cuda.synchronize()
         started = time.perf_counter()
-        batch = self_play(s.game, mcts, estimator, num_games, s.selfplay, rng)
-        seconds = time.perf_counter() - started
-        costs = []
-        for size in (1, 32, 256, 1024):
-            obs = np.zeros((size, *s.game.info.obs_shape), dtype=np.float32)
+        for _ in range(10):
             estimator.forward(obs)
-            if device == "cuda":
-                torch.cuda.synchronize()
-            started = time.perf_counter()
-            for _ in range(10):
-                estimator.forward(obs)
-            costs.append(f"{size}: {(time.perf_counter() - started) * 100:.2f} ms")
-        print(
-            f"   {device:<4} {backend:<5}: {batch.num_positions / seconds:8.1f} positions/s ({batch.num_positions} positions, "
-            f"{seconds:.1f} s); forward pass by batch size: {', '.join(costs)}"
-        )
-        rates[device, backend] = batch.num_positions / seconds
-    for backend in ("torch", "onnx"):
-        if ("cpu", backend) in rates:
-            records.add(
-                f"nex 11 net=medium self-play, cuda torch, {num_games} games in flight",
-                "positions/s",
-                f"cpu {backend}, one thread",
-                rates["cuda", "torch"] / rates["cpu", backend],
-            )
+        table[size] = (time.perf_counter() - started) * 100
+    return table
 
 
 def learner_rate(records: SpeedRecords, steps: int = 100) -> None:
@@ -203,7 +249,10 @@ def inference_paths() -> list[tuple[str, str]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=16, help="Nex 11 self-play games to time per device")
+    parser.add_argument("--games", type=int, default=16, help="Nex 11 self-play games to time on the CPU")
+    parser.add_argument(
+        "--in-flight", default="16,256", help="comma-separated games in flight (and games timed) on CUDA"
+    )
     parser.add_argument("--checks", default=",".join(CHECKS), help=f"comma-separated subset of {', '.join(CHECKS)}")
     add_record_option(parser)
     args = parser.parse_args()
@@ -212,6 +261,12 @@ def main() -> None:
     unknown = sorted(set(checks) - set(CHECKS))
     if unknown:
         parser.error(f"--checks: unknown {', '.join(unknown)}; choose from {', '.join(CHECKS)}")
+    try:
+        in_flight = [int(n) for n in args.in_flight.split(",")]
+    except ValueError:
+        in_flight = []
+    if not in_flight or min(in_flight) < 1 or args.games < 1:
+        parser.error(f"--in-flight and --games take positive integers, got {args.in_flight!r} and {args.games}")
     if not torch.cuda.is_available():
         sys.exit(
             "gpu_check: no CUDA device here (torch.cuda.is_available() is False, torch "
@@ -222,7 +277,7 @@ def main() -> None:
         smoke_on_cuda()
     ok = losses_match() if "losses" in checks else True
     if "selfplay" in checks:
-        selfplay_speed(args.games, records)
+        selfplay_speed(args.games, in_flight, records)
     if "learner" in checks:
         learner_rate(records)
     records.write()

@@ -137,9 +137,14 @@ class Game(abc.ABC):
         ``envs.compiled.CompiledGame``, which compiled search drivers use), or None."""
         return None
 
-    # Why the game has no compiled rules, so that ``envs.make_vec`` steps its Python engine;
-    # a game says why exactly when ``compiled()`` is None (``tests/test_game_kit.py``).
-    engine_batch_reason: str = ""
+    # Why the game has no compiled rules (read where ``compiled()`` is None; ``tests/test_game_kit.py``)
+    uncompiled_reason: str = ""
+
+    @property
+    def engine_batch_reason(self) -> str:
+        """Why ``envs.make_vec`` steps this game's Python engine: ``uncompiled_reason`` where
+        ``compiled()`` is None, else empty (the compiled stepper serves the game)."""
+        return "" if self.compiled() is not None else self.uncompiled_reason
 
     # --- derived queries ------------------------------------------------------
     def is_terminal(self, state) -> bool:
@@ -191,7 +196,7 @@ class Game(abc.ABC):
         position by ``heuristic_returns``. The game a compiled :meth:`random_playout` (and
         :meth:`cut_playout`) must play for the same seed (games without chance;
         ``tests/test_scheduled_playouts.py``, ``tests/test_wall_block_playouts.py``,
-        ``tests/test_hop_chess_playouts.py``, ``tests/test_biqala_playouts.py``,
+        ``tests/test_compiled_hop_chess.py``, ``tests/test_biqala_playouts.py``,
         ``tests/test_push_go_playouts.py``)."""
         state, decisions, turns = state.copy(), 0, 0
         mover = self.to_play(state)

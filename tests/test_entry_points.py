@@ -83,6 +83,25 @@ def test_the_selfplay_benchmark_takes_the_recipe_free_form():
     assert "game hex {'size': 3" in result.stdout and "simulations/move 2 " in result.stdout
 
 
+def test_the_selfplay_benchmark_profiles_positions_and_measures_games_in_flight():
+    result = run_script(
+        "benchmarks/bench_selfplay.py",
+        *("--games", "1", "--lone-moves", "1", "--rounds", "1", "--profile", "--in-flight", "2,5"),
+        *("--in-flight-moves", "1", "--backends", "onnx,stand-in", "--stand-in-ms", "1:0.1,64:0.2"),
+        *("experiment=null", "game=hex", "game.size=3", "agent.search.num_simulations=2"),
+    )
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    total = next(line.split() for line in lines if line.startswith("total "))
+    assert total[-1] == total[-4] == "100.0%"  # each column's parts add up to its whole
+    assert any(line.startswith("inference call ") for line in lines)
+    assert any(line.startswith("stand-in device busy on a free core") for line in lines)
+    rows = [line.split() for line in lines if line.startswith(("onnx ", "stand-in ")) and line.split()[1].isdigit()]
+    assert [(row[0], int(row[1])) for row in rows] == [(b, n) for b in ("onnx", "stand-in") for n in (2, 5)]
+    # one network call per wave: its batch, every game in flight whose walk ended at a new leaf
+    assert all(1 < float(row[3]) <= int(row[1]) for row in rows) and float(rows[1][3]) > 2
+
+
 def test_the_cut_rollout_benchmark_prints_each_phase_against_the_early_cost():
     result = run_script("benchmarks/cut_rollout_cost.py", "amazons:4", "--simulations", "4", "--repeats", "1")
     assert result.returncode == 0, result.stderr

@@ -147,7 +147,6 @@ def test_compiled_rules_or_a_stated_reason(name):
     batch = _batch_for(game, 2, single_agent=False, seat_option=0)
     if game.compiled() is None:
         assert isinstance(batch, EngineBatch)
-        assert len(game.engine_batch_reason) > 20, f"{name}: make_vec steps the engine; say why in engine_batch_reason"
+        assert len(game.engine_batch_reason) > 20, f"{name}: make_vec steps the engine; say why in uncompiled_reason"
     else:
-        assert isinstance(batch, CompiledBatch)
-        assert game.engine_batch_reason == "", f"{name} has compiled rules but states a reason not to use them"
+        assert isinstance(batch, CompiledBatch) and game.engine_batch_reason == ""

@@ -1,6 +1,7 @@
-"""Hop Chess (docs/games/hop_chess.md): perft of plain chess from standard positions, the
-seed's game replayed to its final position with its checks, the seed's sample moves, and
-each hopper rule on a hand-made position; properties over random games."""
+"""Hop Chess (docs/games/hop_chess.md): perft of plain chess from standard positions (the
+kernels' move rules against the published counts), the seed's game replayed to its final
+position with its checks, the seed's sample moves, and each hopper rule on a hand-made
+position; properties over random games (the hopper squares against trying each)."""
 
 import re
 from pathlib import Path
@@ -12,23 +13,14 @@ from hypothesis import strategies as st
 
 from envs import TERMINAL, IllegalActionError, NotationError, make_game
 from envs.games.hop_chess.game import FROM, HOPPER, TO
-from envs.games.hop_chess.moves import (
-    START_FEN,
-    attacked,
-    from_fen,
-    hopper_squares,
-    in_check,
-    legal_turns,
-    make_piece_move,
-    piece_moves,
-    square_of,
-)
+from envs.games.hop_chess.kernels import attacked, in_check, legal_turns, make_piece_move, piece_moves
+from envs.games.hop_chess.position import START_FEN, from_fen, square_of
 from envs.records import read_record, replay_record, write_record
 
 GAME = make_game("hop_chess")
 SAMPLE = Path(__file__).parent / "data" / "hop_chess_sample.txt"
 
-# the hand-made positions of the hopper rules (``tests/test_hop_chess_playouts.py`` plays them out too)
+# the hand-made positions of the hopper rules (``tests/test_compiled_hop_chess.py`` plays them out too)
 ROOK_BY_A_HOPPER = """
     . . . . k . . .
     . . . . . . . .
@@ -267,7 +259,7 @@ def test_a_moved_hopper_or_a_pawn_move_makes_a_new_position():
         play_turns(state, [f"{move} {hopper}", f"{reply} e5"])
         assert state.repeats == 1  # white's hopper never stood there before
     play_turns(state, KNIGHTS_OUT_AND_BACK * 2 + ["e2-e3 d4"])  # a repetition, then a pawn move
-    assert state.repeats == 1 and state.seen[1] is None
+    assert state.repeats == 1 and state.recorded == 1
     play_turns(state, ["Nf6-g8 e5", "Nf3-g1 d4", "Ng8-f6 e5", "Ng1-f3 d4", "Nf6-g8 e5"])
     assert state.repeats == 2 and not GAME.is_terminal(state)
 
@@ -362,6 +354,13 @@ def test_bad_text_and_bad_actions_are_named():
 
 
 # --- properties ------------------------------------------------------------------------------
+def hopper_squares(pos) -> list[int]:
+    """Where the mover may put his hopper after his piece moved (the rules' text): an empty
+    square without the other hopper, or where it stands."""
+    own, other = pos.hoppers[pos.side], pos.hoppers[1 - pos.side]
+    return [s for s in range(64) if s == own or (pos.board[s] == 0 and s != other)]
+
+
 def naive_safe_squares(pos, move) -> list[int]:
     """The hopper squares after ``move`` that leave the mover's king unattacked, by trying each."""
     after = pos.copy()
@@ -375,21 +374,40 @@ def naive_safe_squares(pos, move) -> list[int]:
     return safe
 
 
-def check_random_game(seed: int, turns: int) -> None:
-    game = make_game("hop_chess", max_turns=turns)
+def actions_of_turns(state, turns: dict) -> list[int]:
+    """The legal actions of ``state``'s micro-step read from its turn's legal turns (``turns``,
+    at the turn's start): the pieces that have one, the chosen piece's final squares (k = 0 for
+    no promotion or a queen's), the moved piece's hopper squares."""
+    if state.move is not None:
+        return [HOPPER + s for s in turns[state.move]]
+    if state.origin < 0:
+        return sorted({FROM + origin for origin, _, _ in turns})
+    kinds = (5, 2, 3, 4)  # TO + 64 k + square: queen (or none), knight, bishop, rook
+    return sorted(
+        {
+            TO + 64 * (kinds.index(promo) if promo else 0) + final
+            for origin, final, promo in turns
+            if origin == state.origin
+        }
+    )
+
+
+def check_random_game(seed: int, max_turns: int) -> None:
+    game = make_game("hop_chess", max_turns=max_turns)
     rng = np.random.default_rng(seed)
     state = game.initial_state()
     decisions = 0
     while not game.is_terminal(state):
         legal = game.legal_actions(state)
         assert legal and np.flatnonzero(game.legal_mask(state)).tolist() == legal
-        if state.origin < 0:  # the engine's compiled turns are the reference's, in its order
-            assert list(state.turns.items()) == list(legal_turns(state.pos).items())
+        if state.origin < 0:
+            turns = legal_turns(state.pos)
+        assert legal == actions_of_turns(state, turns)  # each micro-step offers what the whole turns allow
         if state.origin < 0 and not state.pos.opening:
-            for move, squares in legal_turns(state.pos).items():
+            for move, squares in turns.items():
                 assert squares == naive_safe_squares(state.pos, move)
             every = set(piece_moves(state.pos))
-            for move in every - set(state.turns):  # each refused move leaves no safe hopper square
+            for move in every - set(turns):  # each refused move leaves no safe hopper square
                 assert naive_safe_squares(state.pos, move) == []
         if state.move is None:  # choosing a piece or its square: every action tried
             for action in range(game.info.num_actions):
@@ -409,13 +427,13 @@ def check_random_game(seed: int, turns: int) -> None:
 @settings(max_examples=6, deadline=None)
 @given(st.integers(0, 2**32 - 1))
 def test_random_games_agree_with_the_naive_king_test(seed):
-    check_random_game(seed, turns=8)
+    check_random_game(seed, max_turns=8)
 
 
 @pytest.mark.slow
 def test_many_random_games():
     for seed in range(40):
-        check_random_game(seed, turns=30)
+        check_random_game(seed, max_turns=30)
 
 
 @pytest.mark.slow

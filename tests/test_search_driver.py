@@ -16,6 +16,7 @@ from agents.net.network import NetConfig, PolicyValueNet
 from agents.search.estimators import FunctionEstimator, RolloutEstimator, UniformEstimator
 from agents.search.mcts import MCTS, SearchConfig
 from agents.search.mcts import driver as compiled_driver
+from envs import GAMES as REGISTERED
 from envs import compiled as rules
 from envs import make_game
 from envs.core import CHANCE, TERMINAL
@@ -281,9 +282,12 @@ def test_auto_picks_the_compiled_driver_where_covered():
     assert MCTS(hex5, SearchConfig(gumbel=True))._compiled is not None
     assert MCTS(hex5, SearchConfig(playout_mix=0.5))._compiled is not None
     assert MCTS(hex5, driver="python")._compiled is None
-    for name in ("reversi", "nex", "neuversi", "adneuversi", "neumoku", "neuy", "odoku", "sudoku_moyo"):
-        assert MCTS(make_game(name))._compiled is not None
-    assert MCTS(make_game("biversi"))._compiled is None
+    for name in REGISTERED:
+        game = make_game(name)
+        assert (MCTS(game)._compiled is not None) == (game.compiled() is not None), name
+    plain = make_game("hex", size=3)
+    plain.compiled = lambda: None  # as a game written in plain Python against envs.core.Game
+    assert MCTS(plain)._compiled is None
 
 
 def test_driver_choice_errors_name_the_reason():
@@ -315,19 +319,29 @@ def test_driver_choice_errors_name_the_reason():
 def test_self_play_gives_the_same_games_on_both_drivers(name, params, kind):
     """The nex11 recipe's search (Gumbel root, playout mix) through self-play: the same games and
     targets, with a fake network on decoded states and a small real one on the rows' planes."""
-    from agents.training.selfplay import SelfPlayConfig, self_play
+    from agents.training.selfplay import SelfPlayConfig
 
     game = make_game(name, **params)
     search = SearchConfig(num_simulations=32, gumbel=True, playout_mix=0.5)
     selfplay = SelfPlayConfig(games_per_iteration=4, concurrent_games=4, outcome_rollouts=2)
+    assert_same_self_play(game, search, selfplay, fake_network(game) if kind == "network" else None)
+
+
+def assert_same_self_play(game, search, selfplay, estimator=None) -> None:
+    """``selfplay``'s games with ``search`` on both drivers give the same games and targets: with
+    ``estimator``, or (None) a small real network on the rows' planes (decoding refused)."""
+    from agents.training.selfplay import self_play
+
     torch.manual_seed(0)
     net = PolicyValueNet.for_game(game.info, NetConfig(channels=8, blocks=1, value_hidden=8))
     batches = []
     for driver in ("python", "compiled"):
         mcts = MCTS(game, search, driver=driver)
-        estimator = fake_network(game) if kind == "network" else NetEstimator(game, net, inference="torch")
-        with rows_only(game, kind == "torch" and driver == "compiled"):
-            batches.append(self_play(game, mcts, estimator, 4, selfplay, np.random.default_rng(3)))
+        with rows_only(game, estimator is None and driver == "compiled"):
+            playing = estimator or NetEstimator(game, net, inference="torch")
+            batches.append(
+                self_play(game, mcts, playing, selfplay.games_per_iteration, selfplay, np.random.default_rng(3))
+            )
     python, compiled = batches
     assert python.games == compiled.games and python.returns == compiled.returns
     np.testing.assert_array_equal(python.obs, compiled.obs)

@@ -251,6 +251,32 @@ def test_playout_cap_records_only_the_full_searches(monkeypatch):
     assert again.games == batch.games and np.array_equal(again.value, batch.value)
 
 
+@pytest.mark.parametrize(
+    "name, params, search, selfplay",
+    [
+        ("odoku", {}, {"num_simulations": 6, "chance": "sample"}, {"full_search_share": 0.5, "fast_simulations": 2}),
+        ("nex", {"size": 4}, {"num_simulations": 8, "gumbel": True, "gumbel_actions": 4, "playout_mix": 0.5}, {}),
+        ("nex", {"size": 4}, {"num_simulations": 8}, {"outcome_rollouts": 2, "temperature_moves": 3}),
+    ],
+)
+def test_games_in_flight_change_no_game(name, params, search, selfplay):
+    """Each game draws from its own generator, so with an estimator that gives a state the same
+    output in any batch, 1, 3 or 7 games in flight play the same games and the same targets."""
+    from test_search import HashEstimator
+
+    game = make_game(name, **params)
+    mcts = MCTS(game, SearchConfig(**search))
+    batches = [
+        self_play(game, mcts, HashEstimator(game), 7, SelfPlayConfig(concurrent_games=k, **selfplay), rng)
+        for k, rng in ((1, np.random.default_rng(5)), (3, np.random.default_rng(5)), (7, np.random.default_rng(5)))
+    ]
+    first = batches[0]
+    assert len({tuple(map(tuple, b.games)) for b in batches}) == 1 and len({tuple(g) for g in first.games}) > 1
+    for other in batches[1:]:
+        assert np.array_equal(other.obs, first.obs) and np.array_equal(other.policy, first.policy)
+        assert np.array_equal(other.value, first.value) and other.returns == first.returns
+
+
 def test_smoke_run_writes_events_and_checkpoints(runs):
     whole, _, _ = runs
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator

@@ -276,13 +276,16 @@ def evaluation_records(document: dict, command: str) -> list[dict]:
 
 
 class SpeedRecords:
-    """A benchmark's ratios, appended to ``path`` as ``speed`` records when it ends (``--record PATH``;
-    ``None``: kept nowhere). The command is the benchmark's own command line."""
+    """A benchmark's figures (ratios by default, or shares and numbers), appended to ``path`` as
+    ``speed`` records when it ends (``--record PATH``; ``None``: kept nowhere). The command is the
+    benchmark's own command line."""
 
     def __init__(self, path: str | Path | None):
         self.path, self.records = path, []
 
-    def add(self, subject: str, measures: str, against: str, ratio: float, note: str | None = None) -> None:
+    def add(
+        self, subject: str, measures: str, against: str, value: float, note: str | None = None, unit: str = "ratio"
+    ) -> None:
         if self.path is not None:
             self.records.append(
                 measured(
@@ -290,8 +293,8 @@ class SpeedRecords:
                     subject,
                     measures,
                     against,
-                    round(float(ratio), 2),
-                    "ratio",
+                    round(float(value), 3 if unit == "share" else 2),
+                    unit,
                     command=command_line(),
                     note=note,
                 )

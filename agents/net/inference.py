@@ -97,11 +97,12 @@ class OnnxForward:
                 raise ValueError("inference=onnx on CUDA needs onnxruntime-gpu (its CUDAExecutionProvider)")
             self.providers = [("CUDAExecutionProvider", {"device_id": device.index or 0})]
         self.sessions: dict[tuple, object] = {}
+        self.modules = list(net.modules())  # walked once: net.parameters() costs a tenth of a small batch's pass
         self.weights = None
         self.exports = 0  # how often the network was exported (tests, benchmarks)
 
     def __call__(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        weights = weights_version(self.net)
+        weights = weights_version(self.modules)
         if weights != self.weights:
             self.sessions.clear()
             self.weights = weights
@@ -139,8 +140,14 @@ class OnnxForward:
         return self.ort.InferenceSession(buffer.getvalue(), options, providers=self.providers)
 
 
-def weights_version(net: torch.nn.Module) -> tuple:
-    """Changes whenever a parameter or buffer is written in place (an optimiser step,
-    ``load_state_dict``, batch norm's running statistics) or replaced (``.to()``):
-    torch counts every in-place write in a tensor's ``_version``."""
-    return tuple((id(t), t._version) for t in (*net.parameters(), *net.buffers()))
+def weights_version(modules: list[torch.nn.Module]) -> tuple:
+    """Changes whenever a parameter or buffer of ``modules`` (a network's ``modules()``) is
+    written in place (an optimiser step, ``load_state_dict``, batch norm's running statistics)
+    or replaced (``.to()``): torch counts every in-place write in a tensor's ``_version``."""
+    return tuple(
+        (id(t), t._version)
+        for m in modules
+        for own in (m._parameters, m._buffers)
+        for t in own.values()
+        if t is not None
+    )

@@ -1,9 +1,20 @@
 """Self-play: many games stepped together, their searches batched through one estimator.
 
-:func:`self_play` keeps ``concurrent`` games in flight; every move of every
+:func:`self_play` keeps ``concurrent_games`` games in flight; every move of every
 game in flight is searched by one ``MCTS.search_many`` call, so each
-simulation wave costs one batched network evaluation. Chance nodes (Odoku's
-coin) are drawn from the caller's generator. Each searched position becomes a
+simulation wave costs one batched network evaluation of up to that many leaves
+(hundreds in flight are one process's way to feed a large batch to a network:
+``benchmarks/bench_selfplay.py --in-flight`` measures positions/s against it).
+Each game draws everything (chance nodes such as Odoku's coin, root noise,
+Gumbel draws, playouts, temperature, playout-cap draws) from a generator of its
+own, seeded from the caller's generator in the order the games start, so a
+game's moves do not depend on ``concurrent_games`` as long as the estimator's
+output for a state does not depend on the batch it came in: exactly so for
+random-free estimators such as uniform or hashed ones; a network's batched
+float arithmetic (GEMM blocking by batch size) can round the last bits of an
+estimate differently, which can flip a close choice, and an estimator that
+draws from a generator of its own (``RolloutEstimator``) draws in wave order.
+A run stays bit-reproducible per seed at any ``concurrent_games``. Each searched position becomes a
 training target for the seat that moved there: its observation, the search's
 visit distribution (after a Gumbel search, its improved policy, and the game
 plays the action sequential halving selected) or, with ``policy_rollouts = K
@@ -158,10 +169,21 @@ def self_play_sizes(
 class _Game:
     """One game in flight and the positions it has recorded so far."""
 
-    __slots__ = ("state", "actions", "obs", "policy", "movers", "search_values", "rollout_values", "decisions")
+    __slots__ = (
+        "index",
+        "state",
+        "rng",
+        "actions",
+        "obs",
+        "policy",
+        "movers",
+        "search_values",
+        "rollout_values",
+        "decisions",
+    )
 
-    def __init__(self, state):
-        self.state = state
+    def __init__(self, index: int, state, rng: np.random.Generator):
+        self.index, self.state, self.rng = index, state, rng
         self.actions: list[int] = []
         self.obs: list[np.ndarray] = []
         self.policy: list[np.ndarray] = []
@@ -174,18 +196,20 @@ class _Game:
 def self_play(
     game: Game, mcts: MCTS, estimator, num_games: int, config: SelfPlayConfig, rng: np.random.Generator
 ) -> SelfPlayBatch:
-    """Play ``num_games`` self-play games, ``config.concurrent_games`` at a time."""
+    """Play ``num_games`` self-play games, ``config.concurrent_games`` at a time, each drawing
+    from its own generator seeded by ``rng``."""
     fast = None if config.full_search_share == 1 else MCTS(game, config.fast_search(mcts.config))
+    seeds = rng.integers(0, 2**63, size=num_games)  # one draw, whatever the games in flight
     in_flight: list[_Game] = []
     finished: list[_Game] = []
     started = 0
     while started < num_games or in_flight:
         while len(in_flight) < config.concurrent_games and started < num_games:
-            in_flight.append(_Game(game.initial_state()))
+            in_flight.append(_Game(started, game.initial_state(), np.random.default_rng(seeds[started])))
             started += 1
         searching = []
         for g in in_flight:
-            _advance_forced(game, g, rng)
+            _advance_forced(game, g)
             if game.is_terminal(g.state):
                 finished.append(g)
             else:
@@ -195,22 +219,23 @@ def self_play(
             continue
         full, quick = searching, []
         if fast is not None:
-            in_full = rng.random(len(searching)) < config.full_search_share
+            in_full = [g.rng.random() < config.full_search_share for g in searching]
             full = [g for g, drawn in zip(searching, in_full) if drawn]
             quick = [g for g, drawn in zip(searching, in_full) if not drawn]
         if full:
-            for g, result in zip(full, mcts.search_many([g.state for g in full], estimator, rng, add_noise=True)):
-                _record(game, g, result, config, rng)
-                _play(game, g, result, config, rng)
+            results = mcts.search_many([g.state for g in full], estimator, [g.rng for g in full], add_noise=True)
+            for g, result in zip(full, results):
+                _record(game, g, result, config)
+                _play(game, g, result, config)
         if quick:
-            for g, result in zip(quick, fast.search_many([g.state for g in quick], estimator, rng)):
-                _play(game, g, result, config, rng)
-    return _targets(game, finished, config)
+            for g, result in zip(quick, fast.search_many([g.state for g in quick], estimator, [g.rng for g in quick])):
+                _play(game, g, result, config)
+    return _targets(game, sorted(finished, key=lambda g: g.index), config)  # in the order they started
 
 
-def _record(game: Game, g: _Game, result, config: SelfPlayConfig, rng: np.random.Generator) -> None:
+def _record(game: Game, g: _Game, result, config: SelfPlayConfig) -> None:
     """Keep the searched position of ``g`` as a training target."""
-    mover = game.to_play(g.state)
+    rng, mover = g.rng, game.to_play(g.state)
     g.obs.append(game.observe(g.state))
     if config.policy_rollouts:
         g.policy.append(playout_policy(game, g.state, mover, config.policy_rollouts, rng))
@@ -222,12 +247,12 @@ def _record(game: Game, g: _Game, result, config: SelfPlayConfig, rng: np.random
         g.rollout_values.append(rollout_value(game, g.state, mover, config.outcome_rollouts, rng))
 
 
-def _play(game: Game, g: _Game, result, config: SelfPlayConfig, rng: np.random.Generator) -> None:
+def _play(game: Game, g: _Game, result, config: SelfPlayConfig) -> None:
     """Play the move the search chose."""
     if result.selected is not None:  # Gumbel: its noise already explored
         action = result.selected
     else:
-        action = select_action(result, temperature_schedule(g.decisions, config.temperature_moves), rng)
+        action = select_action(result, temperature_schedule(g.decisions, config.temperature_moves), g.rng)
     _apply(game, g, action)
     g.decisions += 1
 
@@ -262,11 +287,11 @@ def rollout_value(game: Game, state, mover: int, rollouts: int, rng: np.random.G
     return float(np.mean([game.random_playout(state, rng)[0][mover] for _ in range(rollouts)]))
 
 
-def _advance_forced(game: Game, g: _Game, rng: np.random.Generator) -> None:
+def _advance_forced(game: Game, g: _Game) -> None:
     """Flip coins and play single legal actions until a real decision or the end."""
     while not game.is_terminal(g.state):
         if game.to_play(g.state) == CHANCE:
-            _apply(game, g, game.sample_chance(g.state, rng))
+            _apply(game, g, game.sample_chance(g.state, g.rng))
             continue
         legal = game.legal_actions(g.state)
         if len(legal) != 1:

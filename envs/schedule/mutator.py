@@ -110,7 +110,7 @@ class ScheduledGame(Game):
     ===================  ================================================================
     """
 
-    engine_batch_reason = (
+    uncompiled_reason = (
         "a turn of moving pieces is a schedule, a restriction set and a move's micro-steps in "
         "Python; make_vec steps the engine: the same games, at the engine's speed"
     )

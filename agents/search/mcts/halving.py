@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+import numba
 import numpy as np
 
 from agents.search.mcts.config import SearchConfig
@@ -36,7 +37,9 @@ class SequentialHalving:
 
     ``sigma(q) = (c_visit + max_b N(b)) * c_scale * q``, with q the completed
     values for the mover (unvisited actions get the mixed value ``v_mix`` of
-    the root's estimate and its visited children) rescaled to [0, 1].
+    the root's estimate and its visited children) rescaled to [0, 1]. The
+    arithmetic of a choice is one numba call (:func:`best_child`): it runs
+    before every simulation of every root.
     """
 
     def __init__(self, tree: Tree, root: int, config: SearchConfig, rng, add_noise: bool):
@@ -44,6 +47,7 @@ class SequentialHalving:
         n = len(self.priors)
         self.logits = np.log(np.maximum(self.priors, 1e-30))
         self.gumbel = rng.gumbel(size=n) if add_noise else np.zeros(n)
+        self.noisy_logits = self.gumbel + self.logits
         self.order = rng.permutation(n)  # ties broken at random, not by action index
         self.value = tree.values[root, tree.nodes[root, PLAYER]]  # the estimator's: one visit so far
         self.schedule = considered_visits(min(config.gumbel_actions, n), config.num_simulations - 1)
@@ -69,19 +73,39 @@ class SequentialHalving:
         return p / p.sum()
 
     def _best(self, visits: np.ndarray, q: np.ndarray, allowed: np.ndarray) -> int:
-        scores = np.where(allowed, self.gumbel + self.logits + self._sigma(visits, q), -np.inf)
-        return int(self.order[np.argmax(scores[self.order])])
+        """The allowed action with the top ``g + logits + sigma(q)`` (ties: the first in ``order``)."""
+        return int(best_child(visits, q, allowed, self.priors, self.noisy_logits, self.order, *self._constants()))
 
     def _sigma(self, visits: np.ndarray, q: np.ndarray) -> np.ndarray:
         """``sigma(completed q)`` from the root children's visits and mean values."""
-        visited = visits > 0
-        total = visits.sum()
-        if total > 0:
-            weights = self.priors[visited]
-            v_mix = (self.value + total * (weights @ q[visited]) / weights.sum()) / (1.0 + total)
-        else:
-            v_mix = self.value
-        completed = np.where(visited, q, v_mix)
-        low, high = completed.min(), completed.max()
-        completed = (completed - low) / max(high - low, 1e-8)
-        return (self.c_visit + visits.max()) * self.scale * completed
+        return sigma(visits, q, self.priors, *self._constants())
+
+    def _constants(self) -> tuple[float, float, float]:
+        return float(self.value), float(self.c_visit), float(self.scale)
+
+
+@numba.njit(cache=True)
+def sigma(visits, q, priors, value, c_visit, scale):
+    """``SequentialHalving._sigma``: sigma of the completed values (the sums run in index order)."""
+    total, dot, weights = 0.0, 0.0, 0.0
+    for i in range(visits.shape[0]):
+        if visits[i] > 0:
+            total += visits[i]
+            dot += priors[i] * q[i]
+            weights += priors[i]
+    v_mix = (value + total * dot / weights) / (1.0 + total) if total > 0 else value
+    completed = np.where(visits > 0, q, v_mix)
+    low, high = completed.min(), completed.max()
+    return (c_visit + visits.max()) * scale * ((completed - low) / max(high - low, 1e-8))
+
+
+@numba.njit(cache=True)
+def best_child(visits, q, allowed, priors, noisy_logits, order, value, c_visit, scale):
+    """The index with the top ``noisy_logits + sigma`` among ``allowed``, ties to the first in ``order``."""
+    scores = noisy_logits + sigma(visits, q, priors, value, c_visit, scale)
+    best, choice = -np.inf, order[0]
+    for k in range(order.shape[0]):
+        i = order[k]
+        if allowed[i] and scores[i] > best:
+            best, choice = scores[i], i
+    return choice

@@ -20,7 +20,7 @@ from typing import Sequence
 import numpy as np
 
 from envs.core import NotationError, lead_returns
-from envs.games.amazons import playout as kernel
+from envs.games.amazons import kernels as kernel
 from envs.schedule.moves import BLOCK, EMPTY, PIECE, MoveRules, read_start
 from envs.schedule.mutator import ScheduledGame
 from envs.stones.board import (
@@ -68,6 +68,8 @@ class AmazonsRules(MoveRules):
         self.n = self.rows = self.cols = check_size(size, 4)
         self.name, self.seat_names = name, seat_names
         self.rays = queen_rays(self.n)
+        self._tables, self._reach = kernel.tables(self.n), np.empty(self.num_cells, np.int64)
+        self._rows: dict[tuple, kernel.AmazonsRows] = {}
         self.start_text = start or standard_start(self.n)
         self.start = read_start(
             self.start_text, self.num_cells, lambda word: parse_cell(word, self.n), "amazons", "a4 d1 / a7 d10"
@@ -77,14 +79,8 @@ class AmazonsRules(MoveRules):
         return self.start.copy()
 
     def reach(self, board: np.ndarray, cell: int) -> list[int]:
-        """The empty cells a queen on ``cell`` reaches (sorted)."""
-        out = []
-        for ray in self.rays[cell]:
-            for target in ray:
-                if board[target] != EMPTY:
-                    break
-                out.append(target)
-        return sorted(out)
+        """The empty cells a queen on ``cell`` reaches (sorted), by the kernel's ``reach``."""
+        return self._reach[: kernel.reach(board, *self._tables, cell, self._reach)].tolist()
 
     def can_move(self, board: np.ndarray, cell: int) -> bool:
         return any(ray and board[ray[0]] == EMPTY for ray in self.rays[cell])
@@ -119,29 +115,16 @@ class AmazonsRules(MoveRules):
     has_playout = True
 
     def playout(self, state, schedule, restricted, seed, cut, cut_board) -> tuple[int, int, int]:
-        """The compiled random playout (``envs.games.amazons.playout``)."""
-        rays, bounds = kernel.tables(self.n)
-        partial = state.partial
-        picked = partial[0] if len(partial) == 1 else -1
-        landed = partial[1] if len(partial) == 2 else -1
-        may_move = np.zeros(self.num_cells, np.uint8)
-        may_move[list(state.origins)] = 1
-        return kernel.playout(
-            state.board,
-            rays,
-            bounds,
-            state.player,
-            state.turn,
-            state.moves_left,
-            picked,
-            landed,
-            restricted,
-            may_move,
-            schedule,
-            seed,
-            cut,
-            cut_board,
-        )
+        """The compiled random playout: ``envs.schedule.rows.cut_playout`` over the game's rows."""
+        return self.compiled_rows(tuple(schedule.tolist()), restricted).playout(state, seed, cut, cut_board)
+
+    def compiled_rows(self, schedule: tuple[int, ...], restricted: bool) -> kernel.AmazonsRows:
+        """The game's ``CompiledGame`` under ``schedule`` (the move counts) and ``restricted``,
+        made once (``Amazons.compiled``)."""
+        key = (schedule, bool(restricted))
+        if key not in self._rows:
+            self._rows[key] = kernel.AmazonsRows(self, schedule, restricted)
+        return self._rows[key]
 
     def landing(self, cells) -> int:
         return cells[1]  # the amazon's destination (the arrow is the third cell)
@@ -162,7 +145,7 @@ class AmazonsRules(MoveRules):
         """For every cell, the fewest queen moves over empty cells that bring an amazon ``piece``
         onto it (``kernel.UNREACHED`` where none can; the amazons' own cells 0), in the kernel."""
         distances = np.empty(self.num_cells, np.int64)
-        kernel.queen_distances(board, *kernel.tables(self.n), piece, distances)
+        kernel.queen_distances(board, *self._tables, piece, distances)
         return distances
 
     def max_moves(self) -> int:
@@ -275,6 +258,10 @@ class Amazons(ScheduledGame):
     @classmethod
     def registry_name(cls) -> str:
         return "amazons"
+
+    def compiled(self) -> kernel.AmazonsRows:
+        """The rules over flat rows (``envs.games.amazons.kernels``), for the compiled search."""
+        return self.rules.compiled_rows(self.schedule.counts, self.restricted)
 
 
 class ProgressiveAmazons(Amazons):

@@ -128,7 +128,7 @@ class Blockdance(Game):
     ==============  ==============================================================
     """
 
-    engine_batch_reason = (
+    uncompiled_reason = (
         "a Blockdance move is a block of connected men turned round a pivot, found by a search "
         "over the block's forced members, so make_vec steps the engine: the same games, at its speed"
     )

@@ -115,7 +115,7 @@ class FourWayWalls(Game):
     ==============  ==============================================================
     """
 
-    engine_batch_reason = (
+    uncompiled_reason = (
         "a Four-way walls turn is jumps over lines of stones and a path search for every wall in "
         "Python; make_vec steps the engine: the same games, at the engine's speed"
     )

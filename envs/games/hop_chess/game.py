@@ -1,5 +1,5 @@
 """Hop Chess: FIDE chess where each turn also moves the player's hopper, and a piece that
-lands on a hopper moves again (docs/games/hop_chess.md; the rules are in ``moves.py``).
+lands on a hopper moves again (docs/games/hop_chess.md; the rules are ``kernels.py``'s).
 
 Squares (index = rank * 8 + file)::
 
@@ -9,7 +9,8 @@ Squares (index = rank * 8 + file)::
          a  b ...  h
 
 A turn is two or three micro-steps: the piece's square, its final square (with the piece
-a promotion makes), then the hopper's square (none on white's first move).
+a promotion makes), then the hopper's square (none on white's first move). The state is the
+kernels' row; notation, text and the board's pictures are read from it here.
 """
 
 from __future__ import annotations
@@ -18,11 +19,23 @@ import re
 
 import numpy as np
 
+from envs.compiled import CompiledGame
 from envs.core import TERMINAL, Game, GameInfo, IllegalActionError, NotationError, lead_returns, turn_text
-from envs.games.hop_chess.moves import (
-    BISHOP,
+from envs.games.hop_chess import kernels
+from envs.games.hop_chess.kernels import (
+    FROM,
+    HOPPER,
+    NUM_ACTIONS,
+    NUM_PLANES,
+    TO,
+    TO_KINDS,
+    in_check,
+    legal_turns,
+    position_row,
+    row_position,
+)
+from envs.games.hop_chess.position import (
     KING,
-    KNIGHT,
     LETTERS,
     PAWN,
     QUEEN,
@@ -32,17 +45,11 @@ from envs.games.hop_chess.moves import (
     Position,
     colour_of,
     from_fen,
-    in_check,
-    make_piece_move,
-    place_hopper,
     square_name,
     square_of,
 )
-from envs.kernels import OUTCOME_RETURNS, cut_returns, playout_seed
+from envs.kernels import playout_seed
 
-FROM, TO, HOPPER = 0, 64, 320
-NUM_ACTIONS = HOPPER + 64
-TO_KINDS = (QUEEN, KNIGHT, BISHOP, ROOK)  # TO + 64 * k + square: k names the promotion (0 also: none)
 SEAT_NAMES = ("white", "black")
 # the seed's diagrams: white capitals with 'O' for its pawns, black small letters
 PIECE_OF_SYMBOL = {"O": PAWN, "p": -PAWN} | {
@@ -50,27 +57,82 @@ PIECE_OF_SYMBOL = {"O": PAWN, "p": -PAWN} | {
     for sign, case in ((1, str.upper), (-1, str.lower))
     for symbol in map(case, "NBRQK")
 }
-NUM_PLANES = 23
 PIECE_VALUES = (0, 1, 3, 3, 5, 9, 0)  # by abs(piece): none, pawn, knight, bishop, rook, queen, king
-NO_BOARD = np.empty(0, np.int8)  # the kernel's ``cut_board`` when it plays to the end
-REPETITIONS = 3  # the third occurrence of a position draws (docs/games/hop_chess.md: a claim made for the players)
+END_REASONS = {
+    kernels.CHECKMATE: "checkmate",
+    kernels.STALEMATE: "stalemate",
+    kernels.REPETITION: "threefold repetition",  # docs/games/hop_chess.md: a claim made for the players
+    kernels.CLOCK_DRAW: "75 moves without a capture or a pawn move",
+    kernels.BARE_KINGS: "bare kings",
+}
 
 
 class HopChessState:
-    """The position, the micro-step under way (the chosen piece's square; the piece move
-    made and the hopper's squares left), the legal turns of the turn, turns played, the
-    positions at the turns' starts since the last capture or pawn move (``seen``: a chain of
-    (key, earlier) pairs, shared between copies, so a copy costs nothing), how often the
-    current one has occurred, and at the end the winner (-1 a draw) and why."""
+    """A position as the kernels' row (``kernels.py``'s layout: the board, hoppers, the
+    micro-step under way, the end, the positions recorded for repetition); the properties
+    read it."""
 
-    __slots__ = ("pos", "origin", "move", "turns", "plies", "player", "winner", "reason", "seen", "repeats")
+    __slots__ = ("row",)
+
+    def __init__(self, row: np.ndarray):
+        self.row = row
 
     def copy(self) -> "HopChessState":
-        other = HopChessState.__new__(HopChessState)
-        other.pos, other.origin, other.move, other.turns = self.pos.copy(), self.origin, self.move, self.turns
-        other.plies, other.player, other.winner, other.reason = self.plies, self.player, self.winner, self.reason
-        other.seen, other.repeats = self.seen, self.repeats
-        return other
+        return HopChessState(self.row.copy())
+
+    @property
+    def pos(self) -> Position:
+        """The pieces, hoppers, side to move, castling, en passant, clock and opening (a copy)."""
+        return row_position(self.row)
+
+    @property
+    def origin(self) -> int:
+        """The chosen piece's square (-1 at a turn's start)."""
+        return int(self.row[kernels.ORIGIN])
+
+    @property
+    def move(self) -> tuple[int, int, int] | None:
+        """The piece move made, (from, to, promotion), while the hopper is still to place."""
+        row = self.row
+        if row[kernels.PHASE] != kernels.MOVED:
+            return None
+        return int(row[kernels.ORIGIN]), int(row[kernels.FINAL]), int(row[kernels.PROMO])
+
+    @property
+    def turns(self) -> dict[tuple[int, int, int], list[int]]:
+        """The legal turns of the turn at hand (at its start or with a piece chosen): each
+        piece move and the hopper squares after which the king is safe."""
+        return legal_turns(self.pos)
+
+    @property
+    def player(self) -> int:
+        return int(self.row[kernels.PLAYER])
+
+    @property
+    def plies(self) -> int:
+        """Turns played."""
+        return int(self.row[kernels.PLIES])
+
+    @property
+    def repeats(self) -> int:
+        """How often the position at this turn's start has occurred."""
+        return int(self.row[kernels.REPEATS])
+
+    @property
+    def recorded(self) -> int:
+        """The positions recorded since the last capture or pawn move, this turn's included."""
+        return int(self.row[kernels.RECORDED])
+
+    @property
+    def winner(self) -> int:
+        """The winning seat at the end, -1 for a draw or before the end."""
+        return 1 - int(self.row[kernels.SIDE]) if self.row[kernels.END] == kernels.CHECKMATE else -1
+
+    @property
+    def reason(self) -> str:
+        """Why the game ended ("" before the end)."""
+        end = int(self.row[kernels.END])
+        return f"{self.plies} turns" if end == kernels.TURN_CAP else END_REASONS.get(end, "")
 
 
 class HopChess(Game):
@@ -102,18 +164,16 @@ class HopChess(Game):
     ==============  ==============================================================
     """
 
-    engine_batch_reason = (
-        "a Hop Chess turn needs the full move generator with hops and check through hoppers, "
-        "so make_vec steps the engine: the same games, at the engine's speed"
-    )
-
     def __init__(self, fen: str = START_FEN, max_turns: int = 400):
         if isinstance(max_turns, bool) or not isinstance(max_turns, (int, np.integer)) or max_turns < 1:
             raise ValueError(f"max_turns must be a positive integer, got {max_turns!r}")
         if not isinstance(fen, str):
             raise ValueError(f"fen must be a FEN string, got {fen!r}")
         self.fen, self.max_turns = fen, int(max_turns)
-        self.start = self.state_at(from_fen(fen)).pos  # refuses a position without two kings or a side in check
+        self.context = kernels.context(self.max_turns)
+        self._legal = np.empty(kernels.MAX_LEGAL, np.int64)
+        self._compiled = None
+        self.start = self.state_at(from_fen(fen)).row  # refuses a position without two kings or a side in check
         self.info = GameInfo(
             name="hop_chess",
             seat_names=SEAT_NAMES,
@@ -123,33 +183,14 @@ class HopChess(Game):
             params={"fen": fen, "max_turns": self.max_turns},
         )
 
+    def compiled(self) -> "HopChessRows":
+        if self._compiled is None:
+            self._compiled = HopChessRows(self)
+        return self._compiled
+
     # --- transitions -----------------------------------------------------------------------------
     def initial_state(self) -> HopChessState:
-        state = HopChessState.__new__(HopChessState)
-        state.pos, state.plies, state.seen = self.start.copy(), 0, None
-        self._start_turn(state)
-        return state
-
-    def _start_turn(self, state: HopChessState) -> None:
-        state.origin, state.move, state.winner, state.reason = -1, None, -1, ""
-        pos = state.pos
-        state.turns = compiled_turns(pos)
-        self._record_position(state)
-        state.player = pos.side
-        if not state.turns:
-            checked = in_check(pos, pos.side)
-            state.winner = 1 - pos.side if checked else -1
-            state.reason = "checkmate" if checked else "stalemate"
-        elif state.repeats >= REPETITIONS:
-            state.reason = "threefold repetition"
-        elif pos.clock >= 150:
-            state.reason = "75 moves without a capture or a pawn move"
-        elif all(abs(p) in (0, KING) for p in pos.board):
-            state.reason = "bare kings"
-        elif state.plies >= self.max_turns:
-            state.reason = f"{self.max_turns} turns"
-        if state.reason:
-            state.player, state.turns = TERMINAL, {}
+        return HopChessState(self.start.copy())
 
     def state_at(self, pos: Position, plies: int = 0) -> HopChessState:
         """A state at the start of a turn in ``pos`` (hoppers where ``pos`` has them)."""
@@ -157,73 +198,32 @@ class HopChess(Game):
             raise ValueError("a position needs exactly one king a side")
         if in_check(pos, 1 - pos.side):
             raise ValueError(f"{SEAT_NAMES[1 - pos.side]} is in check with {SEAT_NAMES[pos.side]} to move")
-        state = HopChessState.__new__(HopChessState)
-        state.pos, state.plies, state.seen = pos.copy(), plies, None
-        self._start_turn(state)
-        return state
-
-    @staticmethod
-    def _record_position(state: HopChessState) -> None:
-        """Adds the position at this turn's start to ``seen`` and counts its occurrences.
-        FIDE's "same position" (art. 9.2.2): the same pieces on the same squares, the same
-        side to move, castling rights and en passant capture (the square counts only where a
-        pawn of the mover can take there); here also the same hoppers. A capture or a pawn
-        move (the clock back at 0) makes every earlier position unreachable, so the chain
-        restarts there."""
-        pos = state.pos
-        pawn = PAWN if pos.side == WHITE else -PAWN
-        ep = pos.ep if any(to == pos.ep and pos.board[start] == pawn for start, to, _ in state.turns) else -1
-        key = (tuple(pos.board), tuple(pos.hoppers), pos.side, pos.castling, ep, pos.opening)
-        earlier = state.seen if pos.clock > 0 else None
-        repeats, link = 1, earlier
-        while link is not None:
-            repeats += link[0] == key
-            link = link[1]
-        state.seen, state.repeats = (key, earlier), repeats
+        row = position_row(pos, plies)
+        kernels.begin_turn(self.context, row)
+        return HopChessState(row)
 
     def to_play(self, state: HopChessState) -> int:
-        return state.player
+        return int(state.row[kernels.PLAYER])
 
     def legal_actions(self, state: HopChessState) -> list[int]:
-        if state.player == TERMINAL:
-            return []
-        if state.move is not None:
-            return [HOPPER + s for s in state.turns[state.move]]
-        if state.origin < 0:
-            return sorted({FROM + move[0] for move in state.turns})
-        return sorted({_to_action(move) for move in state.turns if move[0] == state.origin})
+        return self._legal[: kernels.legal(self.context, state.row, self._legal)].tolist()
 
     def apply(self, state: HopChessState, action: int) -> None:
         action = self.check_action(state, action)
-        if action not in self.legal_actions(state):
+        if not kernels.offered(state.row, action):
             raise IllegalActionError(f"action {action} ({_action_name(action)}): {self._problem(state, action)}")
-        if state.move is not None:
-            place_hopper(state.pos, action - HOPPER)
-            self._end_turn(state)
-        elif state.origin < 0:
-            state.origin = action - FROM
-        else:
-            move = _move_of(state, action)
-            make_piece_move(state.pos, move)
-            if state.turns[move] == [-1]:  # white's first move: no hopper
-                place_hopper(state.pos, -1)
-                self._end_turn(state)
-            else:
-                state.move = move
-
-    def _end_turn(self, state: HopChessState) -> None:
-        state.plies += 1
-        self._start_turn(state)
+        kernels.apply(self.context, state.row, action)
 
     def _problem(self, state: HopChessState, action: int) -> str:
         if state.move is not None:
             return "the piece has moved: put the hopper on an empty square where the king is then safe"
+        pos = state.pos
         if state.origin < 0:
             if not FROM <= action < TO:
                 return "choose the square of a piece to move first"
-            piece = state.pos.board[action]
-            if piece == 0 or colour_of(piece) != state.pos.side:
-                return f"no {SEAT_NAMES[state.pos.side]} piece on {square_name(action)}"
+            piece = pos.board[action]
+            if piece == 0 or colour_of(piece) != pos.side:
+                return f"no {SEAT_NAMES[pos.side]} piece on {square_name(action)}"
             return f"the piece on {square_name(action)} has no legal move"
         if not TO <= action < HOPPER:
             return f"the piece on {square_name(state.origin)} is chosen: name its final square"
@@ -231,66 +231,37 @@ class HopChess(Game):
 
     def random_playout(self, state: HopChessState, rng: np.random.Generator) -> tuple[tuple[float, float], int, int]:
         """Uniformly random legal actions from ``state`` (left untouched, a turn begun included) to
-        the end: ``(returns, decisions, turns)``, in one numba kernel (``playout.py``) that draws
-        one seed from ``rng`` (``playout_seed``) and plays the game ``Game.engine_playout`` plays
-        for that seed (``tests/test_hop_chess_playouts.py``)."""
+        the end: ``(returns, decisions, turns)``, the engine loop in the kernel (``kernels.play``)
+        that draws one seed from ``rng`` (``playout_seed``): ``Game.engine_playout``'s game for
+        that seed."""
         if state.player == TERMINAL:
             return self.returns(state), 0, 0
-        outcome, decisions, turns = self._playout(state, playout_seed(rng), -1, NO_BOARD)
-        return OUTCOME_RETURNS[outcome], int(decisions), int(turns)
+        final = HopChessState(state.row.copy())
+        _, decisions, turns = kernels.play(self.context, final.row, playout_seed(rng), -1)
+        return self.returns(final), int(decisions), int(turns)
 
     def cut_playout(self, state: HopChessState, rng: np.random.Generator, turns: int) -> tuple[float, float]:
-        """``Game.cut_playout`` in the playout kernel, the material of the board it stops at
-        scoring it; the engine loop's game for the same seed."""
+        """``Game.cut_playout`` in the kernel, the material of the board it stops at scoring it;
+        the engine loop's game for the same seed."""
         if state.player == TERMINAL:
             return self.returns(state)
-        board = np.empty(64, np.int8)
-        outcome = self._playout(state, playout_seed(rng), turns, board)[0]
-        return cut_returns(outcome, lambda: lead_returns(material(board.tolist()), PIECE_VALUES[ROOK]))
-
-    def _playout(self, state: HopChessState, seed: int, cut: int, cut_board: np.ndarray) -> tuple[int, int, int]:
-        """The kernel's ``(outcome, decisions, turns)`` from ``state`` (not over)."""
-        from envs.games.hop_chess import playout  # here: numba compiles on first use
-
-        pos, history, link = state.pos, [], state.seen
-        while link is not None:
-            history.append(playout.key_row(link[0]))
-            link = link[1]
-        step = playout.MOVED if state.move is not None else playout.CHOSEN if state.origin >= 0 else playout.START
-        position = [
-            *pos.hoppers,
-            pos.side,
-            pos.castling,
-            pos.ep,
-            pos.clock,
-            pos.opening,
-            state.plies,
-            step,
-            state.origin,
-        ]
-        return playout.playout(
-            np.array(pos.board, np.int8),
-            np.array(position, np.int64),
-            np.array(state.turns[state.move] if state.move is not None else [], np.int64),
-            np.array(history, np.int8).reshape(-1, playout.KEY_SIZE),
-            self.max_turns,
-            playout.tables(),
-            seed,
-            cut,
-            cut_board,
-        )
+        final = HopChessState(state.row.copy())
+        if kernels.play(self.context, final.row, playout_seed(rng), turns)[0]:
+            return self.heuristic_returns(final)
+        return self.returns(final)
 
     def returns(self, state: HopChessState) -> tuple[float, float]:
-        if state.player != TERMINAL or state.winner < 0:
+        winner = state.winner
+        if winner < 0:
             return (0.0, 0.0)
-        return (1.0, -1.0) if state.winner == WHITE else (-1.0, 1.0)
+        return (1.0, -1.0) if winner == WHITE else (-1.0, 1.0)
 
     def heuristic_returns(self, state: HopChessState) -> tuple[float, float]:
         """Material now: white's pieces less black's at the usual values (``PIECE_VALUES``: pawn
         1, knight and bishop 3, rook 5, queen 9; kings and hoppers 0), what chess players and
         engines count first; a lead of a rook is worth 0.76 (``envs.core.lead_returns``). Mate,
         the goal, is left to the search: hops make it come sooner than in chess."""
-        return lead_returns(material(state.pos.board), PIECE_VALUES[ROOK])
+        return lead_returns(material(state.row[:64].tolist()), PIECE_VALUES[ROOK])
 
     def outcome_info(self, state: HopChessState) -> dict:
         return {"reason": state.reason}
@@ -304,27 +275,9 @@ class HopChess(Game):
 
     # --- observation ------------------------------------------------------------------------------------
     def observe(self, state: HopChessState) -> np.ndarray:
-        pos = state.pos
-        mover = pos.side
-        planes = np.zeros((NUM_PLANES, 64), dtype=np.float32)
-        for square, piece in enumerate(pos.board):
-            if piece:
-                planes[abs(piece) - 1 + (0 if colour_of(piece) == mover else 6), square] = 1.0
-        for colour, plane in ((mover, 12), (1 - mover, 13)):
-            if pos.hoppers[colour] >= 0:
-                planes[plane, pos.hoppers[colour]] = 1.0
-        if state.origin >= 0:
-            planes[14, state.origin] = 1.0
-        planes[15] = state.move is not None
-        planes[16] = mover == WHITE
-        if pos.ep >= 0:
-            planes[17, pos.ep] = 1.0
-        bits = (1, 2, 4, 8) if mover == WHITE else (4, 8, 1, 2)
-        for plane, bit in enumerate(bits, start=18):
-            planes[plane] = bool(pos.castling & bit)
-        planes[22] = state.repeats > 1
-        board = planes.reshape(NUM_PLANES, 8, 8)
-        return np.ascontiguousarray(board[:, ::-1, :])
+        out = np.empty(self.info.obs_shape, np.float32)
+        kernels.observe(self.context, state.row, out)
+        return out
 
     # --- text -----------------------------------------------------------------------------------------
     def action_to_text(self, state: HopChessState, action: int) -> str:
@@ -334,8 +287,8 @@ class HopChess(Game):
             return (LETTERS[abs(piece)] if abs(piece) > PAWN else "") + square_name(action)
         if TO <= action < HOPPER:
             square = (action - TO) % 64
-            move = _move_of(state, action) if state.origin >= 0 and state.move is None else None
-            promo = "=" + LETTERS[move[2]] if move and move[2] else ""
+            promo = _promotion(state, action) if state.origin >= 0 and state.move is None else 0
+            promo = "=" + LETTERS[promo] if promo else ""
             return (":" if state.pos.board[square] else "-") + square_name(square) + promo
         return square_name(action - HOPPER)
 
@@ -507,12 +460,13 @@ def _symbol(pos: Position, square: int) -> str:
     return "."
 
 
-def _move_of(state: HopChessState, action: int) -> tuple[int, int, int] | None:
-    """The legal piece move that to-action ``action`` names for the chosen piece (k = 0 is the
-    move without promotion, or with a queen's when that is the only one), or None."""
+def _promotion(state: HopChessState, action: int) -> int:
+    """The promotion a legal to-action names for the chosen piece (k = 0: none, or a queen's
+    where that is the only move to the square), 0 for an illegal one."""
+    if not kernels.offered(state.row, action):
+        return 0
     kind, square = divmod(action - TO, 64)
-    found = [m for m in state.turns if m[:2] == (state.origin, square) and _to_action(m) == action]
-    return min(found, key=lambda m: m[2]) if found else None
+    return TO_KINDS[kind] if kind or not state.row[kernels.OFFERS + square] & 1 else 0
 
 
 def _to_action(move: tuple[int, int, int]) -> int:
@@ -551,25 +505,21 @@ def _action_name(action: int) -> str:
     return "out of range"
 
 
-def compiled_turns(pos: Position) -> dict[tuple[int, int, int], list[int]]:
-    """``moves.legal_turns`` from the numba kernel: the same moves, order and hopper squares,
-    about fifteen times sooner (docs/results.md, Speed ratios)."""
-    from envs.games.hop_chess import playout  # here: numba compiles on first use
-
-    moves, starts, squares = playout.legal_turns(
-        np.array(pos.board, np.int8),
-        np.array(pos.hoppers, np.int64),
-        pos.side,
-        pos.castling,
-        pos.ep,
-        pos.clock,
-        pos.opening,
-        playout.tables(),
-    )
-    bounds, flat = starts.tolist(), squares.tolist()
-    return {tuple(move): flat[bounds[k] : bounds[k + 1]] for k, move in enumerate(moves.tolist())}
-
-
 def material(board) -> int:
     """White's pieces less black's at ``PIECE_VALUES`` (``board``: signed pieces, white's positive)."""
     return sum(PIECE_VALUES[piece] if piece > 0 else -PIECE_VALUES[-piece] for piece in board)
+
+
+class HopChessRows(CompiledGame):
+    """``HopChess``'s ``CompiledGame``: its states are the rows (``kernels.py``)."""
+
+    width, max_legal = kernels.WIDTH, kernels.MAX_LEGAL
+
+    def __init__(self, game: HopChess):
+        self.context = game.context
+
+    def encode(self, state: HopChessState) -> np.ndarray:
+        return state.row.copy()
+
+    def decode(self, row: np.ndarray) -> HopChessState:
+        return HopChessState(np.array(row, np.int32))

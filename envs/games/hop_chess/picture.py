@@ -13,7 +13,7 @@ from envs.render import RGB, draw_square_board
 LIGHT, DARK, CHOSEN = (235, 215, 180), (180, 135, 95), (240, 240, 120)
 HOPPER_STONES = {"@": "white", "#": "black"}
 SEAT_COLOURS = ("white", "black")
-FIGURES = ("", "pawn", "knight", "bishop", "rook", "queen", "king")  # by piece kind (moves.PAWN = 1, ...)
+FIGURES = ("", "pawn", "knight", "bishop", "rook", "queen", "king")  # by piece kind (position.PAWN = 1, ...)
 
 
 def draw_hop_chess(symbols: Sequence[str], chosen: int) -> np.ndarray:
@@ -35,7 +35,7 @@ def hop_chess_view(game, state) -> BoardView:
     may do there: pick the piece, end the piece's move (each promotion where there are
     several), put the hopper."""
     from envs.games.hop_chess.game import FROM, HOPPER, TO, TO_KINDS
-    from envs.games.hop_chess.moves import colour_of, square_name
+    from envs.games.hop_chess.position import colour_of, square_name
 
     pos = state.pos
     layout = square_layout([str(r) for r in range(8, 0, -1)], list("abcdefgh"))

@@ -1,0 +1,114 @@
+"""Hop Chess's positions in Python: squares, pieces, the position's fields, FEN, the move
+tables the kernels index (the rules themselves are ``kernels.py``'s, in numba).
+
+Squares: index = rank * 8 + file, a1 = 0, h1 = 7, a8 = 56. Pieces: +1..+6 white
+pawn, knight, bishop, rook, queen, king; negative for black; 0 empty. Hoppers stand
+on empty squares (``hoppers[colour]``, -1 off the board).
+"""
+
+from __future__ import annotations
+
+PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = 1, 2, 3, 4, 5, 6
+WHITE, BLACK = 0, 1
+ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))  # (rank step, file step)
+DIAGONAL = ((1, 1), (1, -1), (-1, 1), (-1, -1))
+KNIGHT_STEPS = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
+CASTLE_RIGHTS = {"K": 1, "Q": 2, "k": 4, "q": 8}
+
+
+def _table(steps, slide: bool):
+    table = []
+    for square in range(64):
+        rank, file = divmod(square, 8)
+        per_step = []
+        for dr, df in steps:
+            ray, r, f = [], rank + dr, file + df
+            while 0 <= r < 8 and 0 <= f < 8:
+                ray.append(r * 8 + f)
+                if not slide:
+                    break
+                r, f = r + dr, f + df
+            per_step.append(tuple(ray))
+        table.append(tuple(per_step))
+    return tuple(table)
+
+
+RAYS = {ORTHOGONAL: _table(ORTHOGONAL, True), DIAGONAL: _table(DIAGONAL, True)}
+KNIGHT_TARGETS = tuple(tuple(r[0] for r in rays if r) for rays in _table(KNIGHT_STEPS, False))
+KING_TARGETS = tuple(tuple(r[0] for r in rays if r) for rays in _table(ORTHOGONAL + DIAGONAL, False))
+
+
+def colour_of(piece: int) -> int:
+    return WHITE if piece > 0 else BLACK
+
+
+class Position:
+    """Pieces, hoppers, the side to move, castling rights (bits K Q k q), the en passant
+    square (-1 none), the halfmove clock and whether white's first move is still to come."""
+
+    __slots__ = ("board", "hoppers", "side", "castling", "ep", "clock", "opening")
+
+    def __init__(self):
+        self.board = [0] * 64
+        self.hoppers = [-1, -1]
+        self.side = WHITE
+        self.castling = 15
+        self.ep = -1
+        self.clock = 0
+        self.opening = True
+
+    def copy(self) -> "Position":
+        other = Position.__new__(Position)
+        other.board, other.hoppers = self.board[:], self.hoppers[:]
+        other.side, other.castling, other.ep, other.clock = self.side, self.castling, self.ep, self.clock
+        other.opening = self.opening
+        return other
+
+    def king(self, colour: int) -> int:
+        target = KING if colour == WHITE else -KING
+        return self.board.index(target)
+
+
+# --- FEN -----------------------------------------------------------------------------------------
+LETTERS = ".PNBRQK"
+START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+
+def from_fen(fen: str, opening: bool | None = None) -> Position:
+    """A position from FEN (the first four fields; hoppers off the board). ``opening``: white's
+    first move without a hopper step (default: the standard start)."""
+    fields = fen.split()
+    if len(fields) < 4:
+        raise ValueError(f"FEN needs at least 4 fields, got {fen!r}")
+    pos = Position()
+    rows = fields[0].split("/")
+    if len(rows) != 8:
+        raise ValueError(f"FEN board needs 8 ranks, got {len(rows)}")
+    for index, row in enumerate(rows):
+        file = 0
+        for char in row:
+            if char.isdigit():
+                file += int(char)
+            elif char.upper() in LETTERS[1:]:
+                kind = LETTERS.index(char.upper())
+                pos.board[(7 - index) * 8 + file] = kind if char.isupper() else -kind
+                file += 1
+            else:
+                raise ValueError(f"FEN: unexpected {char!r}")
+        if file != 8:
+            raise ValueError(f"FEN rank {8 - index} has {file} files")
+    pos.side = WHITE if fields[1] == "w" else BLACK
+    pos.castling = sum(CASTLE_RIGHTS[c] for c in fields[2] if c in CASTLE_RIGHTS)
+    pos.ep = -1 if fields[3] == "-" else square_of(fields[3])
+    pos.opening = fen == START_FEN if opening is None else opening
+    return pos
+
+
+def square_name(square: int) -> str:
+    return "abcdefgh"[square % 8] + str(square // 8 + 1)
+
+
+def square_of(text: str) -> int:
+    if len(text) != 2 or text[0] not in "abcdefgh" or text[1] not in "12345678":
+        raise ValueError(f"not a square: {text!r}")
+    return (int(text[1]) - 1) * 8 + "abcdefgh".index(text[0])
