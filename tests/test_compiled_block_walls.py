@@ -24,6 +24,9 @@ GAMES = [
     ("blockdance", {"size": 6, "max_turns": 40}),
     ("blockdance", {"size": 6, "start": random_start(np.random.default_rng(2), 6), "idle_limit": 12}),
     ("blockdance", {"size": 7, "start": random_start(np.random.default_rng(3), 7), "free_pass": False}),
+    ("four_way_walls", {"size": 5, "walls": 3, "max_turns": 60}),
+    ("four_way_walls", {"size": 6, "walls": 6, "schedule": "1", "max_turns": 40}),
+    ("four_way_walls", {"size": 7, "walls": 0, "schedule": "24", "max_turns": 30}),
 ]
 GAME_IDS = [f"{name}-{i}" for i, (name, _) in enumerate(GAMES)]
 

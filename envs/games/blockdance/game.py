@@ -1,5 +1,5 @@
 """Blockdance: turn a connected block of your men around one of them; kill every enemy man
-(docs/games/blockdance.md; the rotation rule is in ``moves.py``).
+(docs/games/blockdance.md; the rotation rule is in ``kernels.py``).
 
 The board is a hexagon of side s (``envs.stones.hexagon``: 15 rows of 8 to 15 cells for the
 text's s = 8, letters ``a``-``C``). A turn is micro-steps over cells: the pivot (a man of the
@@ -14,6 +14,7 @@ from typing import Sequence
 
 import numpy as np
 
+from envs.compiled import observe_row
 from envs.core import TERMINAL, Game, GameInfo, IllegalActionError, NotationError, Symmetry, lead_returns, turn_text
 from envs.games.blockdance import kernels
 from envs.games.blockdance.moves import ANGLES, EMPTY, OFF_BOARD, PIECE, group_of, landing
@@ -399,23 +400,11 @@ class Blockdance(Game):
 
     # --- observation and symmetry ------------------------------------------------------------
     def observe(self, state: BlockdanceState) -> np.ndarray:
-        planes = np.zeros((NUM_PLANES, self.num_cells), dtype=np.float32)
-        board = np.array(state.board)
-        mover = 0 if state.player == TERMINAL else state.player
-        planes[0] = board == PIECE[mover]
-        planes[1] = board == PIECE[1 - mover]
-        planes[2] = board != OFF_BOARD
-        if state.pivot >= 0:
-            planes[3, state.pivot] = 1.0
-            planes[4, list(state.block)] = 1.0
-        if state.angle:
-            image = landing(self.side, state.pivot, state.angle)
-            planes[5, [image[m] for m in state.block]] = 1.0
-            planes[5 + state.angle] = 1.0
-        planes[11] = state.passes > 0
-        planes[12] = state.idle / self.idle_limit
-        planes[13] = state.turns / self.max_turns
-        return planes.reshape(self.info.obs_shape)
+        """The planes of the class docstring, by the rules' kernel (``kernels.observe``)."""
+        compiled = self.compiled()
+        planes = np.empty(self.info.obs_shape, np.float32)
+        observe_row(compiled.context, compiled.encode(state), planes)
+        return planes
 
     def symmetries(self) -> list[Symmetry]:
         """The 12 maps of the hexagon; a mirror also swaps angle a and 6 - a (its planes and actions)."""

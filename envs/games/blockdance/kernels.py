@@ -34,7 +34,9 @@ from numba import njit
 
 from envs.compiled import CompiledGame, register
 from envs.core import TERMINAL
+from envs.games.blockdance.moves import PIECE, rotation_table
 from envs.kernels import CUT, draw
+from envs.stones import hexagon
 
 EMPTY = 0
 PLAYER, PIVOT, ANGLE, TURNS, IDLE, PASSES, WINNER, SIZE = range(8)  # after the board
@@ -47,9 +49,6 @@ BlockdanceContext = namedtuple(
 
 def context_of(game) -> BlockdanceContext:
     """The kernels' constants for ``game`` (a ``Blockdance``) and their scratch room."""
-    from envs.games.blockdance.moves import PIECE, rotation_table
-    from envs.stones import hexagon
-
     cells = game.num_cells
     most = max(game.start.count(piece) for piece in PIECE)
     params = np.array([cells, game.free_pass, game.idle_limit, game.max_turns, most], np.int64)

@@ -356,7 +356,7 @@ def _add(out, count, value):
     return count + 1
 
 
-# --- walls (``board.legal_walls``) -----------------------------------------------------------------
+# --- walls: clashes and the path rule -----------------------------------------------------------------
 @njit(cache=True)
 def _node(n, i, j):
     return (n + 1) * (n + 1) if i == 0 or i == n or j == 0 or j == n else i * (n + 1) + j
@@ -410,7 +410,8 @@ def legal_walls(stones, walls, n, out, context, first_only):
 
 @njit(cache=True)
 def all_can_reach(stones, walls, n, seen, todo):
-    """``board.all_can_reach``: every stone on the board has a path to its goal boundary."""
+    """Whether every stone on the board has a path to its goal boundary past the walls (stones do
+    not count: they move)."""
     for goal in range(4):
         needed = False
         for k in range(8):
