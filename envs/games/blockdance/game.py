@@ -20,6 +20,7 @@ from envs.games.blockdance import kernels
 from envs.games.blockdance.moves import ANGLES, EMPTY, OFF_BOARD, PIECE, group_of, landing
 from envs.games.blockdance.notation import NOT, cells_text, read_cells
 from envs.kernels import OUTCOME_RETURNS, cut_returns, playout_seed
+from envs.row_playout import random_play
 from envs.schedule.moves import read_start
 from envs.stones import hexagon
 from envs.stones.board import cell_symmetry
@@ -31,7 +32,6 @@ SYMBOLS = {EMPTY: ".", PIECE[0]: "y", PIECE[1]: "o"}
 DIAGRAM_VALUES = {".": EMPTY, ",": EMPTY, "y": PIECE[0], "o": PIECE[1]}
 NUM_PLANES = 14
 MEN_LEAD = 4  # a lead of this many men is worth 0.76 in ``heuristic_returns``
-NO_BOARD = np.empty(0, np.int32)  # the kernel's ``cut_board`` when it plays to the end
 _PIVOT = re.compile(r"^([a-zA-Z][0-9]{1,2})(?:\.([0-9]))?$")
 _ANGLE = re.compile(r"^\.?([0-9])$")
 
@@ -353,26 +353,28 @@ class Blockdance(Game):
 
     def random_playout(self, state: BlockdanceState, rng: np.random.Generator) -> tuple[tuple[float, float], int, int]:
         """Uniformly random legal actions from ``state`` (left untouched, a turn begun included) to
-        the end: ``(returns, decisions, turns)``, in the rules' kernel (``kernels.play``) that draws
-        one seed from ``rng`` (``playout_seed``) and plays the game ``Game.engine_playout`` plays
-        for that seed (``tests/test_wall_block_playouts.py``)."""
+        the end: ``(returns, decisions, turns)``, in numba over the rules' kernels
+        (``envs.row_playout.random_play``), one seed drawn from ``rng`` (``playout_seed``): the
+        game ``Game.engine_playout`` plays for that seed (``tests/test_wall_block_playouts.py``)."""
         if state.player == TERMINAL:
             return self.returns(state), 0, 0
-        outcome, decisions, turns = self._playout(state, playout_seed(rng), -1, NO_BOARD)
+        outcome, decisions, turns, _ = self._playout(state, playout_seed(rng), -1)
         return OUTCOME_RETURNS[outcome], int(decisions), int(turns)
 
     def cut_playout(self, state: BlockdanceState, rng: np.random.Generator, turns: int) -> tuple[float, float]:
-        """``Game.cut_playout`` in the rules' kernel, the men of the board it stops at scoring
-        it; the engine loop's game for the same seed."""
+        """``Game.cut_playout`` in numba over the rules' kernels, the men of the board it stops at
+        scoring it; the engine loop's game for the same seed."""
         if state.player == TERMINAL:
             return self.returns(state)
-        board = np.empty(self.num_cells, np.int32)
-        return cut_returns(self._playout(state, playout_seed(rng), turns, board)[0], lambda: men_lead(board.tolist()))
+        outcome, _, _, row = self._playout(state, playout_seed(rng), turns)
+        return cut_returns(outcome, lambda: men_lead(row[: self.num_cells].tolist()))
 
-    def _playout(self, state: BlockdanceState, seed: int, cut: int, cut_board: np.ndarray) -> tuple[int, int, int]:
-        """The kernel's ``(outcome, decisions, turns)`` from ``state`` (not over)."""
+    def _playout(self, state: BlockdanceState, seed: int, cut: int) -> tuple[int, int, int, np.ndarray]:
+        """``random_play``'s ``(outcome, decisions, turns)`` from ``state`` (not over), and the row
+        where it stopped."""
         compiled = self.compiled()
-        return kernels.play(compiled.context, compiled.encode(state), seed, cut, cut_board)
+        row, options = compiled.encode(state), np.empty(compiled.max_legal, np.int64)
+        return (*random_play(compiled.context, row, seed, cut, options), row)
 
     def heuristic_returns(self, state: BlockdanceState) -> tuple[float, float]:
         """Men now: y's less o's. The game is won by killing every enemy man and a man once

@@ -22,7 +22,8 @@ block's men in the order chosen (the pivot first; ``params[MOST]`` entries, -1 p
 most]``, ``moves.rotation_table`` and the cells' neighbours (``envs.stones.hexagon.tables``),
 and scratch room the kernels leave zeroed. The legal actions come in the engine's order (the
 pivots by cell, then the pass; the angles 1..5; the men that may join the block and the
-pivot again, by cell), so :func:`play` draws as ``Game.engine_playout`` does for a seed.
+pivot again, by cell), so ``envs.row_playout.random_play`` over them draws as
+``Game.engine_playout`` does for a seed.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from numba import njit
 from envs.compiled import CompiledGame, register
 from envs.core import TERMINAL
 from envs.games.blockdance.moves import PIECE, rotation_table
-from envs.kernels import CUT, draw
+from envs.row_playout import random_play
 from envs.stones import hexagon
 
 EMPTY = 0
@@ -347,36 +348,11 @@ def returns(context, row, out):
 
 
 @njit(cache=True)
-def play(context, row, seed, cut, cut_board):
-    """``(outcome, decisions, turns)`` of a random game from ``row`` (left untouched, not over),
-    one ``draw`` per decision over ``legal``, as ``Game.engine_playout`` counts them:
-    ``outcome`` 0 a draw, 1 or 2 the winning seat + 1; ``CUT`` once ``cut`` turns have ended
-    (-1: never), the board then in ``cut_board``."""
-    cells = context.params[CELLS]
-    row = row.copy()
-    options = np.empty(cells + 1, np.int64)
-    decisions = turns = 0
-    mover = row[cells + PLAYER]
-    while mover != TERMINAL:
-        if turns == cut:  # the game goes on: the heuristic scores the board
-            cut_board[:] = row[:cells]
-            return CUT, decisions, turns
-        index, seed = draw(seed, legal(context, row, options))
-        apply(context, row, options[index])
-        decisions += 1
-        player = row[cells + PLAYER]
-        turns += player != mover
-        mover = player
-    return 1 + row[cells + WINNER], decisions, turns
-
-
-@njit(cache=True)
 def playout(context, row, seed, out):
-    """The returns of :func:`play` to the end."""
-    outcome = play(context, row, seed, -1, np.empty(0, np.int32))[0]
-    out[:] = 0.0
-    if outcome > 0:
-        out[outcome - 1], out[2 - outcome] = 1.0, -1.0
+    """The returns of ``envs.row_playout.random_play`` from ``row`` (left untouched) to the end."""
+    row = row.copy()
+    random_play(context, row, seed, -1, np.empty(context.params[CELLS] + 1, np.int64))
+    returns(context, row, out)
 
 
 @njit(cache=True)

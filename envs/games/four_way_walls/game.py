@@ -31,12 +31,12 @@ from envs.games.four_way_walls.notation import (
     wall_name,
 )
 from envs.kernels import OUTCOME_RETURNS, cut_returns, playout_seed
+from envs.row_playout import random_play
 from envs.schedule.schedule import TurnSchedule
 
 SEAT_NAMES = ("NESW", "nesw")
 STEP, WALL = 0, 1  # the phases of a turn: stones stepping, then the wall
 TO_WIN = 3  # stones off the board
-NO_ROW = np.empty(0, np.int32)  # the kernel's cut position when it plays to the end
 NUM_PLANES = 23
 MIN_SIZE, MAX_SIZE = 4, 25  # the start needs two stones a side apart; point names run A..Z
 _STEP_WORD = re.compile(r"^([NESWnesw])([nesw])([nesw])?$", re.IGNORECASE)
@@ -257,19 +257,20 @@ class FourWayWalls(Game):
 
     def random_playout(self, state: WallsState, rng: np.random.Generator) -> tuple[tuple[float, float], int, int]:
         """Uniformly random legal actions from ``state`` (left untouched, a turn begun included) to
-        the end: ``(returns, decisions, turns)``, in the rules' kernel (``kernels.play``) that draws
-        one seed from ``rng`` (``playout_seed``) and plays the game ``Game.engine_playout`` plays
-        for that seed (``tests/test_wall_block_playouts.py``)."""
+        the end: ``(returns, decisions, turns)``, in numba over the rules' kernels
+        (``envs.row_playout.random_play``), one seed drawn from ``rng`` (``playout_seed``): the
+        game ``Game.engine_playout`` plays for that seed (``tests/test_wall_block_playouts.py``)."""
         if state.result is not None:
             return state.result, 0, 0
-        outcome, decisions, turns = self._playout(state, playout_seed(rng), -1, NO_ROW)
+        outcome, decisions, turns, _ = self._playout(state, playout_seed(rng), -1)
         return OUTCOME_RETURNS[outcome], int(decisions), int(turns)
 
-    def _playout(self, state: WallsState, seed: int, cut: int, cut_row: np.ndarray) -> tuple:
-        """The kernel's ``(outcome, decisions, turns)`` from ``state`` (not over); where it stops
-        at ``cut`` turns, the row then in ``cut_row``."""
+    def _playout(self, state: WallsState, seed: int, cut: int) -> tuple[int, int, int, np.ndarray]:
+        """``random_play``'s ``(outcome, decisions, turns)`` from ``state`` (not over), and the row
+        where it stopped."""
         compiled = self.compiled()
-        return kernels.play(compiled.context, compiled.encode(state), seed, cut, cut_row)
+        row, options = compiled.encode(state), np.empty(compiled.max_legal, np.int64)
+        return (*random_play(compiled.context, row, seed, cut, options), row)
 
     def heuristic_returns(self, state: WallsState) -> tuple[float, float]:
         """The race: each seat's steps still to go (``playout.steps_to_go``: its three stones
@@ -280,12 +281,11 @@ class FourWayWalls(Game):
         return race_lead(np.array(state.pos.stones, np.int32), wall_array(state.pos), self.size)
 
     def cut_playout(self, state: WallsState, rng: np.random.Generator, turns: int) -> tuple[float, float]:
-        """``Game.cut_playout`` in the playout kernel, the race of the position it stops at
+        """``Game.cut_playout`` in numba over the rules' kernels, the race of the position it stops at
         scoring it; the engine loop's game for the same seed."""
         if state.result is not None:
             return state.result
-        row = np.empty(self.compiled().width, np.int32)
-        outcome = self._playout(state, playout_seed(rng), turns, row)[0]
+        outcome, _, _, row = self._playout(state, playout_seed(rng), turns)
         return cut_returns(
             outcome, lambda: race_lead(row[: kernels.WALLS], row[kernels.WALLS : self.compiled().meta], self.size)
         )

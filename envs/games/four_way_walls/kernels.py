@@ -17,7 +17,8 @@ keeps it), ``TURN``, ``PHASE`` (0 the steps, 1 the wall), ``STEPS`` (left this t
 is a :class:`WallsContext`: ``params`` int64 ``[n, max_turns, walls]``, the schedule's step
 counts, and scratch room. The legal actions come in the engine's order (the stones that can
 step by their cells, a picked stone's destinations by cell with ``off`` last, the walls
-horizontal first by centre), so :func:`play` draws as ``Game.engine_playout`` does for a seed.
+horizontal first by centre), so ``envs.row_playout.random_play`` over them draws as
+``Game.engine_playout`` does for a seed.
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ from numba import njit
 
 from envs.compiled import CompiledGame, register
 from envs.core import TERMINAL
-from envs.kernels import CUT, OUTCOME_RETURNS, draw, find
+from envs.kernels import OUTCOME_RETURNS, find
+from envs.row_playout import random_play
 
 STONES, WALLS = 0, 8  # where a row's stones and walls start
 PLAYER, TURN, PHASE, STEPS, MOVED, PICKED, WALLS0, WALLS1, RESULT = range(9)  # the scalars, after the walls
@@ -190,36 +192,12 @@ def returns(context, row, out):
 
 
 @njit(cache=True)
-def play(context, row, seed, cut, cut_row):
-    """``(outcome, decisions, turns)`` of a random game from ``row`` (left untouched, not over),
-    one ``draw`` per decision over ``legal``, as ``Game.engine_playout`` counts them:
-    ``outcome`` 0 a draw, 1 or 2 the winning seat + 1; ``CUT`` once ``cut`` turns have ended
-    (-1: never), the row then in ``cut_row``."""
-    n = context.params[N]
-    row = row.copy()
-    options = np.empty(max(n * n + 1, 2 * (n - 1) * (n - 1)), np.int64)
-    decisions = turns = 0
-    mover = to_play(context, row)
-    while mover != TERMINAL:
-        if turns == cut:  # the game goes on: the heuristic scores the position
-            cut_row[:] = row
-            return CUT, decisions, turns
-        index, seed = draw(seed, legal(context, row, options))
-        apply(context, row, options[index])
-        decisions += 1
-        player = to_play(context, row)
-        turns += player != mover
-        mover = player
-    return _parts(context, row)[2][RESULT], decisions, turns
-
-
-@njit(cache=True)
 def playout(context, row, seed, out):
-    """The returns of :func:`play` to the end."""
-    outcome = play(context, row, seed, -1, np.empty(0, np.int32))[0]
-    out[:] = 0.0
-    if outcome > 0:
-        out[outcome - 1], out[2 - outcome] = 1.0, -1.0
+    """The returns of ``envs.row_playout.random_play`` from ``row`` (left untouched) to the end."""
+    row = row.copy()
+    n = context.params[N]
+    random_play(context, row, seed, -1, np.empty(max(n * n + 1, 2 * (n - 1) * (n - 1)), np.int64))
+    returns(context, row, out)
 
 
 @njit(cache=True)
