@@ -250,16 +250,9 @@ class Blockdance(Game):
             return list(state.pivots) + ([self.PASS] if can_pass else [])
         if not state.angle:
             return [self.ANGLE + angle - 1 for angle in state.largest]
-        return sorted(self._joiners(state) + ([state.pivot] if self._can_turn(state) else []))
-
-    def _joiners(self, state: BlockdanceState) -> list[int]:
-        """The men that may join the block next: in its largest block, next to the block so far."""
-        block = state.block
-        return [m for m in state.reach if m not in block and any(c in block for c in self.adjacent[m])]
-
-    def _can_turn(self, state: BlockdanceState) -> bool:
-        block = np.array(state.block, np.int32)
-        return kernels.can_turn(self._context, self._board(state), block, state.pivot, state.angle)
+        compiled = self.compiled()  # the men that may join the block, and the pivot where it turns
+        out = np.empty(compiled.max_legal, np.int64)
+        return out[: kernels.legal(compiled.context, compiled.encode(state), out)].tolist()
 
     def apply(self, state: BlockdanceState, action: int) -> None:
         action = self.check_action(state, action)

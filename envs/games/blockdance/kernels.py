@@ -15,9 +15,10 @@ block's men one at a time without a dead end.
 A row (int32) holds the board (``cells`` values, ``moves.py``'s: -1 off the board, 0 empty,
 1 and 2 the men), then the scalars ``PLAYER`` (the seat, or ``envs.core.TERMINAL``),
 ``PIVOT`` (-1 none), ``ANGLE`` (0 none), ``TURNS``, ``IDLE`` (turns since a capture),
-``PASSES`` (in a row), ``WINNER`` (-1 none), ``SIZE`` (the block's men so far), then the
-block's men in the order chosen (the pivot first; ``params[MOST]`` entries, -1 past
-``SIZE``: a side never has more men than at the start). The context is a
+``PASSES`` (in a row), ``WINNER`` (-1 none), ``SIZE`` (the block's men so far), ``REACH``
+(the men of the chosen angle's largest block, 0 before the angle), then the block's men in
+the order chosen (the pivot first), then the largest block's men by cell (each list
+``params[MOST]`` entries, -1 past its count: a side never has more men than at the start). The context is a
 :class:`BlockdanceContext`: ``params`` int64 ``[cells, free_pass, idle_limit, max_turns,
 most]``, ``moves.rotation_table`` and the cells' neighbours (``envs.stones.hexagon.tables``),
 and scratch room the kernels leave zeroed. The legal actions come in the engine's order (the
@@ -40,8 +41,8 @@ from envs.row_playout import random_play
 from envs.stones import hexagon
 
 EMPTY = 0
-PLAYER, PIVOT, ANGLE, TURNS, IDLE, PASSES, WINNER, SIZE = range(8)  # after the board
-SCALARS = 8
+PLAYER, PIVOT, ANGLE, TURNS, IDLE, PASSES, WINNER, SIZE, REACH = range(9)  # after the board
+SCALARS = 9
 CELLS, FREE_PASS, IDLE_LIMIT, MAX_TURNS, MOST = range(5)  # params
 BlockdanceContext = namedtuple(
     "BlockdanceContext", ["params", "rotation", "adjacent", "allowed", "in_out", "group", "stack", "found", "mask"]
@@ -72,7 +73,7 @@ class BlockdanceRows(CompiledGame):
     def __init__(self, game):
         self.game, self.cells = game, game.num_cells
         self.context = context_of(game)
-        self.width = self.cells + SCALARS + int(self.context.params[MOST])
+        self.width = self.cells + SCALARS + 2 * int(self.context.params[MOST])
         self.max_legal = self.cells + 1  # the pivots and the pass; at most 5 angles; the men and the pivot
 
     def encode(self, state) -> np.ndarray:
@@ -81,13 +82,15 @@ class BlockdanceRows(CompiledGame):
         row[:cells] = state.board
         meta = (state.player, state.pivot, state.angle, state.turns, state.idle, state.passes, state.winner)
         row[cells : cells + SIZE] = meta
-        row[cells + SIZE] = len(state.block)
+        row[cells + SIZE], row[cells + REACH] = len(state.block), len(state.reach)
         row[cells + SCALARS : cells + SCALARS + len(state.block)] = state.block
+        reach = cells + SCALARS + int(self.context.params[MOST])
+        row[reach : reach + len(state.reach)] = sorted(state.reach)
         return row
 
     def decode(self, row: np.ndarray):
         cells = self.cells
-        player, pivot, angle, turns, idle, passes, winner, size = row[cells : cells + SCALARS].tolist()
+        player, pivot, angle, turns, idle, passes, winner, size, _ = row[cells : cells + SCALARS].tolist()
         block = tuple(row[cells + SCALARS : cells + SCALARS + size].tolist())
         return self.game.state_of(row[:cells].tolist(), player, pivot, angle, block, turns, idle, passes, winner)
 
@@ -262,26 +265,22 @@ def legal(context, row, out):
         return count
     block = meta[SCALARS : SCALARS + meta[SIZE]]
     turns = can_turn(context, board, block, pivot, angle)
-    reach, in_block, adjacent = context.mask, context.in_out, context.adjacent
-    found = largest_block(context, board, pivot, angle)
-    for i in range(found):
-        reach[context.found[i]] = 1
+    in_block, adjacent = context.mask, context.adjacent
     for man in block:
         in_block[man] = 1
-    for cell in range(cells):
-        if cell == pivot:
+    reach = SCALARS + params[MOST]
+    for man in meta[reach : reach + meta[REACH]]:  # by cell, the pivot among them
+        if man == pivot:
             if turns:
-                out[count] = cell
+                out[count] = man
                 count += 1
-        elif reach[cell] and not in_block[cell]:
+        elif not in_block[man]:
             for k in range(adjacent.shape[1]):
-                other = adjacent[cell, k]
+                other = adjacent[man, k]
                 if other >= 0 and in_block[other]:
-                    out[count] = cell
+                    out[count] = man
                     count += 1
                     break
-    for i in range(found):
-        reach[context.found[i]] = 0
     for man in block:
         in_block[man] = 0
     return count
@@ -300,6 +299,11 @@ def apply(context, row, action):
         meta[PIVOT], meta[SIZE], meta[SCALARS] = action, 1, action
     elif meta[ANGLE] == 0:
         meta[ANGLE] = action - cells + 1
+        count = largest_block(context, row[:cells], meta[PIVOT], meta[ANGLE])
+        reach = meta[SCALARS + context.params[MOST] : SCALARS + context.params[MOST] + count]
+        reach[:] = context.found[:count]
+        reach.sort()
+        meta[REACH] = count
     elif action != meta[PIVOT]:
         meta[SCALARS + meta[SIZE]] = action
         meta[SIZE] += 1
@@ -320,9 +324,10 @@ def _end_turn(context, row, taken):
     meta[TURNS] += 1
     meta[IDLE] = 0 if taken else meta[IDLE] + 1
     meta[PLAYER] = 1 - mover
-    for i in range(meta[SIZE]):
-        meta[SCALARS + i] = -1
-    meta[PIVOT], meta[ANGLE], meta[SIZE] = -1, 0, 0
+    meta[SCALARS : SCALARS + meta[SIZE]] = -1
+    most = context.params[MOST]
+    meta[SCALARS + most : SCALARS + most + meta[REACH]] = -1
+    meta[PIVOT], meta[ANGLE], meta[SIZE], meta[REACH] = -1, 0, 0, 0
     enemy = 0
     for cell in range(cells):
         enemy += row[cell] == 2 - mover
