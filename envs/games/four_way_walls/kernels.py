@@ -90,10 +90,16 @@ class WallsRows(CompiledGame):
 
 # --- the game over a row ----------------------------------------------------------------------------
 @njit(cache=True)
+def _meta(context):
+    """Where a row's scalars start."""
+    n = context.params[N]
+    return WALLS + 2 * (n + 1) * (n + 1)
+
+
+@njit(cache=True)
 def _parts(context, row):
     """The row's stones, walls and scalars."""
-    n = context.params[N]
-    meta = WALLS + 2 * (n + 1) * (n + 1)
+    meta = _meta(context)
     return row[:WALLS], row[WALLS:meta], row[meta:]
 
 
@@ -178,14 +184,14 @@ def _start_turn(context, row, seat, turn):
 
 @njit(cache=True)
 def to_play(context, row):
-    st = _parts(context, row)[2]
-    return TERMINAL if st[RESULT] >= 0 else st[PLAYER]
+    meta = _meta(context)
+    return TERMINAL if row[meta + RESULT] >= 0 else row[meta + PLAYER]
 
 
 @njit(cache=True)
 def returns(context, row, out):
     """+1 / -1 for the first seat with three stones off the board; zeros otherwise."""
-    result = _parts(context, row)[2][RESULT]
+    result = row[_meta(context) + RESULT]
     out[:] = 0.0
     if result > 0:
         out[result - 1], out[2 - result] = 1.0, -1.0
