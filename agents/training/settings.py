@@ -33,7 +33,7 @@ from agents.training.config_store import AGENT_SECTIONS
 from agents.training.learner import LearnerConfig
 from agents.training.selfplay import SelfPlayConfig
 from agents.training.workers import resolve_workers
-from envs.core import Game
+from envs.core import Game, has_heuristic
 
 if TYPE_CHECKING:
     from agents.training.ray_backend import RayConfig
@@ -149,6 +149,12 @@ def build_settings(cfg: DictConfig) -> Settings:
             raise ConfigError(message if message.startswith(key) else f"{key}.{message}") from None
     if sections["agent.selfplay"].full_search_share < 1:
         sections["agent.selfplay"].fast_search(sections["agent.search"])  # fast below full, or a ConfigError
+    first = next(iter(games.values()))
+    if sections["agent.selfplay"].heuristic_mix and not has_heuristic(first):
+        raise ConfigError(
+            f"agent.selfplay.heuristic_mix needs a game with a heuristic value (Game.heuristic_returns); "
+            f"{first.info.name} has none"
+        )
     try:
         device = resolve_device(str(cfg.device))
         workers = resolve_workers(sections["agent.selfplay"].workers)
