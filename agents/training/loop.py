@@ -344,7 +344,7 @@ def make_baseline_eval(s: Settings) -> BaselineEval | None:
     search = None
     if s.eval_simulations:  # the candidate plays as az:CHECKPOINT does, without the playout mix
         search = dataclasses.replace(s.search, num_simulations=s.eval_simulations, playout_mix=0.0)
-    config = BaselineConfig(s.eval_games, s.eval_mcts_simulations, s.eval_oracle_games)
+    config = BaselineConfig(s.eval_games, s.eval_mcts_simulations, s.eval_oracle_games, s.eval_opponents)
     return BaselineEval(s.workers, s.games, s.net, search, config, s.seed, s.device)
 
 

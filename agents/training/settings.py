@@ -27,6 +27,7 @@ from agents.config import ConfigError, check, game_from_config, typed
 from agents.net.checkpoint import CheckpointError, latest_checkpoint, load_checkpoint
 from agents.net.inference import check_backend
 from agents.net.network import NetConfig, head_layout, resolve_device
+from agents.players.registry import make_player
 from agents.search.mcts import SearchConfig
 from agents.sizes import SizeSchedule, parse_sizes
 from agents.training.config_store import AGENT_SECTIONS
@@ -63,6 +64,7 @@ class EvalSection:
     simulations: int = MISSING
     mcts_simulations: int = MISSING
     oracle_games: int = MISSING
+    opponents: Optional[list[str]] = None  # more player specs; a configuration saved before the key: none
 
 
 @dataclass
@@ -126,6 +128,7 @@ class Settings:
     eval_simulations: int
     eval_mcts_simulations: int
     eval_oracle_games: int
+    eval_opponents: tuple[str, ...]  # player specs played eval.games each, beside random and mcts:N
     workers: int  # agent.selfplay.workers resolved ("auto": the usable cores)
     distributed: "RayConfig | None"  # distributed=ray's placement; None: this machine
 
@@ -183,6 +186,7 @@ def build_settings(cfg: DictConfig) -> Settings:
         eval_simulations=_integer(cfg, "eval.simulations", 0),
         eval_mcts_simulations=_integer(cfg, "eval.mcts_simulations", 0),
         eval_oracle_games=_integer(cfg, "eval.oracle_games", 0),
+        eval_opponents=_eval_opponents(cfg, first),
         workers=workers,
         distributed=_distributed(cfg),
     )
@@ -218,6 +222,17 @@ def _milestone_every(cfg: DictConfig) -> int:
     if OmegaConf.select(cfg, "train") is not None and "milestone_every" not in cfg.train:
         return 0
     return _integer(cfg, "train.milestone_every", 0)
+
+
+def _eval_opponents(cfg: DictConfig, game: Game) -> tuple[str, ...]:
+    """``eval.opponents``: player specs the game can make (a spec it refuses is a ConfigError naming it)."""
+    specs = tuple(OmegaConf.select(cfg, "eval.opponents") or ())
+    for spec in specs:
+        try:
+            make_player(str(spec), game)
+        except ValueError as error:
+            raise ConfigError(f"eval.opponents: {error}") from None
+    return tuple(str(spec) for spec in specs)
 
 
 def _inference(cfg: DictConfig) -> str:
