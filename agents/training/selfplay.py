@@ -30,6 +30,12 @@ the other moves get a fast search of ``fast_simulations`` without noise, which
 only plays the move and is not recorded. The games then cost far less per
 position while every recorded target still comes from a full search.
 
+With ``heuristic_mix = w > 0`` (a game with ``Game.heuristic_returns``) the search
+values each new leaf ``(1 - w) * v + w * h``, ``h`` the heuristic's returns
+(:class:`agents.search.estimators.HeuristicMixEstimator`); with
+``heuristic_mix_steps = S`` the weight falls linearly to 0 at learner step S, the
+step being that of the weights that play (:meth:`SelfPlayConfig.heuristic_weight`).
+
 A run over several board sizes (``game.size`` a list or a schedule,
 :mod:`agents.sizes`) plays through :func:`self_play_sizes`: each game
 draws its size from the iteration's mix, and the games of each size are played
