@@ -7,6 +7,7 @@ import pytest
 import torch
 from test_train import compose_train
 
+from agents.config import ConfigError
 from agents.evaluation.runner import play_game
 from agents.net.net_estimator import NetEstimator
 from agents.net.network import PolicyValueNet
@@ -85,7 +86,7 @@ def test_figures_are_the_games_of_their_seeds_in_process(raw, mix):
 def test_worker_processes_give_the_same_figures_and_load_each_iterations_weights():
     s = settings("eval.games=4", "eval.oracle_games=2")
     first, second = net_for(s, 1), net_for(s, 2)
-    config = BaselineConfig(s.eval_games, s.eval_mcts_simulations, s.eval_oracle_games)
+    config = BaselineConfig(s.eval_games, s.eval_mcts_simulations, s.eval_oracle_games, s.eval_opponents)
     search = dataclasses.replace(s.search, num_simulations=s.eval_simulations)
     figures = {}
     for workers in (0, 2):
@@ -100,3 +101,19 @@ def test_worker_processes_give_the_same_figures_and_load_each_iterations_weights
 
 def test_no_evaluation_no_pool():
     assert make_baseline_eval(settings("eval.every=0")) is None
+
+
+def test_more_opponents_are_matches_of_their_own_and_a_refused_spec_names_the_setting():
+    s = settings("eval.opponents=[greedy,mcts:3]", "eval.oracle_games=0")
+    evaluation = make_baseline_eval(s)
+    try:
+        tags = [(m.tag, m.opponent, m.seats) for m in evaluation.matches()]
+    finally:
+        evaluation.close()
+    alternating = tuple(g % 2 for g in range(s.eval_games))
+    assert tags[2:] == [
+        ("eval/win_rate_vs_greedy", "greedy", alternating),
+        ("eval/win_rate_vs_mcts_3", "mcts:3", alternating),
+    ]
+    with pytest.raises(ConfigError, match="^eval.opponents: .*hmcts.*odoku"):
+        settings("eval.opponents=[hmcts:8]")

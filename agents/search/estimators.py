@@ -103,6 +103,25 @@ class CutRolloutEstimator:
         return self.game.cut_playout(state, self._rng, self.turns)
 
 
+class HeuristicMixEstimator:
+    """Another estimator's priors, and its values mixed with the game's heuristic:
+    ``(1 - mix) * v + mix * game.heuristic_returns(state)``. A young network's values say
+    little; a game's heuristic (material, area) says something from the first game, so
+    self-play can lean on it early and fade it out (``agent.selfplay.heuristic_mix``)."""
+
+    def __init__(self, inner, game: Game, mix: float):
+        if not has_heuristic(game):
+            raise ValueError(
+                f"{game.info.name} has no heuristic value (Game.heuristic_returns) to mix leaf values with"
+            )
+        self.inner, self.game, self.mix = inner, game, float(mix)
+
+    def estimate(self, states: Sequence) -> tuple[np.ndarray, np.ndarray]:
+        priors, values = self.inner.estimate(states)
+        heuristic = np.array([self.game.heuristic_returns(state) for state in states], dtype=np.float64)
+        return priors, (1.0 - self.mix) * np.asarray(values, dtype=np.float64) + self.mix * heuristic
+
+
 class FunctionEstimator:
     """Wraps ``function(state) -> (priors, values)`` for one state (tests, oracles).
 

@@ -39,6 +39,7 @@ class BaselineConfig:
     games: int  # per baseline (random, mcts:N), seats alternating
     mcts_simulations: int  # the plain-MCTS baseline's rollouts per move (0: none)
     reference_games: int  # per seat against the game's reference player (where it has one)
+    opponents: tuple[str, ...] = ()  # more player specs, ``games`` each, seats alternating
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,8 @@ class BaselineEval:
                     found.append(
                         Match(f"{prefix}win_rate_vs_mcts", size, f"mcts:{c.mcts_simulations}", alternating, None)
                     )
+                for spec in c.opponents:  # a tag without colons: TensorBoard's characters
+                    found.append(Match(f"{prefix}win_rate_vs_{spec.replace(':', '_')}", size, spec, alternating, None))
             reference, fact = game.reference_player, game.score_fact
             if c.reference_games and reference:
                 for seat, seat_name in enumerate(game.info.seat_names):

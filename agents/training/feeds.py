@@ -79,7 +79,7 @@ class InlineFeed:
     def collect(self, net, step, rng, iteration, more=True) -> list[Chunk]:
         started = time.perf_counter()
         mix = self.sizes.at(iteration)
-        batches = self_play_sizes(self.boards, mix, self.config.games_per_iteration, self.config, rng)
+        batches = self_play_sizes(self.boards, mix, self.config.games_per_iteration, self.config, rng, step)
         return [Chunk(batches, step, time.perf_counter() - started, 0)]
 
     def close(self) -> None:

@@ -99,7 +99,9 @@ class Learner:
             group["weight_decay"] = self.config.weight_decay
 
     def step(self, obs: np.ndarray, policy: np.ndarray, value: np.ndarray) -> dict[str, float]:
-        """One optimiser step; returns ``loss/policy``, ``loss/value``, ``loss/total``."""
+        """One optimiser step; returns ``loss/policy``, ``loss/value``, ``loss/total`` and the
+        network's mean policy entropy on the batch before the step (``learner/net_entropy``, nats) and
+        the variance of the batch's value targets (the value loss of the best constant guess)."""
         for group in self.optimizer.param_groups:
             group["lr"] = self.lr
         self.steps_taken += 1
@@ -108,13 +110,18 @@ class Learner:
         policy_t = torch.from_numpy(policy).to(self.device)
         value_t = torch.from_numpy(value).to(self.device)
         logits, predicted = self.net(obs_t)
-        policy_loss = -(policy_t * F.log_softmax(logits, dim=1)).sum(dim=1).mean()
+        log_p = F.log_softmax(logits, dim=1)
+        policy_loss = -(policy_t * log_p).sum(dim=1).mean()
         value_loss = F.mse_loss(predicted, value_t)
         total = policy_loss + self.config.value_weight * value_loss
         self.optimizer.zero_grad(set_to_none=True)
         total.backward()
         self.optimizer.step()
+        with torch.no_grad():  # over every action: training pushes the illegal ones down
+            net_entropy = -(log_p.exp() * log_p).sum(dim=1).mean()
         return {
+            "learner/net_entropy": net_entropy.item(),
+            "learner/value_target_variance": value_t.var(unbiased=False).item(),  # loss/value of a constant guess
             "loss/policy": policy_loss.item(),
             "loss/value": value_loss.item(),
             "loss/total": total.item(),

@@ -80,6 +80,7 @@ from agents.training.saving import (
     save_checkpoint,
 )
 from agents.training.selfplay import SelfPlayBatch, first_seat_win_rate
+from agents.training.selfplay_stats import entropy, outcome_scalars
 from agents.training.settings import Settings, build_settings, resumed
 from agents.training.workers import Chunk
 from envs.core import Game
@@ -180,6 +181,7 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
     result = TrainResult(run_dir, None, step, iteration)
     last_checkpoint_step = step
     saved = None  # (what the newest checkpoint written holds, its path)
+    reasons_seen: dict[str, None] = {}  # the games' end reasons so far, each logged every iteration after
 
     def checkpoint_now(interrupted: bool = False) -> Path:
         nonlocal saved
@@ -245,6 +247,7 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
             for size, batch in batches.items():
                 replay.add(size, batch.obs, batch.policy, batch.value)
             played = [g for batch in batches.values() for g in zip(batch.game_lengths, batch.returns)]
+            reasons = [r for batch in batches.values() for r in batch.reasons]
             num_positions = sum(batch.num_positions for batch in batches.values())
             policy_lag = float(np.mean([step - chunk.version for chunk in chunks]))
 
@@ -264,6 +267,10 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
                 **mean_losses,
                 "selfplay/game_length": float(np.mean([length for length, _ in played])),
                 "selfplay/first_seat_win_rate": first_seat_win_rate([returns for _, returns in played]),
+                **outcome_scalars([r for _, r in played], [n for n, _ in played], reasons, reasons_seen),
+                "selfplay/target_entropy": float(
+                    np.mean(np.concatenate([entropy(b.policy) for b in batches.values()]))
+                ),
                 "selfplay/replay_size": float(len(replay)),
                 "selfplay/stale_games": float(feed.stale_games),
                 "perf/positions_per_s": num_positions / loop_seconds,
@@ -274,6 +281,7 @@ def train(cfg: DictConfig, run_dir: str | Path, overrides: Sequence[str] = ()) -
                 "perf/learner_steps": float(step),
                 "learner/lr": s.learner.lr_at(max(step - 1, 0), learner.total_steps),  # the rate of the last step
             }
+            reasons_seen.update(dict.fromkeys(r for r in reasons if r))
             if s.sizes.mixed:  # the games each board size got this iteration
                 for size in s.sizes.sizes:
                     scalars[f"selfplay/{size}/games"] = float(len(batches[size].game_lengths) if size in batches else 0)
@@ -336,7 +344,7 @@ def make_baseline_eval(s: Settings) -> BaselineEval | None:
     search = None
     if s.eval_simulations:  # the candidate plays as az:CHECKPOINT does, without the playout mix
         search = dataclasses.replace(s.search, num_simulations=s.eval_simulations, playout_mix=0.0)
-    config = BaselineConfig(s.eval_games, s.eval_mcts_simulations, s.eval_oracle_games)
+    config = BaselineConfig(s.eval_games, s.eval_mcts_simulations, s.eval_oracle_games, s.eval_opponents)
     return BaselineEval(s.workers, s.games, s.net, search, config, s.seed, s.device)
 
 
@@ -346,6 +354,16 @@ def _summary(iteration: int, iterations: int, step: int, scalars: dict[str, floa
     if "loss/policy" in scalars:
         parts.append(f"loss p {scalars['loss/policy']:.3f} v {scalars['loss/value']:.3f}")
     parts.append(f"len {scalars['selfplay/game_length']:.1f}")
+    won = [value for tag, value in scalars.items() if tag.startswith("selfplay/won_by_seat")]
+    if won:
+        parts.append("won " + "/".join(f"{w:.2f}" for w in won) + f" draws {scalars['selfplay/draws']:.2f}")
+    ends = [f"{tag[13:]} {value:.2f}" for tag, value in scalars.items() if tag.startswith("selfplay/end/") and value]
+    if ends:
+        parts.append("ended by " + ", ".join(ends))
+    if "learner/net_entropy" in scalars:
+        parts.append(
+            f"entropy target {scalars['selfplay/target_entropy']:.2f} net {scalars['learner/net_entropy']:.2f}"
+        )
     parts.append(f"{scalars['perf/positions_per_s']:.0f} pos/s")
     parts += [f"{tag[5:]} {value:.3f}" for tag, value in scalars.items() if tag.startswith("eval/")]
     return " | ".join(parts)

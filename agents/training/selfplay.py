@@ -41,6 +41,12 @@ the other moves get a fast search of ``fast_simulations`` without noise, which
 only plays the move and is not recorded. The games then cost far less per
 position while every recorded target still comes from a full search.
 
+With ``heuristic_mix = w > 0`` (a game with ``Game.heuristic_returns``) the search
+values each new leaf ``(1 - w) * v + w * h``, ``h`` the heuristic's returns
+(:class:`agents.search.estimators.HeuristicMixEstimator`); with
+``heuristic_mix_steps = S`` the weight falls linearly to 0 at learner step S, the
+step being that of the weights that play (:meth:`SelfPlayConfig.heuristic_weight`).
+
 A run over several board sizes (``game.size`` a list or a schedule,
 :mod:`agents.sizes`) plays through :func:`self_play_sizes`: each game
 draws its size from the iteration's mix, and the games of each size are played
@@ -60,6 +66,7 @@ from typing import Any, Mapping, NamedTuple
 import numpy as np
 
 from agents.config import ConfigError, check
+from agents.search.estimators import HeuristicMixEstimator
 from agents.search.mcts import MCTS, SearchConfig, select_action, temperature_schedule
 from agents.sizes import SizeMix
 from envs.core import CHANCE, Game
@@ -76,6 +83,10 @@ class SelfPlayConfig:
     outcome_rollouts: int = 0  # outcome: 0 = the game's final return; K > 0 = mean of K random playouts
     policy_rollouts: int = 0  # policy target: 0 = the search's visits; K > 0 = the best action by K playouts after each
     full_search_share: float = 1.0  # share of moves searched in full and recorded; the rest: a fast search
+    # a leaf's value: (1 - w) * the network's + w * the game's heuristic_returns, w falling linearly
+    # from heuristic_mix at learner step 0 to 0 at heuristic_mix_steps (0: w stays heuristic_mix)
+    heuristic_mix: float = 0.0
+    heuristic_mix_steps: int = 0
     fast_simulations: int = 0  # simulations of a fast search (needed when full_search_share < 1)
     workers: int | str = "auto"  # self-play worker processes; auto: one per usable core; 0: the main process
     # learner steps between the weights that play a game and those that learn from it; workers play
@@ -91,16 +102,24 @@ class SelfPlayConfig:
             ("policy_rollouts", 0),
             ("max_policy_lag", 0),
             ("fast_simulations", 0),
+            ("heuristic_mix_steps", 0),
         )
         for key, low in integers:
             check(f"agent.selfplay.{key}", getattr(self, key), "integer", low=low)
         check("agent.selfplay.value_mix", self.value_mix, "number", low=0.0, high=1.0)
+        check("agent.selfplay.heuristic_mix", self.heuristic_mix, "number", low=0.0, high=1.0)
         check("agent.selfplay.full_search_share", self.full_search_share, "number", low=0.0, high=1.0, strict=True)
         if self.full_search_share < 1 and self.fast_simulations < 1:
             raise ConfigError(
                 f"agent.selfplay.fast_simulations must be >= 1 when full_search_share < 1 "
                 f"(got {self.fast_simulations} with full_search_share={self.full_search_share})"
             )
+
+    def heuristic_weight(self, step: int) -> float:
+        """The heuristic's share of a leaf value in games played by the weights of learner ``step``."""
+        if not self.heuristic_mix_steps:
+            return self.heuristic_mix
+        return self.heuristic_mix * max(0.0, 1.0 - step / self.heuristic_mix_steps)
 
     def fast_search(self, search: SearchConfig) -> SearchConfig:
         """The fast search's config beside the full ``search``."""
@@ -122,6 +141,7 @@ class SelfPlayBatch:
     game_lengths: list[int] = field(default_factory=list)  # decisions per game
     returns: list[tuple[float, ...]] = field(default_factory=list)  # per seat, per game
     games: list[list[int]] = field(default_factory=list)  # every game's actions (chance included)
+    reasons: list[str | None] = field(default_factory=list)  # why each game ended, where the game says
 
     @property
     def num_positions(self) -> int:
@@ -141,6 +161,7 @@ class SelfPlayBatch:
             game_lengths=[n for b in batches for n in b.game_lengths],
             returns=[r for b in batches for r in b.returns],
             games=[g for b in batches for g in b.games],
+            reasons=[r for b in batches for r in b.reasons],
         )
 
 
@@ -158,12 +179,26 @@ class Board(NamedTuple):
 
 
 def self_play_sizes(
-    boards: Mapping[Any, Board], mix: SizeMix, num_games: int, config: SelfPlayConfig, rng: np.random.Generator
+    boards: Mapping[Any, Board],
+    mix: SizeMix,
+    num_games: int,
+    config: SelfPlayConfig,
+    rng: np.random.Generator,
+    step: int = 0,
 ) -> dict[Any, SelfPlayBatch]:
     """``num_games`` games, each at a size drawn from ``mix`` (one size: no draw, so the
-    games are exactly :func:`self_play`'s); the batch of each size played, in ``mix`` order."""
+    games are exactly :func:`self_play`'s); the batch of each size played, in ``mix`` order.
+    ``step``: the learner step of the weights that play (the heuristic mix fades with it)."""
     counts = mix.counts(num_games, rng)
-    return {size: self_play(*boards[size], n, config, rng) for size, n in counts.items() if n}
+    weight = config.heuristic_weight(step)
+    batches = {}
+    for size, n in counts.items():
+        if n:
+            game, mcts, estimator = boards[size]
+            if weight:
+                estimator = HeuristicMixEstimator(estimator, game, weight)
+            batches[size] = self_play(game, mcts, estimator, n, config, rng)
+    return batches
 
 
 class _Game:
@@ -321,4 +356,5 @@ def _targets(game: Game, finished: list[_Game], config: SelfPlayConfig) -> SelfP
         game_lengths=[g.decisions for g in finished],
         returns=[tuple(float(r) for r in game.returns(g.state)) for g in finished],
         games=[g.actions for g in finished],
+        reasons=[game.outcome_info(g.state).get("reason") for g in finished],
     )

@@ -27,13 +27,14 @@ from agents.config import ConfigError, check, game_from_config, typed
 from agents.net.checkpoint import CheckpointError, latest_checkpoint, load_checkpoint
 from agents.net.inference import check_backend
 from agents.net.network import NetConfig, head_layout, resolve_device
+from agents.players.registry import make_player
 from agents.search.mcts import SearchConfig
 from agents.sizes import SizeSchedule, parse_sizes
 from agents.training.config_store import AGENT_SECTIONS
 from agents.training.learner import LearnerConfig
 from agents.training.selfplay import SelfPlayConfig
 from agents.training.workers import resolve_workers
-from envs.core import Game
+from envs.core import Game, has_heuristic
 
 if TYPE_CHECKING:
     from agents.training.ray_backend import RayConfig
@@ -63,6 +64,7 @@ class EvalSection:
     simulations: int = MISSING
     mcts_simulations: int = MISSING
     oracle_games: int = MISSING
+    opponents: Optional[list[str]] = None  # more player specs; a configuration saved before the key: none
 
 
 @dataclass
@@ -126,6 +128,7 @@ class Settings:
     eval_simulations: int
     eval_mcts_simulations: int
     eval_oracle_games: int
+    eval_opponents: tuple[str, ...]  # player specs played eval.games each, beside random and mcts:N
     workers: int  # agent.selfplay.workers resolved ("auto": the usable cores)
     distributed: "RayConfig | None"  # distributed=ray's placement; None: this machine
 
@@ -149,6 +152,12 @@ def build_settings(cfg: DictConfig) -> Settings:
             raise ConfigError(message if message.startswith(key) else f"{key}.{message}") from None
     if sections["agent.selfplay"].full_search_share < 1:
         sections["agent.selfplay"].fast_search(sections["agent.search"])  # fast below full, or a ConfigError
+    first = next(iter(games.values()))
+    if sections["agent.selfplay"].heuristic_mix and not has_heuristic(first):
+        raise ConfigError(
+            f"agent.selfplay.heuristic_mix needs a game with a heuristic value (Game.heuristic_returns); "
+            f"{first.info.name} has none"
+        )
     try:
         device = resolve_device(str(cfg.device))
         workers = resolve_workers(sections["agent.selfplay"].workers)
@@ -177,6 +186,7 @@ def build_settings(cfg: DictConfig) -> Settings:
         eval_simulations=_integer(cfg, "eval.simulations", 0),
         eval_mcts_simulations=_integer(cfg, "eval.mcts_simulations", 0),
         eval_oracle_games=_integer(cfg, "eval.oracle_games", 0),
+        eval_opponents=_eval_opponents(cfg, first),
         workers=workers,
         distributed=_distributed(cfg),
     )
@@ -212,6 +222,17 @@ def _milestone_every(cfg: DictConfig) -> int:
     if OmegaConf.select(cfg, "train") is not None and "milestone_every" not in cfg.train:
         return 0
     return _integer(cfg, "train.milestone_every", 0)
+
+
+def _eval_opponents(cfg: DictConfig, game: Game) -> tuple[str, ...]:
+    """``eval.opponents``: player specs the game can make (a spec it refuses is a ConfigError naming it)."""
+    specs = tuple(OmegaConf.select(cfg, "eval.opponents") or ())
+    for spec in specs:
+        try:
+            make_player(str(spec), game)
+        except ValueError as error:
+            raise ConfigError(f"eval.opponents: {error}") from None
+    return tuple(str(spec) for spec in specs)
 
 
 def _inference(cfg: DictConfig) -> str:

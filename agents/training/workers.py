@@ -99,7 +99,7 @@ class SelfPlayWorker:
     def play(self, weights, version: int, num_games: int, seed: int, mix: SizeMix) -> Chunk:
         self.load(weights, version)
         started = time.perf_counter()
-        batches = self_play_sizes(self.boards, mix, num_games, self.config, np.random.default_rng(seed))
+        batches = self_play_sizes(self.boards, mix, num_games, self.config, np.random.default_rng(seed), version)
         return Chunk(batches, version, time.perf_counter() - started, self.worker)
 
 
