@@ -1,7 +1,9 @@
-"""A game's rules as numba functions over a flat array state, for compiled search drivers.
+"""A game's rules as numba functions over a flat array state: the compiled search, playouts and
+batched env of every game that has them.
 
-A game that returns a :class:`CompiledGame` from ``Game.compiled()`` lets a driver (the MCTS's
-``agents.search.mcts.driver``) step positions without Python objects: a position is one int32
+A game that returns a :class:`CompiledGame` from ``Game.compiled()`` lets the search driver
+(``agents.search.mcts.driver``), the random playouts (``envs.row_playout``) and ``envs.make_vec``
+(``envs.vector.compiled_batch``) step positions without Python objects: a position is one int32
 row of ``width`` entries, and numba kernels call the functions of this module on it::
 
     count = legal(context, row, out)       # legal actions into out[:count], increasing
