@@ -15,7 +15,7 @@ from typing import Sequence
 import numpy as np
 
 from envs.core import NotationError, Symmetry, lead_returns
-from envs.games.hexxagon import playout as kernel
+from envs.games.hexxagon import kernels as kernel
 from envs.schedule.moves import EMPTY, OFF_BOARD, PIECE, MoveRules, read_start
 from envs.schedule.mutator import ScheduledGame
 from envs.stones import hexagon
@@ -52,12 +52,15 @@ class HexxagonRules(MoveRules):
             )
         self.side, self.name = int(side), name
         self.rows = self.cols = 2 * self.side - 1
-        self.on, self.adjacent, self.two_away = geometry(self.side)
+        self.on = geometry(self.side)[0]
+        self.adjacent, self.two_away = hexagon.tables(self.side)  # the kernels' tables
         self.playable = int(self.on.sum())
         if isinstance(move_limit, bool) or not isinstance(move_limit, (int, np.integer)) or move_limit < 0:
             raise ValueError(f"move_limit must be a positive integer (0: four moves a cell), got {move_limit!r}")
         self.move_limit = int(move_limit) or 4 * self.playable
         self.start = self._read_start(start)
+        self._scratch, self._may_move = np.empty(self.num_cells, np.int64), np.zeros(self.num_cells, np.uint8)
+        self._rows: dict[tuple, kernel.HexxagonRows] = {}
         self.start_text = start or " / ".join(
             " ".join(self.cell_name(c) for c in np.flatnonzero(self.start == piece)) for piece in PIECE
         )
@@ -73,28 +76,22 @@ class HexxagonRules(MoveRules):
     def initial_board(self) -> np.ndarray:
         return self.start.copy()
 
-    def _sources(self, board, seat, origins) -> list[int]:
-        return np.flatnonzero(board == PIECE[seat]).tolist() if origins is None else sorted(origins)
-
     def options(self, board, seat, partial, origins, placed) -> list[int]:
+        """The kernels' move generation (``envs.games.hexxagon.kernels``)."""
+        out = self._scratch
         if partial:
-            return sorted(c for c in self.two_away[partial[0]] if board[c] == EMPTY)
-        sources = self._sources(board, seat, origins)
-        clones = {c for s in sources for c in self.adjacent[s] if board[c] == EMPTY}
-        jumps = [s for s in sources if any(board[c] == EMPTY for c in self.two_away[s])]
-        return sorted(clones.union(jumps))
+            return out[: kernel.landings(board, self.two_away, partial[0], out)].tolist()
+        may_move = self._may_move
+        may_move[:] = 0
+        if origins is not None:
+            may_move[list(origins)] = 1
+        count = kernel.starts(board, may_move, origins is not None, self.adjacent, self.two_away, PIECE[seat], out)
+        return out[:count].tolist()
 
     def play(self, board, seat, partial, cell) -> bool:
-        piece = PIECE[seat]
-        if not partial and board[cell] == piece:
+        if not partial and board[cell] == PIECE[seat]:
             return False  # a jump starts
-        if partial:
-            board[partial[0]] = EMPTY
-        board[cell] = piece
-        enemy = PIECE[1 - seat]
-        for c in self.adjacent[cell]:
-            if board[c] == enemy:
-                board[c] = piece
+        kernel.move_to(board, self.adjacent, PIECE[seat], partial[0] if partial else -1, cell)
         return True
 
     def why_illegal(self, board, seat, partial, origins, placed, cell) -> str:
@@ -120,29 +117,17 @@ class HexxagonRules(MoveRules):
 
     has_playout = True
 
+    def compiled_rules(self, schedule, restricted: bool) -> kernel.HexxagonRows:
+        """The compiled rules for a schedule's move counts and the restriction (made once)."""
+        key = (tuple(int(count) for count in schedule), bool(restricted))
+        if key not in self._rows:
+            self._rows[key] = kernel.HexxagonRows(self.side, self.move_limit, *key)
+        return self._rows[key]
+
     def playout(self, state, schedule, restricted, seed, cut, cut_board) -> tuple[int, int, int]:
-        """The compiled random playout (``envs.games.hexxagon.playout``)."""
-        picked = state.partial[0] if state.partial else -1
-        may_move = np.zeros(self.num_cells, np.uint8)
-        may_move[list(state.origins)] = 1
-        adjacent, two_away = hexagon.tables(self.side)
-        return kernel.playout(
-            state.board,
-            adjacent,
-            two_away,
-            state.player,
-            state.turn,
-            state.moves_left,
-            picked,
-            restricted,
-            may_move,
-            state.moves,
-            self.move_limit,
-            schedule,
-            seed,
-            cut,
-            cut_board,
-        )
+        """The compiled random playout (``envs.games.hexxagon.kernels.play``)."""
+        compiled = self.compiled_rules(schedule, restricted)
+        return kernel.play(compiled.context, compiled.encode(state), seed, cut, cut_board)
 
     def counts(self, board) -> tuple[int, int]:
         return int((board == PIECE[0]).sum()), int((board == PIECE[1]).sum())
@@ -263,6 +248,10 @@ class Hexxagon(ScheduledGame):
         rules = HexxagonRules(size, start, self.registry_name(), move_limit)
         super().__init__(rules, schedule, restricted)
         self.info.params.update(size=rules.side, start=rules.start_text, move_limit=rules.move_limit)
+
+    def compiled(self) -> kernel.HexxagonRows:
+        """The rules in numba over flat rows (``envs.games.hexxagon.kernels``)."""
+        return self.rules.compiled_rules(self.schedule.counts, self.restricted)
 
     @classmethod
     def registry_name(cls) -> str:

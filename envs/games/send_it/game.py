@@ -23,7 +23,7 @@ from typing import Sequence
 import numpy as np
 
 from envs.core import NotationError, lead_returns
-from envs.games.send_it import playout as kernel
+from envs.games.send_it import kernels as kernel
 from envs.schedule.moves import EMPTY, PIECE, MoveRules, read_start
 from envs.schedule.mutator import ScheduledGame
 from envs.stones.board import (
@@ -72,7 +72,8 @@ class SendItRules(MoveRules):
     def __init__(self, size: int, start: str, name: str, move_limit: int):
         self.n = self.rows = self.cols = check_size(size, 5)
         self.name = name
-        self.neighbours, self.rays = geometry(self.n)
+        self.neighbours, self.rays, self.bounds = kernel.tables(self.n)
+        self._rows: dict[tuple, kernel.SendItRows] = {}
         if isinstance(move_limit, bool) or not isinstance(move_limit, (int, np.integer)) or move_limit < 0:
             raise ValueError(f"move_limit must be a positive integer (0: four drops a cell), got {move_limit!r}")
         self.move_limit = int(move_limit) or 4 * self.num_cells
@@ -84,65 +85,44 @@ class SendItRules(MoveRules):
     def initial_board(self) -> np.ndarray:
         return self.start.copy()
 
-    # --- Go: groups, liberties, captures ----------------------------------------------------------
-    def group(self, board: np.ndarray, cell: int) -> tuple[set[int], bool]:
-        """The group of the stone on ``cell`` and whether it has a liberty."""
-        colour, seen, todo, free = board[cell], {cell}, [cell], False
-        while todo:
-            for other in self.neighbours[todo.pop()]:
-                value = board[other]
-                if value == EMPTY:
-                    free = True
-                elif value == colour and other not in seen:
-                    seen.add(other)
-                    todo.append(other)
-        return seen, free
-
-    def _drop(self, board: np.ndarray, seat: int, cell: int) -> list[int]:
-        """Put the stone on ``cell`` and take the rival groups left without a liberty (in place)."""
-        board[cell] = PIECE[seat]
-        taken: list[int] = []
-        for other in self.neighbours[cell]:
-            if board[other] == PIECE[1 - seat]:
-                stones, free = self.group(board, other)
-                if not free:
-                    taken += stones
-                    board[list(stones)] = EMPTY
-        return taken
-
-    def in_sight(self, board: np.ndarray, seat: int, cell: int) -> bool:
-        """Whether an empty ``cell`` sees a stone of ``seat``'s along its row or column."""
-        for ray in self.rays[cell]:
-            for other in ray:
-                if board[other] != EMPTY:
-                    if board[other] == PIECE[seat]:
-                        return True
-                    break
-        return False
+    # --- drops, captures and area: the kernels' (``envs.games.send_it.kernels``) ------------------
+    def _scratch(self, placed) -> tuple:
+        """The kernels' scratch arrays, ``dropped`` marking ``placed``."""
+        dropped = np.zeros(self.num_cells, np.uint8)
+        dropped[list(placed or ())] = 1
+        work = np.empty((4, self.num_cells), np.int64)
+        return dropped, work, np.empty(self.num_cells, np.uint8)
 
     def _refusal(self, board: np.ndarray, seat: int, cell: int, placed) -> str | None:
-        """Why a drop on ``cell`` is illegal, or None when it is legal."""
+        """Why a drop on ``cell`` is illegal, or None when it is legal (``placed``: the turn's
+        drops under the group rule, None without it)."""
         name = self.cell_name(cell)
         if board[cell] != EMPTY:
             return f"{name} is not empty"
-        if not self.in_sight(board, seat, cell):
+        if not kernel.in_sight(board, self.rays, self.bounds, cell, PIECE[seat]):
             return f"{name} sees none of your stones along its row or column (only empty cells between)"
-        trial = board.copy()
-        self._drop(trial, seat, cell)
-        stones, free = self.group(trial, cell)
+        trial, (_, work, seen) = board.copy(), self._scratch(())
+        kernel.drop(trial, self.neighbours, cell, PIECE[seat], work[3], seen)
+        size, free = kernel.group(trial, self.neighbours, cell, work[3], seen)
         if not free:
             return f"a stone on {name} would leave its own group without a liberty"
-        if placed is not None and stones.intersection(placed):
-            other = self.cell_name(min(stones.intersection(placed)))
-            return f"a stone on {name} joins {other}, dropped this turn ({self.restriction_text})"
+        joined = set(work[3, :size].tolist()).intersection(placed or ())
+        if joined:
+            return f"a stone on {name} joins {self.cell_name(min(joined))}, dropped this turn ({self.restriction_text})"
         return None
 
     def options(self, board, seat, partial, origins, placed) -> list[int]:
-        rule = placed if origins is not None else None  # the group rule is the turn's restriction
-        return [int(c) for c in np.flatnonzero(board == EMPTY) if self._refusal(board, seat, int(c), rule) is None]
+        rule = origins is not None  # the group rule is the turn's restriction
+        dropped, work, holds_drop = self._scratch(placed if rule else ())
+        out = np.empty(self.num_cells, np.int64)
+        count = kernel.drops(
+            board, self.neighbours, self.rays, self.bounds, PIECE[seat], rule, dropped, out, tuple(work), holds_drop
+        )
+        return out[:count].tolist()
 
     def play(self, board, seat, partial, cell) -> bool:
-        self._drop(board, seat, cell)
+        _, work, seen = self._scratch(())
+        kernel.drop(board, self.neighbours, cell, PIECE[seat], work[3], seen)
         return True
 
     def why_illegal(self, board, seat, partial, origins, placed, cell) -> str:
@@ -150,50 +130,24 @@ class SendItRules(MoveRules):
 
     has_playout = True
 
+    def compiled_rules(self, schedule, restricted: bool) -> kernel.SendItRows:
+        """The compiled rules for a schedule's move counts and the restriction (made once)."""
+        key = (tuple(int(count) for count in schedule), bool(restricted))
+        if key not in self._rows:
+            self._rows[key] = kernel.SendItRows(self.n, self.move_limit, *key)
+        return self._rows[key]
+
     def playout(self, state, schedule, restricted, seed, cut, cut_board) -> tuple[int, int, int]:
-        """The compiled random playout (``envs.games.send_it.playout``)."""
-        neighbours, rays, bounds = kernel.tables(self.n)
-        placed = np.array(state.placed, np.int64)
-        return kernel.playout(
-            state.board,
-            neighbours,
-            rays,
-            bounds,
-            state.player,
-            state.turn,
-            state.moves_left,
-            placed,
-            state.passes,
-            state.moves,
-            self.move_limit,
-            restricted,
-            schedule,
-            seed,
-            cut,
-            cut_board,
-        )
+        """The compiled random playout (``envs.games.send_it.kernels.play``)."""
+        compiled = self.compiled_rules(schedule, restricted)
+        return kernel.play(compiled.context, compiled.encode(state), seed, cut, cut_board)
 
     # --- the end --------------------------------------------------------------------------------------
     def area(self, board: np.ndarray) -> tuple[int, int]:
         """Chinese area: each side's stones plus the empty regions that touch only its stones."""
-        counts = [int((board == piece).sum()) for piece in PIECE]
-        seen = set()
-        for start in np.flatnonzero(board == EMPTY).tolist():
-            if start in seen:
-                continue
-            region, todo, touches = {start}, [start], set()
-            while todo:
-                for other in self.neighbours[todo.pop()]:
-                    value = board[other]
-                    if value == EMPTY and other not in region:
-                        region.add(other)
-                        todo.append(other)
-                    elif value != EMPTY:
-                        touches.add(int(value))
-            seen |= region
-            if len(touches) == 1:
-                counts[PIECE.index(touches.pop())] += len(region)
-        return counts[0], counts[1]
+        _, work, seen = self._scratch(())
+        first, second = kernel.area(board, self.neighbours, work[3], seen)
+        return int(first), int(second)
 
     def _score(self, board) -> tuple[float, float]:
         first, second = self.area(board)
@@ -328,3 +282,7 @@ class SendIt(ScheduledGame):
         rules = SendItRules(size, start, "send_it", move_limit)
         super().__init__(rules, schedule, restricted)
         self.info.params.update(size=rules.n, start=rules.start_text, move_limit=rules.move_limit)
+
+    def compiled(self) -> kernel.SendItRows:
+        """The rules in numba over flat rows (``envs.games.send_it.kernels``)."""
+        return self.rules.compiled_rules(self.schedule.counts, self.restricted)

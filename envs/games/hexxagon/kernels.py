@@ -1,0 +1,209 @@
+"""Hexxagon's rules in numba over ``envs.schedule.rows``' flat row: the ``envs.compiled``
+functions the compiled search driver calls, the random playout built on them and the
+move generation the Python engine asks (``HexxagonRules.options``).
+
+The legal micro-steps are the engine's, in its order: with no stone picked, the clones
+(empty cells next to a stone of the mover's that may move) and the stones that can jump
+(with an empty cell two away), in increasing cell order; after a stone is picked, the empty
+cells two away from it in increasing order. A move turns the rival stones next to the cell
+it moved to. The context (:class:`HexxagonContext`) holds ``params`` (``envs.schedule.rows``'
+four), the schedule's move counts, the neighbour tables of ``envs.stones.hexagon.tables``
+(sorted, padded with -1) and scratch room for the next position's legal cells.
+
+:func:`play` is the random playout (``Hexxagon.random_playout``, ``cut_playout``): one
+``envs.kernels.draw`` per decision over ``legal``'s cells, the game the engine loop plays
+for the same seed (``Game.engine_playout``); :func:`step` applies a micro-step and leaves the
+next position's legal cells behind, so the playout finds each decision's cells once.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+from numba import njit
+
+from envs.compiled import register
+from envs.kernels import CUT, EMPTY, draw
+from envs.schedule import rows
+from envs.schedule.rows import CELLS, MOVES_LEFT, OUTCOME, PICKED, RESTRICTED, SEAT, ScheduledRows
+from envs.stones.flanking import count_winner
+from envs.stones.hexagon import tables
+
+HexxagonContext = namedtuple("HexxagonContext", ["params", "schedule", "adjacent", "two_away", "scratch"])
+STEPS = 2  # a clone is one micro-step, a jump two
+
+
+class HexxagonRows(ScheduledRows):
+    """The ``CompiledGame`` of a Hexxagon game's side, schedule and restriction."""
+
+    def __init__(self, side: int, move_limit: int, schedule, restricted: bool):
+        n = 2 * side - 1
+        super().__init__(n * n, max(schedule))
+        params = np.array([self.cells, move_limit, restricted, self.most], np.int64)
+        adjacent, two_away = tables(side)
+        self.context = HexxagonContext(
+            params, np.array(schedule, np.int64), adjacent, two_away, np.empty(self.cells, np.int64)
+        )
+        self.max_legal = self.cells  # the clones and the stones that jump, or the landings
+
+
+@njit(cache=True)
+def starts(board, may_move, restricted, adjacent, two_away, piece, out):
+    """The cells that start a move of ``piece`` (``HexxagonRules.options`` with no stone
+    picked), in order, into ``out``: the empty cells next to a stone that may move (``may_move``
+    1, read only when ``restricted``), and such stones with an empty cell two away. Their count."""
+    count = 0
+    for cell in range(board.shape[0]):
+        v = board[cell]
+        if v == EMPTY:
+            for k in range(adjacent.shape[1]):
+                other = adjacent[cell, k]
+                if other >= 0 and board[other] == piece and (not restricted or may_move[other]):
+                    out[count] = cell
+                    count += 1
+                    break
+        elif v == piece and (not restricted or may_move[cell]):
+            for k in range(two_away.shape[1]):
+                other = two_away[cell, k]
+                if other >= 0 and board[other] == EMPTY:
+                    out[count] = cell
+                    count += 1
+                    break
+    return count
+
+
+@njit(cache=True)
+def landings(board, two_away, picked, out):
+    """The empty cells two away from the picked stone, in order, into ``out``; their count."""
+    count = 0
+    for k in range(two_away.shape[1]):
+        other = two_away[picked, k]
+        if other >= 0 and board[other] == EMPTY:
+            out[count] = other
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def move_to(board, adjacent, piece, source, cell):
+    """A move of ``piece`` to ``cell`` (a jump from ``source``; -1: a clone) with its captures."""
+    if source >= 0:
+        board[source] = EMPTY
+    board[cell] = piece
+    for k in range(adjacent.shape[1]):
+        other = adjacent[cell, k]
+        if other >= 0 and board[other] == 3 - piece:
+            board[other] = piece
+
+
+@njit(cache=True)
+def _options(context, row, out):
+    cells = context.params[CELLS]
+    meta = row[2 * cells :]
+    board = row[:cells]
+    if meta[PICKED] >= 0:
+        return landings(board, context.two_away, meta[PICKED], out)
+    restricted = context.params[RESTRICTED] != 0
+    return starts(board, row[cells : 2 * cells], restricted, context.adjacent, context.two_away, 1 + meta[SEAT], out)
+
+
+@njit(cache=True)
+def stuck_outcome(board, seat):
+    """``HexxagonRules.stuck_returns`` as the winning piece (0: a draw): ``seat`` cannot move,
+    the empty cells go to the other side."""
+    first = second = 0
+    for v in board:
+        first += v == 1 or (v == EMPTY and seat == 1)
+        second += v == 2 or (v == EMPTY and seat == 0)
+    return 1 if first > second else 2 if second > first else 0
+
+
+@njit(cache=True)
+def legal(context, row, out):
+    """``ScheduledGame.legal_actions``."""
+    return 0 if rows.is_over(context, row) else _options(context, row, out)
+
+
+@njit(cache=True)
+def step(context, row, action, out):
+    """``ScheduledGame.apply`` of the legal micro-step ``action``; the legal cells after it
+    into ``out``, their count (0 at the end)."""
+    cells = context.params[CELLS]
+    board, meta = row[:cells], row[2 * cells :]
+    piece, picked = 1 + meta[SEAT], meta[PICKED]
+    if picked < 0 and board[action] == piece:
+        meta[PICKED] = action  # a jump starts
+        return landings(board, context.two_away, action, out)
+    if picked >= 0:
+        row[cells + picked] = 0  # the stone that jumped leaves the origins
+    move_to(board, context.adjacent, piece, picked, action)
+    if rows.moved(context, row, action):
+        meta[OUTCOME] = count_winner(board)  # the move limit: scored by the stones on the board
+        return 0
+    if meta[MOVES_LEFT] > 0:
+        count = _options(context, row, out)
+        if count:
+            return count
+    rows.next_turn(context, row)  # Hexxagon never passes: a turn always placed a stone
+    count = _options(context, row, out)
+    if count == 0:
+        meta[OUTCOME] = stuck_outcome(board, meta[SEAT])
+    return count
+
+
+@njit(cache=True)
+def apply(context, row, action):
+    """``ScheduledGame.apply`` of the legal micro-step ``action``."""
+    step(context, row, action, context.scratch)
+
+
+@njit(cache=True)
+def play(context, row, seed, cut, cut_board):
+    """``(outcome, decisions, turns)`` of a random game from ``row`` (played on in place):
+    ``outcome`` the winning piece or 0 for a draw; ``CUT`` once ``cut`` turns have ended
+    (-1: never), the board then in ``cut_board``."""
+    cells = context.params[CELLS]
+    meta = row[2 * cells :]
+    actions = np.empty(cells, np.int64)
+    count = legal(context, row, actions)
+    decisions = turns = 0
+    while meta[OUTCOME] < 0:
+        if turns == cut:  # the game goes on: the heuristic scores the board
+            cut_board[:] = row[:cells]
+            return CUT, decisions, turns
+        index, seed = draw(seed, count)
+        mover = meta[SEAT]
+        count = step(context, row, actions[index], actions)
+        decisions += 1
+        turns += meta[OUTCOME] >= 0 or meta[SEAT] != mover
+    return meta[OUTCOME], decisions, turns
+
+
+@njit(cache=True)
+def playout(context, row, seed, out):
+    """The returns of :func:`play` from a copy of ``row`` into ``out``."""
+    row = row.copy()
+    play(context, row, seed, -1, np.empty(0, np.int8))
+    rows.returns(context, row, out)
+
+
+@njit(cache=True)
+def observe(context, row, out):
+    """``ScheduledGame.observe``, the board's cells (plane 2) Hexxagon's own plane."""
+    rows.observe_turn(context, row, STEPS, out)
+    cells = context.params[CELLS]
+    flat = out.reshape(out.shape[0], cells)
+    for i in range(cells):
+        flat[2, i] = row[i] >= 0
+
+
+register(
+    HexxagonContext,
+    legal=legal,
+    apply=apply,
+    to_play=rows.to_play,
+    returns=rows.returns,
+    playout=playout,
+    observe=observe,
+)
