@@ -74,6 +74,13 @@ class SendItRules(MoveRules):
         self.name = name
         self.neighbours, self.rays, self.bounds = kernel.tables(self.n)
         self._rows: dict[tuple, kernel.SendItRows] = {}
+        cells = self.num_cells  # the kernels' scratch room; ``_seen`` all zeros between calls
+        self._work, self._out = np.empty((4, cells), np.int64), np.empty(cells, np.int64)
+        self._seen, self._holds, self._dropped = (
+            np.zeros(cells, np.uint8),
+            np.empty(cells, np.uint8),
+            np.zeros(cells, np.uint8),
+        )
         if isinstance(move_limit, bool) or not isinstance(move_limit, (int, np.integer)) or move_limit < 0:
             raise ValueError(f"move_limit must be a positive integer (0: four drops a cell), got {move_limit!r}")
         self.move_limit = int(move_limit) or 4 * self.num_cells
@@ -86,13 +93,6 @@ class SendItRules(MoveRules):
         return self.start.copy()
 
     # --- drops, captures and area: the kernels' (``envs.games.send_it.kernels``) ------------------
-    def _scratch(self, placed) -> tuple:
-        """The kernels' scratch arrays, ``dropped`` marking ``placed``."""
-        dropped = np.zeros(self.num_cells, np.uint8)
-        dropped[list(placed or ())] = 1
-        work = np.empty((4, self.num_cells), np.int64)
-        return dropped, work, np.empty(self.num_cells, np.uint8)
-
     def _refusal(self, board: np.ndarray, seat: int, cell: int, placed) -> str | None:
         """Why a drop on ``cell`` is illegal, or None when it is legal (``placed``: the turn's
         drops under the group rule, None without it)."""
@@ -101,28 +101,29 @@ class SendItRules(MoveRules):
             return f"{name} is not empty"
         if not kernel.in_sight(board, self.rays, self.bounds, cell, PIECE[seat]):
             return f"{name} sees none of your stones along its row or column (only empty cells between)"
-        trial, (_, work, seen) = board.copy(), self._scratch(())
-        kernel.drop(trial, self.neighbours, cell, PIECE[seat], work[3], seen)
-        size, free = kernel.group(trial, self.neighbours, cell, work[3], seen)
+        trial, stack = board.copy(), self._work[3]
+        kernel.drop(trial, self.neighbours, cell, PIECE[seat], stack, self._seen)
+        size, free = kernel.group(trial, self.neighbours, cell, stack, self._seen)
         if not free:
             return f"a stone on {name} would leave its own group without a liberty"
-        joined = set(work[3, :size].tolist()).intersection(placed or ())
+        joined = set(stack[:size].tolist()).intersection(placed or ())
         if joined:
             return f"a stone on {name} joins {self.cell_name(min(joined))}, dropped this turn ({self.restriction_text})"
         return None
 
     def options(self, board, seat, partial, origins, placed) -> list[int]:
-        rule = origins is not None  # the group rule is the turn's restriction
-        dropped, work, holds_drop = self._scratch(placed if rule else ())
-        out = np.empty(self.num_cells, np.int64)
+        rule, dropped, out = origins is not None, self._dropped, self._out  # the group rule is the restriction
+        dropped[:] = 0
+        if rule:
+            dropped[list(placed)] = 1
+        work = (self._work[0], self._work[1], self._work[2], self._work[3])
         count = kernel.drops(
-            board, self.neighbours, self.rays, self.bounds, PIECE[seat], rule, dropped, out, tuple(work), holds_drop
+            board, self.neighbours, self.rays, self.bounds, PIECE[seat], rule, dropped, out, work, self._holds
         )
         return out[:count].tolist()
 
     def play(self, board, seat, partial, cell) -> bool:
-        _, work, seen = self._scratch(())
-        kernel.drop(board, self.neighbours, cell, PIECE[seat], work[3], seen)
+        kernel.drop(board, self.neighbours, cell, PIECE[seat], self._work[3], self._seen)
         return True
 
     def why_illegal(self, board, seat, partial, origins, placed, cell) -> str:
@@ -145,8 +146,7 @@ class SendItRules(MoveRules):
     # --- the end --------------------------------------------------------------------------------------
     def area(self, board: np.ndarray) -> tuple[int, int]:
         """Chinese area: each side's stones plus the empty regions that touch only its stones."""
-        _, work, seen = self._scratch(())
-        first, second = kernel.area(board, self.neighbours, work[3], seen)
+        first, second = kernel.area(board, self.neighbours, self._work[3], self._seen)
         return int(first), int(second)
 
     def _score(self, board) -> tuple[float, float]:
