@@ -40,21 +40,31 @@ class ScheduledRows(CompiledGame):
     subclasses set ``context`` and ``max_legal``."""
 
     def __init__(self, cells: int, most: int):
-        self.cells, self.most = cells, most
+        self.cells, self.most = int(cells), int(most)
         self.width = 2 * cells + SCALARS + most
 
     def encode(self, state: ScheduledState) -> np.ndarray:
         cells = self.cells
-        row = np.full(self.width, -1, np.int32)
+        row = np.empty(self.width, np.int32)
         row[:cells] = state.board
         row[cells : 2 * cells] = 0
-        row[cells + np.fromiter(state.origins, np.int64, len(state.origins))] = 1
+        if state.origins:
+            row[[cells + cell for cell in state.origins]] = 1
         outcome = -1 if state.result is None else OUTCOME_RETURNS.index(tuple(state.result))
         picked = state.partial[0] if state.partial else -1
-        scalars = (state.player, state.turn, state.moves_left, picked, state.passes, state.moves, outcome)
-        row[2 * cells : 2 * cells + PLACED_COUNT] = scalars
-        row[2 * cells + PLACED_COUNT] = len(state.placed)
-        row[2 * cells + SCALARS : 2 * cells + SCALARS + len(state.placed)] = state.placed
+        placed = state.placed
+        row[2 * cells :] = (
+            state.player,
+            state.turn,
+            state.moves_left,
+            picked,
+            state.passes,
+            state.moves,
+            outcome,
+            len(placed),
+            *placed,
+            *(-1,) * (self.most - len(placed)),
+        )
         return row
 
     def decode(self, row: np.ndarray) -> ScheduledState:
@@ -69,11 +79,12 @@ class ScheduledRows(CompiledGame):
         return state
 
 
+# the helpers index the row rather than slice it: a slice costs a reference count each time
 @njit(cache=True)
 def to_play(context, row):
     """``ScheduledGame.to_play``: the seat, or TERMINAL once the game has an outcome."""
-    meta = row[2 * context.params[CELLS] :]
-    return TERMINAL if meta[OUTCOME] >= 0 else meta[SEAT]
+    base = 2 * context.params[CELLS]
+    return TERMINAL if row[base + OUTCOME] >= 0 else row[base + SEAT]
 
 
 @njit(cache=True)
@@ -95,13 +106,13 @@ def moved(context, row, landing):
     """A whole move ended on ``landing`` (``ScheduledGame.apply``'s bookkeeping): it joins
     ``placed``, the move counts, no piece stays picked. Whether the move limit is reached."""
     params = context.params
-    meta = row[2 * params[CELLS] :]
-    meta[SCALARS + meta[PLACED_COUNT]] = landing
-    meta[PLACED_COUNT] += 1
-    meta[PICKED] = -1
-    meta[MOVES] += 1
-    meta[MOVES_LEFT] -= 1
-    return meta[MOVES] >= params[MOVE_LIMIT]
+    base = 2 * params[CELLS]
+    row[base + SCALARS + row[base + PLACED_COUNT]] = landing
+    row[base + PLACED_COUNT] += 1
+    row[base + PICKED] = -1
+    row[base + MOVES] += 1
+    row[base + MOVES_LEFT] -= 1
+    return row[base + MOVES] >= params[MOVE_LIMIT]
 
 
 @njit(cache=True)
@@ -111,16 +122,16 @@ def next_turn(context, row):
     the game); else the other seat's turn starts (its move count, its origins) and True."""
     params, schedule = context.params, context.schedule
     cells = params[CELLS]
-    meta = row[2 * cells :]
-    meta[PASSES] = 0 if meta[PLACED_COUNT] else meta[PASSES] + 1
-    if meta[PASSES] >= 2:
+    base = 2 * cells
+    row[base + PASSES] = 0 if row[base + PLACED_COUNT] else row[base + PASSES] + 1
+    if row[base + PASSES] >= 2:
         return False
-    seat, turn = 1 - meta[SEAT], meta[TURN] + 1
-    meta[SEAT], meta[TURN] = seat, turn
-    meta[MOVES_LEFT] = schedule[min(turn, schedule.shape[0] - 1)]
-    meta[PLACED_COUNT] = 0
-    for k in range(params[MOST]):
-        meta[SCALARS + k] = -1
+    seat, turn = 1 - row[base + SEAT], row[base + TURN] + 1
+    row[base + SEAT], row[base + TURN] = seat, turn
+    row[base + MOVES_LEFT] = schedule[min(turn, schedule.shape[0] - 1)]
+    for k in range(row[base + PLACED_COUNT]):
+        row[base + SCALARS + k] = -1
+    row[base + PLACED_COUNT] = 0
     for i in range(cells):
         row[cells + i] = row[i] == 1 + seat
     return True

@@ -85,7 +85,9 @@ class HexxagonRules(MoveRules):
         may_move[:] = 0
         if origins is not None:
             may_move[list(origins)] = 1
-        count = kernel.starts(board, may_move, origins is not None, self.adjacent, self.two_away, PIECE[seat], out)
+        count = kernel.starts(
+            board, len(board), may_move, 0, origins is not None, self.adjacent, self.two_away, PIECE[seat], out
+        )
         return out[:count].tolist()
 
     def play(self, board, seat, partial, cell) -> bool:
@@ -119,15 +121,15 @@ class HexxagonRules(MoveRules):
 
     def compiled_rules(self, schedule, restricted: bool) -> kernel.HexxagonRows:
         """The compiled rules for a schedule's move counts and the restriction (made once)."""
-        key = (tuple(int(count) for count in schedule), bool(restricted))
+        key = (np.asarray(schedule, np.int64).tobytes(), bool(restricted))
         if key not in self._rows:
-            self._rows[key] = kernel.HexxagonRows(self.side, self.move_limit, *key)
+            self._rows[key] = kernel.HexxagonRows(self.side, self.move_limit, tuple(schedule), key[1])
         return self._rows[key]
 
     def playout(self, state, schedule, restricted, seed, cut, cut_board) -> tuple[int, int, int]:
         """The compiled random playout (``envs.games.hexxagon.kernels.play``)."""
         compiled = self.compiled_rules(schedule, restricted)
-        return kernel.play(compiled.context, compiled.encode(state), seed, cut, cut_board)
+        return kernel.play_from(*compiled.context, compiled.encode(state), seed, cut, cut_board)
 
     def counts(self, board) -> tuple[int, int]:
         return int((board == PIECE[0]).sum()), int((board == PIECE[1]).sum())

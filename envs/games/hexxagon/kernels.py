@@ -49,21 +49,22 @@ class HexxagonRows(ScheduledRows):
 
 
 @njit(cache=True)
-def starts(board, may_move, restricted, adjacent, two_away, piece, out):
+def starts(board, cells, may_move, offset, restricted, adjacent, two_away, piece, out):
     """The cells that start a move of ``piece`` (``HexxagonRules.options`` with no stone
-    picked), in order, into ``out``: the empty cells next to a stone that may move (``may_move``
-    1, read only when ``restricted``), and such stones with an empty cell two away. Their count."""
+    picked), in order, into ``out``: the empty cells next to a stone that may move
+    (``may_move[offset + cell]`` 1, read only when ``restricted``), and such stones with an
+    empty cell two away. Their count. ``board``'s first ``cells`` entries are the board."""
     count = 0
-    for cell in range(board.shape[0]):
+    for cell in range(cells):
         v = board[cell]
         if v == EMPTY:
             for k in range(adjacent.shape[1]):
                 other = adjacent[cell, k]
-                if other >= 0 and board[other] == piece and (not restricted or may_move[other]):
+                if other >= 0 and board[other] == piece and (not restricted or may_move[offset + other]):
                     out[count] = cell
                     count += 1
                     break
-        elif v == piece and (not restricted or may_move[cell]):
+        elif v == piece and (not restricted or may_move[offset + cell]):
             for k in range(two_away.shape[1]):
                 other = two_away[cell, k]
                 if other >= 0 and board[other] == EMPTY:
@@ -99,13 +100,12 @@ def move_to(board, adjacent, piece, source, cell):
 
 @njit(cache=True)
 def _options(context, row, out):
-    cells = context.params[CELLS]
-    meta = row[2 * cells :]
-    board = row[:cells]
-    if meta[PICKED] >= 0:
-        return landings(board, context.two_away, meta[PICKED], out)
-    restricted = context.params[RESTRICTED] != 0
-    return starts(board, row[cells : 2 * cells], restricted, context.adjacent, context.two_away, 1 + meta[SEAT], out)
+    params = context.params
+    cells = params[CELLS]
+    picked, piece = row[2 * cells + PICKED], 1 + row[2 * cells + SEAT]
+    if picked >= 0:
+        return landings(row, context.two_away, picked, out)
+    return starts(row, cells, row, cells, params[RESTRICTED] != 0, context.adjacent, context.two_away, piece, out)
 
 
 @njit(cache=True)
@@ -130,25 +130,25 @@ def step(context, row, action, out):
     """``ScheduledGame.apply`` of the legal micro-step ``action``; the legal cells after it
     into ``out``, their count (0 at the end)."""
     cells = context.params[CELLS]
-    board, meta = row[:cells], row[2 * cells :]
-    piece, picked = 1 + meta[SEAT], meta[PICKED]
-    if picked < 0 and board[action] == piece:
-        meta[PICKED] = action  # a jump starts
-        return landings(board, context.two_away, action, out)
+    base = 2 * cells
+    piece, picked = 1 + row[base + SEAT], row[base + PICKED]
+    if picked < 0 and row[action] == piece:
+        row[base + PICKED] = action  # a jump starts
+        return landings(row, context.two_away, action, out)
     if picked >= 0:
         row[cells + picked] = 0  # the stone that jumped leaves the origins
-    move_to(board, context.adjacent, piece, picked, action)
+    move_to(row, context.adjacent, piece, picked, action)
     if rows.moved(context, row, action):
-        meta[OUTCOME] = count_winner(board)  # the move limit: scored by the stones on the board
+        row[base + OUTCOME] = count_winner(row[:cells])  # the move limit: scored by the stones on the board
         return 0
-    if meta[MOVES_LEFT] > 0:
+    if row[base + MOVES_LEFT] > 0:
         count = _options(context, row, out)
         if count:
             return count
     rows.next_turn(context, row)  # Hexxagon never passes: a turn always placed a stone
     count = _options(context, row, out)
     if count == 0:
-        meta[OUTCOME] = stuck_outcome(board, meta[SEAT])
+        row[base + OUTCOME] = stuck_outcome(row[:cells], row[base + SEAT])
     return count
 
 
@@ -164,20 +164,27 @@ def play(context, row, seed, cut, cut_board):
     ``outcome`` the winning piece or 0 for a draw; ``CUT`` once ``cut`` turns have ended
     (-1: never), the board then in ``cut_board``."""
     cells = context.params[CELLS]
-    meta = row[2 * cells :]
+    base = 2 * cells
     actions = np.empty(cells, np.int64)
     count = legal(context, row, actions)
     decisions = turns = 0
-    while meta[OUTCOME] < 0:
+    while row[base + OUTCOME] < 0:
         if turns == cut:  # the game goes on: the heuristic scores the board
             cut_board[:] = row[:cells]
             return CUT, decisions, turns
         index, seed = draw(seed, count)
-        mover = meta[SEAT]
+        mover = row[base + SEAT]
         count = step(context, row, actions[index], actions)
         decisions += 1
-        turns += meta[OUTCOME] >= 0 or meta[SEAT] != mover
-    return meta[OUTCOME], decisions, turns
+        turns += row[base + OUTCOME] >= 0 or row[base + SEAT] != mover
+    return row[base + OUTCOME], decisions, turns
+
+
+@njit(cache=True)
+def play_from(params, schedule, adjacent, two_away, scratch, row, seed, cut, cut_board):
+    """:func:`play` given the context's arrays one by one: a quicker call from Python."""
+    context = HexxagonContext(params, schedule, adjacent, two_away, scratch)
+    return play(context, row, seed, cut, cut_board)
 
 
 @njit(cache=True)

@@ -133,15 +133,15 @@ class SendItRules(MoveRules):
 
     def compiled_rules(self, schedule, restricted: bool) -> kernel.SendItRows:
         """The compiled rules for a schedule's move counts and the restriction (made once)."""
-        key = (tuple(int(count) for count in schedule), bool(restricted))
+        key = (np.asarray(schedule, np.int64).tobytes(), bool(restricted))
         if key not in self._rows:
-            self._rows[key] = kernel.SendItRows(self.n, self.move_limit, *key)
+            self._rows[key] = kernel.SendItRows(self.n, self.move_limit, tuple(schedule), key[1])
         return self._rows[key]
 
     def playout(self, state, schedule, restricted, seed, cut, cut_board) -> tuple[int, int, int]:
         """The compiled random playout (``envs.games.send_it.kernels.play``)."""
         compiled = self.compiled_rules(schedule, restricted)
-        return kernel.play(compiled.context, compiled.encode(state), seed, cut, cut_board)
+        return kernel.play_from(*compiled.context, compiled.encode(state), seed, cut, cut_board)
 
     # --- the end --------------------------------------------------------------------------------------
     def area(self, board: np.ndarray) -> tuple[int, int]:

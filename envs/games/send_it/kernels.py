@@ -326,6 +326,15 @@ def play(context, row, seed, cut, cut_board):
 
 
 @njit(cache=True)
+def play_from(
+    params, schedule, neighbours, rays, bounds, work, holds_drop, dropped, seen, scratch, row, seed, cut, cut_board
+):
+    """:func:`play` given the context's arrays one by one: a quicker call from Python."""
+    context = SendItContext(params, schedule, neighbours, rays, bounds, work, holds_drop, dropped, seen, scratch)
+    return play(context, row, seed, cut, cut_board)
+
+
+@njit(cache=True)
 def playout(context, row, seed, out):
     """The returns of :func:`play` from a copy of ``row`` into ``out``."""
     row = row.copy()
