@@ -15,24 +15,48 @@ A row holds, for a board of ``cells`` cells::
 A game's context is a namedtuple whose ``params`` start ``[cells, move_limit, restricted,
 most]`` (``CELLS, MOVE_LIMIT, RESTRICTED, MOST``) and whose ``schedule`` is the turns' move
 counts (int64), so :func:`to_play`, :func:`returns` and the helpers here serve every such
-game; the game's own module gives ``legal``, ``apply``, ``playout`` and ``observe``
-(``envs.games.hexxagon.kernels``, ``envs.games.send_it.kernels``). Moves of one or two
-micro-steps (a piece picked, then where it goes) fit the row.
+game; the game's own module gives ``legal``, ``apply`` and ``observe``
+(``envs.games.hexxagon.kernels``, ``envs.games.send_it.kernels``), and registers its
+``step`` (:func:`register_step`), on which :func:`play` and :func:`playout` play random
+games. Moves of one or two micro-steps (a piece picked, then where it goes) fit the row.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
+from numba.extending import overload
 
+from envs import compiled as rules
 from envs.compiled import CompiledGame
 from envs.core import TERMINAL
-from envs.kernels import OUTCOME_RETURNS
+from envs.kernels import CUT, OUTCOME_RETURNS, draw
 from envs.schedule.mutator import ScheduledState
 
 SEAT, TURN, MOVES_LEFT, PICKED, PASSES, MOVES, OUTCOME, PLACED_COUNT = range(8)  # after board and origins
 SCALARS = 8
 CELLS, MOVE_LIMIT, RESTRICTED, MOST = range(4)  # the first params of every context
+_STEPS: dict[type, Any] = {}  # context class -> the game's ``step``
+
+
+def register_step(context_class: type, function) -> None:
+    """The game's ``step(context, row, action, out)`` for contexts of ``context_class``:
+    ``apply`` of a legal action, then the legal actions after it into ``out`` and their
+    count (0 at the end), which :func:`play` draws from."""
+    _STEPS[context_class] = function
+
+
+def step(context, row, action, out):
+    """The registered ``step`` of the context's game (in numba)."""
+    raise NotImplementedError("envs.schedule.rows.step runs inside numba kernels only")
+
+
+@overload(step, jit_options={"cache": True})
+def _step(context, row, action, out):
+    function = _STEPS.get(getattr(context, "instance_class", None))
+    return None if function is None else (lambda context, row, action, out: function(context, row, action, out))
 
 
 class ScheduledRows(CompiledGame):
@@ -77,6 +101,38 @@ class ScheduledRows(CompiledGame):
         state.placed = tuple(row[2 * cells + SCALARS : 2 * cells + SCALARS + placed].tolist())
         state.result = None if outcome < 0 else OUTCOME_RETURNS[outcome]
         return state
+
+
+@njit(cache=True)
+def play(context, row, seed, cut, cut_board):
+    """``(outcome, decisions, turns)`` of a random game from ``row`` (played on in place), one
+    ``envs.kernels.draw`` per decision over the legal actions, the game ``Game.engine_playout``
+    plays for the same seed: ``outcome`` the winning piece or 0 for a draw; ``CUT`` once
+    ``cut`` turns have ended (-1: never), the board then in ``cut_board``. ``context.scratch``
+    has room for the legal actions."""
+    cells = context.params[CELLS]
+    base = 2 * cells
+    actions = np.empty(context.scratch.shape[0], np.int64)
+    count = rules.legal(context, row, actions)
+    decisions = turns = 0
+    while row[base + OUTCOME] < 0:
+        if turns == cut:  # the game goes on: the heuristic scores the board
+            cut_board[:] = row[:cells]
+            return CUT, decisions, turns
+        index, seed = draw(seed, count)
+        mover = row[base + SEAT]
+        count = step(context, row, actions[index], actions)
+        decisions += 1
+        turns += row[base + OUTCOME] >= 0 or row[base + SEAT] != mover
+    return row[base + OUTCOME], decisions, turns
+
+
+@njit(cache=True)
+def playout(context, row, seed, out):
+    """The returns of :func:`play` from a copy of ``row`` into ``out`` (``envs.compiled.playout``)."""
+    row = row.copy()
+    play(context, row, seed, -1, np.empty(0, np.int8))
+    returns(context, row, out)
 
 
 # the helpers index the row rather than slice it: a slice costs a reference count each time

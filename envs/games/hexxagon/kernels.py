@@ -10,10 +10,10 @@ it moved to. The context (:class:`HexxagonContext`) holds ``params`` (``envs.sch
 four), the schedule's move counts, the neighbour tables of ``envs.stones.hexagon.tables``
 (sorted, padded with -1) and scratch room for the next position's legal cells.
 
-:func:`play` is the random playout (``Hexxagon.random_playout``, ``cut_playout``): one
-``envs.kernels.draw`` per decision over ``legal``'s cells, the game the engine loop plays
-for the same seed (``Game.engine_playout``); :func:`step` applies a micro-step and leaves the
-next position's legal cells behind, so the playout finds each decision's cells once.
+The random playout (``Hexxagon.random_playout``, ``cut_playout``) is ``envs.schedule.rows.play``
+over :func:`step`, which applies a micro-step and leaves the next position's legal cells behind, so
+the playout finds each decision's legal cells once: one ``envs.kernels.draw`` per decision over
+them, the game the engine loop plays for the same seed (``Game.engine_playout``).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import numpy as np
 from numba import njit
 
 from envs.compiled import register
-from envs.kernels import CUT, EMPTY, draw
+from envs.kernels import EMPTY
 from envs.schedule import rows
 from envs.schedule.rows import CELLS, MOVES_LEFT, OUTCOME, PICKED, RESTRICTED, SEAT, ScheduledRows
 from envs.stones.flanking import count_winner
@@ -159,40 +159,10 @@ def apply(context, row, action):
 
 
 @njit(cache=True)
-def play(context, row, seed, cut, cut_board):
-    """``(outcome, decisions, turns)`` of a random game from ``row`` (played on in place):
-    ``outcome`` the winning piece or 0 for a draw; ``CUT`` once ``cut`` turns have ended
-    (-1: never), the board then in ``cut_board``."""
-    cells = context.params[CELLS]
-    base = 2 * cells
-    actions = np.empty(cells, np.int64)
-    count = legal(context, row, actions)
-    decisions = turns = 0
-    while row[base + OUTCOME] < 0:
-        if turns == cut:  # the game goes on: the heuristic scores the board
-            cut_board[:] = row[:cells]
-            return CUT, decisions, turns
-        index, seed = draw(seed, count)
-        mover = row[base + SEAT]
-        count = step(context, row, actions[index], actions)
-        decisions += 1
-        turns += row[base + OUTCOME] >= 0 or row[base + SEAT] != mover
-    return row[base + OUTCOME], decisions, turns
-
-
-@njit(cache=True)
 def play_from(params, schedule, adjacent, two_away, scratch, row, seed, cut, cut_board):
-    """:func:`play` given the context's arrays one by one: a quicker call from Python."""
+    """``envs.schedule.rows.play`` given the context's arrays one by one: a quicker call from Python."""
     context = HexxagonContext(params, schedule, adjacent, two_away, scratch)
-    return play(context, row, seed, cut, cut_board)
-
-
-@njit(cache=True)
-def playout(context, row, seed, out):
-    """The returns of :func:`play` from a copy of ``row`` into ``out``."""
-    row = row.copy()
-    play(context, row, seed, -1, np.empty(0, np.int8))
-    rows.returns(context, row, out)
+    return rows.play(context, row, seed, cut, cut_board)
 
 
 @njit(cache=True)
@@ -211,6 +181,7 @@ register(
     apply=apply,
     to_play=rows.to_play,
     returns=rows.returns,
-    playout=playout,
+    playout=rows.playout,
     observe=observe,
 )
+rows.register_step(HexxagonContext, step)

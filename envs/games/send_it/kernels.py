@@ -12,10 +12,10 @@ rule, no friendly group it joins holds a drop of this turn. The context
 counts, the neighbours and rays of :func:`tables` (the engine's ``send_it.geometry``) and
 scratch room.
 
-:func:`play` is the random playout (``SendIt.random_playout``, ``cut_playout``): one
-``envs.kernels.draw`` per decision over ``legal``'s actions, the game the engine loop plays
-for the same seed (``Game.engine_playout``); :func:`step` applies an action and leaves the
-next position's legal actions behind, so the playout finds each decision's actions once.
+The random playout (``SendIt.random_playout``, ``cut_playout``) is ``envs.schedule.rows.play``
+over :func:`step`, which applies an action and leaves the next position's legal actions behind, so
+the playout finds each decision's legal actions once: one ``envs.kernels.draw`` per decision over
+them, the game the engine loop plays for the same seed (``Game.engine_playout``).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import numpy as np
 from numba import njit
 
 from envs.compiled import register
-from envs.kernels import CUT, EMPTY, draw, flat_rays
+from envs.kernels import EMPTY, flat_rays
 from envs.schedule import rows
 from envs.schedule.rows import CELLS, MOVES_LEFT, OUTCOME, PLACED_COUNT, RESTRICTED, SCALARS, SEAT, ScheduledRows
 
@@ -153,11 +153,12 @@ def in_sight(board, rays, bounds, cell, piece):
 
 
 @njit(cache=True)
-def group(board, neighbours, cell, stack, seen):
-    """``(size, free)``: the group of the stone on ``cell``, its cells into ``stack[:size]``,
-    and whether it has a liberty. ``seen`` (uint8, a cell each) is all zeros before and after."""
-    colour = board[cell]
-    stack[0], seen[cell], size, top, free = cell, 1, 1, 0, False
+def region(board, neighbours, start, stack, seen):
+    """``(size, touches)``: the cells holding ``start``'s value joined to it (a group of stones,
+    an empty region) into ``stack[:size]``, marked in ``seen``, and the values next to them
+    as bits (``1 << value``: bit 0 a liberty, bits 1 and 2 the sides' stones)."""
+    value = board[start]
+    stack[0], seen[start], size, top, touches = start, 1, 1, 0, 0
     while top < size:
         at = stack[top]
         top += 1
@@ -166,15 +167,23 @@ def group(board, neighbours, cell, stack, seen):
             if other < 0:
                 break
             v = board[other]
-            if v == EMPTY:
-                free = True
-            elif v == colour and not seen[other]:
+            if v != value:
+                touches |= 1 << v
+            elif not seen[other]:
                 seen[other] = 1
                 stack[size] = other
                 size += 1
+    return size, touches
+
+
+@njit(cache=True)
+def group(board, neighbours, cell, stack, seen):
+    """``(size, free)``: the group of the stone on ``cell``, its cells into ``stack[:size]``,
+    and whether it has a liberty. ``seen`` (uint8, a cell each) is all zeros before and after."""
+    size, touches = region(board, neighbours, cell, stack, seen)
     for i in range(size):
         seen[stack[i]] = 0
-    return size, free
+    return size, touches & 1 != 0
 
 
 @njit(cache=True)
@@ -201,28 +210,12 @@ def area(board, neighbours, stack, seen):
         v = board[start]
         first += v == 1
         second += v == 2
-        if v != EMPTY or seen[start]:
-            continue
-        seen[start], stack[0], size, top, touches = 1, start, 1, 0, 0
-        while top < size:
-            cell = stack[top]
-            top += 1
-            for k in range(neighbours.shape[1]):
-                other = neighbours[cell, k]
-                if other < 0:
-                    break
-                v = board[other]
-                if v == EMPTY:
-                    if not seen[other]:
-                        seen[other] = 1
-                        stack[size] = other
-                        size += 1
-                else:
-                    touches |= v
-        if touches == 1:
-            first += size
-        elif touches == 2:
-            second += size
+        if v == EMPTY and not seen[start]:
+            size, touches = region(board, neighbours, start, stack, seen)
+            if touches == 1 << 1:
+                first += size
+            elif touches == 1 << 2:
+                second += size
     for i in range(board.shape[0]):
         seen[i] = 0
     return first, second
@@ -304,42 +297,12 @@ def apply(context, row, action):
 
 
 @njit(cache=True)
-def play(context, row, seed, cut, cut_board):
-    """``(outcome, decisions, turns)`` of a random game from ``row`` (played on in place):
-    ``outcome`` the winning piece or 0 for a draw; ``CUT`` once ``cut`` turns have ended
-    (-1: never), the board then in ``cut_board``."""
-    cells = context.params[CELLS]
-    meta = row[2 * cells :]
-    actions = np.empty(cells + 1, np.int64)
-    count = legal(context, row, actions)
-    decisions = turns = 0
-    while meta[OUTCOME] < 0:
-        if turns == cut:  # the game goes on: the heuristic scores the board
-            cut_board[:] = row[:cells]
-            return CUT, decisions, turns
-        index, seed = draw(seed, count)
-        mover = meta[SEAT]
-        count = step(context, row, actions[index], actions)
-        decisions += 1
-        turns += meta[OUTCOME] >= 0 or meta[SEAT] != mover
-    return meta[OUTCOME], decisions, turns
-
-
-@njit(cache=True)
 def play_from(
     params, schedule, neighbours, rays, bounds, work, holds_drop, dropped, seen, scratch, row, seed, cut, cut_board
 ):
-    """:func:`play` given the context's arrays one by one: a quicker call from Python."""
+    """``envs.schedule.rows.play`` given the context's arrays one by one: a quicker call from Python."""
     context = SendItContext(params, schedule, neighbours, rays, bounds, work, holds_drop, dropped, seen, scratch)
-    return play(context, row, seed, cut, cut_board)
-
-
-@njit(cache=True)
-def playout(context, row, seed, out):
-    """The returns of :func:`play` from a copy of ``row`` into ``out``."""
-    row = row.copy()
-    play(context, row, seed, -1, np.empty(0, np.int8))
-    rows.returns(context, row, out)
+    return rows.play(context, row, seed, cut, cut_board)
 
 
 @njit(cache=True)
@@ -354,6 +317,7 @@ register(
     apply=apply,
     to_play=rows.to_play,
     returns=rows.returns,
-    playout=playout,
+    playout=rows.playout,
     observe=observe,
 )
+rows.register_step(SendItContext, step)
