@@ -14,11 +14,13 @@ A row holds, for a board of ``cells`` cells::
 
 A game's context is a namedtuple whose ``params`` start ``[cells, move_limit, restricted,
 most]`` (``CELLS, MOVE_LIMIT, RESTRICTED, MOST``) and whose ``schedule`` is the turns' move
-counts (int64), so :func:`to_play`, :func:`returns` and the helpers here serve every such
-game; the game's own module gives ``legal``, ``apply`` and ``observe``
-(``envs.games.hexxagon.kernels``, ``envs.games.send_it.kernels``), and registers its
-``step`` (:func:`register_step`), on which :func:`play` and :func:`playout` play random
-games. Moves of one or two micro-steps (a piece picked, then where it goes) fit the row.
+counts (int64), and whose ``scratch`` has room for the legal actions, so :func:`to_play`,
+:func:`returns`, the random playout (:func:`play`, :func:`playout`) and the helpers here
+serve every such game. The game's own module (``envs.games.hexxagon.kernels``,
+``envs.games.send_it.kernels``) gives ``legal``, ``observe`` and ``step`` (``apply`` that
+leaves the next legal actions behind, so a playout finds each decision's actions once) and
+registers them with :func:`register_game`. Moves of one or two micro-steps (a piece picked,
+then where it goes) fit the row.
 """
 
 from __future__ import annotations
@@ -41,11 +43,15 @@ CELLS, MOVE_LIMIT, RESTRICTED, MOST = range(4)  # the first params of every cont
 _STEPS: dict[type, Any] = {}  # context class -> the game's ``step``
 
 
-def register_step(context_class: type, function) -> None:
-    """The game's ``step(context, row, action, out)`` for contexts of ``context_class``:
-    ``apply`` of a legal action, then the legal actions after it into ``out`` and their
-    count (0 at the end), which :func:`play` draws from."""
-    _STEPS[context_class] = function
+def register_game(context_class: type, legal, step, apply, observe) -> None:
+    """A scheduled game's functions for contexts of ``context_class``: ``envs.compiled``'s
+    (with :func:`to_play`, :func:`returns` and :func:`playout` from here), and ``step(context,
+    row, action, out)``: ``apply`` of a legal action, then the legal actions after it into
+    ``out`` and their count (0 at the end), which :func:`play` draws from."""
+    rules.register(
+        context_class, legal=legal, apply=apply, to_play=to_play, returns=returns, playout=playout, observe=observe
+    )
+    _STEPS[context_class] = step
 
 
 def step(context, row, action, out):

@@ -23,7 +23,6 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from envs.compiled import register
 from envs.kernels import EMPTY
 from envs.schedule import rows
 from envs.schedule.rows import CELLS, MOVES_LEFT, OUTCOME, PICKED, RESTRICTED, SEAT, ScheduledRows
@@ -175,13 +174,4 @@ def observe(context, row, out):
         flat[2, i] = row[i] >= 0
 
 
-register(
-    HexxagonContext,
-    legal=legal,
-    apply=apply,
-    to_play=rows.to_play,
-    returns=rows.returns,
-    playout=rows.playout,
-    observe=observe,
-)
-rows.register_step(HexxagonContext, step)
+rows.register_game(HexxagonContext, legal=legal, step=step, apply=apply, observe=observe)

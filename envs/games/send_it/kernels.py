@@ -26,7 +26,6 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
-from envs.compiled import register
 from envs.kernels import EMPTY, flat_rays
 from envs.schedule import rows
 from envs.schedule.rows import CELLS, MOVES_LEFT, OUTCOME, PLACED_COUNT, RESTRICTED, SCALARS, SEAT, ScheduledRows
@@ -311,13 +310,4 @@ def observe(context, row, out):
     rows.observe_turn(context, row, STEPS, out)
 
 
-register(
-    SendItContext,
-    legal=legal,
-    apply=apply,
-    to_play=rows.to_play,
-    returns=rows.returns,
-    playout=rows.playout,
-    observe=observe,
-)
-rows.register_step(SendItContext, step)
+rows.register_game(SendItContext, legal=legal, step=step, apply=apply, observe=observe)
