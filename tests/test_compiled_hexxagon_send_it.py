@@ -19,6 +19,7 @@ from envs import compiled as rules
 from envs import make_game
 from envs.core import TERMINAL
 from envs.schedule.moves import EMPTY, PIECE
+from envs.stones.hexagon import geometry
 
 CONFIGS = [
     ("hexxagon", {"size": 3}),
@@ -52,7 +53,7 @@ def hexxagon_options(game, state) -> list[int]:
     """Clones (empty cells next to a stone that may move) and stones with an empty cell two
     away; after a stone is picked, the empty cells two away from it."""
     rules, board, piece = game.rules, state.board, PIECE[state.player]
-    _, adjacent, two_away = __import__("envs.stones.hexagon", fromlist=["geometry"]).geometry(rules.side)
+    _, adjacent, two_away = geometry(rules.side)
     if state.partial:
         return sorted(c for c in two_away[state.partial[0]] if board[c] == EMPTY)
     sources = [c for c in np.flatnonzero(board == piece) if not game.restricted or c in state.origins]
