@@ -44,6 +44,7 @@ from agents.evaluation.zoo_cards import board_note, default_changes, recipe_comm
 from agents.net.zoo import ZOO_DIR, board_changes, read_card, weights_path, zoo_names  # noqa: E402
 from envs import CHANCE, GAMES, game_defaults, make_game  # noqa: E402
 from envs.board_view import board_svg  # noqa: E402
+from envs.compiled import rules_module  # noqa: E402
 from envs.neutral.mutator import NeutralGame  # noqa: E402
 from envs.schedule.mutator import ScheduledGame  # noqa: E402
 from envs.stones.rules import StoneGame  # noqa: E402
@@ -214,11 +215,21 @@ def glance(name: str, game) -> list[str]:
         f"| actions | `Discrete({info.num_actions})` |",
         f"| observation | `{info.obs_shape}` float32 planes (planes, rows, columns), from the mover's view |",
         f"| chance nodes | {'yes' if info.has_chance else 'no'} |",
+        f"| compiled rules | {compiled_rules(game)} |",
         f"| symmetries | {len(game.symmetries())} (the maps the networks augment with) |",
         f"| decisions in a game | at most {info.max_decisions:,} |",
         f"| parameters (defaults) | {params} |",
         "",
     ]
+
+
+def compiled_rules(game) -> str:
+    """Whether the game has compiled rules (``Game.compiled()``) and where they are written."""
+    compiled = game.compiled()
+    if compiled is None:
+        return "no: the Python search driver and engine batch serve it"
+    module = rules_module(compiled).replace(".", "/")
+    return f"yes, in `{module}.py` (`Game.compiled()`: the compiled search driver and playouts)"
 
 
 def engine_table(game) -> list[str]:
@@ -420,8 +431,8 @@ def index_page(found: dict, facts: dict) -> str:
         "encoding, a picture of its board, its zoo network, recipes and reports. What several games "
         "share is in [the rule book](../rules.md).",
         "",
-        "| game | Gymnasium id | what it is | built on | zoo network | recipes | reports |",
-        "|---|---|---|---|---|---|---|",
+        "| game | Gymnasium id | what it is | built on | compiled rules | zoo network | recipes | reports |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for name, (about, _) in found.items():
         game_cards = facts["cards"].get(name, [])
@@ -438,7 +449,8 @@ def index_page(found: dict, facts: dict) -> str:
             or "none"
         )
         lines.append(
-            f"| [{about['title']}]({name}.md) | `{GAMES[name][0]}` | {about['summary']} | {built_on(name)} | {zoo} "
+            f"| [{about['title']}]({name}.md) | `{GAMES[name][0]}` | {about['summary']} | {built_on(name)} "
+            f"| {'yes' if make_game(name).compiled() is not None else 'no'} | {zoo} "
             f"| {recipes_text} | {report_text} |"
         )
     return "\n".join(lines) + "\n"

@@ -32,11 +32,11 @@ terminal row (the compiled driver stops with an error at a chance row after a ch
 ``encode(state)`` gives a state's row and ``decode(row)`` a state equal to the one the Python
 engine reaches by the same actions; ``playout`` plays the same game as
 ``game.random_playout(state, rng)`` when ``seed = envs.kernels.playout_seed(rng)``, so a driver
-that draws seeds in the engine's order gives the same rollout values. The plain placement
-games (Hex, Y, Gomoku, with or without the pie rule) and Reversi register theirs in
-``envs.stones.compiled``, the neutral games (their micro-steps) in ``envs.neutral.compiled``,
-the games with chance nodes in their folders (``envs.games.odoku.compiled``: a coin before
-every move; ``envs.games.sudoku_moyo.compiled``: the puzzle drawn at the start).
+that draws seeds in the engine's order gives the same rollout values. Each game registers its
+functions in a module of its own (the placement games and Reversi in ``envs.stones.compiled``, the
+neutral games in ``envs.neutral.compiled``, the others in their folders); :func:`rules_module`
+names it, and the games table (``docs/games/index.md``, generated) says which games have compiled
+rules.
 """
 
 from __future__ import annotations
@@ -86,6 +86,12 @@ def register(context_class: type, **functions) -> None:
 def provides(compiled: CompiledGame, name: str) -> bool:
     """Whether ``compiled``'s game registered the function ``name`` (one of ``OPTIONAL``)."""
     return name in _IMPLEMENTATIONS.get(type(compiled.context), {})
+
+
+def rules_module(compiled: CompiledGame) -> str:
+    """The module whose ``legal`` serves ``compiled``'s game (where its rules are written), dotted."""
+    legal = _IMPLEMENTATIONS[type(compiled.context)]["legal"]
+    return getattr(legal, "py_func", legal).__module__
 
 
 def _implementation(name: str, context):

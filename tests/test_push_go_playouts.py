@@ -46,11 +46,11 @@ def just_pushed(state) -> bool:
 def ko_refused(state) -> bool:
     """A placement on a cell the last turn emptied is refused for ko, not as suicide."""
     game = _engine(state)
+    legal = game.legal_actions(state)
     return any(
-        state.board[c] == EMPTY and state.previous[c] != EMPTY and game._result(state, c) is None
-        and not game._suicide(state, c)
+        state.board[c] == EMPTY and state.previous[c] != EMPTY and c not in legal and not game._suicide(state, c)
         for c in range(len(state.board))
-    )  # fmt: skip
+    )
 
 
 def push_offered(state) -> bool:

@@ -16,6 +16,7 @@ from agents.net.network import NetConfig, PolicyValueNet
 from agents.search.estimators import FunctionEstimator, RolloutEstimator, UniformEstimator
 from agents.search.mcts import MCTS, SearchConfig
 from agents.search.mcts import driver as compiled_driver
+from envs import GAMES as REGISTERED
 from envs import compiled as rules
 from envs import make_game
 from envs.core import CHANCE, TERMINAL
@@ -281,9 +282,12 @@ def test_auto_picks_the_compiled_driver_where_covered():
     assert MCTS(hex5, SearchConfig(gumbel=True))._compiled is not None
     assert MCTS(hex5, SearchConfig(playout_mix=0.5))._compiled is not None
     assert MCTS(hex5, driver="python")._compiled is None
-    for name in ("reversi", "nex", "neuversi", "adneuversi", "neumoku", "neuy", "odoku", "sudoku_moyo"):
-        assert MCTS(make_game(name))._compiled is not None
-    assert MCTS(make_game("biversi"))._compiled is None
+    for name in REGISTERED:
+        game = make_game(name)
+        assert (MCTS(game)._compiled is not None) == (game.compiled() is not None), name
+    plain = make_game("hex", size=3)
+    plain.compiled = lambda: None  # as a game written in plain Python against envs.core.Game
+    assert MCTS(plain)._compiled is None
 
 
 def test_driver_choice_errors_name_the_reason():

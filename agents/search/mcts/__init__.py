@@ -86,9 +86,8 @@ count and mean value are the N and Q of the edge that leads to it.
 Two drivers run the simulations over those arrays and give the same results
 (visit counts, values, priors, principal variation; the tests compare them on
 fixed seeds). The *compiled driver* (:mod:`~agents.search.mcts.driver`) serves
-games with compiled rules (``game.compiled()``, an ``envs.compiled.CompiledGame``:
-Hex, Y and Gomoku, with or without the pie rule, Reversi, the neutral games over
-them, micro-steps included, Odoku and Sudoku Moyo, chance nodes included) under PUCT
+games with compiled rules (``game.compiled()``, an ``envs.compiled.CompiledGame``; the
+games table, ``docs/games/index.md``, says which), micro-steps and chance nodes included, under PUCT
 with any estimator, ``fpu_reduction``, either chance mode, root
 noise and the Gumbel root: positions are rows of an int32 array, and selection,
 expansion (chance nodes' outcomes too), terminal detection and backup of every root run in numba, with Python

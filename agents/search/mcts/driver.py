@@ -1,6 +1,6 @@
 """The compiled search driver: ``MCTS.search_many`` in numba for games with an
-``envs.compiled.CompiledGame`` (Hex, Y, Gomoku, Reversi and their neutral games, Odoku,
-Sudoku Moyo).
+``envs.compiled.CompiledGame`` (``game.compiled()`` is not None; the games table,
+``docs/games/index.md``, says which).
 
 The tree is the Python driver's (:class:`~agents.search.mcts.tree.Tree`'s arrays, selected by
 ``kernels.walk`` and backed up by ``kernels.backup``), plus each node's position as a row of

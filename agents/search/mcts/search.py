@@ -37,8 +37,8 @@ class MCTS:
     """PUCT tree search for one game; see the module docstring for the algorithm.
 
     ``driver``: "auto" runs the compiled driver (``agents.search.mcts.driver``) where the game
-    has compiled rules (``game.compiled()``: Hex, Y, Gomoku, Reversi, the neutral games, Odoku,
-    Sudoku Moyo; every configuration), and the Python driver otherwise; "python" always runs the Python driver, "compiled" the
+    has compiled rules (``game.compiled()`` is not None; every configuration), and the Python
+    driver otherwise; "python" always runs the Python driver, "compiled" the
     compiled one (ValueError where it cannot). Both give the same results.
     """
 

@@ -154,6 +154,7 @@ class Biqala(Game):
         self.outer_seeds, self.inner_seeds = int(outer_seeds), int(inner_seeds)
         self.idle_limit, self.max_turns = int(idle_limit), int(max_turns)
         self.total = 16 * self.outer_seeds + 8 * self.inner_seeds
+        self._rows = None  # ``compiled()``'s, made on first use
         # a turn is a sow (1 action) or a transfer (at most total + 1 actions)
         self.info = GameInfo(
             name="biqala",
@@ -248,25 +249,25 @@ class Biqala(Game):
 
     def random_playout(self, state: BiqalaState, rng: np.random.Generator) -> tuple[tuple[float, float], int, int]:
         """Uniformly random legal actions from ``state`` (left untouched, a transfer under way
-        included) to the end: ``(returns, decisions, turns)``, in one numba kernel (``playout.py``)
-        that draws one seed from ``rng`` (``playout_seed``) and plays the game
-        ``Game.engine_playout`` plays for that seed (``tests/test_biqala_playouts.py``)."""
+        included) to the end: ``(returns, decisions, turns)``, in one numba kernel
+        (``kernels.play`` on the state's row) that draws one seed from ``rng``
+        (``playout_seed``) and plays the game ``Game.engine_playout`` plays for that seed
+        (``tests/test_biqala_playouts.py``)."""
         if state.player == TERMINAL:
             return self.returns(state), 0, 0
-        from envs.games.biqala import playout  # here: numba compiles on first use
+        from envs.games.biqala import kernels  # here: numba compiles on first use
 
-        outcome, decisions, turns = playout.playout(
-            np.array(state.board, np.int64),
-            np.array(state.stores, np.int64),
-            state.player,
-            state.source,
-            state.idle,
-            state.turns,
-            np.array([self.total, self.idle_limit, self.max_turns], np.int64),
-            playout.tables(),
-            playout_seed(rng),
-        )
+        rows = self.compiled()
+        outcome, decisions, turns = kernels.play(rows.context, rows.encode(state), playout_seed(rng))
         return OUTCOME_RETURNS[outcome], int(decisions), int(turns)
+
+    def compiled(self):
+        """The game's rules over flat rows (``envs.games.biqala.kernels``)."""
+        if self._rows is None:
+            from envs.games.biqala.kernels import BiqalaRows
+
+            self._rows = BiqalaRows(self)
+        return self._rows
 
     def returns(self, state: BiqalaState) -> tuple[float, float]:
         if state.player != TERMINAL or state.stores[0] == state.stores[1]:

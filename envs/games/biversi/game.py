@@ -24,11 +24,12 @@ from typing import Sequence
 
 import numpy as np
 
+from envs.compiled import CompiledGame
 from envs.core import NotationError
-from envs.games.biversi import playout as kernel
-from envs.games.biversi import torus
+from envs.games.biversi import kernels, torus
+from envs.kernels import OUTCOME_RETURNS
 from envs.schedule.moves import EMPTY, PIECE, MoveRules, read_start
-from envs.schedule.mutator import ScheduledGame
+from envs.schedule.mutator import ScheduledGame, ScheduledState
 from envs.stones.board import COLUMNS, DIHEDRAL, board_symmetry, cell_name, square_diagram
 
 MIN_SIZE, MAX_SIZE = 6, len(COLUMNS)  # the patterns stay apart from 6 x 6 on
@@ -80,6 +81,7 @@ class BiversiRules(MoveRules):
             if start
             else start_board(self.n)
         )
+        self._rows: dict[tuple[int, ...], BiversiRows] = {}  # by schedule
         self.start_text = " / ".join(
             " ".join(self.cell_name(c) for c in np.flatnonzero(self.start == piece)) for piece in PIECE
         )
@@ -97,7 +99,7 @@ class BiversiRules(MoveRules):
         flanking (or, without ``must_flank``, touching) empty cell, and while the sections are
         apart and the turn has placed, one next to a section none of ``placed`` is in."""
         torus_of, centre = torus.tiling(self.n)
-        cells = kernel.legal_cells(
+        cells = kernels.legal_cells(
             board,
             self.n,
             self.must_flank,
@@ -111,11 +113,11 @@ class BiversiRules(MoveRules):
 
     def apart(self, board: np.ndarray) -> bool:
         """Whether the sections are apart (two or more groups of stones)."""
-        return kernel.section_count(board, torus.torus_neighbours(self.n)) >= 2
+        return kernels.section_count(board, torus.torus_neighbours(self.n)) >= 2
 
     def play(self, board, seat, partial, cell) -> bool:
         torus_of, centre = torus.tiling(self.n)
-        kernel.place(board, self.n, cell, PIECE[seat], torus_of, centre)
+        kernels.place(board, self.n, cell, PIECE[seat], torus_of, centre)
         return True
 
     def why_illegal(self, board, seat, partial, origins, placed, cell) -> str:
@@ -134,27 +136,19 @@ class BiversiRules(MoveRules):
     has_playout = True
 
     def playout(self, state, schedule, restricted, seed, cut, cut_board) -> tuple[int, int, int]:
-        """The compiled random playout (``envs.games.biversi.playout``), to the end: Biversi has no
-        heuristic value to cut one with."""
+        """The compiled random playout (``kernels.play`` on the state's row), to the end: Biversi
+        has no heuristic value to cut one with."""
         if cut >= 0:
             raise NotImplementedError(f"{self.name} has no heuristic value")
-        torus_of, centre = torus.tiling(self.n)
-        placed = np.array(state.placed, np.int64)
-        neighbours = torus.torus_neighbours(self.n)
-        return kernel.playout(
-            state.board,
-            self.n,
-            self.must_flank,
-            state.player,
-            state.turn,
-            state.moves_left,
-            placed,
-            schedule,
-            neighbours,
-            torus_of,
-            centre,
-            seed,
-        )
+        rows = self.compiled_rows(schedule)
+        return kernels.play(rows.context, rows.encode(state), seed)
+
+    def compiled_rows(self, schedule: np.ndarray) -> BiversiRows:
+        """The compiled rules (``kernels``) of these rules under ``schedule`` (its counts)."""
+        key = tuple(schedule.tolist())
+        if key not in self._rows:
+            self._rows[key] = BiversiRows(self, schedule)
+        return self._rows[key]
 
     # --- the end --------------------------------------------------------------------------------
     def counts(self, board) -> tuple[int, int]:
@@ -294,3 +288,44 @@ class Biversi(ScheduledGame):
         super().__init__(rules, schedule, restricted=False)
         self.info.params.update(size=rules.n, must_flank=rules.must_flank, start=rules.start_text)
         del self.info.params["restricted"]  # placements have no origins to restrict
+
+    def compiled(self) -> BiversiRows:
+        """The game's rules over flat rows (``envs.games.biversi.kernels``)."""
+        return self.rules.compiled_rows(self._counts)
+
+
+class BiversiRows(CompiledGame):
+    """Biversi's ``envs.compiled.CompiledGame``: its rows and context (``kernels``' docstring)."""
+
+    def __init__(self, rules: BiversiRules, schedule: np.ndarray):
+        self.rules, self.cells = rules, rules.num_cells
+        self.most = int(schedule.max())
+        self.origins = self.cells + kernels.SCALARS + self.most  # where the origin bits start
+        self.width = self.origins + kernels.origin_words(self.cells)
+        self.max_legal = self.cells  # the placements, or PASS alone
+        self.context = kernels.context(rules.n, rules.must_flank, schedule, self.width)
+
+    def encode(self, state: ScheduledState) -> np.ndarray:
+        cells = self.cells
+        row = np.zeros(self.width, np.int32)
+        row[:cells] = state.board
+        outcome = kernels.RUNNING if state.result is None else OUTCOME_RETURNS.index(tuple(state.result))
+        scalars = (state.player, state.turn, state.moves_left, state.passes, state.moves, outcome, len(state.placed))
+        row[cells : cells + kernels.SCALARS] = scalars
+        row[cells + kernels.SCALARS : cells + kernels.SCALARS + len(state.placed)] = state.placed
+        for cell in state.origins:
+            row[self.origins + cell // kernels.CELLS_A_WORD] |= 1 << (cell % kernels.CELLS_A_WORD)
+        return row
+
+    def decode(self, row: np.ndarray) -> ScheduledState:
+        cells = self.cells
+        state = ScheduledState(row[:cells].astype(self.rules.start.dtype))
+        player, turn, moves_left, passes, moves, outcome, placed = row[cells : cells + kernels.SCALARS].tolist()
+        state.player, state.turn, state.moves_left, state.passes, state.moves = player, turn, moves_left, passes, moves
+        state.result = None if outcome == kernels.RUNNING else OUTCOME_RETURNS[outcome]
+        state.placed = tuple(row[cells + kernels.SCALARS : cells + kernels.SCALARS + placed].tolist())
+        bits = row[self.origins :].astype(np.int64)
+        state.origins = frozenset(
+            cell for cell in range(cells) if bits[cell // kernels.CELLS_A_WORD] >> (cell % kernels.CELLS_A_WORD) & 1
+        )
+        return state

@@ -1,5 +1,5 @@
 """The n x n torus of Biversi: its 8-neighbourhood and the 3 x 3 tiling on which Reversi's own
-flanking kernels (``envs.stones.flanking``) run, in ``envs.games.biversi.playout``.
+flanking kernels (``envs.stones.flanking``) run, in ``envs.games.biversi.kernels``.
 
 A line of the torus wraps round the edges: from a cell, each of the 8 directions
 meets the other n - 1 cells of its row, column or diagonal and then the cell

@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from envs.compiled import CompiledGame
 from envs.core import TERMINAL, Game, GameInfo, IllegalActionError, NotationError, Symmetry, lead_returns, turn_text
+from envs.games.push_go import kernels
+from envs.games.push_go.kernels import KO_RULES, ORTHOGONAL, PUSH_FORMS, REPETITIONS
 from envs.kernels import OUTCOME_RETURNS, cut_returns, playout_seed
 from envs.stones.board import (
     DIHEDRAL,
@@ -30,12 +33,7 @@ from envs.stones.board import (
 EMPTY, BLACK, WHITE = 0, 1, 2
 SYMBOLS = ".xo"
 SEAT_NAMES = ("x", "o")
-PUSH_FORMS = ("place", "move")
-KO_RULES = ("simple", "push")  # ``ko``: simple ko beside the push, or the push instead of a ko rule
-REPETITIONS = 3  # ko="push": the third time a position stands ends the game drawn
 NUM_PLANES = 6  # ko="push" adds a seventh: the position stands for the second time
-ORTHOGONAL = ((-1, 0), (1, 0), (0, -1), (0, 1))
-NO_BOARD = np.empty(0, np.uint8)  # the kernel's ``cut_board`` when it plays to the end
 
 
 class PushGoState:
@@ -129,6 +127,7 @@ class PushGo(Game):
         cells = self.n * self.n
         self.pass_action = 2 * cells
         self.neighbours = neighbour_table(self.n, ORTHOGONAL)
+        self._rows: PushGoRows | None = None
         self.info = GameInfo(
             name="push_go",
             seat_names=SEAT_NAMES,
@@ -168,43 +167,25 @@ class PushGo(Game):
         return state.player
 
     def legal_actions(self, state: PushGoState) -> list[int]:
+        """The placements by cell, the pushes by cell, the pass (``kernels.legal``)."""
         if state.player == TERMINAL:
             return []
-        board, colour = state.board, state.player + 1
-        groups = self._groups(board)
-        places, pushes = [], []
-        for cell in range(self.n * self.n):
-            if board[cell] == EMPTY:
-                captures = any(
-                    board[x] == 3 - colour and groups[x][1] == {cell} for x in self.neighbours[cell]
-                )  # fmt: skip
-                if captures:  # only a capture can bring a board back (ko)
-                    if self._result(state, cell) is not None:
-                        places.append(cell)
-                elif any(
-                    board[x] == EMPTY or (board[x] == colour and len(groups[x][1]) > 1) for x in self.neighbours[cell]
-                ):
-                    places.append(cell)
-            elif board[cell] == 3 - colour and len(groups[cell][0]) == 1 and len(groups[cell][1]) == 1:
-                if self._result(state, self.n * self.n + cell) is not None:
-                    pushes.append(self.n * self.n + cell)
-        return places + pushes + [self.pass_action]
+        rows = self.compiled()
+        return rows.moves[: kernels.legal(rows.context, rows.position(state), rows.moves)].tolist()
 
     def apply(self, state: PushGoState, action: int) -> None:
         action = self.check_action(state, action)
-        if action == self.pass_action:
-            state.previous = bytes(state.board)
-            state.passes += 1
+        if action not in self.legal_actions(state):
+            raise IllegalActionError(f"action {action} ({self._name(action)}): {self._problem(state, action)}")
+        rows = self.compiled()
+        row = rows.position(state)
+        kernels.advance(rows.context, row, action)
+        if action != self.pass_action:
+            state.previous, state.board = bytes(state.board), bytearray(row[: self.n * self.n].astype(np.uint8))
         else:
-            board = self._result(state, action)
-            if board is None:
-                raise IllegalActionError(f"action {action} ({self._name(action)}): {self._problem(state, action)}")
-            state.previous, state.board = bytes(state.board), board
-            state.passes = 0
-        state.turns += 1
-        state.player = 1 - state.player
-        if state.passes >= 2:
-            state.player = TERMINAL
+            state.previous = bytes(state.board)
+        state.player, state.passes, state.turns = row[2 * self.n * self.n :][: kernels.TURNS + 1].tolist()
+        if state.player == TERMINAL:
             return
         self._record(state)
         if state.repeats >= REPETITIONS or state.turns >= self.max_turns:
@@ -219,38 +200,11 @@ class PushGo(Game):
         state.seen += (key,)
         state.repeats = state.seen.count(key)
 
-    def _result(self, state: PushGoState, action: int) -> bytearray | None:
-        """The board after placement or push ``action``, or None when it is illegal."""
-        n2, colour = self.n * self.n, state.player + 1
-        board = state.board[:]
-        if action < n2:
-            if board[action] != EMPTY:
-                return None
-            board[action] = colour
-            touched = (action,)
-        else:
-            cell = action - n2
-            liberty = self._push_target(board, cell, colour)
-            if liberty is None:
-                return None
-            board[liberty], board[cell] = 3 - colour, colour
-            touched = (cell, liberty)
-            if self.push_form == "move":
-                board[self._beyond(cell, liberty)] = EMPTY
-        for start in touched:  # the enemy's groups without liberties go
-            for x in (start, *self.neighbours[start]):
-                if board[x] == 3 - colour:
-                    stones, liberties = self._group(board, x)
-                    if not liberties:
-                        for stone in stones:
-                            board[stone] = EMPTY
-        for start in touched:  # then no group of the mover's may be without liberties
-            for x in (start, *self.neighbours[start]):
-                if board[x] == colour and not self._group(board, x)[1]:
-                    return None
-        if self.ko == "simple" and bytes(board) == state.previous:
-            return None
-        return board
+    def compiled(self) -> PushGoRows:
+        """The game's rules over flat rows (``envs.games.push_go.kernels``), which the engine runs too."""
+        if self._rows is None:
+            self._rows = PushGoRows(self)
+        return self._rows
 
     def _push_target(self, board, cell: int, colour: int) -> int | None:
         """The liberty the enemy stone on ``cell`` is pushed into, or None when there is no push."""
@@ -297,12 +251,12 @@ class PushGo(Game):
         return "ko: the turn would bring back the board as it was before the opponent's last turn"
 
     def _suicide(self, state: PushGoState, action: int) -> bool:
-        saved = state.previous
-        state.previous = b""  # no ko: whatever is refused now is refused as suicide
-        try:
-            return self._result(state, action) is None
-        finally:
-            state.previous = saved
+        """Whether ``action`` (a placement on an empty cell, or a push) leaves a group of the
+        mover's without liberties: refused with no ko rule in force."""
+        rows = self.compiled()
+        row = rows.position(state)
+        row[self.n * self.n : 2 * self.n * self.n] = -1  # no board equals it: no ko
+        return not kernels.result(rows.context, row, action)
 
     def _group(self, board, cell: int) -> tuple[list[int], set[int]]:
         colour, stones, liberties = board[cell], [cell], set()
@@ -316,24 +270,14 @@ class PushGo(Game):
                     stones.append(x)
         return stones, liberties
 
-    def _groups(self, board) -> list:
-        """Per cell, the (stones, liberties) of its group (None on an empty cell)."""
-        found: list = [None] * len(board)
-        for cell in range(len(board)):
-            if board[cell] and found[cell] is None:
-                group = self._group(board, cell)
-                for stone in group[0]:
-                    found[stone] = group
-        return found
-
     def random_playout(self, state: PushGoState, rng: np.random.Generator) -> tuple[tuple[float, float], int, int]:
         """Uniformly random legal actions from ``state`` (left untouched) to the end:
-        ``(returns, decisions, turns)``, in one numba kernel (``playout.py``) that draws one seed
-        from ``rng`` (``playout_seed``) and plays the game ``Game.engine_playout`` plays for that
-        seed (``tests/test_push_go_playouts.py``)."""
+        ``(returns, decisions, turns)``, in one numba kernel (``kernels.play``) that draws one
+        seed from ``rng`` (``playout_seed``) and plays the game ``Game.engine_playout`` plays for
+        that seed (``tests/test_push_go_playouts.py``)."""
         if state.player == TERMINAL:
             return self.returns(state), 0, 0
-        outcome, decisions, turns = self._playout(state, playout_seed(rng), -1, NO_BOARD)
+        outcome, decisions, turns = self._play(state, playout_seed(rng), -1)[0]
         return OUTCOME_RETURNS[outcome], int(decisions), int(turns)
 
     def cut_playout(self, state: PushGoState, rng: np.random.Generator, turns: int) -> tuple[float, float]:
@@ -341,49 +285,22 @@ class PushGo(Game):
         it; the engine loop's game for the same seed."""
         if state.player == TERMINAL:
             return self.returns(state)
-        board = np.empty(self.n * self.n, np.uint8)
-        return cut_returns(self._playout(state, playout_seed(rng), turns, board)[0], lambda: self._lead(board.tolist()))
+        (outcome, _, _), row = self._play(state, playout_seed(rng), turns)
+        return cut_returns(outcome, lambda: self._lead(row[: self.n * self.n]))
 
-    def _playout(self, state: PushGoState, seed: int, cut: int, cut_board: np.ndarray) -> tuple[int, int, int]:
-        """The kernel's ``(outcome, decisions, turns)`` from ``state`` (not over)."""
-        from envs.games.push_go import playout  # here: numba compiles on first use
-
-        return playout.playout(
-            np.frombuffer(bytes(state.board), np.uint8),
-            np.frombuffer(state.previous, np.uint8),
-            state.player,
-            state.passes,
-            state.turns,
-            np.frombuffer(b"".join(state.seen), np.uint8).reshape(len(state.seen), self.n * self.n + 1),
-            playout.neighbours(self.n),
-            np.array([self.n, playout.FORMS.index(self.push_form), KO_RULES.index(self.ko), self.max_turns], np.int64),
-            self.komi,
-            seed,
-            cut,
-            cut_board,
-        )
+    def _play(self, state: PushGoState, seed: int, cut: int) -> tuple[tuple[int, int, int], np.ndarray]:
+        """``kernels.play`` from ``state`` (not over): its ``(outcome, decisions, turns)`` and the
+        row it stopped at."""
+        rows = self.compiled()
+        row = rows.encode(state)
+        return kernels.play(rows.context, row, seed, cut), row
 
     # --- the end -------------------------------------------------------------------------------
     def area(self, board) -> tuple[int, int]:
         """Area scores (x, o): stones plus the empty regions that touch one colour only."""
-        scores = [0, 0, 0]
-        for stone in board:
-            scores[stone] += 1
-        seen = set()
-        for cell in range(len(board)):
-            if board[cell] == EMPTY and cell not in seen:
-                region, touches = [cell], set()
-                seen.add(cell)
-                for x in region:
-                    for y in self.neighbours[x]:
-                        if board[y] == EMPTY and y not in seen:
-                            seen.add(y)
-                            region.append(y)
-                        elif board[y]:
-                            touches.add(board[y])
-                if len(touches) == 1:
-                    scores[touches.pop()] += len(region)
-        return scores[BLACK], scores[WHITE]
+        board = board if isinstance(board, np.ndarray) else np.frombuffer(bytes(board), np.uint8)
+        black, white = kernels.area_of(self.compiled().context, board.astype(np.int32))
+        return int(black), int(white)
 
     def margin(self, state: PushGoState) -> float:
         """x's area minus o's area and the komi."""
@@ -429,18 +346,9 @@ class PushGo(Game):
 
     # --- observation and symmetry ----------------------------------------------------------------
     def observe(self, state: PushGoState) -> np.ndarray:
-        n, mover = self.n, (0 if state.player == TERMINAL else state.player) + 1
-        board = np.frombuffer(bytes(state.board), dtype=np.uint8)
-        planes = np.zeros((self.info.obs_shape[0], n * n), dtype=np.float32)
-        planes[0], planes[1] = board == mover, board == 3 - mover
-        for cell, group in enumerate(self._groups(state.board)):
-            if group is not None and len(group[1]) == 1:
-                planes[2 if board[cell] == mover else 3, cell] = 1.0
-        planes[4] = mover == BLACK
-        planes[5] = state.passes > 0
-        if self.ko == "push":
-            planes[6] = state.repeats == REPETITIONS - 1
-        return planes.reshape(self.info.obs_shape)
+        rows, out = self.compiled(), np.empty(self.info.obs_shape, np.float32)
+        kernels.observe(rows.context, rows.position(state), out)
+        return out
 
     def symmetries(self) -> list[Symmetry]:
         n2 = self.n * self.n
@@ -502,3 +410,47 @@ class PushGo(Game):
         from envs.stones.picture import draw_stone_square
 
         return draw_stone_square(state.board, self.n, [""] * (self.n * self.n))
+
+
+class PushGoRows(CompiledGame):
+    """Push Go's ``envs.compiled.CompiledGame``: its rows and context (``kernels``' docstring)."""
+
+    def __init__(self, game: PushGo):
+        self.game, self.cells = game, game.n * game.n
+        self.start = kernels.history_start(self.cells)  # a position's entries, the history aside
+        self.words = kernels.words(self.cells)
+        self.room = game.max_turns + 1 if game.ko == "push" else 0  # the start, then a position a turn
+        self.width = self.start + self.room * self.words
+        self.max_legal = 2 * self.cells + 1
+        self.context = kernels.context(game.n, game.push_form, game.ko, game.max_turns, game.komi, self.width)
+        self.moves = np.empty(self.max_legal, np.int64)  # the engine's legal actions
+
+    def position(self, state: PushGoState) -> np.ndarray:
+        """The row of ``state`` without its history: all that legality, a turn's board and the
+        observation read."""
+        cells = self.cells
+        row = np.empty(self.start, np.int32)
+        row[:cells] = np.frombuffer(state.board, np.uint8)
+        row[cells : 2 * cells] = np.frombuffer(state.previous, np.uint8)
+        row[2 * cells :] = (state.player, state.passes, state.turns, state.repeats, len(state.seen))
+        return row
+
+    def encode(self, state: PushGoState) -> np.ndarray:
+        if len(state.seen) > self.room:
+            raise ValueError(f"a position with {len(state.seen)} earlier positions; the rows hold {self.room}")
+        row = np.zeros(self.width, np.int32)
+        row[: self.start] = self.position(state)
+        if state.seen:
+            keys = np.frombuffer(b"".join(state.seen), np.uint8).reshape(len(state.seen), self.cells + 1)
+            row[self.start : self.start + len(keys) * self.words] = kernels.pack_keys(keys).reshape(-1)
+        return row
+
+    def decode(self, row: np.ndarray) -> PushGoState:
+        cells = self.cells
+        state = PushGoState.__new__(PushGoState)
+        state.board = bytearray(row[:cells].astype(np.uint8))
+        state.previous = row[cells : 2 * cells].astype(np.uint8).tobytes()
+        state.player, state.passes, state.turns, state.repeats, stored = row[2 * cells : self.start].tolist()
+        packed = row[self.start : self.start + stored * self.words].reshape(stored, self.words)
+        state.seen = tuple(key.tobytes() for key in kernels.unpack_keys(packed, cells))
+        return state

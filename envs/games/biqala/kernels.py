@@ -1,0 +1,304 @@
+"""Biqala's rules in numba over a flat int32 row: the random playout and the compiled search
+driver (``envs.compiled``, ``Biqala.compiled()``) run them.
+
+A row holds the board (24 cells' stones), the two stores, then ``PLAYER`` (a seat or
+``TERMINAL``), ``SOURCE`` (the transfer under way's source, or -1), ``IDLE`` (turns since the
+last capture or transfer) and ``TURNS``: ``BiqalaState``'s fields. The context is a
+:class:`BiqalaContext`: ``params`` int64 ``[total, idle_limit, max_turns]``, the engine's board
+as arrays (:func:`tables`) and scratch room. The rules are ``game.py``'s, step for step: the
+legal actions in ``Biqala.legal_actions``' order (the mover's non-empty cells in increasing
+order to sow, then the same cells to begin a transfer; only the feeding sows when the opponent's
+side is empty; in a transfer under way the source's partners in ``PARTNERS`` order, then the
+end), ``sow`` (a lap skips the emptied cell, the 2-or-3 captures backwards), the grand slam,
+``_feeds``, the transfer (its first stone to the opponent's store, the turn over when the source
+is empty) and ``Biqala._end_turn``'s ends (more than half the stones in a store, ``idle_limit``,
+``max_turns``, no legal move), after which each player takes the stones on his own cells.
+:func:`play` draws one ``envs.kernels.draw`` a decision over :func:`legal`'s actions, the game
+``Game.engine_playout`` plays for the same seed.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from functools import cache
+
+import numpy as np
+from numba import njit
+
+from envs.compiled import CompiledGame, register
+from envs.core import TERMINAL
+from envs.games.biqala.game import (
+    END,
+    INNER_RING,
+    NUM_CELLS,
+    OUTER_RING,
+    OWNER,
+    PARTNERS,
+    PUT,
+    RING_OF,
+    SEAT_CELLS,
+    TRANSFER,
+    Biqala,
+    BiqalaState,
+)
+from envs.kernels import draw
+
+STORES, PLAYER, SOURCE, IDLE, TURNS = NUM_CELLS, NUM_CELLS + 2, NUM_CELLS + 3, NUM_CELLS + 4, NUM_CELLS + 5
+WIDTH = NUM_CELLS + 6
+TOTAL, IDLE_LIMIT, MAX_TURNS = range(3)  # params
+BiqalaContext = namedtuple(
+    "BiqalaContext",
+    ["params", "rings", "lengths", "ring_of", "place", "owner", "partners", "seat_cells"]
+    + ["options", "captured", "moves", "copy"],
+)
+
+
+@cache
+def tables() -> tuple[np.ndarray, ...]:
+    """The engine's board as arrays: ``rings`` (2, 16; the outer ring, then the inner, padded
+    with -1), each ring's length, each cell's ring (0 outer, 1 inner) and place in it, its
+    owner, its ``PARTNERS`` (24, 4; padded with -1) and each seat's cells (2, 12)."""
+    rings = np.full((2, len(OUTER_RING)), -1, np.int64)
+    rings[0, : len(OUTER_RING)] = OUTER_RING
+    rings[1, : len(INNER_RING)] = INNER_RING
+    lengths = np.array([len(OUTER_RING), len(INNER_RING)], np.int64)
+    ring_of = np.array([0 if RING_OF[c] is OUTER_RING else 1 for c in range(NUM_CELLS)], np.int64)
+    place = np.array([RING_OF[c].index(c) for c in range(NUM_CELLS)], np.int64)
+    partners = np.full((NUM_CELLS, max(len(p) for p in PARTNERS)), -1, np.int64)
+    for cell, cells in enumerate(PARTNERS):
+        partners[cell, : len(cells)] = cells
+    return rings, lengths, ring_of, place, np.array(OWNER, np.int64), partners, np.array(SEAT_CELLS, np.int64)
+
+
+@njit(cache=True, inline="always")
+def legal(context, row, out):
+    """``Biqala.legal_actions`` into ``out[:count]``; the count (0 at the end)."""
+    player, source = row[PLAYER], row[SOURCE]
+    if player == TERMINAL:
+        return 0
+    if source >= 0:  # a transfer under way: a partner of the source, or the end
+        partners = context.partners
+        count = 0
+        while count < partners.shape[1] and partners[source, count] >= 0:
+            out[count] = PUT + partners[source, count]
+            count += 1
+        out[count] = END
+        return count + 1
+    rings, lengths, ring_of, place, owner = (
+        context.rings,
+        context.lengths,
+        context.ring_of,
+        context.place,
+        context.owner,
+    )
+    return _options(row[:NUM_CELLS], player, rings, lengths, ring_of, place, owner, context.seat_cells, out)
+
+
+@njit(cache=True, inline="always")
+def apply(context, row, action):
+    """``Biqala.apply`` for a legal ``action``: a sow with its captures, a transfer begun (its
+    first stone to the opponent's store), a stone of it put, or its end; then the turn's end
+    where the turn is over."""
+    board, stores, player = row[:NUM_CELLS], row[NUM_CELLS : NUM_CELLS + 2], row[PLAYER]
+    if action < TRANSFER:
+        taken = _sow(
+            board,
+            action,
+            context.rings,
+            context.lengths,
+            context.ring_of,
+            context.place,
+            context.owner,
+            context.captured,
+        )
+        stores[player] += taken
+        _end_turn(context, row, taken > 0)
+        return
+    if action < PUT:
+        row[SOURCE] = action - TRANSFER
+        stores[1 - player] += 1
+    elif action < END:
+        board[action - PUT] += 1
+    else:
+        _end_turn(context, row, True)  # a transfer resets the cycle count, as a capture does
+        return
+    board[row[SOURCE]] -= 1
+    if board[row[SOURCE]] == 0:
+        _end_turn(context, row, True)
+
+
+@njit(cache=True, inline="always")
+def _end_turn(context, row, took):
+    """``Biqala._end_turn``: the other player's turn, or the end, where each player takes the
+    stones on his own cells."""
+    board, stores = row[:NUM_CELLS], row[NUM_CELLS : NUM_CELLS + 2]
+    params, seat_cells = context.params, context.seat_cells
+    row[SOURCE] = -1
+    row[TURNS] += 1
+    row[IDLE] = 0 if took else row[IDLE] + 1
+    row[PLAYER] = 1 - row[PLAYER]
+    over = 2 * max(stores[0], stores[1]) > params[TOTAL] or row[IDLE] >= params[IDLE_LIMIT]
+    if over or row[TURNS] >= params[MAX_TURNS] or legal(context, row, context.options) == 0:
+        for seat in range(2):
+            for cell in seat_cells[seat]:
+                stores[seat] += board[cell]
+                board[cell] = 0
+        row[PLAYER] = TERMINAL
+
+
+@njit(cache=True)
+def to_play(context, row):
+    return row[PLAYER]
+
+
+@njit(cache=True)
+def returns(context, row, out):
+    """+1 / -1 for the seat with more stones captured at the end, zeros for a tie or before it."""
+    out[0] = out[1] = 0.0
+    first, second = row[NUM_CELLS], row[NUM_CELLS + 1]
+    if row[PLAYER] == TERMINAL and first != second:
+        won = 0 if first > second else 1
+        out[won], out[1 - won] = 1.0, -1.0
+
+
+@njit(cache=True)
+def play(context, row, seed):
+    """``(outcome, decisions, turns)`` of a random game from ``row`` (played on in place), as
+    ``Game.engine_playout`` counts them: ``outcome`` 0 a draw, 1 or 2 the winning seat + 1."""
+    moves = context.moves
+    decisions = turns = 0
+    while row[PLAYER] != TERMINAL:
+        index, seed = draw(seed, legal(context, row, moves))
+        mover = row[PLAYER]
+        apply(context, row, moves[index])
+        decisions += 1
+        turns += row[PLAYER] != mover
+    first, second = row[NUM_CELLS], row[NUM_CELLS + 1]
+    return (0 if first == second else (1 if first > second else 2)), decisions, turns
+
+
+@njit(cache=True)
+def playout(context, row, seed, out):
+    """The returns of :func:`play` from ``row`` (left untouched) into ``out``."""
+    copy = context.copy
+    copy[:] = row
+    play(context, copy, seed)
+    returns(context, copy, out)
+
+
+@njit(cache=True)
+def observe(context, row, out):
+    """``Biqala.observe`` into ``out`` (``[9, 4, 6]``)."""
+    params, owner = context.params, context.owner
+    flat = out.reshape(out.shape[0], NUM_CELLS)
+    flat[:] = 0.0
+    mover = 0 if row[PLAYER] == TERMINAL else row[PLAYER]
+    for cell in range(NUM_CELLS):
+        stones = row[cell]
+        flat[0, cell] = 1.0 if owner[cell] == mover else 0.0
+        flat[1, cell] = np.float32(min(stones, 24)) / np.float32(24.0)
+        flat[2, cell] = 1.0 if stones == 1 else 0.0
+        flat[3, cell] = 1.0 if stones == 2 else 0.0
+    if row[SOURCE] >= 0:
+        flat[4, row[SOURCE]] = 1.0
+        flat[5, :] = 1.0
+    flat[6, :] = row[NUM_CELLS + mover] / params[TOTAL]
+    flat[7, :] = row[NUM_CELLS + 1 - mover] / params[TOTAL]
+    flat[8, :] = row[IDLE] / params[IDLE_LIMIT]
+
+
+@njit(cache=True)
+def _options(board, seat, rings, lengths, ring_of, place, owner, seat_cells, options):
+    """``Biqala.legal_actions`` of ``seat`` outside a transfer into ``options``; their count."""
+    opponent = 0
+    for cell in seat_cells[1 - seat]:
+        opponent += board[cell]
+    count = 0
+    for cell in seat_cells[seat]:
+        if board[cell] and (opponent or _feeds(board, cell, rings, lengths, ring_of, place, owner)):
+            options[count] = cell  # the sow (``SOW`` is 0)
+            count += 1
+    if opponent:  # transfers feed nobody: only when the opponent has stones
+        for k in range(count):
+            options[count + k] = TRANSFER + options[k]
+        count *= 2
+    return count
+
+
+@njit(cache=True)
+def _feeds(board, cell, rings, lengths, ring_of, place, owner):
+    """``game._feeds``: whether sowing ``cell`` puts a stone on the opponent's side."""
+    ring, size, position = rings[ring_of[cell]], lengths[ring_of[cell]], place[cell]
+    for _ in range(min(board[cell], size - 1)):
+        position = (position + 1) % size
+        if owner[ring[position]] != owner[cell]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _sow(board, cell, rings, lengths, ring_of, place, owner, captured):
+    """``game.sow`` and ``Biqala.apply``'s captures: sow ``cell`` in place, take the 2s and 3s
+    back from the last cell unless that is a grand slam; the stones taken."""
+    ring, size, position = rings[ring_of[cell]], lengths[ring_of[cell]], place[cell]
+    mover = owner[cell]
+    stones = board[cell]
+    board[cell] = 0
+    while stones:
+        position = (position + 1) % size
+        if ring[position] != cell:  # the emptied cell is skipped on every lap
+            board[ring[position]] += 1
+            stones -= 1
+    taken = count = 0
+    while owner[ring[position]] != mover and (board[ring[position]] == 2 or board[ring[position]] == 3):
+        captured[count] = ring[position]
+        taken += board[ring[position]]
+        count += 1
+        position = (position - 1) % size
+    if taken == 0:
+        return 0
+    opponent = 0
+    for other in range(len(board)):
+        if owner[other] != mover:
+            opponent += board[other]
+    if taken == opponent:  # a grand slam captures nothing
+        return 0
+    for k in range(count):
+        board[captured[k]] = 0
+    return taken
+
+
+def context(total: int, idle_limit: int, max_turns: int) -> BiqalaContext:
+    """The kernels' constants (``Biqala``'s settings, the board's :func:`tables`) and scratch room."""
+    board = tables()
+    return BiqalaContext(
+        np.array([total, idle_limit, max_turns], np.int64),
+        *board,
+        np.empty(2 * board[-1].shape[1], np.int64),
+        np.empty(board[1][0], np.int64),
+        np.empty(2 * board[-1].shape[1] + 1, np.int64),
+        np.empty(WIDTH, np.int32),
+    )
+
+
+class BiqalaRows(CompiledGame):
+    """Biqala's ``envs.compiled.CompiledGame``: its rows and context (module docstring)."""
+
+    width = WIDTH
+    max_legal = 2 * len(SEAT_CELLS[0])  # a sow and a transfer from each of the mover's cells
+
+    def __init__(self, game: Biqala):
+        self.context = context(game.total, game.idle_limit, game.max_turns)
+
+    def encode(self, state: BiqalaState) -> np.ndarray:
+        return np.array([*state.board, *state.stores, state.player, state.source, state.idle, state.turns], np.int32)
+
+    def decode(self, row: np.ndarray) -> BiqalaState:
+        state = BiqalaState.__new__(BiqalaState)
+        values = row.tolist()
+        state.board, state.stores = values[:NUM_CELLS], values[NUM_CELLS:PLAYER]
+        state.player, state.source, state.idle, state.turns = values[PLAYER:]
+        return state
+
+
+register(BiqalaContext, legal=legal, apply=apply, to_play=to_play, returns=returns, playout=playout, observe=observe)

@@ -1,0 +1,481 @@
+"""Push Go's rules in numba over a flat int32 row: the one move generator of the game, which the
+engine (``PushGo``), its random and cut playouts and the compiled search driver
+(``envs.compiled``) all run.
+
+A row holds the board (``cells`` entries, 0 empty, 1 x, 2 o), the board before the last turn
+(``PREVIOUS``: what simple ko refuses to bring back), the scalars ``PLAYER, PASSES, TURNS,
+REPEATS, STORED`` (``PushGoState``'s, ``STORED`` the positions kept) and under ``ko="push"``
+the positions that have stood (``PushGoState.seen``): a key a ``words``-entry slot from
+``HISTORY`` on, the board and the player to move packed two bits a cell (:func:`pack`), room for
+one a turn up to ``max_turns``. The context is a :class:`PushGoContext`: ``params`` int64 ``[n,
+push form code, ko code, max_turns, words]``, ``komi``, ``neighbours`` (``PushGo.neighbours`` as
+an (n*n, 4) array padded with -1) and scratch room for the kernels.
+
+The rules are ``docs/games/push_go.md``'s: a placement that takes nothing is legal when the
+stone has an empty neighbour or joins a group of its colour with another liberty; every other
+placement and every push is tried whole (:func:`result`: the push into the stone's one liberty,
+in the ``place`` or the ``move`` form; the enemy's groups left without liberties go, then a group
+of the mover's without liberties makes it illegal; under ``ko="simple"`` a board equal to the one
+before the opponent's last turn is refused). The end is two passes in a row or ``max_turns``
+turns, scored by area and the komi, or under ``ko="push"`` the third time a position stands: a
+draw. :func:`play` draws one ``envs.kernels.draw`` a turn over :func:`legal`'s actions (the
+placements by cell, the pushes by cell, the pass: ``PushGo.legal_actions``' order), the game
+``Game.engine_playout`` plays for the same seed.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from functools import cache
+
+import numpy as np
+from numba import njit
+
+from envs.compiled import register
+from envs.core import TERMINAL
+from envs.kernels import CUT, draw
+from envs.stones.board import neighbour_table
+
+EMPTY = 0
+ORTHOGONAL = ((-1, 0), (1, 0), (0, -1), (0, 1))
+PUSH_FORMS = ("place", "move")  # ``push_form``'s code in the kernels: its index
+KO_RULES = ("simple", "push")  # ``ko``'s code in the kernels: its index
+REPETITIONS = 3  # ko="push": the third time a position stands ends the game drawn
+PLAYER, PASSES, TURNS, REPEATS, STORED = range(5)  # after the two boards
+SCALARS = 5
+N, MOVE_FORM, PUSH_KO, MAX_TURNS, WORDS = range(5)  # params
+CELLS_A_WORD = 16  # two bits a cell in an int32
+PushGoContext = namedtuple(
+    "PushGoContext",
+    ["params", "komi", "neighbours", "after", "label", "size", "liberties", "stack", "mark", "stamp", "moves", "copy"],
+)
+
+
+@cache
+def neighbours(n: int) -> np.ndarray:
+    """``PushGo.neighbours`` (the same table, the same order) as an (n*n, 4) array padded with -1."""
+    table = np.full((n * n, 4), -1, np.int64)
+    for cell, found in enumerate(neighbour_table(n, ORTHOGONAL)):
+        table[cell, : len(found)] = found
+    return table
+
+
+def words(cells: int) -> int:
+    """The int32 entries of one packed position key (the board and the player to move)."""
+    return -(-(cells + 1) // CELLS_A_WORD)
+
+
+def history_start(cells: int) -> int:
+    """Where a row's positions start: after the board, the previous board and the scalars."""
+    return 2 * cells + SCALARS
+
+
+def context(n: int, push_form: str, ko: str, max_turns: int, komi: float, width: int) -> PushGoContext:
+    """The kernels' constants and scratch room for a game's settings (``width``: its rows')."""
+    cells = n * n
+    params = np.array([n, PUSH_FORMS.index(push_form), KO_RULES.index(ko), max_turns, words(cells)], np.int64)
+    scratch = [np.empty(cells, np.int32)] + [np.empty(cells, np.int64) for _ in range(4)]
+    return PushGoContext(
+        params,
+        np.array([komi], np.float64),
+        neighbours(n),
+        *scratch,
+        np.zeros(cells, np.int64),  # mark: a cell met in search ``stamp`` (no clearing between searches)
+        np.zeros(1, np.int64),
+        np.empty(2 * cells + 1, np.int64),
+        np.empty(width, np.int32),
+    )
+
+
+def pack_keys(keys: np.ndarray) -> np.ndarray:
+    """Position keys (uint8 ``[k, cells + 1]``: the board, then the player to move) packed as
+    :func:`pack` packs one: int32 ``[k, words]``."""
+    count, length = keys.shape
+    padded = np.zeros((count, words(length - 1) * CELLS_A_WORD), np.uint32)
+    padded[:, :length] = keys
+    shifts = (2 * np.arange(CELLS_A_WORD)).astype(np.uint32)
+    packed = (padded.reshape(count, -1, CELLS_A_WORD) << shifts).sum(axis=2, dtype=np.uint32)
+    return packed.view(np.int32)
+
+
+def unpack_keys(packed: np.ndarray, cells: int) -> np.ndarray:
+    """:func:`pack_keys` undone: uint8 ``[k, cells + 1]``."""
+    shifts = (2 * np.arange(CELLS_A_WORD)).astype(np.uint32)
+    values = (packed.view(np.uint32)[:, :, None] >> shifts) & 3
+    return values.reshape(len(packed), packed.shape[1] * CELLS_A_WORD)[:, : cells + 1].astype(np.uint8)
+
+
+@njit(cache=True)
+def pack(board, player, out):
+    """The key of ``board`` with ``player`` to move into ``out`` (``words`` entries), two bits a cell."""
+    cells = len(board)
+    for w in range(len(out)):
+        word = 0
+        for j in range(CELLS_A_WORD):
+            i = w * CELLS_A_WORD + j
+            value = board[i] if i < cells else (player if i == cells else 0)
+            word |= np.int64(value) << (2 * j)
+        out[w] = np.int32(np.uint32(word))
+
+
+@njit(cache=True, inline="always")
+def legal(context, row, out):
+    """``PushGo.legal_actions`` into ``out[:count]``: the placements by cell, the pushes (``n*n +
+    cell``) by cell, the pass; the count (0 at the end)."""
+    params, adjacent = context.params, context.neighbours
+    n = params[N]
+    cells = n * n
+    player = row[2 * cells + PLAYER]
+    if player == TERMINAL:
+        return 0
+    board, previous = row[:cells], row[cells : 2 * cells]
+    move_form, push_ko = params[MOVE_FORM], params[PUSH_KO]
+    colour = player + 1
+    enemy = 3 - colour
+    label, size, liberties = context.label, context.size, context.liberties
+    after, stack, mark, stamp = context.after, context.stack, context.mark, context.stamp
+    label_groups(board, adjacent, label, size, liberties, stack, mark, stamp)
+    count = 0
+    for cell in range(cells):  # placements
+        if board[cell] != EMPTY:
+            continue
+        captures = breathes = False
+        for k in range(4):
+            x = adjacent[cell, k]
+            if x < 0:
+                break
+            if board[x] == enemy and liberties[label[x]] == 1:  # its one liberty is ``cell``
+                captures = True
+            elif board[x] == EMPTY or (board[x] == colour and liberties[label[x]] > 1):
+                breathes = True
+        if captures:  # only a capture can bring a board back (ko): the whole test
+            if _result(board, previous, colour, cell, n, move_form, push_ko, adjacent, after, stack, mark, stamp):
+                out[count] = cell
+                count += 1
+        elif breathes:
+            out[count] = cell
+            count += 1
+    for cell in range(cells):  # pushes: an isolated enemy stone in atari
+        if board[cell] == enemy and size[label[cell]] == 1 and liberties[label[cell]] == 1:
+            if _result(
+                board, previous, colour, cells + cell, n, move_form, push_ko, adjacent, after, stack, mark, stamp
+            ):
+                out[count] = cells + cell
+                count += 1
+    out[count] = 2 * cells  # the pass
+    return count + 1
+
+
+@njit(cache=True, inline="always")
+def advance(context, row, action):
+    """``PushGo.apply``'s board and counters for a legal ``action``: the board after it, the one
+    before it kept as ``PREVIOUS``, the passes in a row, the turn, the player (``TERMINAL`` after
+    a second pass in a row); the positions and the other ends are :func:`apply`'s."""
+    cells = context.params[N] ** 2
+    board, previous, meta = row[:cells], row[cells : 2 * cells], row[2 * cells : 2 * cells + SCALARS]
+    if action == 2 * cells:
+        previous[:] = board
+        meta[PASSES] += 1
+    else:
+        result(context, row, action)
+        previous[:] = board
+        board[:] = context.after
+        meta[PASSES] = 0
+    meta[TURNS] += 1
+    meta[PLAYER] = 1 - meta[PLAYER]
+    if meta[PASSES] >= 2:
+        meta[PLAYER] = TERMINAL
+
+
+@njit(cache=True, inline="always")
+def apply(context, row, action):
+    """``PushGo.apply`` for a legal ``action``: :func:`advance`, then under ``ko="push"`` the new
+    position kept and counted (``PushGo._record``); the game ends at its third time or after
+    ``max_turns`` turns."""
+    advance(context, row, action)
+    params = context.params
+    cells = params[N] ** 2
+    meta = row[2 * cells : 2 * cells + SCALARS]
+    if meta[PLAYER] == TERMINAL:
+        return
+    if params[PUSH_KO]:
+        size, stored = params[WORDS], meta[STORED]
+        history = row[2 * cells + SCALARS :]
+        key = history[stored * size : (stored + 1) * size]
+        pack(row[:cells], meta[PLAYER], key)
+        repeats = 0
+        for k in range(stored + 1):
+            repeats += _same(history[k * size : (k + 1) * size], key)
+        meta[STORED], meta[REPEATS] = stored + 1, repeats
+    if meta[REPEATS] >= REPETITIONS or meta[TURNS] >= params[MAX_TURNS]:
+        meta[PLAYER] = TERMINAL
+
+
+@njit(cache=True)
+def to_play(context, row):
+    return row[2 * context.params[N] ** 2 + PLAYER]
+
+
+@njit(cache=True)
+def outcome(context, row):
+    """The end's winner: 0 a draw (a third repetition, or no margin), 1 x, 2 o."""
+    cells = context.params[N] ** 2
+    if row[2 * cells + REPEATS] >= REPETITIONS:
+        return 0
+    black, white = area(row[:cells], context.neighbours, context.stack, context.mark, context.stamp)
+    margin = black - white - context.komi[0]
+    return 0 if margin == 0 else (1 if margin > 0 else 2)
+
+
+@njit(cache=True)
+def returns(context, row, out):
+    """``PushGo.returns``: +1 / -1 by area and komi at the end, zeros for a draw or before it."""
+    out[0] = out[1] = 0.0
+    if to_play(context, row) == TERMINAL:
+        won = outcome(context, row)
+        if won:
+            out[won - 1], out[2 - won] = 1.0, -1.0
+
+
+@njit(cache=True)
+def play(context, row, seed, cut):
+    """``(outcome, decisions, turns)`` of a random game from ``row`` (played on in place) as
+    ``Game.engine_playout`` counts them: ``outcome`` 0 a draw, 1 or 2 the winning seat + 1, or
+    ``CUT`` once ``cut`` turns have ended (-1: never), the row then the position reached."""
+    decisions = 0
+    moves = context.moves
+    while to_play(context, row) != TERMINAL:
+        if decisions == cut:  # every turn one decision
+            return CUT, decisions, decisions
+        index, seed = draw(seed, legal(context, row, moves))
+        apply(context, row, moves[index])
+        decisions += 1
+    return outcome(context, row), decisions, decisions
+
+
+@njit(cache=True)
+def playout(context, row, seed, out):
+    """The returns of :func:`play` from ``row`` (left untouched) into ``out``."""
+    copy = context.copy
+    copy[:] = row
+    won = play(context, copy, seed, -1)[0]
+    out[0] = out[1] = 0.0
+    if won:
+        out[won - 1], out[2 - won] = 1.0, -1.0
+
+
+@njit(cache=True)
+def observe(context, row, out):
+    """``PushGo.observe`` into ``out`` (``[6 or 7, n, n]``): the mover's and the opponent's stones,
+    those in atari, all ones where the mover is x, where the opponent passed last, and under
+    ``ko="push"`` where the position stands for the second time."""
+    cells = context.params[N] ** 2
+    board, meta = row[:cells], row[2 * cells : 2 * cells + SCALARS]
+    mover = (0 if meta[PLAYER] == TERMINAL else meta[PLAYER]) + 1
+    label, liberties = context.label, context.liberties
+    label_groups(board, context.neighbours, label, context.size, liberties, context.stack, context.mark, context.stamp)
+    flat = out.reshape(out.shape[0], cells)
+    flat[:] = 0.0
+    for cell in range(cells):
+        if board[cell] == EMPTY:
+            continue
+        mine = board[cell] == mover
+        flat[0 if mine else 1, cell] = 1.0
+        if liberties[label[cell]] == 1:
+            flat[2 if mine else 3, cell] = 1.0
+    flat[4, :] = 1.0 if mover == 1 else 0.0
+    flat[5, :] = 1.0 if meta[PASSES] > 0 else 0.0
+    if out.shape[0] > 6:
+        flat[6, :] = 1.0 if meta[REPEATS] == REPETITIONS - 1 else 0.0
+
+
+@njit(cache=True)
+def _same(a, b):
+    for k in range(len(a)):
+        if a[k] != b[k]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def label_groups(board, neighbours, label, size, liberties, stack, mark, stamp):
+    """Every stone's group into ``label``, and each group's stones and liberties."""
+    label[:] = -1
+    groups = 0
+    for start in range(len(board)):
+        if board[start] == EMPTY or label[start] >= 0:
+            continue
+        colour = board[start]
+        stamp[0] += 1
+        seen = stamp[0]  # a local: the stores to ``mark`` may alias ``stamp`` for the compiler
+        label[start] = groups
+        stack[0] = start
+        top, head, free = 1, 0, 0
+        while head < top:
+            stone = stack[head]
+            head += 1
+            for k in range(4):
+                x = neighbours[stone, k]
+                if x < 0:
+                    break
+                if board[x] == EMPTY:
+                    if mark[x] != seen:
+                        mark[x] = seen
+                        free += 1
+                elif board[x] == colour and label[x] < 0:
+                    label[x] = groups
+                    stack[top] = x
+                    top += 1
+        size[groups], liberties[groups] = top, free
+        groups += 1
+
+
+@njit(cache=True)
+def _breathes(board, start, neighbours, stack, mark, stamp):
+    """``(has a liberty, stones)``: the group through ``start`` into ``stack[:stones]``; the
+    search stops at the first liberty (then ``stones`` is partial)."""
+    colour = board[start]
+    stamp[0] += 1
+    seen = stamp[0]
+    mark[start] = seen
+    stack[0] = start
+    top, head = 1, 0
+    while head < top:
+        stone = stack[head]
+        head += 1
+        for k in range(4):
+            x = neighbours[stone, k]
+            if x < 0:
+                break
+            if board[x] == EMPTY:
+                return True, top
+            if board[x] == colour and mark[x] != seen:
+                mark[x] = seen
+                stack[top] = x
+                top += 1
+    return False, top
+
+
+@njit(cache=True)
+def result(context, row, action):
+    """Whether ``action`` is legal for the player to move, the board after it into
+    ``context.after``. ``action``: a placement on an empty cell, or a push of an isolated enemy
+    stone in atari (the callers offer no other)."""
+    params = context.params
+    n = params[N]
+    cells = n * n
+    return _result(
+        row[:cells],
+        row[cells : 2 * cells],
+        row[2 * cells + PLAYER] + 1,
+        action,
+        n,
+        params[MOVE_FORM],
+        params[PUSH_KO],
+        context.neighbours,
+        context.after,
+        context.stack,
+        context.mark,
+        context.stamp,
+    )
+
+
+@njit(cache=True)
+def _result(board, previous, colour, action, n, move_form, push_ko, adjacent, after, stack, mark, stamp):
+    """:func:`result` over the arrays it reads (one call a candidate action: no context to pass)."""
+    cells = n * n
+    enemy = 3 - colour
+    after[:] = board
+    first = second = action  # the cells the turn touched
+    if action < cells:
+        after[action] = colour
+    else:  # find the stone's one liberty
+        cell = action - cells
+        liberty = -1
+        for k in range(4):
+            x = adjacent[cell, k]
+            if x >= 0 and board[x] == EMPTY:
+                liberty = x
+        if move_form:  # the mover's stone beyond, opposite the liberty, moves onto ``cell``
+            r, c = cell // n, cell % n
+            rr, cc = 2 * r - liberty // n, 2 * c - liberty % n
+            if rr < 0 or rr >= n or cc < 0 or cc >= n or board[rr * n + cc] != colour:
+                return False
+            after[rr * n + cc] = EMPTY
+        after[liberty], after[cell] = enemy, colour
+        first, second = cell, liberty
+    for start in (first, second):  # the enemy's groups without liberties go
+        for k in range(-1, 4):
+            x = start if k < 0 else adjacent[start, k]
+            if x < 0:
+                break
+            if after[x] == enemy:
+                free, stones = _breathes(after, x, adjacent, stack, mark, stamp)
+                if not free:
+                    for i in range(stones):
+                        after[stack[i]] = EMPTY
+    for start in (first, second):  # then no group of the mover's may be without liberties
+        for k in range(-1, 4):
+            x = start if k < 0 else adjacent[start, k]
+            if x < 0:
+                break
+            if after[x] == colour and not _breathes(after, x, adjacent, stack, mark, stamp)[0]:
+                return False
+    if push_ko:  # no ko rule: the push settles kos, repetition ends cycles
+        return True
+    for cell in range(cells):  # simple ko
+        if after[cell] != previous[cell]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def area(board, neighbours, stack, mark, stamp):
+    """(x, o) area: stones plus the empty regions that touch one colour only."""
+    scores = np.zeros(3, np.int64)
+    stamp[0] += 1
+    seen = stamp[0]
+    for cell in range(len(board)):
+        scores[board[cell]] += 1
+    for start in range(len(board)):
+        if board[start] != EMPTY or mark[start] == seen:
+            continue
+        mark[start] = seen
+        stack[0] = start
+        top, head, touches = 1, 0, 0
+        while head < top:
+            cell = stack[head]
+            head += 1
+            for k in range(4):
+                x = neighbours[cell, k]
+                if x < 0:
+                    break
+                if board[x] == EMPTY:
+                    if mark[x] != seen:
+                        mark[x] = seen
+                        stack[top] = x
+                        top += 1
+                else:
+                    touches |= 1 << board[x]
+        if touches == 2:
+            scores[1] += top
+        elif touches == 4:
+            scores[2] += top
+    return scores[1], scores[2]
+
+
+@njit(cache=True)
+def area_of(context, board):
+    """:func:`area` of ``board`` (int32) with the context's scratch room."""
+    return area(board, context.neighbours, context.stack, context.mark, context.stamp)
+
+
+@njit(cache=True)
+def result_into(context, row, action, out):
+    """:func:`result` with the board after ``action`` copied into ``out`` (the engine's call)."""
+    legal_now = result(context, row, action)
+    out[:] = context.after
+    return legal_now
+
+
+register(PushGoContext, legal=legal, apply=apply, to_play=to_play, returns=returns, playout=playout, observe=observe)
