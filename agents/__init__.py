@@ -12,6 +12,7 @@ and for batches of games). Every package depends only on ``envs``, those two
 modules and the packages above it in this list.
 """
 
+import envs.numba_cache  # noqa: F401  (first: numba's cache folder before any kernel)
 from agents.players import PLAYER_SPECS, Player, make_player
 
 __all__ = ["PLAYER_SPECS", "Player", "make_player"]

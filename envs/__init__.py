@@ -9,6 +9,7 @@ from importlib import import_module
 
 import gymnasium
 
+import envs.numba_cache  # noqa: F401  (first: numba's cache folder before any kernel)
 from envs.core import (
     CHANCE,
     TERMINAL,

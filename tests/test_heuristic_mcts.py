@@ -15,7 +15,7 @@ from envs import make_game
 from envs.core import TERMINAL, play_out
 from envs.games.four_way_walls.board import HORIZONTAL, OFF, Position
 from envs.games.four_way_walls.game import WALL, start_stones, wall_array
-from envs.games.four_way_walls.playout import steps_to_go
+from envs.games.four_way_walls.kernels import steps_to_go
 from envs.kernels import playout_seed
 from envs.schedule.moves import BLOCK, PIECE
 from envs.schedule.mutator import ScheduledState

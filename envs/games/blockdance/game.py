@@ -1,5 +1,5 @@
 """Blockdance: turn a connected block of your men around one of them; kill every enemy man
-(docs/games/blockdance.md; the rotation rule is in ``moves.py``).
+(docs/games/blockdance.md; the rotation rule is in ``kernels.py``).
 
 The board is a hexagon of side s (``envs.stones.hexagon``: 15 rows of 8 to 15 cells for the
 text's s = 8, letters ``a``-``C``). A turn is micro-steps over cells: the pivot (a man of the
@@ -14,22 +14,13 @@ from typing import Sequence
 
 import numpy as np
 
+from envs.compiled import observe_row
 from envs.core import TERMINAL, Game, GameInfo, IllegalActionError, NotationError, Symmetry, lead_returns, turn_text
-from envs.games.blockdance.moves import (
-    ANGLES,
-    EMPTY,
-    OFF_BOARD,
-    PIECE,
-    group_of,
-    is_legal_block,
-    landing,
-    largest_block,
-    moves_something,
-    rotation_table,
-    turn_block,
-)
+from envs.games.blockdance import kernels
+from envs.games.blockdance.moves import ANGLES, EMPTY, OFF_BOARD, PIECE, group_of, landing
 from envs.games.blockdance.notation import NOT, cells_text, read_cells
 from envs.kernels import OUTCOME_RETURNS, cut_returns, playout_seed
+from envs.row_playout import random_play
 from envs.schedule.moves import read_start
 from envs.stones import hexagon
 from envs.stones.board import cell_symmetry
@@ -41,7 +32,6 @@ SYMBOLS = {EMPTY: ".", PIECE[0]: "y", PIECE[1]: "o"}
 DIAGRAM_VALUES = {".": EMPTY, ",": EMPTY, "y": PIECE[0], "o": PIECE[1]}
 NUM_PLANES = 14
 MEN_LEAD = 4  # a lead of this many men is worth 0.76 in ``heuristic_returns``
-NO_BOARD = np.empty(0, np.int64)  # the kernel's ``cut_board`` when it plays to the end
 _PIVOT = re.compile(r"^([a-zA-Z][0-9]{1,2})(?:\.([0-9]))?$")
 _ANGLE = re.compile(r"^\.?([0-9])$")
 
@@ -158,6 +148,7 @@ class Blockdance(Game):
         self.on, self.adjacent, _ = hexagon.geometry(self.side)
         self.free_pass, self.idle_limit, self.max_turns = bool(free_pass), int(idle_limit), int(max_turns)
         self.start = self._read_start(start)
+        self._compiled: kernels.BlockdanceRows | None = None
         self.start_text = start or " / ".join(
             " ".join(self.cell_name(c) for c in range(self.num_cells) if self.start[c] == piece) for piece in PIECE
         )
@@ -192,31 +183,61 @@ class Blockdance(Game):
 
     def state_at(self, board: Sequence[int], player: int, turns: int = 0) -> BlockdanceState:
         """A state at the start of ``player``'s turn with ``board`` (values as ``moves.py``)."""
+        return self.state_of([int(v) for v in board], player, turns=turns)
+
+    def state_of(
+        self,
+        board: list[int],
+        player: int,
+        pivot: int = -1,
+        angle: int = 0,
+        block: tuple[int, ...] = (),
+        turns: int = 0,
+        idle: int = 0,
+        passes: int = 0,
+        winner: int = -1,
+    ) -> BlockdanceState:
+        """The state these fields describe (a turn begun or the end included), with what the
+        turn may still do worked out as ``apply`` keeps it (a compiled row's ``decode``)."""
         state = BlockdanceState.__new__(BlockdanceState)
-        state.board, state.player = [int(v) for v in board], player
-        state.turns, state.idle, state.passes = turns, 0, 0
-        state.winner, state.reason = -1, ""
-        self._start_turn(state)
+        state.board, state.player, state.turns, state.idle, state.passes = board, player, turns, idle, passes
+        state.winner = winner
+        state.reason = self._reason(state) if player == TERMINAL else ""
+        state.pivot, state.angle, state.block, state.largest, state.reach = -1, 0, (), {}, frozenset()
+        state.pivots = ()
+        if player != TERMINAL:
+            self._start_turn(state)
+        if pivot >= 0:
+            state.pivot, state.block, state.largest = pivot, block, self._turns(state, pivot)
+            state.angle = angle
+            state.reach = state.largest[angle] if angle else frozenset()
         return state
 
     def _start_turn(self, state: BlockdanceState) -> None:
         state.pivot, state.angle, state.block, state.largest, state.reach = -1, 0, (), {}, frozenset()
-        state.pivots = tuple(
-            c for c in range(self.num_cells) if state.board[c] == PIECE[state.player] and self._turns(state, c)
-        )
+        out = np.empty(self.num_cells, np.int64)
+        count = kernels.pivots_into(self._context, self._board(state), PIECE[state.player], out)
+        state.pivots = tuple(out[:count].tolist())
 
-    def _turns(self, state: BlockdanceState, pivot: int, first_only: bool = True) -> dict[int, frozenset[int]]:
-        """The angles that ``pivot`` may turn a block by, each with its largest block (the
-        first one found only, when ``first_only``)."""
-        found = {}
-        for angle in ANGLES:
-            image = landing(self.side, pivot, angle)
-            block = largest_block(state.board, pivot, image, self.adjacent)
-            if len(block) >= 2 and moves_something(state.board, block, image):
-                found[angle] = block
-                if first_only:
-                    break
-        return found
+    def _turns(self, state: BlockdanceState, pivot: int) -> dict[int, frozenset[int]]:
+        """The angles that ``pivot`` may turn a block by, each with its largest block."""
+        masks = np.zeros((len(ANGLES) + 1, self.num_cells), np.uint8)
+        kernels.angle_blocks(self._context, self._board(state), pivot, masks)
+        return {angle: frozenset(np.flatnonzero(masks[angle]).tolist()) for angle in ANGLES if masks[angle].any()}
+
+    @staticmethod
+    def _board(state: BlockdanceState) -> np.ndarray:
+        return np.array(state.board, np.int32)
+
+    def compiled(self) -> kernels.BlockdanceRows:
+        """The rules over flat rows (``kernels.py``), which the engine's own moves run on too."""
+        if self._compiled is None:
+            self._compiled = kernels.BlockdanceRows(self)
+        return self._compiled
+
+    @property
+    def _context(self) -> kernels.BlockdanceContext:
+        return self.compiled().context
 
     def to_play(self, state: BlockdanceState) -> int:
         return state.player
@@ -229,15 +250,9 @@ class Blockdance(Game):
             return list(state.pivots) + ([self.PASS] if can_pass else [])
         if not state.angle:
             return [self.ANGLE + angle - 1 for angle in state.largest]
-        return sorted(self._joiners(state) + ([state.pivot] if self._can_turn(state) else []))
-
-    def _joiners(self, state: BlockdanceState) -> list[int]:
-        """The men that may join the block next: in its largest block, next to the block so far."""
-        block = state.block
-        return [m for m in state.reach if m not in block and any(c in block for c in self.adjacent[m])]
-
-    def _can_turn(self, state: BlockdanceState) -> bool:
-        return is_legal_block(state.board, frozenset(state.block), landing(self.side, state.pivot, state.angle))
+        compiled = self.compiled()  # the men that may join the block, and the pivot where it turns
+        out = np.empty(compiled.max_legal, np.int64)
+        return out[: kernels.legal(compiled.context, compiled.encode(state), out)].tolist()
 
     def apply(self, state: BlockdanceState, action: int) -> None:
         action = self.check_action(state, action)
@@ -248,14 +263,17 @@ class Blockdance(Game):
             self._end_turn(state, taken=0)
         elif state.pivot < 0:
             state.pivot, state.block = action, (action,)
-            state.largest = self._turns(state, action, first_only=False)
+            state.largest = self._turns(state, action)
         elif not state.angle:
             state.angle = action - self.ANGLE + 1
             state.reach = state.largest[state.angle]
         elif action != state.pivot:
             state.block += (action,)
         else:
-            taken = turn_block(state.board, state.block, landing(self.side, state.pivot, state.angle))
+            board = self._board(state)
+            block = np.array(state.block, np.int32)
+            taken = kernels.turn_block(self._context, board, block, state.pivot, state.angle)
+            state.board = board.tolist()
             state.passes = 0
             self._end_turn(state, taken)
 
@@ -265,13 +283,8 @@ class Blockdance(Game):
         state.idle = 0 if taken else state.idle + 1
         state.player = 1 - mover
         if not state.men(1 - mover):
-            state.winner, state.reason = mover, "every enemy man killed"
-        elif state.passes >= 2:
-            state.reason = "both passed"
-        elif state.idle >= self.idle_limit:
-            state.reason = f"{self.idle_limit} turns without a capture"
-        elif state.turns >= self.max_turns:
-            state.reason = f"{self.max_turns} turns"
+            state.winner = mover
+        state.reason = self._reason(state)
         if state.reason:
             state.player = TERMINAL
             state.pivot, state.angle, state.block, state.pivots, state.largest, state.reach = (
@@ -284,6 +297,18 @@ class Blockdance(Game):
             )
         else:
             self._start_turn(state)
+
+    def _reason(self, state: BlockdanceState) -> str:
+        """Why the game is over after the turn just ended ('' where it goes on)."""
+        if state.winner >= 0:
+            return "every enemy man killed"
+        if state.passes >= 2:
+            return "both passed"
+        if state.idle >= self.idle_limit:
+            return f"{self.idle_limit} turns without a capture"
+        if state.turns >= self.max_turns:
+            return f"{self.max_turns} turns"
+        return ""
 
     def _problem(self, state: BlockdanceState, action: int) -> str:
         seat = SEAT_NAMES[state.player]
@@ -321,42 +346,28 @@ class Blockdance(Game):
 
     def random_playout(self, state: BlockdanceState, rng: np.random.Generator) -> tuple[tuple[float, float], int, int]:
         """Uniformly random legal actions from ``state`` (left untouched, a turn begun included) to
-        the end: ``(returns, decisions, turns)``, in one numba kernel (``playout.py``) that draws
-        one seed from ``rng`` (``playout_seed``) and plays the game ``Game.engine_playout`` plays
-        for that seed (``tests/test_wall_block_playouts.py``)."""
+        the end: ``(returns, decisions, turns)``, in numba over the rules' kernels
+        (``envs.row_playout.random_play``), one seed drawn from ``rng`` (``playout_seed``): the
+        game ``Game.engine_playout`` plays for that seed (``tests/test_wall_block_playouts.py``)."""
         if state.player == TERMINAL:
             return self.returns(state), 0, 0
-        outcome, decisions, turns = self._playout(state, playout_seed(rng), -1, NO_BOARD)
+        outcome, decisions, turns, _ = self._playout(state, playout_seed(rng), -1)
         return OUTCOME_RETURNS[outcome], int(decisions), int(turns)
 
     def cut_playout(self, state: BlockdanceState, rng: np.random.Generator, turns: int) -> tuple[float, float]:
-        """``Game.cut_playout`` in the playout kernel, the men of the board it stops at scoring
-        it; the engine loop's game for the same seed."""
+        """``Game.cut_playout`` in numba over the rules' kernels, the men of the board it stops at
+        scoring it; the engine loop's game for the same seed."""
         if state.player == TERMINAL:
             return self.returns(state)
-        board = np.empty(self.num_cells, np.int64)
-        return cut_returns(self._playout(state, playout_seed(rng), turns, board)[0], lambda: men_lead(board.tolist()))
+        outcome, _, _, row = self._playout(state, playout_seed(rng), turns)
+        return cut_returns(outcome, lambda: men_lead(row[: self.num_cells].tolist()))
 
-    def _playout(self, state: BlockdanceState, seed: int, cut: int, cut_board: np.ndarray) -> tuple[int, int, int]:
-        """The kernel's ``(outcome, decisions, turns)`` from ``state`` (not over)."""
-        from envs.games.blockdance.playout import playout  # here: numba compiles on first use
-
-        return playout(
-            np.array(state.board, np.int64),
-            rotation_table(self.side),
-            hexagon.tables(self.side)[0],
-            state.player,
-            state.pivot,
-            state.angle,
-            np.array(state.block, np.int64),
-            state.turns,
-            state.idle,
-            state.passes,
-            np.array([self.free_pass, self.idle_limit, self.max_turns], np.int64),
-            seed,
-            cut,
-            cut_board,
-        )
+    def _playout(self, state: BlockdanceState, seed: int, cut: int) -> tuple[int, int, int, np.ndarray]:
+        """``random_play``'s ``(outcome, decisions, turns)`` from ``state`` (not over), and the row
+        where it stopped."""
+        compiled = self.compiled()
+        row, options = compiled.encode(state), np.empty(compiled.max_legal, np.int64)
+        return (*random_play(compiled.context, row, seed, cut, options), row)
 
     def heuristic_returns(self, state: BlockdanceState) -> tuple[float, float]:
         """Men now: y's less o's. The game is won by killing every enemy man and a man once
@@ -384,23 +395,11 @@ class Blockdance(Game):
 
     # --- observation and symmetry ------------------------------------------------------------
     def observe(self, state: BlockdanceState) -> np.ndarray:
-        planes = np.zeros((NUM_PLANES, self.num_cells), dtype=np.float32)
-        board = np.array(state.board)
-        mover = 0 if state.player == TERMINAL else state.player
-        planes[0] = board == PIECE[mover]
-        planes[1] = board == PIECE[1 - mover]
-        planes[2] = board != OFF_BOARD
-        if state.pivot >= 0:
-            planes[3, state.pivot] = 1.0
-            planes[4, list(state.block)] = 1.0
-        if state.angle:
-            image = landing(self.side, state.pivot, state.angle)
-            planes[5, [image[m] for m in state.block]] = 1.0
-            planes[5 + state.angle] = 1.0
-        planes[11] = state.passes > 0
-        planes[12] = state.idle / self.idle_limit
-        planes[13] = state.turns / self.max_turns
-        return planes.reshape(self.info.obs_shape)
+        """The planes of the class docstring, by the rules' kernel (``kernels.observe``)."""
+        compiled = self.compiled()
+        planes = np.empty(self.info.obs_shape, np.float32)
+        observe_row(compiled.context, compiled.encode(state), planes)
+        return planes
 
     def symmetries(self) -> list[Symmetry]:
         """The 12 maps of the hexagon; a mirror also swaps angle a and 6 - a (its planes and actions)."""

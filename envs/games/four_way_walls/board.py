@@ -1,5 +1,7 @@
-"""Four-way walls' board rules (docs/games/four_way_walls.md): where a stone may step or jump,
-where a wall may stand, and whether every stone can still reach its goal.
+"""Four-way walls' board (docs/games/four_way_walls.md), and its rules as the text names them:
+where a stone may step or jump by which way (``routes``, for the notation), and why a wall
+cannot stand (``wall_clash``, for the messages). The legal actions, the path rule and the
+playouts are ``kernels.py``'s.
 
 The board has n x n cells and (n + 1) x (n + 1) points, both counted from the top left::
 
@@ -135,72 +137,3 @@ def wall_clash(pos: Position, orientation: int, i: int, j: int) -> str:
     if other[i * n1 + j]:
         return "it would cross a wall"
     return ""
-
-
-def reachable(pos: Position, goal: int) -> set[int]:
-    """The cells from which a stone heading for ``goal`` can reach that boundary past the walls
-    (stones do not count: they move)."""
-    n = pos.size
-    edge = {N: range(n), S: range(n * (n - 1), n * n), W: range(0, n * n, n), E: range(n - 1, n * n, n)}[goal]
-    seen, todo = set(edge), list(edge)
-    while todo:
-        cell = todo.pop()
-        for d in range(4):
-            nxt = step(pos, cell, d, goal)
-            if nxt >= 0 and nxt not in seen:
-                seen.add(nxt)
-                todo.append(nxt)
-    return seen
-
-
-def all_can_reach(pos: Position) -> bool:
-    """Whether every stone on the board still has a path to its goal boundary."""
-    cells_of = {goal: [c for k, c in enumerate(pos.stones) if c != OFF and goal_of(k) == goal] for goal in range(4)}
-    return all(not cells or set(cells) <= reachable(pos, goal) for goal, cells in cells_of.items())
-
-
-def legal_walls(pos: Position) -> list[tuple[int, int, int]]:
-    """Every wall (orientation, i, j) that may be played: no clash, every stone can still reach its
-    goal. Only a wall that closes a loop of walls and boundary can cut a region off, so the paths
-    are searched only for those (two of its three points already joined to each other)."""
-    n, n1 = pos.size, pos.size + 1
-    parent = list(range(n1 * n1 + 1))
-    rim = n1 * n1  # every boundary point is this one node
-
-    def node(i: int, j: int) -> int:
-        return rim if i in (0, n) or j in (0, n) else i * n1 + j
-
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    def points(o: int, i: int, j: int) -> tuple[int, int, int]:
-        di, dj = (0, 1) if o == HORIZONTAL else (1, 0)
-        return node(i - di, j - dj), node(i, j), node(i + di, j + dj)
-
-    for o, i, j in pos.wall_list():
-        a, b, c = (find(p) for p in points(o, i, j))
-        parent[a] = c
-        parent[b] = c
-    legal = []
-    for o in (HORIZONTAL, VERTICAL):
-        for i in range(1, n):
-            for j in range(1, n):
-                if wall_clash(pos, o, i, j):
-                    continue
-                closes_a_loop = len({find(p) for p in points(o, i, j)}) < 3
-                if not (closes_a_loop and cuts_off(pos, o, i, j)):
-                    legal.append((o, i, j))
-    return legal
-
-
-def cuts_off(pos: Position, orientation: int, i: int, j: int) -> bool:
-    """Whether the wall would leave some stone without a path to its goal."""
-    index = i * (pos.size + 1) + j
-    pos.walls[orientation][index] = True
-    try:
-        return not all_can_reach(pos)
-    finally:
-        pos.walls[orientation][index] = False

@@ -15,19 +15,10 @@ from typing import Sequence
 
 import numpy as np
 
+from envs.compiled import observe_row
 from envs.core import TERMINAL, Game, GameInfo, IllegalActionError, NotationError, Symmetry, lead_returns, turn_text
-from envs.games.four_way_walls.board import (
-    BLOCKED,
-    OFF,
-    Position,
-    all_can_reach,
-    goal_of,
-    legal_walls,
-    routes,
-    seat_of,
-    step,
-    wall_clash,
-)
+from envs.games.four_way_walls import kernels
+from envs.games.four_way_walls.board import OFF, Position, routes, seat_of, wall_clash
 from envs.games.four_way_walls.notation import (
     DIRECTIONS,
     STONE_LETTERS,
@@ -40,12 +31,12 @@ from envs.games.four_way_walls.notation import (
     wall_name,
 )
 from envs.kernels import OUTCOME_RETURNS, cut_returns, playout_seed
+from envs.row_playout import random_play
 from envs.schedule.schedule import TurnSchedule
 
 SEAT_NAMES = ("NESW", "nesw")
 STEP, WALL = 0, 1  # the phases of a turn: stones stepping, then the wall
 TO_WIN = 3  # stones off the board
-NO_POSITION = (np.empty(0, np.int64), np.empty((2, 0), np.uint8))  # the kernel's cut position when it plays to the end
 NUM_PLANES = 23
 MIN_SIZE, MAX_SIZE = 4, 25  # the start needs two stones a side apart; point names run A..Z
 _STEP_WORD = re.compile(r"^([NESWnesw])([nesw])([nesw])?$", re.IGNORECASE)
@@ -130,7 +121,7 @@ class FourWayWalls(Game):
         if self.schedule.most > 4:
             raise ValueError(f"schedule: a turn steps each of four stones at most once, got {schedule!r}")
         self.size, self.walls, self.max_turns = int(size), int(walls), int(max_turns)
-        self._counts = np.array(self.schedule.counts, np.int64)  # for the playout kernel
+        self._compiled: kernels.WallsRows | None = None
         n = self.size
         self.OFF = n * n
         self.WALL0 = n * n + 1
@@ -154,19 +145,51 @@ class FourWayWalls(Game):
         """A state at the start of ``to_move``'s turn number ``turn`` (0 = the game's first)."""
         if pos.size != self.size:
             raise ValueError(f"the position is {pos.size} x {pos.size}, the game {self.size} x {self.size}")
-        if not all_can_reach(pos):
+        if not self._all_can_reach(pos):
             raise ValueError("a stone of the position has no path to its goal boundary")
         if to_move not in (0, 1) or isinstance(turn, bool) or not isinstance(turn, int) or turn < 0:
             raise ValueError(f"to_move must be 0 or 1 and turn a turn number from 0, got {to_move!r}, {turn!r}")
         if walls_left is not None and (len(walls_left) != 2 or any(not 0 <= int(w) for w in walls_left)):
             raise ValueError(f"walls_left must be two counts of walls in hand, got {walls_left!r}")
-        state = WallsState.__new__(WallsState)
-        state.pos, state.result = pos.copy(), None
-        state.walls_left = [self.walls, self.walls] if walls_left is None else [int(w) for w in walls_left]
+        state = self.state_of(pos.copy(), to_move, turn, STEP, 0, 0, -1, [self.walls] * 2, None)
+        if walls_left is not None:
+            state.walls_left = [int(w) for w in walls_left]
         if any(state.off(seat) >= TO_WIN for seat in (0, 1)):
             raise ValueError("a seat of the position has three stones off the board: the game is over")
         self._start_turn(state, to_move, turn)
         return state
+
+    def state_of(
+        self,
+        pos: Position,
+        player: int,
+        turn: int,
+        phase: int,
+        steps_left: int,
+        moved: int,
+        picked: int,
+        walls_left: list[int],
+        result: tuple[float, float] | None,
+    ) -> WallsState:
+        """The state of these fields as they stand (a compiled row's ``decode``)."""
+        state = WallsState.__new__(WallsState)
+        state.pos, state.player, state.turn, state.phase = pos, player, turn, phase
+        state.steps_left, state.moved, state.picked = steps_left, moved, picked
+        state.walls_left, state.result, state.legal = walls_left, result, None
+        return state
+
+    def compiled(self) -> kernels.WallsRows:
+        """The rules over flat rows (``kernels.py``), which the engine's legal actions and
+        observation run on too."""
+        if self._compiled is None:
+            self._compiled = kernels.WallsRows(self)
+        return self._compiled
+
+    def _all_can_reach(self, pos: Position) -> bool:
+        """Whether every stone on the board still has a path to its goal boundary."""
+        n = self.size
+        seen, todo = np.empty(n * n, np.uint8), np.empty(n * n, np.int64)
+        return kernels.all_can_reach(np.array(pos.stones, np.int32), wall_array(pos), n, seen, todo)
 
     def from_diagram(self, text: str, to_move: int = 0, turn: int = 4, walls_left=None) -> WallsState:
         """A state from a diagram in the text's style (``render_text``'s first lines); stones not
@@ -181,13 +204,9 @@ class FourWayWalls(Game):
         if state.result is not None:
             return []
         if state.legal is None:
-            if state.phase == WALL:
-                state.legal = [self._wall_action(*wall) for wall in legal_walls(state.pos)]
-            elif state.picked < 0:
-                state.legal = sorted(state.pos.stones[k] for k in self._movable(state))
-            else:
-                state.legal = [self.OFF if d == OFF else d for d in routes(state.pos, state.picked)]
-                state.legal.sort()
+            compiled = self.compiled()
+            out = np.empty(compiled.max_legal, np.int64)
+            state.legal = out[: kernels.legal(compiled.context, compiled.encode(state), out)].tolist()
         return state.legal
 
     def apply(self, state: WallsState, action: int) -> None:
@@ -212,17 +231,8 @@ class FourWayWalls(Game):
             state.steps_left -= 1
             if state.off(seat) >= TO_WIN:
                 state.result = (1.0, -1.0) if seat == 0 else (-1.0, 1.0)
-            elif state.steps_left == 0 or not self._movable(state):
+            elif state.steps_left == 0 or not self.legal_actions(state):  # no stone left to step
                 self._wall_or_next(state)
-
-    def _movable(self, state: WallsState) -> list[int]:
-        """The mover's stones on the board that have not stepped this turn and have a step."""
-        pos, seat = state.pos, state.player
-        return [
-            k
-            for k in range(4 * seat, 4 * seat + 4)
-            if pos.stones[k] != OFF and not state.moved >> k & 1 and routes(pos, k)
-        ]
 
     def _wall_or_next(self, state: WallsState) -> None:
         """The wall phase, if the mover has a wall in hand and a slot for it; else the next turn."""
@@ -238,45 +248,29 @@ class FourWayWalls(Game):
                 return
             state.player, state.turn, state.phase, state.legal = seat, turn, STEP, None
             state.steps_left, state.moved, state.picked = self.schedule.moves(turn), 0, -1
-            if self._movable(state):
+            if self.legal_actions(state):  # a stone to step
                 return
-            state.phase = WALL
+            state.phase, state.legal = WALL, None
             if state.walls_left[seat] > 0 and self.legal_actions(state):
                 return
             seat, turn = 1 - seat, turn + 1
 
     def random_playout(self, state: WallsState, rng: np.random.Generator) -> tuple[tuple[float, float], int, int]:
         """Uniformly random legal actions from ``state`` (left untouched, a turn begun included) to
-        the end: ``(returns, decisions, turns)``, in one numba kernel (``playout.py``) that draws
-        one seed from ``rng`` (``playout_seed``) and plays the game ``Game.engine_playout`` plays
-        for that seed (``tests/test_wall_block_playouts.py``)."""
+        the end: ``(returns, decisions, turns)``, in numba over the rules' kernels
+        (``envs.row_playout.random_play``), one seed drawn from ``rng`` (``playout_seed``): the
+        game ``Game.engine_playout`` plays for that seed (``tests/test_wall_block_playouts.py``)."""
         if state.result is not None:
             return state.result, 0, 0
-        outcome, decisions, turns = self._playout(state, playout_seed(rng), -1, *NO_POSITION)
+        outcome, decisions, turns, _ = self._playout(state, playout_seed(rng), -1)
         return OUTCOME_RETURNS[outcome], int(decisions), int(turns)
 
-    def _playout(self, state: WallsState, seed: int, cut: int, stones: np.ndarray, walls: np.ndarray) -> tuple:
-        """The kernel's ``(outcome, decisions, turns)`` from ``state`` (not over); where it stops
-        at ``cut`` turns, the stones and walls then in ``stones`` and ``walls``."""
-        from envs.games.four_way_walls.playout import playout  # here: numba compiles on first use
-
-        pos = state.pos
-        fields = np.array(
-            [state.player, state.turn, state.phase, state.steps_left, state.moved, state.picked, *state.walls_left, -1],
-            np.int64,
-        )
-        return playout(
-            np.array(pos.stones, np.int64),
-            wall_array(pos),
-            fields,
-            self.size,
-            self._counts,
-            self.max_turns,
-            seed,
-            cut,
-            stones,
-            walls,
-        )
+    def _playout(self, state: WallsState, seed: int, cut: int) -> tuple[int, int, int, np.ndarray]:
+        """``random_play``'s ``(outcome, decisions, turns)`` from ``state`` (not over), and the row
+        where it stopped."""
+        compiled = self.compiled()
+        row, options = compiled.encode(state), np.empty(compiled.max_legal, np.int64)
+        return (*random_play(compiled.context, row, seed, cut, options), row)
 
     def heuristic_returns(self, state: WallsState) -> tuple[float, float]:
         """The race: each seat's steps still to go (``playout.steps_to_go``: its three stones
@@ -284,16 +278,17 @@ class FourWayWalls(Game):
         lead of the board's side (n steps) is worth 0.76 (``envs.core.lead_returns``). Walls
         lengthen the paths, so a wall that costs the rival more steps than it costs the mover
         counts too."""
-        return race_lead(np.array(state.pos.stones, np.int64), wall_array(state.pos), self.size)
+        return race_lead(np.array(state.pos.stones, np.int32), wall_array(state.pos), self.size)
 
     def cut_playout(self, state: WallsState, rng: np.random.Generator, turns: int) -> tuple[float, float]:
-        """``Game.cut_playout`` in the playout kernel, the race of the position it stops at
+        """``Game.cut_playout`` in numba over the rules' kernels, the race of the position it stops at
         scoring it; the engine loop's game for the same seed."""
         if state.result is not None:
             return state.result
-        stones, walls = np.empty(8, np.int64), np.empty((2, (self.size + 1) ** 2), np.uint8)
-        outcome = self._playout(state, playout_seed(rng), turns, stones, walls)[0]
-        return cut_returns(outcome, lambda: race_lead(stones, walls, self.size))
+        outcome, _, _, row = self._playout(state, playout_seed(rng), turns)
+        return cut_returns(
+            outcome, lambda: race_lead(row[: kernels.WALLS], row[kernels.WALLS : self.compiled().meta], self.size)
+        )
 
     def returns(self, state: WallsState) -> tuple[float, float]:
         return state.result if state.result is not None else (0.0, 0.0)
@@ -475,34 +470,10 @@ class FourWayWalls(Game):
 
     # --- observation ---------------------------------------------------------------------------------------
     def observe(self, state: WallsState) -> np.ndarray:
-        n, n1, pos = self.size, self.size + 1, state.pos
-        mover = state.player if state.result is None else 0
-        planes = np.zeros((NUM_PLANES, n, n), np.float32)
-        for stone, cell in enumerate(pos.stones):
-            if cell != OFF:
-                plane = goal_of(stone) + (0 if seat_of(stone) == mover else 4)
-                planes[plane, cell // n, cell % n] = 1.0
-        for o in (0, 1):
-            planes[8 + o, : n - 1, : n - 1] = np.array(pos.walls[o], bool).reshape(n1, n1)[1:n, 1:n]
-        if pos.wall_list():
-            for r in range(n):
-                for c in range(n):
-                    for d in range(4):
-                        planes[10 + d, r, c] = step(pos, r * n + c, d, d) == BLOCKED
-        if state.picked >= 0:
-            cell = pos.stones[state.picked]
-            planes[14, cell // n, cell % n] = 1.0
-        for stone in range(4 * mover, 4 * mover + 4):
-            if state.moved >> stone & 1 and pos.stones[stone] != OFF:
-                planes[15, pos.stones[stone] // n, pos.stones[stone] % n] = 1.0
-        planes[16] = state.phase == WALL and state.result is None
-        planes[17] = state.steps_left / 4 if state.phase == STEP else 0.0
-        if self.walls:
-            planes[18] = state.walls_left[mover] / self.walls
-            planes[19] = state.walls_left[1 - mover] / self.walls
-        planes[20] = state.off(mover) / TO_WIN
-        planes[21] = state.off(1 - mover) / TO_WIN
-        planes[22] = min(state.turn, self.max_turns) / self.max_turns
+        """The planes of the class docstring, by the rules' kernel (``kernels.observe``)."""
+        compiled = self.compiled()
+        planes = np.empty(self.info.obs_shape, np.float32)
+        observe_row(compiled.context, compiled.encode(state), planes)
         return planes
 
     def symmetries(self) -> list[Symmetry]:
@@ -544,15 +515,14 @@ class FourWayWalls(Game):
 
 
 def wall_array(pos: Position) -> np.ndarray:
-    """The walls by centre as the kernels take them, uint8 ``(2, (n + 1) ** 2)``."""
-    return np.array(pos.walls, np.uint8).reshape(2, (pos.size + 1) ** 2)
+    """The walls by centre as the kernels take them: int32, the horizontal ones' ``(n + 1) ** 2``
+    entries, then the vertical ones'."""
+    return np.array(pos.walls[0] + pos.walls[1], np.int32)
 
 
 def race_lead(stones: np.ndarray, walls: np.ndarray, size: int) -> tuple[float, float]:
     """``FourWayWalls.heuristic_returns`` of a position (the stones' cells, ``wall_array``): seat
-    1's steps to go less seat 0's (``playout.steps_to_go``), over the board's side."""
-    from envs.games.four_way_walls.playout import steps_to_go  # here: numba compiles on first use
-
+    1's steps to go less seat 0's (``kernels.steps_to_go``), over the board's side."""
     steps = np.empty(2, np.int64)
-    steps_to_go(stones, walls, size, steps)
+    kernels.steps_to_go(stones, walls, size, steps)
     return lead_returns(int(steps[1] - steps[0]), size)
