@@ -19,6 +19,7 @@ from envs import compiled as rules
 from envs import make_game
 from envs.core import TERMINAL
 from envs.games.amazons import kernels
+from envs.schedule import rows
 
 torch.set_num_threads(1)
 
@@ -60,8 +61,8 @@ def test_rows_step_as_the_engine_does(name, params):
             assert decoded.key() == state.key() and decoded.moves == state.moves and decoded.result == state.result
             count = kernels.legal(context, row, out)
             assert out[:count].tolist() == game.legal_actions(decoded) == game.legal_actions(state)
-            assert kernels.to_play(context, row) == game.to_play(state)
-            kernels.returns(context, row, values)
+            assert rows.to_play(context, row) == game.to_play(state)
+            rows.returns(context, row, values)
             assert tuple(values) == game.returns(state)
             seen["steps"].add(len(state.partial))
             if after is None:

@@ -1,33 +1,45 @@
-"""A ``ScheduledState`` as a flat int32 row, and the turn machinery over it in numba, for the
-scheduled games' ``envs.compiled.CompiledGame`` s (``envs.games.amazons.kernels``).
+"""A :class:`~envs.schedule.mutator.ScheduledState` as a flat int32 row, and the turn
+bookkeeping and random playout every scheduled game's compiled rules (``envs.compiled``) share
+(``envs.games.amazons.kernels``, ``envs.games.hexxagon.kernels``, ``envs.games.send_it.kernels``).
 
 A row holds, for a board of ``cells`` cells::
 
     [0, cells)            the board (``envs.schedule.moves``' values)
     [cells, 2 cells)      1 on the cells of ``origins`` (the mover's pieces that may start a move)
-    2 cells + SEAT ...    the scalars below: ``state.player``, ``turn``, ``moves_left``,
-                          ``moves``, ``passes``, the outcome (-1 while the game goes on, else
-                          the index of its returns in ``envs.kernels.OUTCOME_RETURNS``), the
-                          micro-step (``len(partial)``) and ``partial``'s cells (``PARTIAL``
-                          slots), how many cells ``placed`` holds, then ``placed`` (``most``
-                          slots, the schedule's largest count); unused slots hold -1
-    2 cells + SCALARS + most ...   the game's own entries (``ScheduledRows.extra``)
+    2 cells + SEAT ...    the scalars: ``state.player``, ``turn``, ``moves_left``, ``moves``,
+                          ``passes``, the outcome (``PLAYING`` while the game goes on, else the
+                          index of its returns in ``envs.kernels.OUTCOME_RETURNS``: the winning
+                          piece, 0 for a draw), the micro-step (``len(partial)``) and
+                          ``partial``'s cells (``PARTIAL_SLOTS`` slots), how many cells
+                          ``placed`` holds, then ``placed`` (``most`` slots, the schedule's
+                          largest count); unused slots hold -1
+    2 cells + SCALARS + most ...   the game's own entries (``ScheduledRows.extra_at``)
 
-A scheduled game's context is a namedtuple with at least ``params`` (int64, starting with
-``CELLS, RESTRICTED, MOST, STEPS, EXTRA``: the cells, whether the turn's restriction holds, the
-schedule's largest count, the micro-steps of a move and the rules' observation planes; the game's
-own parameters follow from ``PARAMS`` on) and ``schedule`` (the move counts, int64,
-``TurnSchedule.counts``). :func:`to_play` and :func:`returns` serve any such context as they are;
-:func:`record_move`, :func:`begin_turn` and :func:`observe_turn` are the ``ScheduledGame`` steps
-the games' ``apply`` and ``observe`` are built from, and :func:`cut_playout` is the random
-playout of any registered game over its ``legal`` and ``apply``. The steps are inlined where
-they are called (``inline="always"``), as a playout calls them every move.
+A game's context is a namedtuple whose ``params`` (int64) start ``CELLS, RESTRICTED, MOST,
+STEPS, EXTRA, MOVE_LIMIT, MAX_LEGAL`` (``ScheduledRows.leading_params``: the cells, whether the
+turn's restriction holds, the schedule's largest count, the micro-steps of a move, the rules'
+observation planes, the move limit and the most legal actions; the game's own parameters
+follow from ``PARAMS`` on) and whose ``schedule`` is the move counts (int64,
+``TurnSchedule.counts``).
+
+How a scheduled game joins: its rules (a ``MoveRules``) also derive from :class:`RowRules` and
+name their :class:`ScheduledRows` subclass (``rows_class``, which builds the context and writes
+the game's own entries); its kernels module gives, in numba, ``legal``, ``apply``, ``step``
+(``apply`` that leaves the next position's legal actions behind, so a playout finds each
+decision's actions once), ``observe`` (over :func:`observe_turn`) and ``play_from`` (:func:`play`
+given the context's arrays one by one: a quicker call from Python), built on :func:`record_move`
+and :func:`begin_turn`, and registers them with :func:`register_game`. :func:`to_play`,
+:func:`returns`, the random playout (:func:`play`, :func:`playout`) and the engine's
+``MoveRules.playout`` then come from here.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
+from numba.extending import overload
 
 from envs import compiled
 from envs.core import TERMINAL
@@ -40,30 +52,58 @@ PARTIAL_SLOTS = 3  # a move's cells before its last micro-step (Amazons: the ama
 PLACED_COUNT = PARTIAL + PARTIAL_SLOTS
 PLACED = PLACED_COUNT + 1
 SCALARS = PLACED  # then ``most`` slots of ``placed``
-CELLS, RESTRICTED, MOST, STEPS, EXTRA = range(5)  # params
-PARAMS = 5  # where a game's own params start
+CELLS, RESTRICTED, MOST, STEPS, EXTRA, MOVE_LIMIT, MAX_LEGAL = range(7)  # params
+PARAMS = 7  # where a game's own params start
 PLAYING = -1  # OUTCOME while the game goes on
+NO_LIMIT = np.iinfo(np.int64).max  # MOVE_LIMIT of a game without one
+_STEPS: dict[type, Any] = {}  # context class -> the game's ``step``
+
+
+def register_game(context_class: type, legal, apply, step, observe) -> None:
+    """A scheduled game's functions for contexts of ``context_class``: ``envs.compiled``'s
+    (with :func:`to_play`, :func:`returns` and :func:`playout` from here), and ``step(context,
+    row, action, out)``: ``apply`` of a legal action, then the legal actions after it into
+    ``out`` and their count (0 at the end), which :func:`play` draws from."""
+    compiled.register(
+        context_class, legal=legal, apply=apply, to_play=to_play, returns=returns, playout=playout, observe=observe
+    )
+    _STEPS[context_class] = step
+
+
+def step(context, row, action, out):
+    """The registered ``step`` of the context's game (in numba)."""
+    raise NotImplementedError("envs.schedule.rows.step runs inside numba kernels only")
+
+
+@overload(step, jit_options={"cache": True})
+def _step(context, row, action, out):
+    function = _STEPS.get(getattr(context, "instance_class", None))
+    return None if function is None else (lambda context, row, action, out: function(context, row, action, out))
 
 
 class ScheduledRows(compiled.CompiledGame):
     """The rows of a ``ScheduledGame`` (module docstring); a game's class adds its context
-    (``params`` starting with ``self.leading_params``, ``schedule`` as ``self.schedule``),
-    ``max_legal`` and its own entries (``extra`` of them at ``self.extra_at``, written by
-    :meth:`encode_extra`)."""
+    (``params`` starting with ``self.leading_params``, ``schedule`` as ``self.schedule``), its
+    own entries (``extra`` of them at ``self.extra_at``, written by :meth:`encode_extra`) and
+    ``play_from`` (its kernels')."""
 
-    def __init__(self, rules: MoveRules, schedule: tuple[int, ...], restricted: bool, extra: int = 0):
+    play_from: Any  # the game's kernels' ``play_from``
+
+    def __init__(self, rules: MoveRules, schedule: tuple[int, ...], restricted: bool, max_legal: int, extra: int = 0):
         """``schedule``: the move counts (``TurnSchedule.counts``); ``restricted``: the game's."""
         if len(rules.step_names) - 1 > PARTIAL_SLOTS:
             raise ValueError(f"{rules.name}: a row holds moves of at most {PARTIAL_SLOTS + 1} micro-steps")
         self.rules, self.cells, self.most = rules, rules.num_cells, max(schedule)
         self.schedule = np.array(schedule, np.int64)
+        self.max_legal = max_legal
         self.fields = 2 * self.cells
         self.extra_at = self.fields + SCALARS + self.most
         self.width = self.extra_at + extra
         self._blank = np.full(self.width, -1, np.int32)  # what ``encode`` fills in
         self._blank[self.cells : self.fields] = 0
         steps, planes = len(rules.step_names), len(rules.extra_plane_names)
-        self.leading_params = [self.cells, int(restricted), self.most, steps, planes]  # ``CELLS`` ... ``EXTRA``
+        limit = NO_LIMIT if rules.move_limit is None else rules.move_limit
+        self.leading_params = [self.cells, int(restricted), self.most, steps, planes, limit, max_legal]
 
     def encode(self, state: ScheduledState) -> np.ndarray:
         cells, fields = self.cells, self.fields
@@ -97,45 +137,113 @@ class ScheduledRows(compiled.CompiledGame):
         state.result = None if outcome == PLAYING else OUTCOME_RETURNS[outcome]
         return state
 
+    def play(self, state: ScheduledState, seed: int, cut: int, cut_board: np.ndarray) -> tuple[int, int, int]:
+        """:func:`play` from ``state`` (``MoveRules.playout``)."""
+        return self.play_from(*self.context, self.encode(state), seed, cut, cut_board)
 
+
+class RowRules:
+    """What a scheduled game's ``MoveRules`` gains from compiled rows (module docstring): the
+    rows of each schedule and restriction, made once, and the compiled random playout."""
+
+    has_playout = True
+    rows_class: type[ScheduledRows]  # made from (rules, schedule, restricted)
+
+    def compiled_rules(self, schedule, restricted: bool) -> ScheduledRows:
+        """The compiled rules for a schedule's move counts and the restriction (made once)."""
+        key = (np.asarray(schedule, np.int64).tobytes(), bool(restricted))
+        made = self.__dict__.setdefault("_compiled_rows", {})
+        if key not in made:
+            made[key] = self.rows_class(self, tuple(int(count) for count in schedule), key[1])
+        return made[key]
+
+    def playout(self, state, schedule, restricted, seed, cut, cut_board) -> tuple[int, int, int]:
+        """The compiled random playout (:func:`play` over the game's ``step``)."""
+        return self.compiled_rules(schedule, restricted).play(state, seed, cut, cut_board)
+
+
+@njit(cache=True)
+def play(context, row, seed, cut, cut_board):
+    """``(outcome, decisions, turns)`` of a random game from ``row`` (played on in place), one
+    ``envs.kernels.draw`` per decision over the legal actions, the game ``Game.engine_playout``
+    plays for the same seed: ``outcome`` as ``OUTCOME``; ``CUT`` once ``cut`` turns have ended
+    (-1: never), the board then in ``cut_board``."""
+    cells = context.params[CELLS]
+    base = 2 * cells
+    actions = np.empty(context.params[MAX_LEGAL], np.int64)
+    count = compiled.legal(context, row, actions)
+    decisions = turns = 0
+    while row[base + OUTCOME] == PLAYING:
+        if turns == cut:  # the game goes on: the heuristic scores the board
+            cut_board[:] = row[:cells]
+            return CUT, decisions, turns
+        index, seed = draw(seed, count)
+        mover = row[base + SEAT]
+        count = step(context, row, actions[index], actions)
+        decisions += 1
+        turns += row[base + OUTCOME] != PLAYING or row[base + SEAT] != mover
+    return row[base + OUTCOME], decisions, turns
+
+
+@njit(cache=True)
+def playout(context, row, seed, out):
+    """The returns of :func:`play` from a copy of ``row`` into ``out`` (``envs.compiled.playout``)."""
+    row = row.copy()
+    play(context, row, seed, -1, np.empty(0, np.int8))
+    returns(context, row, out)
+
+
+# the helpers index the row rather than slice it: a slice costs a reference count each time
 @njit(cache=True, inline="always")
 def to_play(context, row):
-    """The seat to move, or TERMINAL once the game is over."""
+    """``ScheduledGame.to_play``: the seat, or TERMINAL once the game has an outcome."""
     fields = 2 * context.params[CELLS]
     return TERMINAL if row[fields + OUTCOME] != PLAYING else row[fields + SEAT]
 
 
 @njit(cache=True)
 def returns(context, row, out):
-    """The seats' returns (zeros before the end): +1 to the winner, -1 to the loser."""
+    """``ScheduledGame.returns``: +1 / -1 by the winning piece's seat, zeros for a draw or before the end."""
     outcome = row[2 * context.params[CELLS] + OUTCOME]
-    out[0] = 1.0 if outcome == 1 else -1.0 if outcome == 2 else 0.0
-    out[1] = -out[0]
+    out[0] = out[1] = 0.0
+    if outcome > 0:
+        out[outcome - 1], out[2 - outcome] = 1.0, -1.0
+
+
+@njit(cache=True, inline="always")
+def is_over(context, row):
+    return row[2 * context.params[CELLS] + OUTCOME] != PLAYING
 
 
 @njit(cache=True, inline="always")
 def record_move(context, row, landing):
     """``ScheduledGame.apply`` after a whole move: ``landing`` joins ``placed``, the move's cells
-    are cleared, and the move counts (the caller ends the turn where it is over)."""
-    fields = 2 * context.params[CELLS]
+    are cleared, and the move counts. Whether the move limit is reached (the caller scores the
+    game, or else ends the turn where it is over)."""
+    params = context.params
+    fields = 2 * params[CELLS]
     row[fields + PLACED + row[fields + PLACED_COUNT]] = landing
     row[fields + PLACED_COUNT] += 1
-    row[fields + STEP] = 0
-    for k in range(PARTIAL_SLOTS):
+    for k in range(row[fields + STEP]):
         row[fields + PARTIAL + k] = -1
+    row[fields + STEP] = 0
     row[fields + MOVES] += 1
     row[fields + MOVES_LEFT] -= 1
+    return row[fields + MOVES] >= params[MOVE_LIMIT]
 
 
 @njit(cache=True, inline="always")
 def begin_turn(context, row):
-    """``ScheduledGame._end_turn`` and ``_start_turn`` after a turn with moves: the other seat's
-    turn and its moves from the schedule (the caller sets the origins flags, the new mover's
-    pieces, and judges whether it has a move)."""
+    """``ScheduledGame._end_turn`` and ``_start_turn`` but the origins and the stuck test: the
+    turn counts as passed when it placed nothing; after two passed turns in a row, False (the
+    caller scores the game); else the other seat's turn and its moves from the schedule, and
+    True (the caller sets the origins, :func:`mark_origins` or its own, and judges whether the
+    new mover has a move)."""
     params, schedule = context.params, context.schedule
-    cells = params[CELLS]
-    fields = 2 * cells
+    fields = 2 * params[CELLS]
     row[fields + PASSES] = 0 if row[fields + PLACED_COUNT] else row[fields + PASSES] + 1
+    if row[fields + PASSES] >= 2:
+        return False
     seat = 1 - row[fields + SEAT]
     turn = row[fields + TURN] + 1
     row[fields + SEAT], row[fields + TURN] = seat, turn
@@ -143,13 +251,23 @@ def begin_turn(context, row):
     for k in range(row[fields + PLACED_COUNT]):
         row[fields + PLACED + k] = -1
     row[fields + PLACED_COUNT] = 0
+    return True
+
+
+@njit(cache=True, inline="always")
+def mark_origins(context, row):
+    """The origins of the turn :func:`begin_turn` began: the new mover's pieces on the board."""
+    cells = context.params[CELLS]
+    piece = PIECE[row[2 * cells + SEAT]]
+    for cell in range(cells):
+        row[cells + cell] = row[cell] == piece
 
 
 @njit(cache=True)
 def observe_turn(context, row, out):
     """``ScheduledGame.observe`` of everything but the rules' own planes (2 .. 2 + EXTRA - 1,
     left zero): the pieces, the move's cells, its micro-step, the moves left, the origins and
-    ``placed``."""
+    ``placed``; ``out`` is float32 ``[planes, rows, cols]``."""
     params = context.params
     cells, steps = params[CELLS], params[STEPS]
     fields = 2 * cells
@@ -174,26 +292,3 @@ def observe_turn(context, row, out):
     flat[base + steps, :] = np.float32(row[fields + MOVES_LEFT] / params[MOST])
     for k in range(row[fields + PLACED_COUNT]):
         flat[base + steps + 2, row[fields + PLACED + k]] = 1.0
-
-
-@njit(cache=True)
-def cut_playout(context, row, seed, cut, cut_board):
-    """``(outcome, decisions, turns)`` of a random game from ``row`` (played on in place): one
-    ``envs.kernels.draw`` per decision over the game's ``legal`` actions, the engine loop's game
-    (``Game.engine_playout``); the outcome as ``OUTCOME``, or ``envs.kernels.CUT`` once ``cut``
-    turns have ended (-1: never), the board then in ``cut_board``."""
-    cells = context.params[CELLS]
-    actions = np.empty(cells + 1, np.int64)
-    decisions = turns = 0
-    mover = compiled.to_play(context, row)
-    while mover != TERMINAL:
-        if turns == cut:
-            cut_board[:] = row[:cells]
-            return CUT, decisions, turns
-        index, seed = draw(seed, compiled.legal(context, row, actions))
-        compiled.apply(context, row, actions[index])
-        decisions += 1
-        player = compiled.to_play(context, row)
-        turns += player != mover
-        mover = player
-    return row[2 * cells + OUTCOME], decisions, turns

@@ -23,6 +23,7 @@ from envs.core import NotationError, lead_returns
 from envs.games.amazons import kernels as kernel
 from envs.schedule.moves import BLOCK, EMPTY, PIECE, MoveRules, read_start
 from envs.schedule.mutator import ScheduledGame
+from envs.schedule.rows import RowRules
 from envs.stones.board import (
     COLUMNS,
     DIHEDRAL,
@@ -57,8 +58,11 @@ def standard_start(n: int) -> str:
     return " / ".join(" ".join(side) for side in names)
 
 
-class AmazonsRules(MoveRules):
-    """One Amazons move (a queen move and an arrow) for the turn-schedule mutator."""
+class AmazonsRules(RowRules, MoveRules):
+    """One Amazons move (a queen move and an arrow) for the turn-schedule mutator; compiled
+    over ``envs.games.amazons.kernels``' rows."""
+
+    rows_class = kernel.AmazonsRows
 
     step_names = ("amazon", "destination", "arrow")
     extra_plane_names = ("arrows",)
@@ -69,7 +73,6 @@ class AmazonsRules(MoveRules):
         self.name, self.seat_names = name, seat_names
         self.rays = queen_rays(self.n)
         self._tables, self._reach = kernel.tables(self.n), np.empty(self.num_cells, np.int64)
-        self._rows: dict[tuple, kernel.AmazonsRows] = {}
         self.start_text = start or standard_start(self.n)
         self.start = read_start(
             self.start_text, self.num_cells, lambda word: parse_cell(word, self.n), "amazons", "a4 d1 / a7 d10"
@@ -111,20 +114,6 @@ class AmazonsRules(MoveRules):
         if value != EMPTY:
             return f"the {step} must go to an empty cell; {name} is not empty"
         return f"the {step} goes a queen's move from {start} over empty cells; {name} is not one"
-
-    has_playout = True
-
-    def playout(self, state, schedule, restricted, seed, cut, cut_board) -> tuple[int, int, int]:
-        """The compiled random playout: ``envs.schedule.rows.cut_playout`` over the game's rows."""
-        return self.compiled_rows(tuple(schedule.tolist()), restricted).playout(state, seed, cut, cut_board)
-
-    def compiled_rows(self, schedule: tuple[int, ...], restricted: bool) -> kernel.AmazonsRows:
-        """The game's ``CompiledGame`` under ``schedule`` (the move counts) and ``restricted``,
-        made once (``Amazons.compiled``)."""
-        key = (schedule, bool(restricted))
-        if key not in self._rows:
-            self._rows[key] = kernel.AmazonsRows(self, schedule, restricted)
-        return self._rows[key]
 
     def landing(self, cells) -> int:
         return cells[1]  # the amazon's destination (the arrow is the third cell)
@@ -261,7 +250,7 @@ class Amazons(ScheduledGame):
 
     def compiled(self) -> kernel.AmazonsRows:
         """The rules over flat rows (``envs.games.amazons.kernels``), for the compiled search."""
-        return self.rules.compiled_rows(self.schedule.counts, self.restricted)
+        return self.rules.compiled_rules(self.schedule.counts, self.restricted)
 
 
 class ProgressiveAmazons(Amazons):

@@ -8,7 +8,7 @@ seat's, then the second's; amazons are never taken, so a seat keeps as many as i
 so no step scans the board for them. ``legal`` gives the engine's cells in the engine's order
 (the amazons that may move and have an empty neighbour; then the empty cells a queen's move
 from the amazon picked; then from where it landed, for the arrow), so the playout
-(``rows.cut_playout`` over ``legal`` and ``apply``) plays the engine loop's game for a seed.
+(``rows.play`` over :func:`step`, ``apply`` then ``legal``) plays the engine loop's game for a seed.
 The rays are the engine's (``queen_rays``). The functions a step runs are inlined
 (``inline="always"``): called, they made the random playout about a third slower.
 """
@@ -21,7 +21,6 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
-from envs.compiled import register
 from envs.kernels import EMPTY, flat_rays
 from envs.schedule.moves import BLOCK, PIECE, MoveRules
 from envs.schedule.rows import (
@@ -36,11 +35,10 @@ from envs.schedule.rows import (
     STEP,
     ScheduledRows,
     begin_turn,
-    cut_playout,
     observe_turn,
+    play,
     record_move,
-    returns,
-    to_play,
+    register_game,
 )
 
 UNREACHED = 1 << 16  # ``queen_distances`` of a cell no amazon reaches
@@ -57,28 +55,6 @@ def tables(n: int) -> tuple[np.ndarray, np.ndarray]:
     from envs.games.amazons.game import queen_rays  # here: the game module imports this one
 
     return flat_rays(queen_rays(n))
-
-
-class AmazonsRows(ScheduledRows):
-    """The ``CompiledGame`` of an Amazons game (module docstring), from its rules, schedule (the
-    move counts) and restriction."""
-
-    def __init__(self, rules: MoveRules, schedule: tuple[int, ...], restricted: bool):
-        self.counts = [int((rules.start == piece).sum()) for piece in PIECE]
-        super().__init__(rules, schedule, restricted, extra=sum(self.counts))
-        params = np.array(self.leading_params + [self.extra_at, *self.counts], np.int64)
-        self.context = AmazonsContext(params, self.schedule, *tables(rules.n))
-        self.max_legal = self.cells
-
-    def encode_extra(self, state, row: np.ndarray) -> None:
-        found = _write_lists(state.board, row, self.extra_at, *self.counts)
-        for count, starting in zip(found, self.counts):
-            if count != starting:
-                raise ValueError(f"{self.rules.name}: {count} amazons of a seat that starts with {starting}")
-
-    def playout(self, state, seed: int, cut: int, cut_board: np.ndarray) -> tuple[int, int, int]:
-        """``MoveRules.playout`` from ``state``: ``rows.cut_playout`` on its row."""
-        return cut_playout(self.context, self.encode(state), seed, cut, cut_board)
 
 
 @njit(cache=True, inline="always")
@@ -111,21 +87,26 @@ def apply(context, row, action):
         row[fields + PARTIAL + 1], row[fields + STEP] = action, 2
     else:
         row[action] = BLOCK
-        record_move(context, row, row[fields + PARTIAL + 1])
+        record_move(context, row, row[fields + PARTIAL + 1])  # Amazons has no move limit
         if row[fields + MOVES_LEFT] > 0 and _has_start(context, row, seat):
             return
-        begin_turn(context, row)
+        begin_turn(context, row)  # never two passed turns: every turn moves
         _mark_origins(context, row, seat)
         if not _has_start(context, row, 1 - seat):
             row[fields + OUTCOME] = 1 + seat  # the mover wins (``envs.kernels.OUTCOME_RETURNS``)
 
 
+@njit(cache=True, inline="always")
+def step(context, row, action, out):
+    """``apply``, then the legal cells after it into ``out``; their count (``rows.step``)."""
+    apply(context, row, action)
+    return legal(context, row, out)
+
+
 @njit(cache=True)
-def playout(context, row, seed, out):
-    """The returns of ``rows.cut_playout`` from ``row`` (left untouched) to the end."""
-    played = row.copy()
-    cut_playout(context, played, seed, -1, np.empty(0, np.int8))
-    returns(context, played, out)
+def play_from(params, schedule, rays, bounds, row, seed, cut, cut_board):
+    """``envs.schedule.rows.play`` given the context's arrays one by one: a quicker call from Python."""
+    return play(AmazonsContext(params, schedule, rays, bounds), row, seed, cut, cut_board)
 
 
 @njit(cache=True)
@@ -303,4 +284,23 @@ def queen_distances(board, rays, bounds, piece, out):
         count = found
 
 
-register(AmazonsContext, legal=legal, apply=apply, to_play=to_play, returns=returns, playout=playout, observe=observe)
+class AmazonsRows(ScheduledRows):
+    """The ``CompiledGame`` of an Amazons game (module docstring), from its rules, schedule (the
+    move counts) and restriction."""
+
+    def __init__(self, rules: MoveRules, schedule: tuple[int, ...], restricted: bool):
+        self.counts = [int((rules.start == piece).sum()) for piece in PIECE]
+        super().__init__(rules, schedule, restricted, max_legal=rules.num_cells, extra=sum(self.counts))
+        params = np.array(self.leading_params + [self.extra_at, *self.counts], np.int64)
+        self.context = AmazonsContext(params, self.schedule, *tables(rules.n))
+
+    def encode_extra(self, state, row: np.ndarray) -> None:
+        found = _write_lists(state.board, row, self.extra_at, *self.counts)
+        for count, starting in zip(found, self.counts):
+            if count != starting:
+                raise ValueError(f"{self.rules.name}: {count} amazons of a seat that starts with {starting}")
+
+    play_from = staticmethod(play_from)
+
+
+register_game(AmazonsContext, legal=legal, apply=apply, step=step, observe=observe)

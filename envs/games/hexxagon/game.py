@@ -15,9 +15,10 @@ from typing import Sequence
 import numpy as np
 
 from envs.core import NotationError, Symmetry, lead_returns
-from envs.games.hexxagon import playout as kernel
+from envs.games.hexxagon import kernels as kernel
 from envs.schedule.moves import EMPTY, OFF_BOARD, PIECE, MoveRules, read_start
 from envs.schedule.mutator import ScheduledGame
+from envs.schedule.rows import RowRules
 from envs.stones import hexagon
 from envs.stones.board import cell_symmetry
 from envs.stones.hexagon import CELL, MAX_SIDE, geometry
@@ -36,8 +37,11 @@ def corner_start(side: int) -> tuple[list[int], list[int]]:
     return cells[0::2], cells[1::2]
 
 
-class HexxagonRules(MoveRules):
-    """One Hexxagon move (a clone or a jump, then the captures) for the turn-schedule mutator."""
+class HexxagonRules(RowRules, MoveRules):
+    """One Hexxagon move (a clone or a jump, then the captures) for the turn-schedule mutator;
+    compiled over ``envs.games.hexxagon.kernels``' rows."""
+
+    rows_class = kernel.HexxagonRows
 
     step_names = ("stone or clone", "jump")
     extra_plane_names = ("cells of the board",)
@@ -52,12 +56,14 @@ class HexxagonRules(MoveRules):
             )
         self.side, self.name = int(side), name
         self.rows = self.cols = 2 * self.side - 1
-        self.on, self.adjacent, self.two_away = geometry(self.side)
+        self.on = geometry(self.side)[0]
+        self.adjacent, self.two_away = hexagon.tables(self.side)  # the kernels' tables
         self.playable = int(self.on.sum())
         if isinstance(move_limit, bool) or not isinstance(move_limit, (int, np.integer)) or move_limit < 0:
             raise ValueError(f"move_limit must be a positive integer (0: four moves a cell), got {move_limit!r}")
         self.move_limit = int(move_limit) or 4 * self.playable
         self.start = self._read_start(start)
+        self._scratch, self._may_move = np.empty(self.num_cells, np.int64), np.zeros(self.num_cells, np.uint8)
         self.start_text = start or " / ".join(
             " ".join(self.cell_name(c) for c in np.flatnonzero(self.start == piece)) for piece in PIECE
         )
@@ -73,28 +79,24 @@ class HexxagonRules(MoveRules):
     def initial_board(self) -> np.ndarray:
         return self.start.copy()
 
-    def _sources(self, board, seat, origins) -> list[int]:
-        return np.flatnonzero(board == PIECE[seat]).tolist() if origins is None else sorted(origins)
-
     def options(self, board, seat, partial, origins, placed) -> list[int]:
+        """The kernels' move generation (``envs.games.hexxagon.kernels``)."""
+        out = self._scratch
         if partial:
-            return sorted(c for c in self.two_away[partial[0]] if board[c] == EMPTY)
-        sources = self._sources(board, seat, origins)
-        clones = {c for s in sources for c in self.adjacent[s] if board[c] == EMPTY}
-        jumps = [s for s in sources if any(board[c] == EMPTY for c in self.two_away[s])]
-        return sorted(clones.union(jumps))
+            return out[: kernel.landings(board, self.two_away, partial[0], out)].tolist()
+        may_move = self._may_move
+        may_move[:] = 0
+        if origins is not None:
+            may_move[list(origins)] = 1
+        count = kernel.starts(
+            board, len(board), may_move, 0, origins is not None, self.adjacent, self.two_away, PIECE[seat], out
+        )
+        return out[:count].tolist()
 
     def play(self, board, seat, partial, cell) -> bool:
-        piece = PIECE[seat]
-        if not partial and board[cell] == piece:
+        if not partial and board[cell] == PIECE[seat]:
             return False  # a jump starts
-        if partial:
-            board[partial[0]] = EMPTY
-        board[cell] = piece
-        enemy = PIECE[1 - seat]
-        for c in self.adjacent[cell]:
-            if board[c] == enemy:
-                board[c] = piece
+        kernel.move_to(board, self.adjacent, PIECE[seat], partial[0] if partial else -1, cell)
         return True
 
     def why_illegal(self, board, seat, partial, origins, placed, cell) -> str:
@@ -117,32 +119,6 @@ class HexxagonRules(MoveRules):
         if origins is not None and cell not in origins:
             return f"the stone on {name} may not move this turn ({self.restriction_text})"
         return f"the stone on {name} has no empty cell two away to jump to"
-
-    has_playout = True
-
-    def playout(self, state, schedule, restricted, seed, cut, cut_board) -> tuple[int, int, int]:
-        """The compiled random playout (``envs.games.hexxagon.playout``)."""
-        picked = state.partial[0] if state.partial else -1
-        may_move = np.zeros(self.num_cells, np.uint8)
-        may_move[list(state.origins)] = 1
-        adjacent, two_away = hexagon.tables(self.side)
-        return kernel.playout(
-            state.board,
-            adjacent,
-            two_away,
-            state.player,
-            state.turn,
-            state.moves_left,
-            picked,
-            restricted,
-            may_move,
-            state.moves,
-            self.move_limit,
-            schedule,
-            seed,
-            cut,
-            cut_board,
-        )
 
     def counts(self, board) -> tuple[int, int]:
         return int((board == PIECE[0]).sum()), int((board == PIECE[1]).sum())
@@ -263,6 +239,10 @@ class Hexxagon(ScheduledGame):
         rules = HexxagonRules(size, start, self.registry_name(), move_limit)
         super().__init__(rules, schedule, restricted)
         self.info.params.update(size=rules.side, start=rules.start_text, move_limit=rules.move_limit)
+
+    def compiled(self) -> kernel.HexxagonRows:
+        """The rules in numba over flat rows (``envs.games.hexxagon.kernels``)."""
+        return self.rules.compiled_rules(self.schedule.counts, self.restricted)
 
     @classmethod
     def registry_name(cls) -> str:

@@ -23,9 +23,10 @@ from typing import Sequence
 import numpy as np
 
 from envs.core import NotationError, lead_returns
-from envs.games.send_it import playout as kernel
+from envs.games.send_it import kernels as kernel
 from envs.schedule.moves import EMPTY, PIECE, MoveRules, read_start
 from envs.schedule.mutator import ScheduledGame
+from envs.schedule.rows import RowRules
 from envs.stones.board import (
     COLUMNS,
     DIHEDRAL,
@@ -61,8 +62,11 @@ def corner_start(n: int) -> str:
     )
 
 
-class SendItRules(MoveRules):
-    """One Send It drop (a cell) for the turn-schedule mutator, with Go's captures."""
+class SendItRules(RowRules, MoveRules):
+    """One Send It drop (a cell) for the turn-schedule mutator, with Go's captures; compiled
+    over ``envs.games.send_it.kernels``' rows."""
+
+    rows_class = kernel.SendItRows
 
     step_names = ("drop",)
     restriction_text = "no two of a turn's new stones in one group"
@@ -72,7 +76,14 @@ class SendItRules(MoveRules):
     def __init__(self, size: int, start: str, name: str, move_limit: int):
         self.n = self.rows = self.cols = check_size(size, 5)
         self.name = name
-        self.neighbours, self.rays = geometry(self.n)
+        self.neighbours, self.rays, self.bounds = kernel.tables(self.n)
+        cells = self.num_cells  # the kernels' scratch room; ``_seen`` all zeros between calls
+        self._work, self._out = np.empty((4, cells), np.int64), np.empty(cells, np.int64)
+        self._seen, self._holds, self._dropped = (
+            np.zeros(cells, np.uint8),
+            np.empty(cells, np.uint8),
+            np.zeros(cells, np.uint8),
+        )
         if isinstance(move_limit, bool) or not isinstance(move_limit, (int, np.integer)) or move_limit < 0:
             raise ValueError(f"move_limit must be a positive integer (0: four drops a cell), got {move_limit!r}")
         self.move_limit = int(move_limit) or 4 * self.num_cells
@@ -84,116 +95,48 @@ class SendItRules(MoveRules):
     def initial_board(self) -> np.ndarray:
         return self.start.copy()
 
-    # --- Go: groups, liberties, captures ----------------------------------------------------------
-    def group(self, board: np.ndarray, cell: int) -> tuple[set[int], bool]:
-        """The group of the stone on ``cell`` and whether it has a liberty."""
-        colour, seen, todo, free = board[cell], {cell}, [cell], False
-        while todo:
-            for other in self.neighbours[todo.pop()]:
-                value = board[other]
-                if value == EMPTY:
-                    free = True
-                elif value == colour and other not in seen:
-                    seen.add(other)
-                    todo.append(other)
-        return seen, free
-
-    def _drop(self, board: np.ndarray, seat: int, cell: int) -> list[int]:
-        """Put the stone on ``cell`` and take the rival groups left without a liberty (in place)."""
-        board[cell] = PIECE[seat]
-        taken: list[int] = []
-        for other in self.neighbours[cell]:
-            if board[other] == PIECE[1 - seat]:
-                stones, free = self.group(board, other)
-                if not free:
-                    taken += stones
-                    board[list(stones)] = EMPTY
-        return taken
-
-    def in_sight(self, board: np.ndarray, seat: int, cell: int) -> bool:
-        """Whether an empty ``cell`` sees a stone of ``seat``'s along its row or column."""
-        for ray in self.rays[cell]:
-            for other in ray:
-                if board[other] != EMPTY:
-                    if board[other] == PIECE[seat]:
-                        return True
-                    break
-        return False
-
+    # --- drops, captures and area: the kernels' (``envs.games.send_it.kernels``) ------------------
     def _refusal(self, board: np.ndarray, seat: int, cell: int, placed) -> str | None:
-        """Why a drop on ``cell`` is illegal, or None when it is legal."""
+        """Why a drop on ``cell`` is illegal, or None when it is legal (``placed``: the turn's
+        drops under the group rule, None without it)."""
         name = self.cell_name(cell)
         if board[cell] != EMPTY:
             return f"{name} is not empty"
-        if not self.in_sight(board, seat, cell):
+        if not kernel.in_sight(board, self.rays, self.bounds, cell, PIECE[seat]):
             return f"{name} sees none of your stones along its row or column (only empty cells between)"
-        trial = board.copy()
-        self._drop(trial, seat, cell)
-        stones, free = self.group(trial, cell)
+        trial, stack = board.copy(), self._work[3]
+        kernel.drop(trial, self.neighbours, cell, PIECE[seat], stack, self._seen)
+        size, free = kernel.group(trial, self.neighbours, cell, stack, self._seen)
         if not free:
             return f"a stone on {name} would leave its own group without a liberty"
-        if placed is not None and stones.intersection(placed):
-            other = self.cell_name(min(stones.intersection(placed)))
-            return f"a stone on {name} joins {other}, dropped this turn ({self.restriction_text})"
+        joined = set(stack[:size].tolist()).intersection(placed or ())
+        if joined:
+            return f"a stone on {name} joins {self.cell_name(min(joined))}, dropped this turn ({self.restriction_text})"
         return None
 
     def options(self, board, seat, partial, origins, placed) -> list[int]:
-        rule = placed if origins is not None else None  # the group rule is the turn's restriction
-        return [int(c) for c in np.flatnonzero(board == EMPTY) if self._refusal(board, seat, int(c), rule) is None]
+        rule, dropped, out = origins is not None, self._dropped, self._out  # the group rule is the restriction
+        dropped[:] = 0
+        if rule:
+            dropped[list(placed)] = 1
+        work = (self._work[0], self._work[1], self._work[2], self._work[3])
+        count = kernel.drops(
+            board, self.neighbours, self.rays, self.bounds, PIECE[seat], rule, dropped, out, work, self._holds
+        )
+        return out[:count].tolist()
 
     def play(self, board, seat, partial, cell) -> bool:
-        self._drop(board, seat, cell)
+        kernel.drop(board, self.neighbours, cell, PIECE[seat], self._work[3], self._seen)
         return True
 
     def why_illegal(self, board, seat, partial, origins, placed, cell) -> str:
         return self._refusal(board, seat, cell, placed if origins is not None else None) or f"{cell} is legal"
 
-    has_playout = True
-
-    def playout(self, state, schedule, restricted, seed, cut, cut_board) -> tuple[int, int, int]:
-        """The compiled random playout (``envs.games.send_it.playout``)."""
-        neighbours, rays, bounds = kernel.tables(self.n)
-        placed = np.array(state.placed, np.int64)
-        return kernel.playout(
-            state.board,
-            neighbours,
-            rays,
-            bounds,
-            state.player,
-            state.turn,
-            state.moves_left,
-            placed,
-            state.passes,
-            state.moves,
-            self.move_limit,
-            restricted,
-            schedule,
-            seed,
-            cut,
-            cut_board,
-        )
-
     # --- the end --------------------------------------------------------------------------------------
     def area(self, board: np.ndarray) -> tuple[int, int]:
         """Chinese area: each side's stones plus the empty regions that touch only its stones."""
-        counts = [int((board == piece).sum()) for piece in PIECE]
-        seen = set()
-        for start in np.flatnonzero(board == EMPTY).tolist():
-            if start in seen:
-                continue
-            region, todo, touches = {start}, [start], set()
-            while todo:
-                for other in self.neighbours[todo.pop()]:
-                    value = board[other]
-                    if value == EMPTY and other not in region:
-                        region.add(other)
-                        todo.append(other)
-                    elif value != EMPTY:
-                        touches.add(int(value))
-            seen |= region
-            if len(touches) == 1:
-                counts[PIECE.index(touches.pop())] += len(region)
-        return counts[0], counts[1]
+        first, second = kernel.area(board, self.neighbours, self._work[3], self._seen)
+        return int(first), int(second)
 
     def _score(self, board) -> tuple[float, float]:
         first, second = self.area(board)
@@ -328,3 +271,7 @@ class SendIt(ScheduledGame):
         rules = SendItRules(size, start, "send_it", move_limit)
         super().__init__(rules, schedule, restricted)
         self.info.params.update(size=rules.n, start=rules.start_text, move_limit=rules.move_limit)
+
+    def compiled(self) -> kernel.SendItRows:
+        """The rules in numba over flat rows (``envs.games.send_it.kernels``)."""
+        return self.rules.compiled_rules(self.schedule.counts, self.restricted)
