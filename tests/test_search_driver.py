@@ -293,8 +293,10 @@ def test_auto_picks_the_compiled_driver_where_covered():
 def test_driver_choice_errors_name_the_reason():
     with pytest.raises(ValueError, match="driver must be one of"):
         MCTS(make_game("hex", size=5), driver="numba")
+    plain = make_game("biversi")
+    plain.compiled = lambda: None  # as a game written in plain Python against envs.core.Game
     with pytest.raises(ValueError, match="biversi has no compiled rules"):
-        MCTS(make_game("biversi"), driver="compiled")
+        MCTS(plain, driver="compiled")
     odoku = make_game("odoku")
     odoku.compiled = make_game("hex", size=5).compiled  # rows without a chance function
     with pytest.raises(ValueError, match="odoku has chance nodes but its compiled rules register no chance function"):

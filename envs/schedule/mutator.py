@@ -110,11 +110,6 @@ class ScheduledGame(Game):
     ===================  ================================================================
     """
 
-    uncompiled_reason = (
-        "a turn of moving pieces is a schedule, a restriction set and a move's micro-steps in "
-        "Python; make_vec steps the engine: the same games, at the engine's speed"
-    )
-
     def __init__(self, rules: MoveRules, schedule="1", restricted: bool = True, name: str | None = None):
         if not isinstance(restricted, (bool, np.bool_)):
             raise ValueError(f"restricted must be true or false, got {restricted!r}")
