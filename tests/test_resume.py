@@ -112,12 +112,12 @@ def interrupt_second_self_play(monkeypatch, stop):
     """Self-play that, in the second iteration, draws from the run's generator and then stops."""
     real, calls = feeds.self_play_sizes, []
 
-    def play(boards, mix, games, config, rng):
+    def play(boards, mix, games, config, rng, *rest):
         calls.append(1)
         if len(calls) == 2:
             rng.random(100)  # part of the iteration's randomness is used
             stop()
-        return real(boards, mix, games, config, rng)
+        return real(boards, mix, games, config, rng, *rest)
 
     monkeypatch.setattr(feeds, "self_play_sizes", play)
 
@@ -153,8 +153,8 @@ def test_a_second_interruption_at_the_same_step_gets_its_own_name(tmp_path, monk
     stopped = run(tmp_path, "train.iterations=3")
     monkeypatch.undo()
 
-    def stop_at_once(*args, **kwargs):
-        args[-1].random(7)
+    def stop_at_once(boards, mix, games, config, rng, *rest):
+        rng.random(7)
         raise KeyboardInterrupt
 
     monkeypatch.setattr(feeds, "self_play_sizes", stop_at_once)
