@@ -103,7 +103,7 @@ class RowGame(Game):
 
     def apply(self, state: RowState, action: int) -> None:
         action = self.check_action(state, action)
-        if self.to_play(state) != CHANCE and not offers(self.context, state.row, action, self._options):
+        if self.to_play(state) != CHANCE and not self.is_legal(state, action):
             raise IllegalActionError(
                 f"action {action} ({self.action_name(action)}): {self.illegal_reason(state, action)}"
             )
@@ -140,6 +140,11 @@ class RowGame(Game):
         final = self.state_class(state.row.copy())
         outcome, _, _ = random_play(self.context, final.row, playout_seed(rng), turns, self._options.copy())
         return self.heuristic_returns(final) if outcome == CUT else self.returns(final)
+
+    def is_legal(self, state: RowState, action: int) -> bool:
+        """Whether the decision ``action`` (in range) is legal: among ``legal``'s actions (a game
+        whose row tells it sooner may say so)."""
+        return offers(self.context, state.row, action, self._options)
 
     # --- errors in the game's words ----------------------------------------------------------------
     def action_name(self, action: int) -> str:
