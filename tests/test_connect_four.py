@@ -128,7 +128,12 @@ def test_the_text_diagram_and_the_pictures():
     )
     view = game.board_view(state)
     cells = {cell.name: cell for cell in view.cells}
-    assert (cells["d1"].owner, cells["d2"].owner, cells["e1"].owner, cells["a1"].owner) == ("black", "white", "black", "")
+    assert (cells["d1"].owner, cells["d2"].owner, cells["e1"].owner, cells["a1"].owner) == (
+        "black",
+        "white",
+        "black",
+        "",
+    )
     assert cells["d6"].actions == cells["d3"].actions == (game.parse_turn(state, "d")[0],) == (3 * 7 + 3,)
     assert game.render_rgb(state).shape[2] == 3
 
