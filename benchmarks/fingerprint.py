@@ -23,7 +23,7 @@ import numpy as np
 import envs
 from envs import GAMES, make_game
 
-FIXED_SIZE = ("odoku", "sudoku_moyo", "hop_chess")
+FIXED_SIZE = ("odoku", "sudoku_moyo", "hop_chess", "connect_four")
 
 
 def sizes(name: str) -> list[dict]:

@@ -45,6 +45,7 @@ from agents.net.zoo import ZOO_DIR, board_changes, read_card, weights_path, zoo_
 from envs import CHANCE, GAMES, game_defaults, make_game  # noqa: E402
 from envs.board_view import board_svg  # noqa: E402
 from envs.compiled import rules_module  # noqa: E402
+from envs.kit import RowGame  # noqa: E402
 from envs.neutral.mutator import NeutralGame  # noqa: E402
 from envs.schedule.mutator import ScheduledGame  # noqa: E402
 from envs.stones.rules import StoneGame  # noqa: E402
@@ -59,6 +60,7 @@ FRAMEWORKS = (
     (NeutralGame, "the neutral mutator", "rules.md#the-neutral-mutator"),
     (ScheduledGame, "the turn-schedule mutator", "rules.md#the-turn-schedule-mutator"),
     (StoneGame, "the stone games' framework", "games.md"),
+    (RowGame, "the rules-once kit: its compiled rules are its engine", "architecture.md#add-your-game"),
 )
 
 

@@ -51,6 +51,7 @@ GAMES = {
     "biversi": ("Biversi-v0", "envs.games.biversi.game:Biversi", {}),
     "blockdance": ("Blockdance-v0", "envs.games.blockdance.game:Blockdance", {}),
     "four_way_walls": ("FourWayWalls-v0", "envs.games.four_way_walls.game:FourWayWalls", {}),
+    "connect_four": ("ConnectFour-v0", "envs.games.connect_four.game:ConnectFour", {}),
 }
 
 
@@ -78,6 +79,7 @@ TITLES = {
     "biversi": "Biversi",
     "blockdance": "Blockdance",
     "four_way_walls": "Four-Way Walls",
+    "connect_four": "Connect Four",
 }
 
 

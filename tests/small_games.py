@@ -24,4 +24,5 @@ SMALL = {
     "biversi": {"size": 6},
     "blockdance": {"size": 6, "max_turns": 30},
     "four_way_walls": {"size": 4, "walls": 2, "max_turns": 10},
+    "connect_four": {"columns": 5, "rows": 4},
 }

@@ -112,6 +112,11 @@ def test_owners_are_the_stones_on_the_board(name):
             for c in range(16)
         ]
         assert all(c.owner == "" and len(c.actions) == 2 for c in view.cells[16:]) and len(view.cells) == 16 + 9
+    elif name == "connect_four":  # x's discs black, o's white
+        cells = game.columns * game.rows
+        assert [owners[game.cell_name(c)] for c in range(cells)] == [
+            ("", "black", "white")[v] for v in state.row[:cells]
+        ]
     elif name == "odoku":
         assert [owners[f"{'abcde'[c % 5]}{c // 5 + 1}"] for c in range(25)] == [
             ("", "blue", "white")[v] for v in state.board

@@ -9,7 +9,7 @@ import envs
 from envs import CHANCE, GAMES, GameError, GameOverError, IllegalActionError, make_game
 from envs.records import format_game, replay
 
-# Small boards keep the sweep fast; Odoku, Sudoku Moyo, Biqala and Hop Chess have no size
+# Small boards keep the sweep fast; Odoku, Sudoku Moyo, Biqala, Hop Chess and Connect Four have no size
 # (Biqala: fewer seeds; Hop Chess: short games; Blockdance: its smallest hexagon, short games).
 SIZELESS = {
     "odoku": {},
@@ -17,6 +17,7 @@ SIZELESS = {
     "biqala": {"outer_seeds": 1, "inner_seeds": 2},
     "hop_chess": {"max_turns": 12},
     "blockdance": {"size": 6, "max_turns": 40},
+    "connect_four": {"columns": 5, "rows": 4},
 }
 # A rule option that changes how a game plays beyond its size runs the sweep as a case of its own.
 RULE_OPTIONS = {"push_go-ko=push": ("push_go", {"ko": "push"})}

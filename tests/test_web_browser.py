@@ -48,6 +48,7 @@ SIZES = {
     "four_way_walls": {"size": 4, "walls": 2, "max_turns": 10},
     "biversi": {"size": 6},
     "blockdance": {"size": 6, "max_turns": 6},
+    "connect_four": {"columns": 4, "rows": 4},
 }
 
 

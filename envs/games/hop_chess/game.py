@@ -19,8 +19,7 @@ import re
 
 import numpy as np
 
-from envs.compiled import CompiledGame
-from envs.core import TERMINAL, Game, GameInfo, IllegalActionError, NotationError, lead_returns, turn_text
+from envs.core import TERMINAL, GameInfo, IllegalActionError, NotationError, lead_returns, turn_text
 from envs.games.hop_chess import kernels
 from envs.games.hop_chess.kernels import (
     FROM,
@@ -48,7 +47,7 @@ from envs.games.hop_chess.position import (
     square_name,
     square_of,
 )
-from envs.kernels import playout_seed
+from envs.kit import RowGame, RowState
 
 SEAT_NAMES = ("white", "black")
 # the seed's diagrams: white capitals with 'O' for its pawns, black small letters
@@ -67,18 +66,12 @@ END_REASONS = {
 }
 
 
-class HopChessState:
+class HopChessState(RowState):
     """A position as the kernels' row (``kernels.py``'s layout: the board, hoppers, the
     micro-step under way, the end, the positions recorded for repetition); the properties
     read it."""
 
-    __slots__ = ("row",)
-
-    def __init__(self, row: np.ndarray):
-        self.row = row
-
-    def copy(self) -> "HopChessState":
-        return HopChessState(self.row.copy())
+    __slots__ = ()
 
     @property
     def pos(self) -> Position:
@@ -135,7 +128,7 @@ class HopChessState:
         return f"{self.plies} turns" if end == kernels.TURN_CAP else END_REASONS.get(end, "")
 
 
-class HopChess(Game):
+class HopChess(RowGame):
     """The rules of Hop Chess (``HopChess-v0``).
 
     ==============  ==============================================================
@@ -171,10 +164,8 @@ class HopChess(Game):
             raise ValueError(f"fen must be a FEN string, got {fen!r}")
         self.fen, self.max_turns = fen, int(max_turns)
         self.context = kernels.context(self.max_turns)
-        self._legal = np.empty(kernels.MAX_LEGAL, np.int64)
-        self._compiled = None
-        self.start = self.state_at(from_fen(fen)).row  # refuses a position without two kings or a side in check
-        self.info = GameInfo(
+        start = self.state_at(from_fen(fen)).row  # refuses a position without two kings or a side in check
+        info = GameInfo(
             name="hop_chess",
             seat_names=SEAT_NAMES,
             num_actions=NUM_ACTIONS,
@@ -182,16 +173,11 @@ class HopChess(Game):
             max_decisions=3 * self.max_turns,
             params={"fen": fen, "max_turns": self.max_turns},
         )
+        super().__init__(info, self.context, start, kernels.MAX_LEGAL)
 
-    def compiled(self) -> "HopChessRows":
-        if self._compiled is None:
-            self._compiled = HopChessRows(self)
-        return self._compiled
+    state_class = HopChessState
 
-    # --- transitions -----------------------------------------------------------------------------
-    def initial_state(self) -> HopChessState:
-        return HopChessState(self.start.copy())
-
+    # --- transitions: envs.kit.RowGame's over the kernels ----------------------------------------------
     def state_at(self, pos: Position, plies: int = 0) -> HopChessState:
         """A state at the start of a turn in ``pos`` (hoppers where ``pos`` has them)."""
         if pos.board.count(KING) != 1 or pos.board.count(-KING) != 1:
@@ -203,18 +189,15 @@ class HopChess(Game):
         return HopChessState(row)
 
     def to_play(self, state: HopChessState) -> int:
-        return int(state.row[kernels.PLAYER])
+        return int(state.row[kernels.PLAYER])  # read from the row: quicker than a kernel call
 
-    def legal_actions(self, state: HopChessState) -> list[int]:
-        return self._legal[: kernels.legal(self.context, state.row, self._legal)].tolist()
+    def is_legal(self, state: HopChessState, action: int) -> bool:
+        return kernels.offered(state.row, action)
 
-    def apply(self, state: HopChessState, action: int) -> None:
-        action = self.check_action(state, action)
-        if not kernels.offered(state.row, action):
-            raise IllegalActionError(f"action {action} ({_action_name(action)}): {self._problem(state, action)}")
-        kernels.apply(self.context, state.row, action)
+    def action_name(self, action: int) -> str:
+        return _action_name(action)
 
-    def _problem(self, state: HopChessState, action: int) -> str:
+    def illegal_reason(self, state: HopChessState, action: int) -> str:
         if state.move is not None:
             return "the piece has moved: put the hopper on an empty square where the king is then safe"
         pos = state.pos
@@ -228,33 +211,6 @@ class HopChess(Game):
         if not TO <= action < HOPPER:
             return f"the piece on {square_name(state.origin)} is chosen: name its final square"
         return f"the piece on {square_name(state.origin)} cannot end there (its moves, hops and the king's safety)"
-
-    def random_playout(self, state: HopChessState, rng: np.random.Generator) -> tuple[tuple[float, float], int, int]:
-        """Uniformly random legal actions from ``state`` (left untouched, a turn begun included) to
-        the end: ``(returns, decisions, turns)``, the engine loop in the kernel (``kernels.play``)
-        that draws one seed from ``rng`` (``playout_seed``): ``Game.engine_playout``'s game for
-        that seed."""
-        if state.player == TERMINAL:
-            return self.returns(state), 0, 0
-        final = HopChessState(state.row.copy())
-        _, decisions, turns = kernels.play(self.context, final.row, playout_seed(rng), -1)
-        return self.returns(final), int(decisions), int(turns)
-
-    def cut_playout(self, state: HopChessState, rng: np.random.Generator, turns: int) -> tuple[float, float]:
-        """``Game.cut_playout`` in the kernel, the material of the board it stops at scoring it;
-        the engine loop's game for the same seed."""
-        if state.player == TERMINAL:
-            return self.returns(state)
-        final = HopChessState(state.row.copy())
-        if kernels.play(self.context, final.row, playout_seed(rng), turns)[0]:
-            return self.heuristic_returns(final)
-        return self.returns(final)
-
-    def returns(self, state: HopChessState) -> tuple[float, float]:
-        winner = state.winner
-        if winner < 0:
-            return (0.0, 0.0)
-        return (1.0, -1.0) if winner == WHITE else (-1.0, 1.0)
 
     def heuristic_returns(self, state: HopChessState) -> tuple[float, float]:
         """Material now: white's pieces less black's at the usual values (``PIECE_VALUES``: pawn
@@ -272,12 +228,6 @@ class HopChess(Game):
 
     def goal_text(self, seat: int) -> str:
         return "checkmate the enemy king (hops count)"
-
-    # --- observation ------------------------------------------------------------------------------------
-    def observe(self, state: HopChessState) -> np.ndarray:
-        out = np.empty(self.info.obs_shape, np.float32)
-        kernels.observe(self.context, state.row, out)
-        return out
 
     # --- text -----------------------------------------------------------------------------------------
     def action_to_text(self, state: HopChessState, action: int) -> str:
@@ -508,18 +458,3 @@ def _action_name(action: int) -> str:
 def material(board) -> int:
     """White's pieces less black's at ``PIECE_VALUES`` (``board``: signed pieces, white's positive)."""
     return sum(PIECE_VALUES[piece] if piece > 0 else -PIECE_VALUES[-piece] for piece in board)
-
-
-class HopChessRows(CompiledGame):
-    """``HopChess``'s ``CompiledGame``: its states are the rows (``kernels.py``)."""
-
-    width, max_legal = kernels.WIDTH, kernels.MAX_LEGAL
-
-    def __init__(self, game: HopChess):
-        self.context = game.context
-
-    def encode(self, state: HopChessState) -> np.ndarray:
-        return state.row.copy()
-
-    def decode(self, row: np.ndarray) -> HopChessState:
-        return HopChessState(np.array(row, np.int32))

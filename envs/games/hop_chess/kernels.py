@@ -59,7 +59,7 @@ from envs.games.hop_chess.position import (
     ROOK,
     Position,
 )
-from envs.kernels import draw
+from envs.row_playout import random_play
 
 # --- the row --------------------------------------------------------------------------------------
 HOPPERS, SIDE, CASTLING, EP, CLOCK, OPENING, PLIES = 64, 66, 67, 68, 69, 70, 71
@@ -191,30 +191,10 @@ def returns(context, row, out):
 
 @njit(cache=True)
 def playout(context, row, seed, out):
-    """The returns of :func:`play` from a copy of ``row`` to the end."""
+    """The returns of ``envs.row_playout.random_play`` from a copy of ``row`` to the end."""
     final = row.copy()
-    play(context, final, seed, -1)
+    random_play(context, final, seed, -1, np.empty(MAX_LEGAL, np.int64))
     returns(context, final, out)
-
-
-@njit(cache=True)
-def play(context, row, seed, cut):
-    """``Game.engine_playout`` in place on ``row``: one ``draw`` per decision over the legal
-    actions to the end, or until ``cut`` turns have ended (-1: never); (stopped at the cut,
-    decisions, turns)."""
-    options = np.empty(MAX_LEGAL, np.int64)
-    decisions = turns = 0
-    mover = row[PLAYER]
-    while mover != TERMINAL:
-        if turns == cut:
-            return True, decisions, turns
-        index, seed = draw(seed, legal(context, row, options))
-        apply(context, row, options[index])
-        decisions += 1
-        player = row[PLAYER]
-        turns += player != mover
-        mover = player
-    return False, decisions, turns
 
 
 @njit(cache=True)
