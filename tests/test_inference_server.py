@@ -8,11 +8,14 @@ import os
 import signal
 import threading
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
+from hydra import compose, initialize_config_dir
 
+from agents.config import ConfigError
 from agents.net.inference_server import InferenceServer, ServedEstimator, connect
 from agents.net.net_estimator import NetEstimator
 from agents.net.network import NetConfig, PolicyValueNet
@@ -20,6 +23,7 @@ from agents.search.mcts import MCTS, SearchConfig
 from agents.sizes import parse_sizes
 from agents.training.feeds import ProcessFeed
 from agents.training.selfplay import SelfPlayConfig, self_play
+from agents.training.settings import build_settings
 from agents.training.workers import cpu_weights
 from envs import make_game
 
@@ -71,6 +75,18 @@ def test_a_closed_server_is_an_error_not_a_hang(setup):
     server.close()
     with pytest.raises(RuntimeError, match="inference server closed the connection"):
         served.forward(np.zeros((1, *game.info.obs_shape), np.float32))
+
+
+@pytest.mark.parametrize("where", ["agent.selfplay.workers=0", "distributed=ray"])
+def test_a_server_without_local_workers_is_refused_naming_the_key(where):
+    with initialize_config_dir(config_dir=str(Path(__file__).parents[1] / "configs"), version_base="1.3"):
+        cfg = compose("train", overrides=["experiment=smoke", "agent.selfplay.workers=1", where])
+        cfg.agent.selfplay.inference_server = True
+    with pytest.raises(ConfigError, match="agent.selfplay.inference_server=true .* needs agent.selfplay.workers >= 1"):
+        build_settings(cfg)
+    cfg.agent.selfplay.inference_server = "yes"
+    with pytest.raises(ConfigError, match="agent.selfplay.inference_server must be true or false"):
+        build_settings(cfg)
 
 
 def replays_legally(game, actions) -> bool:
