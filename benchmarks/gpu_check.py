@@ -1,13 +1,13 @@
 """The CUDA path, checked on a machine with a GPU: training, losses against the CPU, self-play speed.
 
-    python benchmarks/gpu_check.py [--games 16] [--in-flight 16,256] [--workers N] [--served-games 64]
+    python benchmarks/gpu_check.py [--games 16] [--in-flight 16,256] [--workers N] [--served-games 64] [--size 11]
 
 1. Trains ``experiment=smoke`` with ``device=cuda`` end to end (self-play,
    learner, evaluation, checkpoint) in a temporary directory.
 2. Takes the same learner steps on the same batches on the CPU and on CUDA
    from the same initial weights and prints the losses side by side; they
    must agree to 1e-3 (float32 kernels differ only in rounding).
-3. Measures self-play positions/s at Nex 11 with ``net=medium`` on CUDA and on
+3. Measures self-play positions/s at Nex 11 (``--size``) with ``net=medium`` on CUDA and on
    the CPU (one thread), each through both inference backends
    (``agents/net/inference.py``: torch, and ONNX Runtime where its provider for
    that device is installed, ``onnxruntime-gpu`` for CUDA), and the forward-pass
@@ -105,7 +105,7 @@ def losses_match(steps: int = 5) -> bool:
     return worst < 1e-3
 
 
-def selfplay_speed(num_games: int, in_flight: list[int], records: SpeedRecords, device: str) -> float:
+def selfplay_speed(num_games: int, in_flight: list[int], records: SpeedRecords, device: str, size: int) -> float:
     """Check 3; returns one CPU core's positions/s (the faster CPU backend)."""
     torch.set_num_threads(1)
     rates, tables = {}, {}
@@ -114,7 +114,7 @@ def selfplay_speed(num_games: int, in_flight: list[int], records: SpeedRecords, 
     for role, backend, counts in runs:
         where = device if role == "device" else "cpu"
         for count in counts:
-            s = nex_medium(count)
+            s = nex_medium(count, size)
             torch.manual_seed(0)
             net = PolicyValueNet.for_game(s.game.info, s.net).to(where)
             estimator = NetEstimator(s.game, net, where, backend)
@@ -132,7 +132,7 @@ def selfplay_speed(num_games: int, in_flight: list[int], records: SpeedRecords, 
                 f"   {where:<4} {backend:<5} {count:>4} in flight: {batch.num_positions / seconds:8.1f} positions/s "
                 f"({batch.num_positions} positions, {seconds:.1f} s), forward passes {100 * busy:.1f}% of the time"
             )
-    print(f"3. self-play at Nex 11, net=medium, {s.search.num_simulations} simulations, one process (above);")
+    print(f"3. self-play at Nex {size}, net=medium, {s.search.num_simulations} simulations, one process (above);")
     print("   forward pass by batch size, ms a call:")
     for (where, backend), table in tables.items():
         print(f"   {where:<4} {backend:<5}: " + ", ".join(f"{size}: {ms:.2f}" for size, ms in table.items()))
@@ -145,7 +145,7 @@ def selfplay_speed(num_games: int, in_flight: list[int], records: SpeedRecords, 
             f"   {device} {backend} {count} in flight: {rate / core_rate:.1f}x one CPU core ({core}), "
             f"{device} busy {100 * busy:.1f}% (target 20x and 50%: {met(rate / core_rate, busy)})"
         )
-        subject = f"nex 11 net=medium self-play, {device} {backend}, {count} games in flight"
+        subject = f"nex {size} net=medium self-play, {device} {backend}, {count} games in flight"
         for cpu_backend, cpu_rate in cpu.items():
             records.add(
                 subject,
@@ -169,10 +169,12 @@ def met(ratio: float, busy: float) -> str:
     return "met" if ratio >= 20 and busy >= 0.5 else "not met"
 
 
-def served_speed(workers: int, num_games: int, core_rate: float | None, records: SpeedRecords, device: str) -> None:
+def served_speed(
+    workers: int, num_games: int, core_rate: float | None, records: SpeedRecords, device: str, size: int
+) -> None:
     """Check 4: item 2's path, worker processes feeding one inference server on ``device``."""
     per_worker = -(-num_games // workers)
-    s = dataclasses.replace(nex_medium(per_worker), device=torch.device(device))
+    s = dataclasses.replace(nex_medium(per_worker, size), device=torch.device(device))
     torch.manual_seed(0)
     net = PolicyValueNet.for_game(s.game.info, s.net).to(device)
     row = served_rates(s, net, "auto", workers, num_games)
@@ -188,7 +190,7 @@ def served_speed(workers: int, num_games: int, core_rate: float | None, records:
     print(
         f"   {rate / core_rate:.1f}x one CPU core, busy {100 * busy:.1f}% (target 20x and 50%: {met(rate / core_rate, busy)})"
     )
-    subject = f"nex 11 net=medium self-play, {workers} workers through one inference server on {device}"
+    subject = f"nex {size} net=medium self-play, {workers} workers through one inference server on {device}"
     records.add(
         subject,
         "positions/s",
@@ -206,13 +208,14 @@ def served_speed(workers: int, num_games: int, core_rate: float | None, records:
     )
 
 
-def nex_medium(games: int):
-    """gpu_check's self-play settings: Nex 11, net=medium, ``games`` games all in flight."""
+def nex_medium(games: int, size: int):
+    """gpu_check's self-play settings: Nex at ``size``, net=medium, ``games`` games all in flight."""
     return build_settings(
         compose_train(
             [
                 "experiment=none",
                 "game=nex",
+                f"game.size={size}",
                 "net=medium",
                 "device=cpu",
                 f"agent.selfplay.games_per_iteration={games}",
@@ -302,7 +305,10 @@ def inference_paths(device: str) -> list[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=16, help="Nex 11 self-play games to time on the CPU")
+    parser.add_argument("--games", type=int, default=16, help="Nex self-play games to time on the CPU")
+    parser.add_argument(
+        "--size", type=int, default=11, help="Nex's board for checks 3 and 4 (a small one for a quick CPU fallback)"
+    )
     parser.add_argument(
         "--in-flight", default="16,256", help="comma-separated games in flight (and games timed) on CUDA"
     )
@@ -336,7 +342,7 @@ def main() -> None:
         print(
             f"gpu_check: no CUDA device here (torch.cuda.is_available() is False, torch {torch.__version__}): "
             "falling back to the CPU. Every check runs there, so this shows the script works end to end; "
-            "its figures are not a GPU's and nothing is recorded.\n"
+            "its figures are not a GPU's and nothing is recorded (--size 5 makes it quick).\n"
         )
     if "smoke" in checks:
         smoke_on(device)
@@ -346,9 +352,9 @@ def main() -> None:
             ok = losses_match()
         else:
             print("2. losses on the CPU and on CUDA: skipped (no CUDA device to compare with)")
-    core_rate = selfplay_speed(args.games, in_flight, records, device) if "selfplay" in checks else None
+    core_rate = selfplay_speed(args.games, in_flight, records, device, args.size) if "selfplay" in checks else None
     if "served" in checks:
-        served_speed(args.workers, args.served_games, core_rate, records, device)
+        served_speed(args.workers, args.served_games, core_rate, records, device, args.size)
     if "learner" in checks:
         learner_rate(records, device)
     records.write()
