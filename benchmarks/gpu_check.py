@@ -241,7 +241,9 @@ def forward_table(estimator, obs_shape, device: str) -> dict[int, float]:
 
 
 def learner_rate(records: SpeedRecords, device: str, steps: int = 100) -> None:
-    print(f"5. learner steps/s ({steps} timed steps after 10 warm-up steps, one torch thread on the CPU):")
+    print(
+        f"5. learner steps/s ({steps} timed steps after {min(steps, 10)} warm-up steps, one torch thread on the CPU):"
+    )
     torch.set_num_threads(1)
     for label, overrides in (
         ("odoku recipe", ["experiment=odoku"]),
@@ -260,7 +262,7 @@ def learner_rate(records: SpeedRecords, device: str, steps: int = 100) -> None:
         rates = []
         for where in (device, "cpu"):
             learner = Learner(PolicyValueNet.for_game(s.game.info, s.net).to(where), s.learner, torch.device(where))
-            for _ in range(10):
+            for _ in range(min(steps, 10)):
                 learner.step(obs, policy, value)
             if where == "cuda":
                 torch.cuda.synchronize()
@@ -315,6 +317,7 @@ def main() -> None:
     parser.add_argument(
         "--workers", type=int, default=max(1, available_cores() - 1), help="worker processes of check 4 (served)"
     )
+    parser.add_argument("--learner-steps", type=int, default=100, help="learner steps timed per device in check 5")
     parser.add_argument("--served-games", type=int, default=64, help="self-play games of check 4 (served)")
     parser.add_argument("--checks", default=",".join(CHECKS), help=f"comma-separated subset of {', '.join(CHECKS)}")
     add_record_option(parser)
@@ -328,10 +331,10 @@ def main() -> None:
         in_flight = [int(n) for n in args.in_flight.split(",")]
     except ValueError:
         in_flight = []
-    if not in_flight or min(in_flight) < 1 or min(args.games, args.workers, args.served_games) < 1:
+    if not in_flight or min(in_flight) < 1 or min(args.games, args.workers, args.served_games, args.learner_steps) < 1:
         parser.error(
-            f"--in-flight, --games, --workers and --served-games take positive integers, got {args.in_flight!r}, "
-            f"{args.games}, {args.workers} and {args.served_games}"
+            f"--in-flight, --games, --workers, --served-games and --learner-steps take positive integers, got "
+            f"{args.in_flight!r}, {args.games}, {args.workers}, {args.served_games} and {args.learner_steps}"
         )
     device = "cuda"
     if torch.cuda.is_available():
@@ -342,7 +345,7 @@ def main() -> None:
         print(
             f"gpu_check: no CUDA device here (torch.cuda.is_available() is False, torch {torch.__version__}): "
             "falling back to the CPU. Every check runs there, so this shows the script works end to end; "
-            "its figures are not a GPU's and nothing is recorded (--size 5 makes it quick).\n"
+            "its figures are not a GPU's and nothing is recorded (--size 5 --learner-steps 2 make it quick).\n"
         )
     if "smoke" in checks:
         smoke_on(device)
@@ -356,7 +359,7 @@ def main() -> None:
     if "served" in checks:
         served_speed(args.workers, args.served_games, core_rate, records, device, args.size)
     if "learner" in checks:
-        learner_rate(records, device)
+        learner_rate(records, device, args.learner_steps)
     records.write()
     if not ok:
         sys.exit("gpu_check: the CUDA losses differ from the CPU's by more than 1e-3")
