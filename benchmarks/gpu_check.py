@@ -1,6 +1,7 @@
 """The CUDA path, checked on a machine with a GPU: training, losses against the CPU, self-play speed.
 
     python benchmarks/gpu_check.py [--games 16] [--in-flight 16,256] [--workers N] [--served-games 64] [--size 11]
+        [--learner-steps 100]
 
 1. Trains ``experiment=smoke`` with ``device=cuda`` end to end (self-play,
    learner, evaluation, checkpoint) in a temporary directory.
@@ -180,7 +181,7 @@ def served_speed(
     row = served_rates(s, net, "auto", workers, num_games)
     rate, busy = row["positions/s"], row["busy"]
     print(
-        f"4. self-play through one inference server on {device}, {workers} worker processes, "
+        f"4. self-play through one inference server on {device}, {workers} worker process(es), "
         f"{per_worker} games in flight each: {rate:.1f} positions/s, mean batch {row['mean batch']:.1f}, "
         f"server busy {100 * busy:.1f}%"
     )
