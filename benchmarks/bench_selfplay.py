@@ -1,7 +1,7 @@
 """Self-play throughput at the training defaults (``configs/train.yaml``), by inference backend and search driver.
 
     python benchmarks/bench_selfplay.py [--games N] [--backends torch,onnx,stand-in] [--drivers python,compiled]
-        [--rounds R] [--profile] [--in-flight 16,64,256] [--stand-in-ms h200] [experiment=nex5 ...]
+        [--rounds R] [--profile] [--in-flight 16,64,256] [--served 1,2,4] [--stand-in-ms h200] [experiment=nex5 ...]
 
 Composes the training config (Hydra overrides after the options), plays
 ``--games`` self-play games with a fresh network exactly as one training
@@ -34,6 +34,13 @@ moves; positions searched per second, the mean batch and the share of the forwar
 per backend and count (no training targets are built: those cost the same per position at
 any count).
 
+``--served 1,2,4`` plays ``--games`` games (default: one iteration's) through one inference
+server fed by that many worker processes (``agent.selfplay.inference_server``,
+``agents/net/inference_server.py``), per backend and count, after a warm-up game per
+worker (spawning, imports, numba's cache): positions/s, the server's mean batch and its
+busy share (the seconds inside forward passes over the wall time, on this machine as
+loaded: worker processes beyond its free cores only wait for one).
+
 The ``stand-in`` backend replaces the network's forward pass by one that waits the latency
 of a batch of its size on another device (``--stand-in-ms``: ``h200``, the table
 ``benchmarks/gpu_check.py`` measured on an NVIDIA H200 for Nex 11's ``net=medium``, or
@@ -47,6 +54,7 @@ and the in-flight rows give positions/s on such a core. Nothing here is a test.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import time
 from collections import defaultdict
 from contextlib import contextmanager
@@ -61,10 +69,12 @@ import agents.search.mcts.search as search_module
 import agents.training.selfplay as selfplay_module
 from agents.config import with_recipe_aliases
 from agents.evaluation.figure_records import SpeedRecords, add_record_option
+from agents.net.inference_server import InferenceServer
 from agents.net.net_estimator import NetEstimator
 from agents.net.network import PolicyValueNet
 from agents.search.mcts import MCTS, select_action
 from agents.search.mcts.halving import SequentialHalving
+from agents.training.feeds import ProcessFeed
 from agents.training.selfplay import self_play
 from agents.training.settings import build_settings
 from envs.core import CHANCE
@@ -89,6 +99,7 @@ def main() -> None:
     parser.add_argument(
         "--in-flight", help="comma-separated games in flight to measure the steady state at (e.g. 16,64,256)"
     )
+    parser.add_argument("--served", help="comma-separated worker processes to feed one inference server (e.g. 1,2,4)")
     parser.add_argument("--in-flight-moves", type=int, default=3, help="moves each of those games is searched")
     parser.add_argument(
         "--stand-in-ms", default="h200", help="the stand-in's ms a call by batch: h200 or BATCH:MS,... (see above)"
@@ -98,7 +109,8 @@ def main() -> None:
     args = parser.parse_args()
     records = SpeedRecords(args.record)
     latency = stand_in_table(args.stand_in_ms, parser)
-    in_flight = counts_option(args.in_flight, parser)
+    in_flight = counts_option(args.in_flight, parser, "--in-flight")
+    served = counts_option(args.served, parser, "--served")
     with initialize_config_dir(config_dir=str(CONFIGS), version_base="1.3"):
         cfg = compose("train", overrides=with_recipe_aliases(args.overrides))
     s = build_settings(cfg)
@@ -181,6 +193,8 @@ def main() -> None:
         print_profile(profiles, label, records)
     if in_flight:
         print_in_flight(game, s, net, searches, names, estimators, in_flight, args.in_flight_moves, label, records)
+    if served:
+        print_served(s, net, names, served, num_games, latency, label, records)
     records.write()
 
 
@@ -294,7 +308,7 @@ def stand_in_table(text: str, parser) -> dict[int, float]:
     return table
 
 
-def counts_option(text: str | None, parser) -> list[int]:
+def counts_option(text: str | None, parser, option: str) -> list[int]:
     if not text:
         return []
     try:
@@ -302,7 +316,7 @@ def counts_option(text: str | None, parser) -> list[int]:
     except ValueError:
         counts = []
     if not counts or min(counts) < 1:
-        parser.error(f"--in-flight must be comma-separated positive integers, got {text!r}")
+        parser.error(f"{option} must be comma-separated positive integers, got {text!r}")
     return counts
 
 
@@ -458,6 +472,61 @@ def print_in_flight(game, s, net, searches, backends, estimators, counts, moves,
                 rates[backend, count] / rates[backend, counts[0]],
                 note=f"{rates[backend, count]:.1f} vs {rates[backend, counts[0]]:.1f} positions/s",
             )
+
+
+def served_rates(s, net, backend: str, workers: int, num_games: int, latency: dict | None = None) -> dict:
+    """Self-play of ``num_games`` games (settings ``s``, weights of ``net``) by ``workers`` processes
+    through one inference server on ``s.device`` with ``backend`` (the stand-in: ``latency``'s)."""
+    server = InferenceServer(s.game, s.net, s.device, "onnx" if backend == STAND_IN else backend)
+    if backend == STAND_IN:
+        server.estimator.run = StandInForward(s.game.info.num_actions, latency)
+    config = dataclasses.replace(s.selfplay, games_per_iteration=num_games)
+    feed = ProcessFeed(workers, s.sizes, s.games, s.net, s.search, config, False, server)
+    rng = np.random.default_rng(s.seed)
+    try:
+        feed.config = dataclasses.replace(config, games_per_iteration=workers)  # the warm-up: a game each
+        feed.collect(net, 0, rng, 1, more=False)
+        feed.config = config
+        server.reset()
+        started = time.perf_counter()
+        chunks = feed.collect(net, 0, rng, 1, more=False)
+        seconds = time.perf_counter() - started
+        busy = server.busy_share()
+    finally:
+        feed.close()
+    calls = max(server.estimator.calls, 1)
+    return {
+        "positions/s": sum(chunk.num_positions for chunk in chunks) / seconds,
+        "mean batch": server.estimator.positions / calls,
+        "requests a call": server.requests / calls,
+        "busy": busy,
+    }
+
+
+def print_served(s, net, backends, counts, num_games, latency, label, records) -> None:
+    """Positions/s and the server's busy share by worker processes feeding it, per backend."""
+    print(f"\nself-play through one inference server on {s.device} ({num_games} games, a warm-up game per worker):")
+    print(f"{'backend':<10} {'workers':>7} {'positions/s':>12} {'mean batch':>11} {'requests/call':>14} {'busy':>7}")
+    first = {}
+    for backend in backends:
+        for count in counts:
+            row = served_rates(s, net, backend, count, num_games, latency)
+            first.setdefault(backend, row)
+            print(
+                f"{backend:<10} {count:>7} {row['positions/s']:>12.1f} {row['mean batch']:>11.1f} "
+                f"{row['requests a call']:>14.2f} {100 * row['busy']:>6.1f}%"
+            )
+            subject = f"{label} self-play through one inference server with {backend}, {count} workers"
+            note = f"{row['positions/s']:.1f} positions/s, mean batch {row['mean batch']:.1f}, {num_games} games"
+            records.add(subject, "server busy share", "", row["busy"], note=note, unit="share")
+            if count != counts[0]:
+                records.add(
+                    subject,
+                    "positions/s",
+                    f"{counts[0]} workers",
+                    row["positions/s"] / first[backend]["positions/s"],
+                    note=note,
+                )
 
 
 def openings(game, count: int, rng: np.random.Generator) -> tuple[list, list]:

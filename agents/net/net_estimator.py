@@ -8,6 +8,7 @@ import numpy as np
 import torch
 
 from agents.net.inference import make_forward
+from agents.net.inference_outputs import priors_and_values
 from agents.net.network import PolicyValueNet
 from envs.core import Game
 
@@ -51,16 +52,11 @@ class NetEstimator:
         ``[B, *obs_shape]``), ``game.legal_mask`` are ``masks`` (bool ``[B, num_actions]``)
         and seats to move are ``movers`` (int64 ``[B]``)."""
         logits, value = self.forward(obs)
-        logits = np.where(masks, logits, -np.inf)
-        logits -= logits.max(axis=1, keepdims=True)
-        priors = np.exp(logits)
-        priors /= priors.sum(axis=1, keepdims=True)
-        values = np.repeat(-value[:, None], self.game.info.num_seats, axis=1)
-        values[np.arange(len(obs)), movers] = value
-        return priors, values
+        return priors_and_values(logits, value, masks, movers, self.game.info.num_seats)
 
     def forward(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Raw logits [B, num_actions] and mover values [B] for stacked observations (float64)."""
+        """Raw logits [B, num_actions] and mover values [B] for stacked observations, as the
+        backend returns them (float32)."""
         if self.net.training:  # the learner trains the same module between calls
             self.net.eval()
         started = time.perf_counter()
@@ -68,4 +64,4 @@ class NetEstimator:
         self.seconds += time.perf_counter() - started
         self.calls += 1
         self.positions += len(obs)
-        return logits.astype(np.float64), value.astype(np.float64)
+        return logits, value

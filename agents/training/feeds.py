@@ -21,6 +21,14 @@ runs:
   the policy lag is then exactly ``steps_per_iteration``. Chunks come back in
   worker order and the seeds, sizes and weights are fixed when the games are
   handed out, so a fixed seed and worker count give identical runs either way.
+  With ``agent.selfplay.inference_server`` the workers hold no network: their
+  forward passes go to one :class:`~agents.net.inference_server.InferenceServer`
+  (a thread of this process, on the run's device), which batches the requests
+  of all the workers. A single worker's games are then exactly those it plays
+  with a network of its own; with several, a network's float arithmetic can
+  round an estimate differently in a batch mixed from several workers, so the
+  games are legal, complete and seeded alike but not bit-reproducible.
+  A worker process that dies stops the run with an error saying so.
 
 The Ray backend (:mod:`agents.training.ray_backend`) is a third feed with the
 same interface.
@@ -29,10 +37,12 @@ same interface.
 from __future__ import annotations
 
 import time
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Mapping, Protocol
 
 import numpy as np
 
+from agents.net.inference_server import InferenceServer, ServedEstimator, connect
 from agents.net.network import NetConfig, PolicyValueNet
 from agents.pool import WorkerPool
 from agents.search.mcts import MCTS, SearchConfig
@@ -87,7 +97,8 @@ class InlineFeed:
 
 
 class ProcessFeed:
-    """Self-play in ``workers`` spawned processes, reused every iteration."""
+    """Self-play in ``workers`` spawned processes, reused every iteration; with ``server``
+    their forward passes run there."""
 
     stale_games = 0  # every chunk is played with the weights of the iteration before
 
@@ -100,21 +111,37 @@ class ProcessFeed:
         search: SearchConfig,
         config: SelfPlayConfig,
         overlap: bool,
+        server: InferenceServer | None = None,
     ):
         """``games``: board size -> game, every size of the run."""
         self.workers, self.overlap, self.config, self.sizes = workers, overlap, config, sizes
-        self._pool = WorkerPool(workers, SelfPlayWorker, dict(games), net, search, config)
+        self.server = server
+        if server is None:
+            self._pool = WorkerPool(workers, SelfPlayWorker, dict(games), net, search, config)
+        else:
+            self._pool = WorkerPool(
+                workers, served_worker, dict(games), net, search, config, server.address, server.authkey
+            )
         self._pending = None
 
     def collect(self, net, step, rng, iteration, more=True) -> list[Chunk]:
         if self._pending is None:
             self._pending = self._submit(net, step, rng, iteration)
-        chunks = [future.result() for future in self._pending]
+        try:
+            chunks = [future.result() for future in self._pending]
+        except BrokenProcessPool:
+            raise RuntimeError(
+                "a self-play worker process died (killed, or out of memory); the run stops "
+                "(resume=RUN_DIR continues from its last checkpoint)"
+            ) from None
         self._pending = self._submit(net, step, rng, iteration + 1) if self.overlap and more else None
         return chunks
 
     def _submit(self, net: PolicyValueNet, step: int, rng: np.random.Generator, iteration: int):
         weights = cpu_weights(net)
+        if self.server is not None:  # no game is in flight: the last chunks are back
+            self.server.load(weights, step)
+            weights = None
         shares = split_games(self.config.games_per_iteration, self.workers)
         seeds = rng.integers(2**63, size=len(shares))
         mix = self.sizes.at(iteration)
@@ -125,6 +152,15 @@ class ProcessFeed:
 
     def close(self) -> None:
         self._pool.close()
+        if self.server is not None:
+            self.server.close()
+
+
+def served_worker(games, net, search, config, address, authkey: bytes) -> SelfPlayWorker:
+    """A worker process's :class:`SelfPlayWorker` whose estimators send their forward passes
+    to the inference server at ``address``."""
+    connection = connect(address, authkey)
+    return SelfPlayWorker(games, net, search, config, estimator_for=lambda game: ServedEstimator(game, connection))
 
 
 def _play_share(worker: SelfPlayWorker, job: tuple) -> Chunk:

@@ -63,6 +63,7 @@ from tqdm import tqdm
 from agents.config import ConfigError
 from agents.net.checkpoint import CheckpointError
 from agents.net.inference import set_default_backend
+from agents.net.inference_server import InferenceServer
 from agents.net.net_estimator import NetEstimator
 from agents.search.mcts import MCTS
 from agents.sizes import describe
@@ -133,7 +134,8 @@ def make_feed(s: Settings, estimators: dict[object, NetEstimator]) -> Feed:
             raise ConfigError(str(error)) from None
     if s.workers == 0:
         return InlineFeed(s.sizes, estimators, s.search, s.selfplay)
-    return ProcessFeed(s.workers, s.sizes, s.games, s.net, s.search, s.selfplay, overlap)
+    server = InferenceServer(s.game, s.net, s.device) if s.selfplay.inference_server else None
+    return ProcessFeed(s.workers, s.sizes, s.games, s.net, s.search, s.selfplay, overlap, server)
 
 
 # --- the run -----------------------------------------------------------------------------------

@@ -89,6 +89,9 @@ class SelfPlayConfig:
     heuristic_mix_steps: int = 0
     fast_simulations: int = 0  # simulations of a fast search (needed when full_search_share < 1)
     workers: int | str = "auto"  # self-play worker processes; auto: one per usable core; 0: the main process
+    # true: the workers hold no network; one inference server (a thread of the main process, on
+    # `device`, beside the learner) batches all the workers' forward passes (needs workers >= 1)
+    inference_server: bool = False
     # learner steps between the weights that play a game and those that learn from it; workers play
     # while the learner steps when steps_per_iteration is within it (0: they take turns)
     max_policy_lag: int = 400
@@ -106,6 +109,7 @@ class SelfPlayConfig:
         )
         for key, low in integers:
             check(f"agent.selfplay.{key}", getattr(self, key), "integer", low=low)
+        check("agent.selfplay.inference_server", self.inference_server, "bool")
         check("agent.selfplay.value_mix", self.value_mix, "number", low=0.0, high=1.0)
         check("agent.selfplay.heuristic_mix", self.heuristic_mix, "number", low=0.0, high=1.0)
         check("agent.selfplay.full_search_share", self.full_search_share, "number", low=0.0, high=1.0, strict=True)

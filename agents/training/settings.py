@@ -164,6 +164,12 @@ def build_settings(cfg: DictConfig) -> Settings:
     except ValueError as error:
         message = str(error)
         raise ConfigError(message if message.startswith("agent.") else f"device: {message}") from None
+    distributed = _distributed(cfg)
+    if sections["agent.selfplay"].inference_server and (workers == 0 or distributed is not None):
+        raise ConfigError(
+            "agent.selfplay.inference_server=true serves worker processes on this machine: it needs "
+            "agent.selfplay.workers >= 1 and distributed=local (distributed=ray has distributed.inference_actors)"
+        )
     return Settings(
         game=games[max(games)] if sizes.mixed else next(iter(games.values())),
         games=games,
@@ -188,7 +194,7 @@ def build_settings(cfg: DictConfig) -> Settings:
         eval_oracle_games=_integer(cfg, "eval.oracle_games", 0),
         eval_opponents=_eval_opponents(cfg, first),
         workers=workers,
-        distributed=_distributed(cfg),
+        distributed=distributed,
     )
 
 
