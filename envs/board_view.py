@@ -139,6 +139,9 @@ def box_lines(size: int, box: int, colour: str = INK) -> tuple[Line, ...]:
 # --- the drawing: how a view looks, decided once, as shapes in cell widths ----------------------
 BACKGROUND = "#ebe1c8"
 LABEL_INK = "#111111"
+# a pointy-top hexagon's corners from its centre: upper right, top, upper left and on round
+HEX_CORNERS = ((0.5, -HEX_RADIUS / 2), (0, -HEX_RADIUS), (-0.5, -HEX_RADIUS / 2))
+HEX_CORNERS += tuple((-dx, -dy) for dx, dy in HEX_CORNERS)
 
 
 @dataclass(frozen=True)
@@ -221,9 +224,8 @@ def drawing(view: BoardView) -> tuple[Shape | Group, ...]:
     for cell in view.cells:
         shapes: list[Shape] = []
         if cell.shape == "hex":
-            corners = ((0.5, -HEX_RADIUS / 2), (0, -HEX_RADIUS), (-0.5, -HEX_RADIUS / 2))
-            corners += tuple((-dx, -dy) for dx, dy in corners)
-            shapes.append(Polygon(tuple((cell.x + dx, cell.y + dy) for dx, dy in corners), cell.fill, INK, 0.03))
+            corners = tuple((cell.x + dx, cell.y + dy) for dx, dy in HEX_CORNERS)
+            shapes.append(Polygon(corners, cell.fill, INK, 0.03))
         else:
             shapes.append(Rect(cell.x - 0.5, cell.y - 0.5, 1, 1, cell.fill, INK, 0.03))
         if cell.piece == "hopper":  # a ring in the owner's colour, edged to show on any square
