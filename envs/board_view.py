@@ -1,5 +1,7 @@
-"""A board as data for vector drawings (the browser board's SVG): cells with their place,
-shape and contents, the actions a click on each offers, and the board's lines and labels.
+"""A board as data for vector drawings: cells with their place, shape and contents, the actions
+a click on each offers, and the board's lines and labels; and how such a view looks, decided once
+(:func:`drawing`), written as SVG here (:func:`board_svg`, the docs' pictures) and painted into an
+image by ``envs.render`` (``render_mode="rgb_array"``, TensorBoard's boards).
 
 ``Game.board_view(state)`` returns a :class:`BoardView`; its coordinates are in cell widths
 (a square cell is 1 x 1, a hexagonal one is 1 wide), x to the right and y down. Every game
@@ -11,10 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
-from envs.render import RGB, STONE_COLOURS
-
+RGB = tuple[int, int, int]
 HEX_RADIUS = 3**-0.5  # centre to corner of a pointy-top hexagon one cell wide
 HEX_ROW = 1.5 * HEX_RADIUS  # the distance between the centres of two rows of hexagons
+WOOD = "#dcb46e"  # a cell's fill unless the game gives one
+INK = "#3c3c3c"  # cell borders, stone outlines, box lines
+STONE_FILLS = {"black": "#191919", "white": "#f5f5f5", "blue": "#285ac8", "neutral": "#969696"}
+STONE_RADIUS = 0.36
 
 
 @dataclass(frozen=True)
@@ -22,7 +27,7 @@ class Cell:
     """One cell: ``id`` numbers it as the game does (a stone game's placing action),
     ``actions`` are what a click on it may play (the engine judges them: a stone game
     offers the cell itself, Odoku a blue and a white piece, Sudoku Moyo the nine digits),
-    ``owner`` is the stone on it (a key of ``envs.render.STONE_COLOURS``, '' for none),
+    ``owner`` is the stone on it (a key of :data:`STONE_FILLS`, '' for none),
     ``fill`` its background (``#rrggbb``), ``text`` what is printed on it (a digit, a
     verdict), ``tags`` facts for styling and tests (``given``, ``dead``, ``chosen``),
     ``piece`` the figure that stands there in the owner's colour instead of a plain stone
@@ -35,7 +40,7 @@ class Cell:
     shape: str  # "square" or "hex"
     actions: tuple[int, ...]
     owner: str = ""
-    fill: str = "#dcb46e"
+    fill: str = WOOD
     text: str = ""
     tags: tuple[str, ...] = ()
     piece: str = ""
@@ -113,9 +118,6 @@ def colour(rgb: RGB) -> str:
     return "#{:02x}{:02x}{:02x}".format(*rgb)
 
 
-STONE_FILLS = {name: colour(rgb) for name, rgb in STONE_COLOURS.items()}
-
-
 def square_layout(rows: list[str], columns: list[str], lines: tuple[Line, ...] = ()) -> Layout:
     """A grid of ``len(rows)`` x ``len(columns)`` square cells numbered row by row from the
     top; row names go left of it (top row first), column names under it."""
@@ -125,7 +127,7 @@ def square_layout(rows: list[str], columns: list[str], lines: tuple[Line, ...] =
     return Layout(len(columns), len(rows), "square", centres, lines, tuple(labels))
 
 
-def box_lines(size: int, box: int, colour: str = "#3c3c3c") -> tuple[Line, ...]:
+def box_lines(size: int, box: int, colour: str = INK) -> tuple[Line, ...]:
     """Thick lines around every ``box`` x ``box`` block of a ``size`` x ``size`` grid (Sudoku)."""
     return tuple(
         line
@@ -134,91 +136,181 @@ def box_lines(size: int, box: int, colour: str = "#3c3c3c") -> tuple[Line, ...]:
     )
 
 
+# --- the drawing: how a view looks, decided once, as shapes in cell widths ----------------------
+BACKGROUND = "#ebe1c8"
+LABEL_INK = "#111111"
+# a pointy-top hexagon's corners from its centre: upper right, top, upper left and on round
+HEX_CORNERS = ((0.5, -HEX_RADIUS / 2), (0, -HEX_RADIUS), (-0.5, -HEX_RADIUS / 2))
+HEX_CORNERS += tuple((-dx, -dy) for dx, dy in HEX_CORNERS)
+
+
+@dataclass(frozen=True)
+class Rect:
+    """A rectangle from (x, y), ``width`` x ``height``; ``stroke`` '' for no border."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+    fill: str
+    stroke: str = ""
+    stroke_width: float = 0.0
+
+
+@dataclass(frozen=True)
+class Polygon:
+    """A closed polygon through ``points``, filled and bordered."""
+
+    points: tuple[tuple[float, float], ...]
+    fill: str
+    stroke: str
+    stroke_width: float
+
+
+@dataclass(frozen=True)
+class Circle:
+    """A circle of radius ``r`` round (x, y); ``fill`` '' for a ring. The stroke is centred on
+    the circle's line, as in SVG."""
+
+    x: float
+    y: float
+    r: float
+    fill: str
+    stroke: str
+    stroke_width: float
+
+
+@dataclass(frozen=True)
+class Text:
+    """Text centred on (x, y), ``size`` high."""
+
+    x: float
+    y: float
+    text: str
+    size: float
+    fill: str
+    bold: bool = False
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A chess figure (a key of :data:`FIGURES`) centred on (x, y), in ``fill`` edged with ``edge``."""
+
+    x: float
+    y: float
+    piece: str
+    fill: str
+    edge: str
+
+
+Shape = Rect | Polygon | Circle | Line | Text | Figure
+
+
+@dataclass(frozen=True)
+class Group:
+    """The shapes of one cell, under its name (a tooltip in SVG)."""
+
+    title: str
+    shapes: tuple[Shape, ...]
+
+
+def drawing(view: BoardView) -> tuple[Shape | Group, ...]:
+    """``view`` as the shapes the browser board draws, back to front: the background with a
+    margin of one cell round the board, the lines, each cell's group (its square or hexagon, its
+    stone, figure or hopper ring, its text), the labels. ``board_svg`` writes them as SVG,
+    ``envs.render.board_rgb`` paints them into an image."""
+    items: list[Shape | Group] = [Rect(-1, -1, view.width + 2, view.height + 2, BACKGROUND)]
+    items += view.lines
+    for cell in view.cells:
+        shapes: list[Shape] = []
+        if cell.shape == "hex":
+            corners = tuple((cell.x + dx, cell.y + dy) for dx, dy in HEX_CORNERS)
+            shapes.append(Polygon(corners, cell.fill, INK, 0.03))
+        else:
+            shapes.append(Rect(cell.x - 0.5, cell.y - 0.5, 1, 1, cell.fill, INK, 0.03))
+        if cell.piece == "hopper":  # a ring in the owner's colour, edged to show on any square
+            shapes += [
+                Circle(cell.x, cell.y, 0.3, "", ring, width)
+                for ring, width in ((_edge(cell.owner), 0.2), (STONE_FILLS[cell.owner], 0.12))
+            ]
+        elif cell.piece:
+            shapes.append(Figure(cell.x, cell.y, cell.piece, STONE_FILLS[cell.owner], _edge(cell.owner)))
+        elif cell.owner:
+            shapes.append(Circle(cell.x, cell.y, STONE_RADIUS, STONE_FILLS[cell.owner], INK, 0.035))
+        if cell.text:
+            shapes.append(Text(cell.x, cell.y, cell.text, 0.42, _text_colour(cell), bold="given" in cell.tags))
+        items.append(Group(cell.name + (f" ({cell.owner})" if cell.owner else ""), tuple(shapes)))
+    items += [Text(label.x, label.y, label.text, 0.36, LABEL_INK) for label in view.labels]
+    return tuple(items)
+
+
 def board_svg(view: BoardView, pixels_per_cell: int = 32) -> str:
-    """``view`` as a standalone SVG document, drawn as the browser board draws it (cells,
-    stones, marks, lines and labels, a margin of one cell round the board), for pages and files."""
-
-    def tag(name: str, text: str = "", **attributes) -> str:
-        words = " ".join(
-            f"{key.rstrip('_').replace('_', '-')}={quoteattr(str(value))}" for key, value in attributes.items()
-        )
-        return f"<{name} {words}>{escape(text)}</{name}>" if text else f"<{name} {words}/>"
-
-    def number(value: float) -> str:
-        return f"{value:.3f}".rstrip("0").rstrip(".")
-
-    def centred_text(text: str, x: float, y: float, size: str, fill: str, **extra) -> str:
-        return tag(
-            "text",
-            text,
-            x=number(x),
-            y=number(y),
-            font_size=size,
-            text_anchor="middle",
-            dominant_baseline="central",
-            fill=fill,
-            **extra,
-        )
-
-    def hexagon(x: float, y: float) -> str:
-        corners = ((0.5, -HEX_RADIUS / 2), (0, -HEX_RADIUS), (-0.5, -HEX_RADIUS / 2))
-        corners += tuple((-dx, -dy) for dx, dy in corners)
-        return " ".join(f"{number(x + dx)},{number(y + dy)}" for dx, dy in corners)
-
+    """``view`` as a standalone SVG document (its :func:`drawing`), for pages and files."""
     width, height = view.width + 2, view.height + 2
     parts = [
         '<svg xmlns="http://www.w3.org/2000/svg" '
-        f'viewBox="-1 -1 {number(width)} {number(height)}" '
-        f'width="{round(width * pixels_per_cell)}" height="{round(height * pixels_per_cell)}" font-family="sans-serif">',
-        tag("rect", x=-1, y=-1, width=number(width), height=number(height), fill="#ebe1c8"),
+        f'viewBox="-1 -1 {_number(width)} {_number(height)}" '
+        f'width="{round(width * pixels_per_cell)}" height="{round(height * pixels_per_cell)}" font-family="sans-serif">'
     ]
-    for line in view.lines:
-        parts.append(
-            tag(
-                "line",
-                x1=number(line.x1),
-                y1=number(line.y1),
-                x2=number(line.x2),
-                y2=number(line.y2),
-                stroke=line.colour,
-                stroke_width=number(line.width),
-                stroke_linecap="round",
-            )
-        )
-    for cell in view.cells:
-        parts.append(f"<g><title>{escape(cell.name + (f' ({cell.owner})' if cell.owner else ''))}</title>")
-        ground = {"fill": cell.fill, "stroke": "#3c3c3c", "stroke_width": "0.03"}
-        if cell.shape == "hex":
-            parts.append(tag("polygon", points=hexagon(cell.x, cell.y), **ground))
+    for item in drawing(view):
+        if isinstance(item, Group):
+            parts.append(f"<g><title>{escape(item.title)}</title>")
+            parts += [_svg(shape) for shape in item.shapes]
+            parts.append("</g>")
         else:
-            parts.append(tag("rect", x=number(cell.x - 0.5), y=number(cell.y - 0.5), width=1, height=1, **ground))
-        if cell.piece == "hopper":  # a ring in the owner's colour, edged to show on any square
-            for colour, width in ((_edge(cell.owner), "0.2"), (STONE_FILLS[cell.owner], "0.12")):
-                ring = {"r": "0.3", "fill": "none", "stroke": colour, "stroke_width": width}
-                parts.append(tag("circle", cx=number(cell.x), cy=number(cell.y), **ring))
-        elif cell.piece:
-            figure = {"stroke": _edge(cell.owner), "stroke_width": "0.035", "paint_order": "stroke"}
-            parts.append(
-                centred_text(FIGURES[cell.piece], cell.x, cell.y + 0.04, "0.82", STONE_FILLS[cell.owner], **figure)
-            )
-        elif cell.owner:
-            parts.append(
-                tag(
-                    "circle",
-                    cx=number(cell.x),
-                    cy=number(cell.y),
-                    r="0.36",
-                    fill=STONE_FILLS[cell.owner],
-                    stroke="#3c3c3c",
-                    stroke_width="0.035",
-                )
-            )
-        if cell.text:
-            weight = {"font_weight": "bold"} if "given" in cell.tags else {}
-            parts.append(centred_text(cell.text, cell.x, cell.y, "0.42", _text_colour(cell), **weight))
-        parts.append("</g>")
-    parts += [centred_text(label.text, label.x, label.y, "0.36", "#111111") for label in view.labels]
+            parts.append(_svg(item))
     return "\n".join(parts + ["</svg>"]) + "\n"
+
+
+def _svg(shape: Shape) -> str:
+    """One shape as an SVG element."""
+    if isinstance(shape, Rect):
+        border = {"stroke": shape.stroke, "stroke_width": _number(shape.stroke_width)} if shape.stroke else {}
+        box = {key: _number(getattr(shape, key)) for key in ("x", "y", "width", "height")}
+        return _tag("rect", **box, fill=shape.fill, **border)
+    if isinstance(shape, Polygon):
+        points = " ".join(f"{_number(x)},{_number(y)}" for x, y in shape.points)
+        return _tag(
+            "polygon", points=points, fill=shape.fill, stroke=shape.stroke, stroke_width=_number(shape.stroke_width)
+        )
+    if isinstance(shape, Circle):
+        centre = {"cx": _number(shape.x), "cy": _number(shape.y), "r": _number(shape.r)}
+        return _tag(
+            "circle", **centre, fill=shape.fill or "none", stroke=shape.stroke, stroke_width=_number(shape.stroke_width)
+        )
+    if isinstance(shape, Line):
+        ends = {key: _number(getattr(shape, key)) for key in ("x1", "y1", "x2", "y2")}
+        return _tag("line", **ends, stroke=shape.colour, stroke_width=_number(shape.width), stroke_linecap="round")
+    if isinstance(shape, Figure):  # the figure's glyph sits a little low in its em box
+        edge = {"stroke": shape.edge, "stroke_width": "0.035", "paint_order": "stroke"}
+        return _centred_text(FIGURES[shape.piece], shape.x, shape.y + 0.04, 0.82, shape.fill, **edge)
+    extra = {"font_weight": "bold"} if shape.bold else {}
+    return _centred_text(shape.text, shape.x, shape.y, shape.size, shape.fill, **extra)
+
+
+def _tag(name: str, text: str = "", **attributes) -> str:
+    words = " ".join(
+        f"{key.rstrip('_').replace('_', '-')}={quoteattr(str(value))}" for key, value in attributes.items()
+    )
+    return f"<{name} {words}>{escape(text)}</{name}>" if text else f"<{name} {words}/>"
+
+
+def _number(value: float) -> str:
+    return f"{value:.3f}".rstrip("0").rstrip(".")
+
+
+def _centred_text(text: str, x: float, y: float, size: float, fill: str, **extra) -> str:
+    return _tag(
+        "text",
+        text,
+        x=_number(x),
+        y=_number(y),
+        font_size=_number(size),
+        text_anchor="middle",
+        dominant_baseline="central",
+        fill=fill,
+        **extra,
+    )
 
 
 def _text_colour(cell: Cell) -> str:

@@ -324,8 +324,10 @@ class Game(abc.ABC):
         """The board as text, like the seed diagrams."""
 
     def render_rgb(self, state) -> np.ndarray:
-        """The board as an RGB uint8 image."""
-        raise NotImplementedError(f"{self.info.name} has no rgb_array rendering")
+        """The board as an RGB uint8 image: its :meth:`board_view` painted (``envs.render``)."""
+        from envs.render import board_rgb
+
+        return board_rgb(self.board_view(state))
 
     def board_view(self, state):
         """The board as data for a vector drawing (an ``envs.board_view.BoardView``: cells with

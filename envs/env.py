@@ -48,7 +48,8 @@ class BoardGameEnv(gym.Env):
                            game facts such as Odoku's ``score`` (int), and after an
                            illegal action ``message`` (str). Types never change within
                            or between episodes, so ``gym.make_vec`` stacks them.
-    Rendering              ``render_mode="ansi"`` (text board) or ``"rgb_array"``.
+    Rendering              ``render_mode="ansi"`` (text board) or ``"rgb_array"`` (the
+                           board view painted, ``envs.render``).
     =====================  ===========================================================
 
     Arguments: ``game`` (registry name or a :class:`~envs.core.Game`), ``opponent``

@@ -1,59 +1,85 @@
-"""What every picture of a board (``render_mode="rgb_array"``) shares, drawn with Pillow.
+"""A board view painted into an RGB image (``render_mode="rgb_array"``, TensorBoard's boards):
+the shapes of ``envs.board_view.drawing``, the same picture ``board_svg`` writes, drawn with
+Pillow at twice the size and halved, so edges are smooth.
 
-Square boards share :func:`draw_square_board`: a background colour per cell,
-an optional stone per cell, coordinates in the margin. Row 0 of the arrays is
-drawn at the top. Each game draws its own board in its folder (``picture.py``)
-with these pieces; this module names no game.
+Text is set in Pillow's own font, which has no chess glyphs: a chess figure is painted as a
+stone in its colour carrying the piece's letter (K, Q, R, B, N, P). This module names no game.
 """
 
 from __future__ import annotations
 
-from typing import Sequence
+from functools import lru_cache
 
 import numpy as np
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
-RGB = tuple[int, int, int]
-CELL = 48
-MARGIN = 28
-BOARD_LINE: RGB = (60, 60, 60)
-STONE_COLOURS: dict[str, RGB] = {
-    "black": (25, 25, 25),
-    "white": (245, 245, 245),
-    "blue": (40, 90, 200),
-    "neutral": (150, 150, 150),
-}
+from envs.board_view import STONE_RADIUS, BoardView, Circle, Figure, Group, Line, Polygon, Rect, Shape, Text, drawing
+
+PIXELS_PER_CELL = 48
+OVERSAMPLE = 2
+LETTERS = {"king": "K", "queen": "Q", "rook": "R", "bishop": "B", "knight": "N", "pawn": "P"}
 
 
-def draw_square_board(
-    backgrounds: Sequence[Sequence[RGB]],
-    stones: Sequence[Sequence[str | None]],
-    row_labels: Sequence[str],
-    column_labels: Sequence[str],
-    marks: Sequence[Sequence[str]] | None = None,
-) -> np.ndarray:
-    """A grid of cells with stones (keys of STONE_COLOURS) and optional text marks."""
-    rows, cols = len(backgrounds), len(backgrounds[0])
-    image = Image.new("RGB", (2 * MARGIN + cols * CELL, 2 * MARGIN + rows * CELL), (235, 225, 200))
-    draw = ImageDraw.Draw(image)
-    for r in range(rows):
-        for c in range(cols):
-            x0, y0 = MARGIN + c * CELL, MARGIN + r * CELL
-            draw.rectangle([x0, y0, x0 + CELL, y0 + CELL], fill=backgrounds[r][c], outline=BOARD_LINE)
-            stone = stones[r][c]
-            if stone is not None:
-                pad = CELL // 7
-                draw.ellipse(
-                    [x0 + pad, y0 + pad, x0 + CELL - pad, y0 + CELL - pad],
-                    fill=STONE_COLOURS[stone],
-                    outline=BOARD_LINE,
-                    width=2,
-                )
-            if marks is not None and marks[r][c]:
-                draw.text((x0 + CELL // 2, y0 + CELL // 2), marks[r][c], fill=(200, 30, 30), anchor="mm")
-    for r, label in enumerate(row_labels):
-        draw.text((MARGIN // 2, MARGIN + r * CELL + CELL // 2), label, fill=(0, 0, 0), anchor="mm")
-    for c, label in enumerate(column_labels):
-        x = MARGIN + c * CELL + CELL // 2
-        draw.text((x, MARGIN + rows * CELL + MARGIN // 2), label, fill=(0, 0, 0), anchor="mm")
-    return np.asarray(image)
+def board_rgb(view: BoardView, pixels_per_cell: int = PIXELS_PER_CELL) -> np.ndarray:
+    """``view`` as an RGB uint8 array (height, width, 3), ``pixels_per_cell`` to a cell width,
+    a margin of one cell round the board as in ``board_svg``."""
+    size = (round((view.width + 2) * pixels_per_cell), round((view.height + 2) * pixels_per_cell))
+    image = Image.new("RGB", (size[0] * OVERSAMPLE, size[1] * OVERSAMPLE))
+    paint = _Painter(ImageDraw.Draw(image), pixels_per_cell * OVERSAMPLE)
+    for item in drawing(view):
+        for shape in item.shapes if isinstance(item, Group) else (item,):
+            paint(shape)
+    return np.asarray(image.reduce(OVERSAMPLE))
+
+
+class _Painter:
+    """Paints shapes given in cell widths, the board's top left corner one cell in."""
+
+    def __init__(self, draw: ImageDraw.ImageDraw, scale: int):
+        self.draw, self.scale = draw, scale
+
+    def point(self, x: float, y: float) -> tuple[float, float]:
+        return (x + 1) * self.scale, (y + 1) * self.scale
+
+    def width(self, width: float) -> int:
+        return max(1, round(width * self.scale))
+
+    def __call__(self, shape: Shape) -> None:
+        if isinstance(shape, Rect):
+            corners = [self.point(shape.x, shape.y), self.point(shape.x + shape.width, shape.y + shape.height)]
+            border = {"outline": shape.stroke, "width": self.width(shape.stroke_width)} if shape.stroke else {}
+            self.draw.rectangle(corners, fill=shape.fill, **border)
+        elif isinstance(shape, Polygon):
+            points = [self.point(x, y) for x, y in shape.points]
+            self.draw.polygon(points, fill=shape.fill)  # with a wide outline Pillow paints a mask the image's size
+            self.draw.line(points + points[:1], fill=shape.stroke, width=self.width(shape.stroke_width))
+        elif isinstance(shape, Circle):
+            self.circle(shape.x, shape.y, shape.r, shape.fill or None, shape.stroke, shape.stroke_width)
+        elif isinstance(shape, Line):
+            ends = [self.point(shape.x1, shape.y1), self.point(shape.x2, shape.y2)]
+            self.draw.line(ends, fill=shape.colour, width=self.width(shape.width))
+            for x, y in ((shape.x1, shape.y1), (shape.x2, shape.y2)):  # round caps
+                self.circle(x, y, shape.width / 2, shape.colour, "", 0)
+        elif isinstance(shape, Figure):
+            self.circle(shape.x, shape.y, STONE_RADIUS, shape.fill, shape.edge, 0.035)
+            self.text(Text(shape.x, shape.y, LETTERS[shape.piece], 0.5, shape.edge, bold=True))
+        else:
+            self.text(shape)
+
+    def circle(self, x: float, y: float, r: float, fill: str | None, stroke: str, stroke_width: float) -> None:
+        """A circle whose stroke is centred on its line (SVG's rule; Pillow draws it inside)."""
+        outer = r + stroke_width / 2 if stroke else r
+        (x0, y0), (x1, y1) = self.point(x - outer, y - outer), self.point(x + outer, y + outer)
+        border = {"outline": stroke, "width": self.width(stroke_width)} if stroke else {}
+        self.draw.ellipse([x0, y0, x1, y1], fill=fill, **border)
+
+    def text(self, text: Text) -> None:
+        size = round(text.size * self.scale)
+        bold = {"stroke_width": max(1, size // 16), "stroke_fill": text.fill} if text.bold else {}
+        self.draw.text(self.point(text.x, text.y), text.text, fill=text.fill, font=_font(size), anchor="mm", **bold)
+
+
+@lru_cache(maxsize=None)
+def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """Pillow's own font at ``size`` pixels (its small bitmap font where Pillow lacks FreeType)."""
+    return ImageFont.load_default(size)

@@ -1,6 +1,7 @@
 """Every game's board as vector data (``Game.board_view``): each legal action is offered by
 exactly one cell or button, cells and labels lie inside the drawing, the owners are the stones
-on the board, and the layouts put the cells where the rule book does."""
+on the board, and the layouts put the cells where the rule book does; the view drawn as SVG
+(``board_svg``) and painted as the raster picture (``render_rgb``, ``render_mode="rgb_array"``)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import math
 import re
 import xml.etree.ElementTree as ElementTree
 
+import gymnasium as gym
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -16,6 +18,7 @@ from small_games import SMALL
 
 import envs
 from envs.board_view import FIGURES, HEX_RADIUS, STONE_FILLS, Cell, board_svg
+from envs.render import PIXELS_PER_CELL
 
 DEFAULT_AND_SMALL = [(name, {}) for name in envs.GAMES] + list(SMALL.items())
 
@@ -255,3 +258,36 @@ def test_the_svg_drawing_holds_every_cell_stone_mark_and_label(name):
     marks = [t.text for g in groups for t in g.findall("svg:text", ns)]
     assert marks == [cell.text for cell in view.cells if cell.text]
     assert [t.text for t in root.findall("svg:text", ns)] == [label.text for label in view.labels]
+
+
+@pytest.mark.parametrize("name, params", DEFAULT_AND_SMALL, ids=lambda value: str(value or "default"))
+def test_the_raster_picture_is_the_view_painted(name, params):
+    """``render_rgb`` and the env's ``rgb_array`` frame paint the board view: an RGB image of the
+    view's size with its margin, every cell in its fill where it is bare and in its owner's colour
+    under a stone, a chess figure (a stone with its letter) or a hopper's ring, read at the
+    cell's centre or, where a text or a figure's letter stands there, 0.3 of a cell to its left."""
+    game = envs.make_game(name, **params)
+    state = random_position(game, 7, 30)
+    view = game.board_view(state)
+    image = game.render_rgb(state)
+    assert image.dtype == np.uint8 and image.shape == picture_shape(view)
+
+    def colour_at(x: float, y: float) -> str:
+        return "#{:02x}{:02x}{:02x}".format(*image[int((y + 1) * PIXELS_PER_CELL), int((x + 1) * PIXELS_PER_CELL)])
+
+    for cell in view.cells:
+        left = 0.3 if cell.text or cell.piece else 0.0
+        expected = STONE_FILLS[cell.owner] if cell.owner else cell.fill
+        assert colour_at(cell.x - left, cell.y) == expected, cell.name
+    assert any(cell.owner for cell in view.cells)
+
+    env = gym.make(envs.GAMES[name][0], render_mode="rgb_array", **params)
+    env.reset(seed=0)
+    frame = env.render()
+    assert frame.dtype == np.uint8 and frame.shape == picture_shape(game.board_view(env.unwrapped.state))
+    env.close()
+
+
+def picture_shape(view) -> tuple[int, int, int]:
+    """The raster's (height, width, 3): the view with a margin of one cell round it."""
+    return round((view.height + 2) * PIXELS_PER_CELL), round((view.width + 2) * PIXELS_PER_CELL), 3

@@ -26,15 +26,13 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from envs.board_view import Layout, colour
+from envs.board_view import WOOD, Layout
 from envs.core import NotationError, Symmetry
-from envs.stones.picture import WOOD
+from envs.stones.view import STONE_OF_VALUE
 
 EMPTY, BLOCK, OFF_BOARD = 0, 3, -1
 NO_BOARD = np.empty(0, np.int8)  # ``MoveRules.playout``'s ``cut_board`` when it plays to the end
 PIECE = (1, 2)
-VIEW_OWNERS = ("", "black", "white", "neutral")  # a board value's stone in the board view
-WOOD_FILL = colour(WOOD)
 
 
 class MoveRules(abc.ABC):
@@ -170,10 +168,6 @@ class MoveRules(abc.ABC):
     def diagram(self, board: np.ndarray) -> str:
         """The board as text, like the text's diagrams."""
 
-    @abc.abstractmethod
-    def picture(self, board: np.ndarray, marks: Sequence[str]) -> np.ndarray:
-        """RGB picture of the board; ``marks`` is a short text per cell ('' for none)."""
-
     def view_layout(self) -> Layout:
         """The board's geometry for vector drawings (``envs.board_view``): a centre for every cell
         of the array on the board, None for the others."""
@@ -181,9 +175,9 @@ class MoveRules(abc.ABC):
 
     def cell_look(self, value: int) -> tuple[str, str, tuple[str, ...]]:
         """How a cell holding board ``value`` is drawn: the stone on it (a key of
-        ``envs.render.STONE_COLOURS``, '' for none), its fill and its tags; by default the
+        ``envs.board_view.STONE_FILLS``, '' for none), its fill and its tags; by default the
         first seat's pieces black, the second's white, on wood."""
-        return VIEW_OWNERS[value], WOOD_FILL, ()
+        return STONE_OF_VALUE[value], WOOD, ()
 
     def view_notes(self, board: np.ndarray) -> tuple[str, ...]:
         """Lines about the position under the board (a score so far)."""

@@ -362,9 +362,3 @@ class ScheduledGame(Game):
         from envs.schedule.view import scheduled_board_view
 
         return scheduled_board_view(self, state)
-
-    def render_rgb(self, state: ScheduledState) -> np.ndarray:
-        marks = [""] * self.rules.num_cells
-        for k, cell in enumerate(state.partial):
-            marks[cell] = "*" if k == 0 else str(k)
-        return self.rules.picture(state.board, marks)

@@ -65,7 +65,7 @@ class Rules(abc.ABC):
     (number of turns after which seat 1 may swap sides when the pie rule is on;
     None: no pie rule), ``symmetry_names`` (keys of ``envs.stones.board.DIHEDRAL``),
     ``orientation`` (text for the last observation plane). The defaults describe a
-    square board (names, text, picture, the 8 symmetries); Hex and Y override them.
+    square board (names, text, board layout, the 8 symmetries); Hex and Y override them.
     A board that does not fill its n x n array (Y's triangle) holds ``OFF_BOARD`` on
     the other cells and sets ``off_board`` (a 0/1 float32 n x n plane, shown to the
     network); no stone ever goes there.
@@ -186,12 +186,6 @@ class Rules(abc.ABC):
         if len(rows) != n:
             raise NotationError(f"a {n}x{n} diagram needs {n} rows of {n} cells, found {len(rows)}")
         return [v for row in rows for v in row]
-
-    def picture(self, board: bytearray, marks: Sequence[str]) -> np.ndarray:
-        """RGB image of the board; ``marks`` is a short text per cell ('' for none)."""
-        from envs.stones.picture import draw_stone_square
-
-        return draw_stone_square(board, self.n, marks)
 
     @cached_property
     def layout(self):
@@ -648,9 +642,3 @@ class StoneGame(Game):
         from envs.stones.view import stone_board_view
 
         return stone_board_view(self, state)
-
-    def render_rgb(self, state: StoneState) -> np.ndarray:
-        marks = [""] * self.num_cells
-        for number, cell in enumerate(state.chosen, start=1):
-            marks[cell] = str(number)
-        return self.rules.picture(state.board, marks)

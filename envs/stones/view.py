@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from envs.board_view import HEX_RADIUS, HEX_ROW, BoardView, Cell, Label, Layout, colour, square_layout
+from envs.board_view import HEX_RADIUS, HEX_ROW, BoardView, Cell, Label, Layout, square_layout
 from envs.kernels import OFF_BOARD
 from envs.stones.board import COLUMNS
 from envs.stones.hexagon import LETTERS
-from envs.stones.picture import STONE_OF_VALUE, WOOD
 
-WOOD_FILL = colour(WOOD)
+# the stone on a cell by board value: 0 empty, 1 the first colour, 2 the second, 3 neutral
+STONE_OF_VALUE = ("", "black", "white", "neutral")
 
 
 def square_stone_layout(n: int) -> Layout:
@@ -55,8 +55,7 @@ def stone_board_view(game, state) -> BoardView:
                 y=centre[1],
                 shape=layout.shape,
                 actions=(cell,),
-                owner=STONE_OF_VALUE[value] or "",
-                fill=WOOD_FILL,
+                owner=STONE_OF_VALUE[value],
                 text=str(state.chosen.index(cell) + 1) if chosen else "",
                 tags=("chosen",) if chosen else (),
             )

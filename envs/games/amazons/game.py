@@ -185,11 +185,6 @@ class AmazonsRules(RowRules, MoveRules):
             raise NotationError(f"a {self.n}x{self.n} diagram needs {self.n} rows, found {len(rows)}")
         return np.array(rows, np.int8).reshape(-1)
 
-    def picture(self, board, marks) -> np.ndarray:
-        from envs.games.amazons.picture import draw_amazons
-
-        return draw_amazons(board, self.n, marks)
-
     def view_layout(self):
         from envs.stones.view import square_stone_layout
 

@@ -365,11 +365,6 @@ class Biqala(Game):
 
         return biqala_view(state)
 
-    def render_rgb(self, state: BiqalaState) -> np.ndarray:
-        from envs.games.biqala.picture import draw_biqala
-
-        return draw_biqala(state.board, OWNER, [RING_OF[c] is INNER_RING for c in range(NUM_CELLS)], state.source)
-
 
 def _feeds(board: list[int], cell: int) -> bool:
     """Whether sowing ``cell`` puts a stone on the opponent's side (it always stays: a

@@ -220,11 +220,6 @@ class BiversiRules(MoveRules):
             raise NotationError(f"a {self.n}x{self.n} diagram needs {self.n} rows, found {len(rows)}")
         return np.array(rows, np.int8).reshape(-1)
 
-    def picture(self, board, marks) -> np.ndarray:
-        from envs.stones.picture import draw_stone_square  # o black, x white, as Reversi's
-
-        return draw_stone_square(board, self.n, marks)
-
     def view_layout(self):
         from envs.stones.view import square_stone_layout
 

@@ -581,11 +581,6 @@ class Blockdance(Game):
             marks[state.pivot] = "*"
         return marks
 
-    def render_rgb(self, state: BlockdanceState) -> np.ndarray:
-        from envs.games.blockdance.picture import draw_blockdance
-
-        return draw_blockdance(self, state)
-
     def board_view(self, state: BlockdanceState):
         from envs.games.blockdance.picture import blockdance_view
 

@@ -1,19 +1,11 @@
-"""The picture and the board view of Blockdance: the hexagon's men (Y black, O white), the turn
-so far marked (``*`` the pivot, ``+`` the block's other men, ``o`` where the block lands)."""
+"""The picture of Blockdance (its board view): the hexagon's men (Y black, O white), the turn so
+far marked (``*`` the pivot, ``+`` the block's other men, ``o`` where the block lands)."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from envs.board_view import BoardView, Cell
 from envs.core import TERMINAL
-from envs.stones.picture import STONE_OF_VALUE, draw_hexagon_board
-from envs.stones.view import WOOD_FILL, hexagon_layout
-
-
-def draw_blockdance(game, state) -> np.ndarray:
-    """The board of ``game`` (a ``Blockdance``) at ``state``, row 1 at the top."""
-    return draw_hexagon_board(state.board, game.side, game.marks(state))
+from envs.stones.view import STONE_OF_VALUE, hexagon_layout
 
 
 def blockdance_view(game, state) -> BoardView:
@@ -34,8 +26,7 @@ def blockdance_view(game, state) -> BoardView:
                 y=centre[1],
                 shape="hex",
                 actions=(cell,),
-                owner=STONE_OF_VALUE[state.board[cell]] or "",
-                fill=WOOD_FILL,
+                owner=STONE_OF_VALUE[state.board[cell]],
                 text=marks[cell],
                 tags=("chosen",) if chosen else (),
             )

@@ -2,7 +2,7 @@
 
 The rules are ``kernels.py``'s; ``envs.kit.RowGame`` makes them the engine. Here is only what
 a person reads or types: the table below, the notation (a column's letter), the text diagram
-and the board's pictures.
+and the board's view (its one picture).
 """
 
 from __future__ import annotations
@@ -13,11 +13,10 @@ from envs.board_view import BoardView, Cell, colour, square_layout
 from envs.core import TERMINAL, GameInfo, IllegalActionError, NotationError, Symmetry, turn_text
 from envs.games.connect_four import kernels
 from envs.kit import RowGame, RowState
-from envs.render import draw_square_board
 
 SEAT_NAMES = ("x", "o")
 SYMBOLS = ".xo"  # a cell: empty, x's disc, o's disc
-DISCS = (None, "black", "white")  # the discs' colours in the pictures (envs.render.STONE_COLOURS)
+DISCS = (None, "black", "white")  # the discs' colours in the board view
 BOARD_BLUE = (40, 80, 180)
 LETTERS = "abcdefghijkl"
 
@@ -133,9 +132,3 @@ class ConnectFour(RowGame):
             for cell, (x, y) in enumerate(layout.centres)
         )
         return BoardView(layout.width, layout.height, cells, layout.lines, layout.labels, (), (self.status(state),))
-
-    def render_rgb(self, state: RowState) -> np.ndarray:
-        cols = self.columns
-        discs = [[DISCS[v] for v in state.row[r * cols : (r + 1) * cols]] for r in range(self.rows)]
-        blue = [[BOARD_BLUE] * cols for _ in range(self.rows)]
-        return draw_square_board(blue, discs, [str(self.rows - r) for r in range(self.rows)], list(LETTERS[:cols]))

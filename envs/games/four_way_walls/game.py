@@ -498,11 +498,6 @@ class FourWayWalls(Game):
             return f"choose stone {stone_letter(state.picked)}'s destination"
         return f"choose a stone to step ({state.steps_left} step(s) left)"
 
-    def render_rgb(self, state: WallsState) -> np.ndarray:
-        from envs.games.four_way_walls.picture import draw_walls
-
-        return draw_walls(state.pos, state.picked)
-
     def board_view(self, state: WallsState):
         from envs.games.four_way_walls.picture import walls_view
 

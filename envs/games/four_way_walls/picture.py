@@ -1,39 +1,14 @@
-"""The picture of a Four-way walls board (stones with their letters, the walls in the grooves),
-and its board view for the browser: the cells, and between them the wall slots."""
+"""The picture of a Four-way walls board (its board view): stones with their letters, between the
+cells the wall slots, the walls in the grooves."""
 
 from __future__ import annotations
 
-import numpy as np
-from PIL import Image, ImageDraw
-
-from envs.board_view import BoardView, Cell, Label, Line, colour
-from envs.games.four_way_walls.board import HORIZONTAL, Position, seat_of
+from envs.board_view import WOOD, BoardView, Cell, Label, Line
+from envs.games.four_way_walls.board import HORIZONTAL, seat_of
 from envs.games.four_way_walls.notation import COLUMNS, POINT_COLUMNS, POINT_ROWS, cell_name, stone_letter
-from envs.render import CELL, MARGIN, RGB, draw_square_board
-from envs.stones.picture import WOOD
 
-CHOSEN: RGB = (240, 240, 120)
-WALL: RGB = (120, 40, 20)
-GROOVE: RGB = (190, 150, 90)
+CHOSEN, WALL, GROOVE = "#f0f078", "#782814", "#be965a"
 SEAT_STONES = ("black", "white")
-
-
-def draw_walls(pos: Position, picked: int) -> np.ndarray:
-    """The board, row 1 at the top: each stone in its seat's colour with its letter, the picked
-    stone's cell highlighted, every wall a thick bar along its two cells."""
-    n, at = pos.size, pos.occupant()
-    chosen = pos.stones[picked] if picked >= 0 else None
-    backgrounds = [[CHOSEN if r * n + c == chosen else WOOD for c in range(n)] for r in range(n)]
-    stones = [[SEAT_STONES[seat_of(at[r * n + c])] if r * n + c in at else None for c in range(n)] for r in range(n)]
-    marks = [[stone_letter(at[r * n + c]) if r * n + c in at else "" for c in range(n)] for r in range(n)]
-    picture = draw_square_board(backgrounds, stones, [str(r + 1) for r in range(n)], list(COLUMNS[:n]), marks)
-    image = Image.fromarray(picture)
-    draw = ImageDraw.Draw(image)
-    for o, i, j in pos.wall_list():
-        x, y = MARGIN + j * CELL, MARGIN + i * CELL
-        dx, dy = (CELL, 0) if o == HORIZONTAL else (0, CELL)
-        draw.line([(x - dx, y - dy), (x + dx, y + dy)], fill=WALL, width=CELL // 8)
-    return np.asarray(image)
 
 
 def walls_view(game, state) -> BoardView:
@@ -52,7 +27,7 @@ def walls_view(game, state) -> BoardView:
         owner = SEAT_STONES[seat_of(stone)] if stone is not None else ""
         text = stone_letter(stone) if stone is not None else ""
         tags = ("chosen",) if cell == chosen else ()
-        fill = colour(CHOSEN if cell == chosen else WOOD)
+        fill = CHOSEN if cell == chosen else WOOD
         cells.append(
             Cell(cell, cell_name(n, cell), 2 * c + 0.5, 2 * r + 0.5, "square", (cell,), owner, fill, text, tags)
         )
@@ -61,7 +36,7 @@ def walls_view(game, state) -> BoardView:
         for j in range(1, n):
             actions = (game._wall_action(0, i, j), game._wall_action(1, i, j))
             wall = (i, j) in standing
-            fill = colour(WALL if wall else GROOVE)
+            fill = WALL if wall else GROOVE
             name = POINT_COLUMNS[j] + POINT_ROWS[i]
             point = Cell(
                 actions[0], name, 2 * j - 0.5, 2 * i - 0.5, "square", actions, "", fill, "", ("wall",) if wall else ()
@@ -71,7 +46,7 @@ def walls_view(game, state) -> BoardView:
     for o, i, j in pos.wall_list():
         x, y = 2 * j - 0.5, 2 * i - 0.5
         dx, dy = (1.35, 0) if o == HORIZONTAL else (0, 1.35)  # over its two cells (the caps are round)
-        lines.append(Line(x - dx, y - dy, x + dx, y + dy, colour(WALL), 0.3))
+        lines.append(Line(x - dx, y - dy, x + dx, y + dy, WALL, 0.3))
     side = 2 * n - 1
     labels = [Label(2 * c + 0.5, side + 0.45, COLUMNS[c]) for c in range(n)]
     labels += [Label(-0.45, 2 * r + 0.5, str(r + 1)) for r in range(n)]

@@ -75,11 +75,6 @@ class HexRules(Rules):
     def diagram(self, symbols: Sequence[str]) -> list[str]:
         return hex_diagram(symbols, self.n)
 
-    def picture(self, board: Sequence[int], marks: Sequence[str]) -> np.ndarray:
-        from envs.games.hex.picture import draw_hex_board
-
-        return draw_hex_board(board, self.n, marks)
-
     @cached_property
     def layout(self):
         from envs.games.hex.picture import hex_layout

@@ -180,11 +180,6 @@ class HexxagonRules(RowRules, MoveRules):
         """The board of a diagram in the text's layout (``envs.stones.hexagon.read_diagram``)."""
         return hexagon.read_diagram(self.side, text, {".": EMPTY, "x": PIECE[0], "o": PIECE[1]}, OFF_BOARD)
 
-    def picture(self, board, marks) -> np.ndarray:
-        from envs.stones.picture import draw_hexagon_board
-
-        return draw_hexagon_board(board, self.side, marks)
-
     def view_layout(self):
         from envs.stones.view import hexagon_layout
 

@@ -357,11 +357,6 @@ class HopChess(RowGame):
 
         return hop_chess_view(self, state)
 
-    def render_rgb(self, state: HopChessState) -> np.ndarray:
-        from envs.games.hop_chess.picture import draw_hop_chess
-
-        return draw_hop_chess([_symbol(state.pos, s) for s in range(64)], state.origin)
-
     def from_diagram(self, diagram: str, to_move: str = "white") -> HopChessState:
         """A state from a diagram in the seed's style (``render_text`` reads back): castling
         rights where king and rook stand at home, no en passant, past white's first move."""

@@ -1,30 +1,13 @@
-"""The picture of a Hop Chess board: checkered squares, the pieces (letters in the picture,
-chess figures in the board view) and the hoppers."""
+"""The picture of a Hop Chess board (its board view): checkered squares, the pieces as chess
+figures and the hoppers."""
 
 from __future__ import annotations
 
-from typing import Sequence
+from envs.board_view import BoardView, Cell, square_layout
 
-import numpy as np
-
-from envs.board_view import BoardView, Cell, colour, square_layout
-from envs.render import RGB, draw_square_board
-
-LIGHT, DARK, CHOSEN = (235, 215, 180), (180, 135, 95), (240, 240, 120)
-HOPPER_STONES = {"@": "white", "#": "black"}
+LIGHT, DARK, CHOSEN = "#ebd7b4", "#b4875f", "#f0f078"
 SEAT_COLOURS = ("white", "black")
 FIGURES = ("", "pawn", "knight", "bishop", "rook", "queen", "king")  # by piece kind (position.PAWN = 1, ...)
-
-
-def draw_hop_chess(symbols: Sequence[str], chosen: int) -> np.ndarray:
-    """The board, rank 8 at the top; ``symbols`` as in ``render_text`` (index rank * 8 + file)."""
-    squares = [[rank * 8 + file for file in range(8)] for rank in range(7, -1, -1)]
-    backgrounds: list[list[RGB]] = [
-        [CHOSEN if s == chosen else (LIGHT if (s // 8 + s % 8) % 2 else DARK) for s in row] for row in squares
-    ]
-    stones = [[HOPPER_STONES.get(symbols[s]) for s in row] for row in squares]
-    marks = [["" if symbols[s] in ".@#" else symbols[s] for s in row] for row in squares]
-    return draw_square_board(backgrounds, stones, [str(r) for r in range(8, 0, -1)], list("abcdefgh"), marks)
 
 
 def hop_chess_view(game, state) -> BoardView:
@@ -62,9 +45,7 @@ def hop_chess_view(game, state) -> BoardView:
             owner, figure = "", ""
         ground = CHOSEN if square in chosen else (LIGHT if (rank + file) % 2 else DARK)
         tags += ("chosen",) if square in chosen else ()
-        cells.append(
-            Cell(square, square_name(square), x, y, "square", actions, owner, colour(ground), "", tags, figure)
-        )
+        cells.append(Cell(square, square_name(square), x, y, "square", actions, owner, ground, "", tags, figure))
     notes = []
     if state.player >= 0:
         step = "the hopper's square" if state.move is not None else "the piece's final square"

@@ -368,11 +368,6 @@ class Odoku(Game):
     def result_text(self, state: OdokuState) -> str:
         return f"final score {score(state)} of 15"
 
-    def render_rgb(self, state: OdokuState) -> np.ndarray:
-        from envs.games.odoku.picture import draw_odoku
-
-        return draw_odoku(state.board, REGION_OF_CELL, group_status(state))
-
     def board_view(self, state: OdokuState):
         from envs.games.odoku.picture import odoku_view
 

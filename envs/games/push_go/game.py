@@ -401,11 +401,6 @@ class PushGo(Game):
 
         return push_go_view(self, state)
 
-    def render_rgb(self, state: PushGoState) -> np.ndarray:
-        from envs.stones.picture import draw_stone_square
-
-        return draw_stone_square(state.board, self.n, [""] * (self.n * self.n))
-
 
 class PushGoRows(CompiledGame):
     """Push Go's ``envs.compiled.CompiledGame``: its rows and context (``kernels``' docstring)."""

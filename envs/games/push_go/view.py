@@ -7,8 +7,7 @@ from envs.board_view import BoardView, Cell
 from envs.core import TERMINAL
 from envs.games.push_go.game import REPETITIONS
 from envs.stones.board import cell_name
-from envs.stones.picture import STONE_OF_VALUE
-from envs.stones.view import WOOD_FILL, square_stone_layout
+from envs.stones.view import STONE_OF_VALUE, square_stone_layout
 
 
 def push_go_view(game, state) -> BoardView:
@@ -29,8 +28,7 @@ def push_go_view(game, state) -> BoardView:
                 y=y,
                 shape="square",
                 actions=(n2 + cell,) if value == enemy else (cell,),
-                owner=STONE_OF_VALUE[value] or "",
-                fill=WOOD_FILL,
+                owner=STONE_OF_VALUE[value],
             )
         )
     black, white = game.area(state.board)

@@ -217,11 +217,6 @@ class SendItRules(RowRules, MoveRules):
             raise NotationError(f"a {self.n}x{self.n} diagram needs {self.n} rows, found {len(rows)}")
         return np.array(rows, np.int8).reshape(-1)
 
-    def picture(self, board, marks) -> np.ndarray:
-        from envs.stones.picture import draw_stone_square
-
-        return draw_stone_square(board.tolist(), self.n, marks)
-
     def view_layout(self):
         from envs.stones.view import square_stone_layout
 

@@ -399,12 +399,6 @@ class SudokuMoyo(Game):
             lines.append(f"{SEAT_NAMES[state.player]} to move, in {where}")
         return "\n".join(lines)
 
-    def render_rgb(self, state: SudokuMoyoState) -> np.ndarray:
-        from envs.games.sudoku_moyo.picture import draw_sudoku_moyo
-
-        dead = [not state.grid[c] and not state.candidates(c) for c in range(NUM_CELLS)]
-        return draw_sudoku_moyo(state.grid, state.given, OWNER_OF, dead)
-
     def board_view(self, state: SudokuMoyoState):
         from envs.games.sudoku_moyo.picture import sudoku_moyo_view
 

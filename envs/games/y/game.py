@@ -147,11 +147,6 @@ class YRules(Rules):
             board[r * n : r * n + len(row)] = row
         return board
 
-    def picture(self, board: Sequence[int], marks: Sequence[str]) -> np.ndarray:
-        from envs.games.y.picture import draw_y_board
-
-        return draw_y_board(board, self.n, marks, [self.cell_name(cell) for cell in range(self.n)])
-
     @cached_property
     def layout(self):
         from envs.games.y.picture import y_layout
