@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 import torch
 from reference_search import ReferenceMCTS
-from test_search_driver import assert_same
+from test_search_driver import assert_same, chance_positions
 
 from agents.net.net_estimator import NetEstimator
 from agents.net.network import NetConfig, PolicyValueNet
@@ -77,6 +77,15 @@ class Nim(Game):
         planes[0], planes[1] = state.pile / self.pile, state.player
         return planes
 
+    def action_to_text(self, state: NimState, action: int) -> str:
+        return str(action + 1)
+
+    def parse_turn(self, state: NimState, text: str) -> list[int]:
+        return [int(text) - 1]
+
+    def render_text(self, state: NimState) -> str:
+        return f"{state.pile} stones"
+
 
 def table(game: Nim, state: NimState) -> tuple[np.ndarray, np.ndarray]:
     """Priors and values a function of the position (ties and an unusable row included)."""
@@ -99,24 +108,6 @@ class SeededRollouts:
         return np.ones((len(states), 3), np.float32), np.array(values)
 
 
-def random_positions(game: Nim, rng, count: int) -> list[NimState]:
-    """Positions of random games (chance nodes included), none finished."""
-    result = []
-    while len(result) < count:
-        state = game.initial_state()
-        for _ in range(int(rng.integers(0, 6))):
-            if game.is_chance(state):
-                child = game.step(state, game.sample_chance(state, rng))
-            else:
-                legal = game.legal_actions(state)
-                child = game.step(state, legal[int(rng.integers(len(legal)))])
-            if game.is_terminal(child):
-                break
-            state = child
-        result.append(state)
-    return result
-
-
 @pytest.mark.parametrize("chance", ["expectation", "sample"])
 @pytest.mark.parametrize("kind", ["uniform", "network", "rollout"])
 @pytest.mark.parametrize("rain", [False, True])
@@ -124,7 +115,7 @@ def test_plain_game_gives_the_reference_results(rain, kind, chance):
     game = Nim(9, rain)
     assert game.compiled() is None and MCTS(game)._compiled is None
     rng = np.random.default_rng(5)
-    states = random_positions(game, rng, 6)
+    states = chance_positions(game, rng, 6, setup=True)
     assert any(game.is_chance(s) for s in states) == rain
     for seed, state in enumerate(states):
         config = SearchConfig(
@@ -149,7 +140,7 @@ def test_plain_game_gives_the_reference_results(rain, kind, chance):
 
 def test_plain_game_searches_many_roots_in_lockstep():
     game = Nim(9, rain=True)
-    states = random_positions(game, np.random.default_rng(2), 10)
+    states = chance_positions(game, np.random.default_rng(2), 10, setup=True)
     config = SearchConfig(num_simulations=40, gumbel=True, gumbel_actions=3)
     outcomes = []
     for search in (ReferenceMCTS, MCTS):
