@@ -6,6 +6,7 @@ playouts) against the engines."""
 
 from __future__ import annotations
 
+import dataclasses
 from contextlib import contextmanager
 
 import numpy as np
@@ -225,6 +226,22 @@ def test_driver_grows_its_edge_arrays(monkeypatch, kind):
     monkeypatch.setattr(compiled_driver, "FIRST_EDGES", 1)
     game = make_game("hex", size=7)
     assert_same(*with_reference(game, SearchConfig(num_simulations=200), [game.initial_state()] * 3, kind, 1, False))
+
+
+@pytest.mark.parametrize("kind", ["rollout", "network"])
+def test_driver_grows_its_paths(kind):
+    """A game whose ``max_decisions`` understates its depth (paths start 4 long): the paths grow
+    and the searches are those of the game that states its depth."""
+    outcomes = []
+    for depth in (None, 0):
+        game = make_game("hex", size=4)
+        if depth is not None:
+            game.info = dataclasses.replace(game.info, max_decisions=depth)
+        estimator, rng = estimators(kind, game, 3)
+        results = MCTS(game, SearchConfig(num_simulations=300)).search_many([game.initial_state()] * 2, estimator, rng)
+        outcomes.append((results, [rng.bit_generator.state]))
+    assert len(outcomes[0][0][0].principal_variation) > 2
+    assert_same(*outcomes)
 
 
 @pytest.mark.parametrize("name,params", GAMES, ids=GAME_IDS)

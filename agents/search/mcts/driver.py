@@ -34,7 +34,8 @@ the nodes, edges and wave leaves used (``NODES, EDGES, LEAVES``); ``walks`` is
 ``(roots, paths, lengths, leaves, owners, firsts)``: per root its path, path length and the
 child it takes first (-1: PUCT's), per new decision leaf of the wave its node and root;
 ``work`` holds scratch room for legal actions and chance outcomes. A kernel that finds an
-array full stops before changing the tree (``NEED_ROOM``, the sizes in ``need``) or a draw
+array or a path full stops before changing the tree (``NEED_ROOM``, the sizes in ``need``:
+those three and the ``PATH`` length, which starts at twice ``max_decisions``) or a draw
 stream empty (``NEED_DRAWS``), and ``progress`` (wave, phase, index) says where to go on once
 Python has made room.
 """
@@ -73,7 +74,7 @@ from envs.kernels import playout_seed
 
 ROLLOUT, UNIFORM = 0, 1  # what run() estimates leaves with
 DONE, NEED_ROOM, NEED_DRAWS = range(3)  # what a kernel stopped at
-NODES, EDGES, LEAVES = range(3)  # counts (and need) entries
+NODES, EDGES, LEAVES, PATH = range(4)  # counts entries (the first three) and need entries
 WAVE, PHASE, INDEX = range(3)  # progress entries: the wave, DESCEND or EXPAND, the root or leaf
 DESCEND, EXPAND = range(2)
 FIRST_EDGES = 2**18  # the most edges a search starts with (6 MiB)
@@ -157,7 +158,7 @@ class RowSearch:
         self.firsts = np.full(count, -1, dtype=np.int64)  # the root child each walk takes (-1: PUCT's)
         outcomes = max(compiled.max_chance, 1)
         self.work = (np.empty(compiled.max_legal, np.int64), np.empty(outcomes, np.int64), np.empty(outcomes))
-        self.progress, self.need = np.zeros(3, dtype=np.int64), np.zeros(3, dtype=np.int64)
+        self.progress, self.need = np.zeros(3, dtype=np.int64), np.zeros(4, dtype=np.int64)
         self.draws, self.streams = self._streams(rngs, count, simulations)
         self.inputs = None  # the network's inputs for a wave's leaves, built from their rows
         observes = getattr(estimator, "game", None) is mcts.game and rules.provides(compiled, "observe")
@@ -200,7 +201,7 @@ class RowSearch:
 
     def grow(self) -> None:
         """Grow the arrays that ``need`` asks more of."""
-        nodes, edges, leaves = self.need.tolist()
+        nodes, edges, leaves, path = self.need.tolist()
         while len(self.nodes) < nodes:
             self.nodes = np.concatenate([self.nodes, blank_nodes(len(self.nodes))])
             self.values, self.rows = doubled(self.values, 0.0), doubled(self.rows, 0)
@@ -210,6 +211,8 @@ class RowSearch:
             self.edge_action = doubled(self.edge_action, 0)
         while len(self.leaves) < leaves:
             self.leaves, self.owners = doubled(self.leaves, 0), doubled(self.owners, 0)
+        while self.paths.shape[1] < path:  # a game deeper than its max_decisions says
+            self.paths = np.concatenate([self.paths, np.zeros_like(self.paths)], axis=1)
 
     def call(self, kernel, *arguments) -> None:
         """``kernel`` until it is done, making room and drawing more between the calls."""
@@ -373,7 +376,8 @@ def descend_root(context, tree, walks, work, draws, r, need, c_puct, fpu_reducti
         )
         first = -1
         if status == PATH_FULL:
-            raise ValueError("a search path longer than twice the game's max_decisions")
+            need[PATH] = 2 * path.shape[0]
+            return stopped(draws, stream, mark, NEED_ROOM)
         if status == AT_TERMINAL:
             lengths[r] = length
             return DONE
@@ -381,7 +385,8 @@ def descend_root(context, tree, walks, work, draws, r, need, c_puct, fpu_reducti
             count = nodes[node, NUM_EDGES]
         else:
             if length == path.shape[0]:
-                raise ValueError("a search path longer than twice the game's max_decisions")
+                need[PATH] = 2 * path.shape[0]
+                return stopped(draws, stream, mark, NEED_ROOM)
             if status == NEW_CHILD:  # create it in the next free row, counted once there is room for all it needs
                 parent, child = node, counts[NODES]
                 edge = nodes[parent, FIRST_EDGE] + path[length - 1, 1]

@@ -40,7 +40,7 @@ class MCTS:
         self._c_puct = float(config.c_puct)
         self._fpu_reduction = float(config.fpu_reduction)
         self._playout_mix = float(config.playout_mix)
-        self._path_length = 2 * game.info.max_decisions + 4
+        self._path_length = 2 * game.info.max_decisions + 4  # the paths' first length: they grow if a game goes deeper
 
     def search(self, state, estimator: Estimator, rng: np.random.Generator, add_noise: bool = False) -> SearchResult:
         """Search from ``state`` (a decision or chance node; it is not modified)."""
