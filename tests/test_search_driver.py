@@ -432,9 +432,10 @@ def test_sampling_chance_needs_generators_of_64_bit_draws():
     rng = np.random.Generator(np.random.MT19937(5))
     with pytest.raises(ValueError, match=r"chance='sample' draws outcomes from generators .*PCG64.*got MT19937"):
         MCTS(odoku, SearchConfig(chance="sample")).search(odoku.initial_state(), UniformEstimator(odoku), rng)
-    for game, chance in ((hex5, "sample"), (odoku, "expectation")):
+    coin = odoku.step(odoku.initial_state(), 0)  # a decision root
+    for game, state, chance in ((hex5, hex5.initial_state(), "sample"), (odoku, coin, "expectation")):
         config = SearchConfig(num_simulations=20, chance=chance)
-        assert MCTS(game, config).search(game.initial_state(), UniformEstimator(game), rng).visit_counts.sum() == 19
+        assert MCTS(game, config).search(state, UniformEstimator(game), rng).visit_counts.sum() == 19
 
 
 @pytest.mark.parametrize("name,params", CHANCE_GAMES, ids=CHANCE_IDS)
