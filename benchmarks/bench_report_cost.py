@@ -4,10 +4,9 @@
 
 Plays ``--games`` games of the report's balance pairing (``mcts:TOP`` against ``mcts:TOP/2``,
 seats alternating, seed 0, in this process), times them in CPU seconds, and splits that time
-into the game's ``random_playout`` (one rollout per new leaf; most games run
-it in a numba kernel) and the rest, the search's Python tree (``apply``, legal moves in the
-engine, selection and backup; a game on the compiled search driver, such as Hex, plays its
-rollouts inside that driver's kernel, and its share reads 0%). From the games' mean length it
+into the game's ``random_playout`` (one rollout per new leaf) and the rest, the search
+(``apply``, legal moves, selection and backup; a game with compiled rules, as every registered
+game, plays its rollouts inside the search driver's kernel, and the playout share reads 0%). From the games' mean length it
 estimates the report's CPU time: every match the budget plays (``agents.evaluation.report``:
 the ladder, the balance games, the luck pairs, the valued turns) at that length and that cost
 per simulation. The ladder's lower rungs play games of other lengths, and the count of legal

@@ -12,21 +12,21 @@ search (numba kernels compile on first use), and reports simulations/s:
 * ``uniform x16``: 16 searches in lockstep (``search_many``), as in self-play;
 * ``observe x16``: the same with an estimator that observes each leaf (``game.observe``,
   a network's input) and answers uniform priors and zero values: self-play's search
-  without the forward pass. The compiled driver calls it from Python once per wave, as a
+  without the forward pass. The search calls it from Python once per wave, as a
   network, through its ``estimate_planes``: the planes built from the rows.
 
-``MCTS`` picks its driver (the compiled one where the game has compiled rules: all here but
-Odoku). For those rows, ``rollout`` is then timed in ``--rounds`` alternating rounds on the
-compiled and on the Python driver, and ``observe x16`` on the compiled driver, on the
-compiled driver with an estimator without ``estimate_planes`` (``decode``: every new leaf
-decoded into an engine state for ``game.observe``) and on the Python driver; the medians
-of the per-round ratios are printed.
+Then, per game, ``rollout`` is timed in ``--rounds`` alternating rounds on the game's
+compiled rows and on the same game as if written in plain Python (``plain``: ``compiled()``
+None, so the one driver runs its kernels in Python over ``PythonRows``), and ``observe x16``
+on the compiled rows, on them with an estimator without ``estimate_planes`` (``decode``:
+every new leaf decoded into an engine state for ``game.observe``) and on the plain game; the
+medians of the per-round ratios are printed.
 
 With ``open-spiel`` installed, OpenSpiel's C++ ``pyspiel.MCTSBot`` (UCT, c = 2,
 ``RandomRolloutEvaluator(1)``, no solver) searches ``hex(board_size=5)`` and
 ``hex(board_size=11)`` from the start with ``--cpp-simulations`` simulations, timed in
 ``--rounds`` alternating rounds with our rollout search of the same simulations on the
-compiled driver and on the Python driver (``MCTS(driver="python")``); each of ours / C++ is
+compiled rows and on the plain game; each of ours / C++ is
 the median of the per-round ratios. Then, OpenSpiel's ``MCTSBot`` (UCT, c = 2) with
 ``RandomRolloutEvaluator(n_rollouts=1)`` searches ``hex(board_size=5)`` with
 the same simulation budget, and ours/theirs is printed for Hex 5x5 rollouts (Python's
@@ -101,12 +101,21 @@ class PlanesEstimator(ObservingEstimator):
         return self.answer(len(obs))
 
 
-def observe_search(game, simulations: int, driver: str, rng):
-    """A function running 16 of our searches in lockstep with an observing estimator on
-    ``driver`` (``decode``: the compiled one, handed ``ObservingEstimator``)."""
+def plain(game):
+    """A new ``game`` as if written in plain Python: without compiled rules, so that the search
+    runs its kernels in Python over ``PythonRows``."""
+    game = make_game(game.info.name, **game.info.params)
+    game.compiled = lambda: None
+    return game
+
+
+def observe_search(game, simulations: int, rows: str, rng):
+    """A function running 16 of our searches in lockstep with an observing estimator on ``rows``:
+    ``compiled``, ``decode`` (the compiled rows, handed ``ObservingEstimator``) or ``plain``."""
+    game = plain(game) if rows == "plain" else game
     config, batch = SearchConfig(num_simulations=simulations), [start_state(game, rng)] * 16
-    mcts = MCTS(game, config, driver="compiled" if driver == "decode" else driver)
-    estimator = (ObservingEstimator if driver == "decode" else PlanesEstimator)(game)
+    estimator = (ObservingEstimator if rows == "decode" else PlanesEstimator)(game)
+    mcts = MCTS(game, config)
     return lambda: mcts.search_many(batch, estimator, rng)
 
 
@@ -116,7 +125,7 @@ def our_rates(game, simulations: int, seconds: float, rng) -> dict[str, float]:
     rollout, uniform = RolloutEstimator(game, rng), UniformEstimator(game)
     batch = [state] * 16
     return {
-        "observe x16": timed(observe_search(game, simulations, "auto", rng), 16 * simulations, seconds),
+        "observe x16": timed(observe_search(game, simulations, "compiled", rng), 16 * simulations, seconds),
         "rollout": timed(lambda: mcts.search(state, rollout, rng), simulations, seconds),
         "uniform": timed(lambda: mcts.search(state, uniform, rng), simulations, seconds),
         "uniform x16": timed(lambda: mcts.search_many(batch, uniform, rng), 16 * simulations, seconds),
@@ -155,9 +164,10 @@ def alternating_rates(searches: list, simulations: int, seconds: float, rounds: 
     return [[timed(search, simulations, seconds) for search in searches] for _ in range(rounds)]
 
 
-def rollout_search(game, simulations: int, driver: str, rng):
-    """A function running one of our rollout searches from the start on ``driver``."""
-    mcts, state = MCTS(game, SearchConfig(num_simulations=simulations), driver=driver), game.initial_state()
+def rollout_search(game, simulations: int, rows: str, rng):
+    """A function running one of our rollout searches from the start on ``rows``: ``compiled`` or ``plain``."""
+    game = plain(game) if rows == "plain" else game
+    mcts, state = MCTS(game, SearchConfig(num_simulations=simulations)), game.initial_state()
     estimator = RolloutEstimator(game, rng)
     return lambda: mcts.search(state, estimator, rng)
 
@@ -166,18 +176,18 @@ MEDIAN = "simulations/s, median of alternating rounds"  # what each ratio measur
 
 
 def against_cpp(simulations: int, seconds: float, rounds: int, rng, records: SpeedRecords) -> None:
-    """Our compiled and Python drivers against the C++ MCTSBot on Hex 5x5 and 11x11, alternating."""
+    """Our search on compiled rows and on the plain game against the C++ MCTSBot on Hex 5x5 and 11x11, alternating."""
     for size in (5, 11):
         game = make_game("hex", size=size)
-        ours = [rollout_search(game, simulations, driver, rng) for driver in ("compiled", "python")]
+        ours = [rollout_search(game, simulations, rows, rng) for rows in ("compiled", "plain")]
         rows = alternating_rates([*ours, cpp_search(size, simulations)], simulations, seconds, rounds)
         print(f"hex {size}x{size} rollout, {simulations} simulations, {rounds} alternating rounds of {seconds:g} s:")
-        print("  compiled / python / C++ MCTSBot: " + ", ".join(" / ".join(f"{r:.0f}" for r in row) for row in rows))
-        for column, name in ((0, "compiled"), (1, "python")):
+        print("  compiled / plain / C++ MCTSBot: " + ", ".join(" / ".join(f"{r:.0f}" for r in row) for row in rows))
+        for column, name in ((0, "compiled"), (1, "plain")):
             ratio = float(np.median([row[column] / row[2] for row in rows]))
             print(f"{f'ours ({name}) / C++ MCTSBot (hex {size}x{size} rollout), median':60}{ratio:8.2f}x")
             records.add(
-                f"{name} search driver, hex {size}x{size} rollout, {simulations} simulations",
+                f"search on {name} rows, hex {size}x{size} rollout, {simulations} simulations",
                 MEDIAN,
                 "OpenSpiel C++ pyspiel.MCTSBot",
                 ratio,
@@ -209,22 +219,20 @@ def main() -> None:
     for label in args.games:
         name, params = GAMES[label]
         game = make_game(name, **params)
-        if game.compiled() is None:
-            continue
-        kinds = (("rollout", rollout_search, 1, ("python",)), ("observe x16", observe_search, 16, ("decode", "python")))
+        kinds = (("rollout", rollout_search, 1, ("plain",)), ("observe x16", observe_search, 16, ("decode", "plain")))
         for column, search, count, others in kinds:
-            drivers = ("compiled", *others)
-            searches = [search(game, args.simulations, driver, rng) for driver in drivers]
-            rows = alternating_rates(searches, count * args.simulations, args.seconds, args.rounds)
-            rates = ", ".join(" / ".join(f"{rate:.0f}" for rate in row) for row in rows)
-            print(f"{label} {column}, {' / '.join(drivers)} driver: {rates}")
+            kinds_of_rows = ("compiled", *others)
+            searches = [search(game, args.simulations, rows, rng) for rows in kinds_of_rows]
+            rounds = alternating_rates(searches, count * args.simulations, args.seconds, args.rounds)
+            rates = ", ".join(" / ".join(f"{rate:.0f}" for rate in row) for row in rounds)
+            print(f"{label} {column}, {' / '.join(kinds_of_rows)} rows: {rates}")
             for index, other in enumerate(others, start=1):
-                ratio = float(np.median([row[0] / row[index] for row in rows]))
-                print(f"{f'compiled / {other} driver ({label} {column}), median':60}{ratio:8.2f}x")
+                ratio = float(np.median([row[0] / row[index] for row in rounds]))
+                print(f"{f'compiled / {other} rows ({label} {column}), median':60}{ratio:8.2f}x")
                 records.add(
-                    f"compiled search driver, {label} {column}, {args.simulations} simulations",
+                    f"search on compiled rows, {label} {column}, {args.simulations} simulations",
                     MEDIAN,
-                    f"the {other} search driver",
+                    f"the search on {other} rows",
                     ratio,
                     note=f"{args.rounds} rounds of {args.seconds:g} s",
                 )
@@ -235,7 +243,7 @@ def main() -> None:
         records.write()
         return
     against_cpp(args.cpp_simulations, args.seconds, args.rounds, rng, records)
-    ours = rollout_search(make_game("hex", size=5), args.simulations, "auto", rng)
+    ours = rollout_search(make_game("hex", size=5), args.simulations, "compiled", rng)
     pairs = alternating_rates([ours, theirs], args.simulations, args.seconds, args.rounds)
     ratios = [our / their for our, their in pairs]
     print(

@@ -1,17 +1,16 @@
-"""Self-play throughput at the training defaults (``configs/train.yaml``), by inference backend and search driver.
+"""Self-play throughput at the training defaults (``configs/train.yaml``), by inference backend and network input.
 
-    python benchmarks/bench_selfplay.py [--games N] [--backends torch,onnx,stand-in] [--drivers python,compiled]
+    python benchmarks/bench_selfplay.py [--games N] [--backends torch,onnx,stand-in] [--inputs planes,decode]
         [--rounds R] [--profile] [--in-flight 16,64,256] [--served 1,2,4] [--stand-in-ms h200] [experiment=nex5 ...]
 
 Composes the training config (Hydra overrides after the options), plays
 ``--games`` self-play games with a fresh network exactly as one training
-iteration does, once per backend of ``agents/net/inference.py`` and MCTS driver
-(``MCTS(driver=...)``: the compiled or the Python one; ``decode``: the compiled one
-handed the network through an estimator without ``estimate_planes``, so that it decodes
-every new leaf into an engine state for ``game.observe`` instead of building the planes
-from its rows) per round, the columns
+iteration does, once per backend of ``agents/net/inference.py`` and way the search feeds
+the network (``planes``: the observation planes built from the search's rows; ``decode``: the
+network handed to the search through an estimator without ``estimate_planes``, so that the
+search decodes every new leaf into an engine state for ``game.observe``) per round, the columns
 alternating so that the machine's load falls on all alike, and prints per column
-(``backend/driver``; the median round): recorded positions/s (the
+(``backend/inputs``; the median round): recorded positions/s (the
 ``perf/positions_per_s`` of training), network-evaluated positions/s, network
 calls/s and their mean batch, the network's own forward-pass ceiling (the
 positions those calls evaluated over the time spent inside them: self-play with
@@ -22,9 +21,9 @@ measure's ratio to the first column's.
 one part of self-play is wrapped by a timer for the measured games (exclusive time: a part
 nested in another counts only in itself), and the parts are the numba search kernels, the
 Gumbel root's sequential halving (Python), the network's planes (built by a kernel from the
-compiled driver's rows, or ``game.observe`` of engine states), the inference call itself,
-the estimator's numpy around it (masking, softmax), the search's Python between kernels (the
-whole search on the Python driver), the training targets (observation, outcome playouts),
+search's rows, or ``game.observe`` of engine states), the inference call itself,
+the estimator's numpy around it (masking, softmax), the search's Python between kernels, the
+training targets (observation, outcome playouts),
 playing the chosen moves, and self-play's own loop (the rest).
 
 ``--in-flight 16,64,256`` measures the steady state of that many games in flight: as many
@@ -65,7 +64,6 @@ import torch
 from hydra import compose, initialize_config_dir
 
 import agents.search.mcts.driver as driver_module
-import agents.search.mcts.search as search_module
 import agents.training.selfplay as selfplay_module
 from agents.config import with_recipe_aliases
 from agents.evaluation.figure_records import SpeedRecords, add_record_option
@@ -80,7 +78,7 @@ from agents.training.settings import build_settings
 from envs.core import CHANCE
 
 CONFIGS = Path(__file__).resolve().parents[1] / "configs"
-DRIVERS = {"decode": "compiled"}  # the MCTS driver of a column that is not one's name
+INPUTS = ("planes", "decode")  # how the search feeds the network (see above)
 STAND_IN = "stand-in"  # the backend whose forward pass waits a device's latency
 # benchmarks/gpu_check.py on an NVIDIA H200 (2026-12-04), Nex 11 net=medium, CUDA torch: ms a call by batch
 H200_FORWARD_MS = {1: 1.08, 32: 1.20, 256: 1.55, 1024: 2.50}
@@ -92,7 +90,7 @@ def main() -> None:
     parser.add_argument("--lone-moves", type=int, default=20, help="single-state searches to time")
     parser.add_argument("--backends", default="torch,onnx", help="inference backends, the first the reference")
     parser.add_argument(
-        "--drivers", default="auto", help="MCTS drivers (auto, compiled, python, decode), the first the reference"
+        "--inputs", default="planes", help="how the search feeds the network (planes, decode), the first the reference"
     )
     parser.add_argument("--rounds", type=int, default=3, help="rounds of every backend, alternating")
     parser.add_argument("--profile", action="store_true", help="time every part of a position (see above)")
@@ -120,25 +118,28 @@ def main() -> None:
     game = s.game
     torch.manual_seed(s.seed)
     net = PolicyValueNet.for_game(game.info, s.net).to(s.device)
-    searches = {driver: MCTS(game, s.search, driver=DRIVERS.get(driver, driver)) for driver in args.drivers.split(",")}
+    inputs = args.inputs.split(",")
+    if not set(inputs) <= set(INPUTS):
+        parser.error(f"--inputs takes a comma-separated list of {', '.join(INPUTS)}, got {args.inputs!r}")
+    searches = {feed: MCTS(game, s.search) for feed in inputs}
     rng = np.random.default_rng(s.seed)
 
     names = args.backends.split(",")
-    columns = [(backend, driver) for backend in names for driver in searches]
+    columns = [(backend, feed) for backend in names for feed in searches]
     rounds = {column: [] for column in columns}
     estimators = {backend: (lambda b=backend: estimator_for(game, net, s.device, b, latency)) for backend in names}
-    for backend, driver in columns:  # warm-up: imports, allocator, the first export, numba's cache
-        self_play(game, searches[driver], searching(estimators[backend](), driver), 1, s.selfplay, rng)
+    for backend, feed in columns:  # warm-up: imports, allocator, the first export, numba's cache
+        self_play(game, searches[feed], searching(estimators[backend](), feed), 1, s.selfplay, rng)
     profiles = {column: [] for column in columns}
     for _ in range(args.rounds):
-        for backend, driver in columns:
+        for backend, feed in columns:
             accounting = Accounting() if args.profile else None
             row = measure(
-                game, searches[driver], driver, s, estimators[backend], num_games, args.lone_moves, rng, accounting
+                game, searches[feed], feed, s, estimators[backend], num_games, args.lone_moves, rng, accounting
             )
-            rounds[backend, driver].append(row)
+            rounds[backend, feed].append(row)
             if accounting is not None:
-                profiles[backend, driver].append(accounting.per_position())
+                profiles[backend, feed].append(accounting.per_position())
 
     print(
         f"game {game.info.name} {game.info.params}  net {s.net.to_dict()}  device {s.device}  "
@@ -150,8 +151,8 @@ def main() -> None:
     )
     print()
     table = {
-        f"{backend}/{driver}": {key: float(np.median([r[key] for r in rows])) for key in rows[0]}
-        for (backend, driver), rows in rounds.items()
+        f"{backend}/{feed}": {key: float(np.median([r[key] for r in rows])) for key in rows[0]}
+        for (backend, feed), rows in rounds.items()
     }
     backends = list(table)
     first = backends[0]
@@ -199,27 +200,27 @@ def main() -> None:
 
 
 class DecodedStates:
-    """The network estimator without ``estimate_planes``: the compiled driver decodes its leaves."""
+    """The network estimator without ``estimate_planes``: the search decodes its leaves."""
 
     def __init__(self, estimator: NetEstimator):
         self.game, self.estimate = estimator.game, estimator.estimate
 
 
-def searching(estimator: NetEstimator, driver: str):
-    """What the search of column ``driver`` is handed: the estimator, or it behind ``DecodedStates``."""
-    return DecodedStates(estimator) if driver == "decode" else estimator
+def searching(estimator: NetEstimator, feed: str):
+    """What the search of column ``feed`` is handed: the estimator, or it behind ``DecodedStates``."""
+    return DecodedStates(estimator) if feed == "decode" else estimator
 
 
-def measure(game, mcts, driver: str, s, make_estimator, num_games, lone_moves, rng, accounting=None) -> dict:
-    """One round of one backend and driver: the self-play games, its forward-pass ceiling, a lone
+def measure(game, mcts, feed: str, s, make_estimator, num_games, lone_moves, rng, accounting=None) -> dict:
+    """One round of one backend and input: the self-play games, its forward-pass ceiling, a lone
     search; ``accounting``: time the parts of the games."""
     estimator = make_estimator()
     start, cpu_start = time.perf_counter(), time.process_time()
     if accounting is None:
-        batch = self_play(game, mcts, searching(estimator, driver), num_games, s.selfplay, rng)
+        batch = self_play(game, mcts, searching(estimator, feed), num_games, s.selfplay, rng)
     else:
         with accounting.installed(estimator):
-            batch = self_play(game, mcts, searching(estimator, driver), num_games, s.selfplay, rng)
+            batch = self_play(game, mcts, searching(estimator, feed), num_games, s.selfplay, rng)
     seconds, cpu_seconds = time.perf_counter() - start, time.process_time() - cpu_start
     mean_batch = estimator.positions / max(estimator.calls, 1)
     evaluated = estimator.positions / seconds
@@ -227,7 +228,7 @@ def measure(game, mcts, driver: str, s, make_estimator, num_games, lone_moves, r
     if accounting is not None:
         accounting.finish(seconds, batch.num_positions)
 
-    lone = searching(estimator, driver)  # its session made already
+    lone = searching(estimator, feed)  # its session made already
     state = game.initial_state()
     lone_start = time.perf_counter()
     for _ in range(lone_moves):
@@ -337,8 +338,6 @@ SEARCH, TARGETS, MOVES, LOOP = (
 PARTS = (KERNELS, HALVING, PLANES, INFERENCE, ESTIMATOR, SEARCH, TARGETS, MOVES, LOOP)
 WRAPPED = (
     *((driver_module, name, KERNELS) for name in ("descend", "finish", "playouts", "legal_actions", "uniform_rows")),
-    (search_module, "walk", KERNELS),
-    (search_module, "backup", KERNELS),
     (driver_module, "observe_leaves", PLANES),
     (NetEstimator, "estimate", PLANES),
     (NetEstimator, "estimate_planes", ESTIMATOR),
@@ -425,9 +424,9 @@ def print_profile(profiles: dict, label: str, records: SpeedRecords) -> None:
 
 def print_in_flight(game, s, net, searches, backends, estimators, counts, moves, label, records) -> None:
     """Searched positions/s by games in flight (the steady state, see above), per backend."""
-    driver = next(iter(searches))
-    mcts = searches[driver]
-    print(f"\ngames in flight, steady state ({moves} moves each searched together; driver {driver}):")
+    feed = next(iter(searches))
+    mcts = searches[feed]
+    print(f"\ngames in flight, steady state ({moves} moves each searched together; inputs {feed}):")
     print("(stand-in rows: on a free core, the CPU seconds of the search plus the device's; the share: the device's)")
     print(f"{'backend':<10} {'in flight':>9} {'positions/s':>12} {'mean batch':>11} {'share of ceiling':>17}")
     rates = {}
@@ -438,7 +437,7 @@ def print_in_flight(game, s, net, searches, backends, estimators, counts, moves,
             start, cpu_start = time.perf_counter(), time.process_time()
             searched = 0
             for _ in range(moves):
-                results = mcts.search_many(states, searching(estimator, driver), rngs, add_noise=True)
+                results = mcts.search_many(states, searching(estimator, feed), rngs, add_noise=True)
                 searched += len(states)
                 for i, (state, result, rng) in enumerate(zip(states, results, rngs)):
                     action = result.selected if result.selected is not None else select_action(result, 1.0, rng)

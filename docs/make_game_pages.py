@@ -229,9 +229,9 @@ def compiled_rules(game) -> str:
     """Whether the game has compiled rules (``Game.compiled()``) and where they are written."""
     compiled = game.compiled()
     if compiled is None:
-        return "no: the Python search driver and engine batch serve it"
+        return "no: the search driver and the engine batch step its Python engine"
     module = rules_module(compiled).replace(".", "/")
-    return f"yes, in `{module}.py` (`Game.compiled()`: the compiled search driver and playouts)"
+    return f"yes, in `{module}.py` (`Game.compiled()`: the search driver and playouts)"
 
 
 def engine_table(game) -> list[str]:

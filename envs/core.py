@@ -134,7 +134,7 @@ class Game(abc.ABC):
 
     def compiled(self):
         """The game's rules as numba functions over flat array states (an
-        ``envs.compiled.CompiledGame``, which compiled search drivers use), or None."""
+        ``envs.compiled.CompiledGame``, which the search driver uses), or None."""
         return None
 
     # Why the game has no compiled rules (read where ``compiled()`` is None; ``tests/test_game_kit.py``)

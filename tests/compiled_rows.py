@@ -1,13 +1,14 @@
 """Checks of a game's compiled rules (``Game.compiled()``, ``envs.compiled``) against its engine,
 shared by the per-game test files: rows that round-trip, kernels that give the engine's legal
-actions, moves, seats, returns and observations, and the compiled search driver's results equal
-to the Python driver's."""
+actions, moves, seats, returns and observations, and the search driver's results equal to the
+reference search's (``tests/reference_search.py``)."""
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from test_search_driver import assert_same, both_drivers
+from reference_search import ReferenceMCTS
+from test_search_driver import assert_same, with_reference
 
 from agents.search.estimators import FunctionEstimator
 from agents.search.mcts import MCTS, SearchConfig
@@ -118,8 +119,8 @@ def observed_network(game, seed: int = 0) -> FunctionEstimator:
     return function
 
 
-def assert_drivers_agree(game, states, seed: int = 0) -> None:
-    """The compiled driver gives the Python driver's visit counts, values, priors and principal
+def assert_search_is_the_reference(game, states, seed: int = 0) -> None:
+    """The search driver gives the reference search's visit counts, values, priors and principal
     variations with random rollouts, a network over the rows' planes (``observe``) and one over
     decoded states, Gumbel and PUCT, with and without noise."""
     for kind in ("rollout", "rollout x3", "planes", "decoded"):
@@ -130,17 +131,17 @@ def assert_drivers_agree(game, states, seed: int = 0) -> None:
                 num_simulations=10 + 7 * k % 40, gumbel=k % 2 == 1, gumbel_actions=4, playout_mix=0.5 * (k % 3 == 2)
             )
             if kind == "decoded":
-                assert_same(*decoded_drivers(game, config, [state], seed + k, add_noise=k % 2 == 0))
+                assert_same(*decoded_searches(game, config, [state], seed + k, add_noise=k % 2 == 0))
             else:
-                assert_same(*both_drivers(game, config, [state], kind, seed + k, add_noise=k % 2 == 0))
+                assert_same(*with_reference(game, config, [state], kind, seed + k, add_noise=k % 2 == 0))
 
 
-def decoded_drivers(game, config, states, seed, add_noise):
-    """``both_drivers`` with :func:`observed_network` (the compiled driver decodes every leaf)."""
+def decoded_searches(game, config, states, seed, add_noise):
+    """``with_reference`` with :func:`observed_network` (the driver decodes every leaf)."""
     outcomes = []
-    for driver in ("python", "compiled"):
+    for search in (ReferenceMCTS, MCTS):
         rng = np.random.default_rng(seed)
         estimator = FunctionEstimator(game, observed_network(game, seed))
-        results = MCTS(game, config, driver=driver).search_many(states, estimator, rng, add_noise)
+        results = search(game, config).search_many(states, estimator, rng, add_noise)
         outcomes.append((results, [rng.bit_generator.state]))
     return outcomes

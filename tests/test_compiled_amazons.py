@@ -2,7 +2,7 @@
 engine: rows that encode and decode to the engine's states, the same legal cells in the same
 order, the same row after every micro-step as the engine's state encoded, the same seat to move,
 returns and observation planes, over seeded random games (mid-turn micro-steps, turns cut short
-and the end included); and the compiled search driver against the Python driver on fixed seeds,
+and the end included); and the search driver against the reference search on fixed seeds,
 with random rollouts and with networks over the rows' planes."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
-from test_search_driver import assert_same, both_drivers, rows_only
+from reference_search import ReferenceMCTS
+from test_search_driver import assert_same, rows_only, with_reference
 
 from agents.net.net_estimator import NetEstimator
 from agents.net.network import NetConfig, PolicyValueNet
@@ -113,7 +114,7 @@ def test_the_engine_reaches_the_kernels_cells():
 
 @pytest.mark.parametrize("kind", ["uniform", "planes", "rollout", "rollout x3"])
 @pytest.mark.parametrize("name, params", CONFIGS[::2], ids=IDS[::2])
-def test_compiled_driver_gives_the_python_drivers_results(name, params, kind):
+def test_the_driver_gives_the_reference_results(name, params, kind):
     game = make_game(name, **params)
     assert MCTS(game)._compiled is game.compiled()
     states = [s for s in random_game(game, 1) if game.to_play(s) != TERMINAL][::8]
@@ -124,17 +125,17 @@ def test_compiled_driver_gives_the_python_drivers_results(name, params, kind):
             gumbel_actions=4,
             playout_mix=0.5 if seed % 3 == 1 else 0.0,
         )
-        assert_same(*both_drivers(game, config, [state], kind, seed, seed % 2 == 1))
+        assert_same(*with_reference(game, config, [state], kind, seed, seed % 2 == 1))
 
 
 def test_compiled_driver_searches_many_roots_in_lockstep():
     game = make_game("progressive_amazons", size=6)
     states = [s for s in random_game(game, 2) if game.to_play(s) != TERMINAL][:12]
     config = SearchConfig(num_simulations=40, gumbel=True, gumbel_actions=6)
-    assert_same(*both_drivers(game, config, states, "planes", 4, add_noise=True, per_state=True))
+    assert_same(*with_reference(game, config, states, "planes", 4, add_noise=True, per_state=True))
 
 
-def test_self_play_gives_the_same_games_on_both_drivers():
+def test_self_play_gives_the_reference_games():
     """A small real network on the rows' planes (no row decoded): the same games and targets."""
     from agents.training.selfplay import SelfPlayConfig, self_play
 
@@ -144,14 +145,12 @@ def test_self_play_gives_the_same_games_on_both_drivers():
     torch.manual_seed(0)
     net = PolicyValueNet.for_game(game.info, NetConfig(channels=8, blocks=1, value_hidden=8))
     batches = []
-    for driver in ("python", "compiled"):
+    for searching in (ReferenceMCTS, MCTS):
         estimator = NetEstimator(game, net, inference="torch")
-        with rows_only(game, driver == "compiled"):
-            batches.append(
-                self_play(game, MCTS(game, search, driver=driver), estimator, 2, selfplay, np.random.default_rng(3))
-            )
-    python, compiled = batches
-    assert python.games == compiled.games and python.returns == compiled.returns
-    np.testing.assert_array_equal(python.obs, compiled.obs)
-    np.testing.assert_array_equal(python.policy, compiled.policy)
-    np.testing.assert_array_equal(python.value, compiled.value)
+        with rows_only(game, searching is MCTS):
+            batches.append(self_play(game, searching(game, search), estimator, 2, selfplay, np.random.default_rng(3)))
+    reference, driver = batches
+    assert reference.games == driver.games and reference.returns == driver.returns
+    np.testing.assert_array_equal(reference.obs, driver.obs)
+    np.testing.assert_array_equal(reference.policy, driver.policy)
+    np.testing.assert_array_equal(reference.value, driver.value)

@@ -1,10 +1,10 @@
 """Biqala's compiled rules (``Biqala.compiled()``, ``envs.games.biqala.kernels``) against the
 engine: rows of random positions (transfers under way, captures, grand slams, feeding, the cycle
 rule and ends) round-trip and step as the engine does, the random playout is
-``random_playout``'s, and the compiled search driver gives the Python driver's results."""
+``random_playout``'s, and the search driver gives the reference search's results."""
 
 import pytest
-from compiled_rows import assert_drivers_agree, assert_playouts_are_the_engines, assert_rows_follow_the_engine
+from compiled_rows import assert_playouts_are_the_engines, assert_rows_follow_the_engine, assert_search_is_the_reference
 from compiled_rows import random_games as games
 
 from envs import make_game
@@ -38,6 +38,6 @@ def test_the_row_playout_is_the_engines(params):
     assert assert_playouts_are_the_engines(game, games(game, range(3))[::7]) >= 10
 
 
-def test_the_compiled_driver_gives_the_python_drivers_results():
+def test_the_driver_gives_the_reference_results():
     game = make_game("biqala")
-    assert_drivers_agree(game, games(game, [3])[::10])
+    assert_search_is_the_reference(game, games(game, [3])[::10])

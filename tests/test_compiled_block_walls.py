@@ -1,8 +1,8 @@
 """Blockdance's and Four-way walls' compiled rules (``Game.compiled()``, ``envs.compiled``)
 against their engines: rows that decode to the engine's states, the same legal actions in the
 same order, the same children, movers, returns and observation planes over every position of
-seeded random games (each micro-step of a turn and the end included); and the compiled search
-driver against the Python driver on fixed seeds, with random rollouts and with a network fed
+seeded random games (each micro-step of a turn and the end included); and the search driver
+against the reference search on fixed seeds, with random rollouts and with a network fed
 the rows' planes."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from numba import njit
 from test_blockdance import random_start
-from test_search_driver import assert_same, both_drivers
+from test_search_driver import assert_same, with_reference
 
 from agents.search.mcts import MCTS, SearchConfig
 from agents.search.mcts.driver import playouts
@@ -115,7 +115,7 @@ def test_playouts_from_rows_are_the_engines(name, params):
 
 @pytest.mark.parametrize("kind", ["rollout", "planes"])
 @pytest.mark.parametrize("name,params", GAMES, ids=GAME_IDS)
-def test_the_compiled_driver_gives_the_python_drivers_results(name, params, kind):
+def test_the_driver_gives_the_reference_results(name, params, kind):
     game = make_game(name, **params)
     assert MCTS(game)._compiled is game.compiled()
     rng = np.random.default_rng(4)
@@ -123,4 +123,4 @@ def test_the_compiled_driver_gives_the_python_drivers_results(name, params, kind
     states = [s for s in states if game.to_play(s) != TERMINAL]
     for seed, state in enumerate(states[:: max(1, len(states) // 5)][:5]):
         config = SearchConfig(num_simulations=int(rng.integers(8, 60)), gumbel=seed % 2 == 1, gumbel_actions=4)
-        assert_same(*both_drivers(game, config, [state], kind, seed, add_noise=seed % 3 == 0))
+        assert_same(*with_reference(game, config, [state], kind, seed, add_noise=seed % 3 == 0))

@@ -2,14 +2,15 @@
 ``envs.games.send_it.kernels`` over ``envs.schedule.rows``) against the engine, and the
 engine's move generation (the same kernels) against a plain reading of the rules here: rows
 round-trip, the same legal actions, moves, seats, returns and planes along whole random games
-(a jump begun, a turn begun, the end), and the compiled search driver gives the Python
-driver's searches on fixed seeds."""
+(a jump begun, a turn begun, the end), and the search driver gives the reference search's
+results on fixed seeds."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 from numba import njit
+from reference_search import ReferenceMCTS
 from test_search_driver import PlanesNetwork, assert_same, rows_only
 
 from agents.search.estimators import RolloutEstimator, UniformEstimator
@@ -176,11 +177,11 @@ def test_hand_made_turns_end_as_the_engines_do():
 
 
 def search_both(game, config, states, kind: str, seed: int):
-    """The Python and the compiled driver's results (and generators after) with an estimator of
+    """The reference search's and the driver's results (and generators after) with an estimator of
     ``kind``: uniform, random rollouts (one or three), the planes network on the rows' planes,
-    or the same network over another game object (the compiled driver decodes its leaves)."""
+    or the same network over another game object (the driver decodes its leaves)."""
     outcomes = []
-    for driver in ("python", "compiled"):
+    for search in (ReferenceMCTS, MCTS):
         rng = np.random.default_rng(seed)
         estimator = {
             "uniform": lambda: UniformEstimator(game),
@@ -189,8 +190,8 @@ def search_both(game, config, states, kind: str, seed: int):
             "planes": lambda: PlanesNetwork(game, seed),
             "decoded": lambda: PlanesNetwork(make_game(game.info.name, **game.info.params), seed),
         }[kind]()
-        with rows_only(game, kind == "planes" and driver == "compiled"):
-            results = MCTS(game, config, driver=driver).search_many(states, estimator, rng, seed % 2 == 1)
+        with rows_only(game, kind == "planes" and search is MCTS):
+            results = search(game, config).search_many(states, estimator, rng, seed % 2 == 1)
         after = [rng.bit_generator.state] + ([estimator.rng.bit_generator.state] if hasattr(estimator, "rng") else [])
         outcomes.append((results, after))
     return outcomes
@@ -200,9 +201,9 @@ def search_both(game, config, states, kind: str, seed: int):
 @pytest.mark.parametrize(
     "name,params", [CONFIGS[1], CONFIGS[3], CONFIGS[4], CONFIGS[5]], ids=[IDS[1], IDS[3], IDS[4], IDS[5]]
 )
-def test_compiled_driver_gives_the_python_drivers_results(name, params, kind):
+def test_the_driver_gives_the_reference_results(name, params, kind):
     game = make_game(name, **params)
-    assert MCTS(game)._compiled is game.compiled()  # auto picks the compiled driver
+    assert MCTS(game)._compiled is game.compiled()
     rng = np.random.default_rng(7)
     states = []
     for seed in range(4):  # the start, a jump or a turn begun, positions deep in a game

@@ -1,7 +1,7 @@
 """Hop Chess's compiled rules (``envs/games/hop_chess/kernels.py``, the engine's own) through
 ``envs.compiled``: rows round-trip, the registered ``legal``/``to_play``/``returns`` give the
 engine's answers and ``observe`` the planes the class docstring describes (read here from the
-position, independently); the compiled search driver gives the Python driver's searches (random
+position, independently); the search driver gives the reference search's results (random
 rollouts, a network on the rows' planes, one on decoded states) and self-play games; and the
 random playout kernel plays the engine loop's game: for the same seed, the same draws over the
 same legal actions, so the same returns, decisions and turns (``Game.engine_playout`` is the
@@ -13,6 +13,7 @@ castling, en passant, promotion and mate, and from hand-made positions of the ho
 import numpy as np
 import pytest
 import torch
+from reference_search import ReferenceMCTS
 from test_hop_chess import (
     CASTLING,
     EN_PASSANT,
@@ -240,10 +241,10 @@ def test_rows_round_trip_and_the_kernels_answer_as_the_engine():
     assert min(kinds.values()) >= 5, kinds
 
 
-# --- the compiled driver --------------------------------------------------------------------------------
+# --- the search driver ----------------------------------------------------------------------------------
 def fake_network(game):
     """Priors and values a function of the position (ties and an unusable row included): an
-    estimator without ``estimate_planes``, so the compiled driver decodes its leaves."""
+    estimator without ``estimate_planes``, so the driver decodes its leaves."""
 
     def function(state):
         total = material(state.pos.board) + 3 * state.plies + state.origin
@@ -266,7 +267,7 @@ ESTIMATORS = {
 
 
 @pytest.mark.parametrize("kind", sorted(ESTIMATORS))
-def test_the_compiled_driver_gives_the_python_drivers_searches(kind):
+def test_the_driver_gives_the_reference_searches(kind):
     game = make_game("hop_chess", fen=CONFIGS[2][0], max_turns=12)
     states = positions(game, 1, BEGUN)[:-1]
     rng = np.random.default_rng(4)
@@ -278,10 +279,10 @@ def test_the_compiled_driver_gives_the_python_drivers_searches(kind):
             playout_mix=0.5 if seed % 3 == 2 else 0.0,
         )
         outcomes = []
-        for driver in ("python", "compiled"):
+        for search in (ReferenceMCTS, MCTS):
             estimator, search_rng = ESTIMATORS[kind](game, seed), np.random.default_rng(seed)
-            with rows_only(game, kind == "planes" and driver == "compiled"):
-                results = MCTS(game, config, driver=driver).search_many([state], estimator, search_rng, seed % 2 == 0)
+            with rows_only(game, kind == "planes" and search is MCTS):
+                results = search(game, config).search_many([state], estimator, search_rng, seed % 2 == 0)
             after = [search_rng.bit_generator.state] + (
                 [estimator.rng.bit_generator.state] if kind[:7] == "rollout" else []
             )
@@ -289,11 +290,11 @@ def test_the_compiled_driver_gives_the_python_drivers_searches(kind):
         assert_same(*outcomes)
 
 
-def test_auto_picks_the_compiled_driver():
+def test_the_driver_searches_the_compiled_rows():
     assert MCTS(make_game("hop_chess"))._compiled is not None
 
 
-def test_self_play_gives_the_same_games_on_both_drivers():
+def test_self_play_gives_the_reference_games():
     """The recipe's search (Gumbel root) through self-play, a small real network on the rows' planes."""
     from agents.training.selfplay import SelfPlayConfig
 

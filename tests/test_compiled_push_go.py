@@ -1,11 +1,11 @@
 """Push Go's compiled rules (``PushGo.compiled()``, ``envs.games.push_go.kernels``) against the
 engine: rows of random positions (both ko rules and push forms, pushes, kos, passes, repetitions
 and ends) round-trip and step as the engine does, the random playout is ``random_playout``'s, and
-the compiled search driver gives the Python driver's results."""
+the search driver gives the reference search's results."""
 
 import numpy as np
 import pytest
-from compiled_rows import assert_drivers_agree, assert_playouts_are_the_engines, assert_rows_follow_the_engine
+from compiled_rows import assert_playouts_are_the_engines, assert_rows_follow_the_engine, assert_search_is_the_reference
 from compiled_rows import random_games as games
 
 from envs import make_game
@@ -59,9 +59,9 @@ def test_the_row_playout_is_the_engines(params):
 
 
 @pytest.mark.parametrize("params", [{"size": 5}, {"size": 4, "ko": "push", "push_form": "move"}], ids=str)
-def test_the_compiled_driver_gives_the_python_drivers_results(params):
+def test_the_driver_gives_the_reference_results(params):
     game = make_game("push_go", **params)
-    assert_drivers_agree(game, games(game, [3])[::6])
+    assert_search_is_the_reference(game, games(game, [3])[::6])
 
 
 def test_a_wrong_history_is_refused_by_name():

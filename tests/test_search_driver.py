@@ -1,21 +1,25 @@
-"""The compiled search driver (agents.search.mcts.driver) against the Python driver: the same
-visit counts, values, priors and principal variations on fixed seeds, over many positions,
-chance nodes in both chance modes included; and the rows (observation planes, chance outcomes,
+"""The search driver (agents.search.mcts.driver) against the reference search
+(``tests/reference_search.py``, a Python loop over engine states): the same visit counts,
+values, priors, principal variations and draws on fixed seeds, over many positions, chance
+nodes in both chance modes included; and the rows (observation planes, chance outcomes,
 playouts) against the engines."""
 
 from __future__ import annotations
 
+import dataclasses
 from contextlib import contextmanager
 
 import numpy as np
 import pytest
 import torch
+from reference_search import ReferenceMCTS
 
 from agents.net.net_estimator import NetEstimator
 from agents.net.network import NetConfig, PolicyValueNet
 from agents.search.estimators import FunctionEstimator, RolloutEstimator, UniformEstimator
 from agents.search.mcts import MCTS, SearchConfig
 from agents.search.mcts import driver as compiled_driver
+from agents.search.mcts.python_rows import PythonRows
 from envs import GAMES as REGISTERED
 from envs import compiled as rules
 from envs import make_game
@@ -126,14 +130,14 @@ def estimators(kind: str, game, seed: int):
     raise ValueError(kind)
 
 
-def both_drivers(game, config, states, kind, seed, add_noise, per_state=False):
-    """(results, the generators' states after) of the Python and the compiled driver."""
+def with_reference(game, config, states, kind, seed, add_noise, per_state=False):
+    """(results, the generators' states after) of the reference search and the driver."""
     outcomes = []
-    for driver in ("python", "compiled"):
+    for search in (ReferenceMCTS, MCTS):
         estimator, rng = estimators(kind, game, seed)
         rngs = [np.random.default_rng(seed + 10 + i) for i in range(len(states))] if per_state else rng
-        with rows_only(game, kind == "planes" and driver == "compiled"):
-            results = MCTS(game, config, driver=driver).search_many(states, estimator, rngs, add_noise)
+        with rows_only(game, kind == "planes" and search is MCTS):
+            results = search(game, config).search_many(states, estimator, rngs, add_noise)
         after = [r.bit_generator.state for r in ([rng] + (rngs if per_state else []))]
         if hasattr(estimator, "rng"):
             after.append(estimator.rng.bit_generator.state)
@@ -160,8 +164,8 @@ def rows_only(game, refuse: bool):
         del compiled.decode
 
 
-def assert_same(python, compiled):
-    (ours, after), (theirs, after_too) = python, compiled
+def assert_same(reference, driver):
+    (ours, after), (theirs, after_too) = reference, driver
     assert after == after_too  # the same draws from every generator
     for a, b in zip(ours, theirs):
         assert a.selected == b.selected  # Gumbel's choice (None without it)
@@ -177,7 +181,7 @@ def assert_same(python, compiled):
 
 @pytest.mark.parametrize("kind", ["uniform", "network", "planes", "rollout", "rollout x3"])
 @pytest.mark.parametrize("name,params", GAMES, ids=GAME_IDS)
-def test_compiled_driver_gives_the_python_drivers_results(name, params, kind):
+def test_driver_gives_the_reference_results(name, params, kind):
     game = make_game(name, **params)
     rng = np.random.default_rng(7)
     states = positions(game, rng, 8)
@@ -190,26 +194,26 @@ def test_compiled_driver_gives_the_python_drivers_results(name, params, kind):
             gumbel_actions=int(rng.integers(1, 20)),
             playout_mix=0.5 if seed % 3 == 1 else 0.0,
         )
-        assert_same(*both_drivers(game, config, [state], kind, seed, add_noise))
+        assert_same(*with_reference(game, config, [state], kind, seed, add_noise))
 
 
 @pytest.mark.parametrize("gumbel", [False, True])
 @pytest.mark.parametrize("kind", ["network", "planes", "rollout"])
 @pytest.mark.parametrize("per_state", [False, True])
-def test_compiled_driver_matches_in_lockstep_over_many_roots(kind, per_state, gumbel):
+def test_driver_matches_in_lockstep_over_many_roots(kind, per_state, gumbel):
     game = make_game("hex", size=5, pie_rule=True)
     states = positions(game, np.random.default_rng(3), 12)
     config = SearchConfig(num_simulations=150, c_puct=2.0, gumbel=gumbel, gumbel_actions=8, playout_mix=0.25)
-    assert_same(*both_drivers(game, config, states, kind, 5, add_noise=True, per_state=per_state))
+    assert_same(*with_reference(game, config, states, kind, 5, add_noise=True, per_state=per_state))
 
 
 @pytest.mark.parametrize("kind", ["uniform", "network", "planes", "rollout"])
-def test_compiled_driver_passes_in_reversi(kind):
+def test_driver_passes_in_reversi(kind):
     """A root whose only action is a pass, in a tree that reaches the count at the end."""
     game = make_game("reversi", size=4)
     state = game.from_diagram(". . . o\no o o x\n. o x x\n. x x x", "o", turns=7)
     assert game.legal_actions(state) == [game.PASS]
-    outcomes = both_drivers(game, SearchConfig(num_simulations=60), [state], kind, 2, add_noise=True)
+    outcomes = with_reference(game, SearchConfig(num_simulations=60), [state], kind, 2, add_noise=True)
     assert_same(*outcomes)
     visits = outcomes[1][0][0].visit_counts
     assert visits[game.PASS] == visits.sum() > 50
@@ -217,11 +221,27 @@ def test_compiled_driver_passes_in_reversi(kind):
 
 
 @pytest.mark.parametrize("kind", ["rollout", "network", "planes"])
-def test_compiled_driver_grows_its_edge_arrays(monkeypatch, kind):
+def test_driver_grows_its_edge_arrays(monkeypatch, kind):
     """Starting with room for one wave's edges, the arrays grow many times over."""
     monkeypatch.setattr(compiled_driver, "FIRST_EDGES", 1)
     game = make_game("hex", size=7)
-    assert_same(*both_drivers(game, SearchConfig(num_simulations=200), [game.initial_state()] * 3, kind, 1, False))
+    assert_same(*with_reference(game, SearchConfig(num_simulations=200), [game.initial_state()] * 3, kind, 1, False))
+
+
+@pytest.mark.parametrize("kind", ["rollout", "network"])
+def test_driver_grows_its_paths(kind):
+    """A game whose ``max_decisions`` understates its depth (paths start 4 long): the paths grow
+    and the searches are those of the game that states its depth."""
+    outcomes = []
+    for depth in (None, 0):
+        game = make_game("hex", size=4)
+        if depth is not None:
+            game.info = dataclasses.replace(game.info, max_decisions=depth)
+        estimator, rng = estimators(kind, game, 3)
+        results = MCTS(game, SearchConfig(num_simulations=300)).search_many([game.initial_state()] * 2, estimator, rng)
+        outcomes.append((results, [rng.bit_generator.state]))
+    assert len(outcomes[0][0][0].principal_variation) > 2
+    assert_same(*outcomes)
 
 
 @pytest.mark.parametrize("name,params", GAMES, ids=GAME_IDS)
@@ -270,33 +290,28 @@ def test_the_planes_path_needs_a_network_over_the_searched_game():
     """Row planes go to an estimator with ``estimate_planes`` over the search's own game;
     another estimator, or one over another game object, gets decoded states."""
     game = make_game("nex", size=5)
-    mcts, state, rng = MCTS(game, driver="compiled"), game.initial_state(), np.random.default_rng(0)
-    assert compiled_driver.CompiledSearch(mcts, [state], game.compiled(), PlanesNetwork(game), [rng]).inputs
+    mcts, state, rng = MCTS(game), game.initial_state(), np.random.default_rng(0)
+    assert compiled_driver.RowSearch(mcts, [state], game.compiled(), PlanesNetwork(game), [rng]).inputs
     for estimator in (fake_network(game), PlanesNetwork(make_game("nex", size=5))):
-        assert compiled_driver.CompiledSearch(mcts, [state], game.compiled(), estimator, [rng]).inputs is None
+        assert compiled_driver.RowSearch(mcts, [state], game.compiled(), estimator, [rng]).inputs is None
 
 
-def test_auto_picks_the_compiled_driver_where_covered():
-    hex5 = make_game("hex", size=5)
-    assert MCTS(hex5)._compiled is not None
-    assert MCTS(hex5, SearchConfig(gumbel=True))._compiled is not None
-    assert MCTS(hex5, SearchConfig(playout_mix=0.5))._compiled is not None
-    assert MCTS(hex5, driver="python")._compiled is None
+def test_every_registered_game_searches_its_compiled_rows():
+    """The driver runs numba over ``game.compiled()`` rows for every registered game, and over
+    ``PythonRows`` in Python for a game without them."""
     for name in REGISTERED:
         game = make_game(name)
-        assert (MCTS(game)._compiled is not None) == (game.compiled() is not None), name
+        assert MCTS(game)._compiled is not None, name
     plain = make_game("hex", size=3)
     plain.compiled = lambda: None  # as a game written in plain Python against envs.core.Game
     assert MCTS(plain)._compiled is None
+    search = compiled_driver.RowSearch(
+        MCTS(plain), [plain.initial_state()], PythonRows(plain), UniformEstimator(plain), [np.random.default_rng(0)]
+    )
+    assert search.kernels is compiled_driver.PYTHON_KERNELS
 
 
-def test_driver_choice_errors_name_the_reason():
-    with pytest.raises(ValueError, match="driver must be one of"):
-        MCTS(make_game("hex", size=5), driver="numba")
-    plain = make_game("biversi")
-    plain.compiled = lambda: None  # as a game written in plain Python against envs.core.Game
-    with pytest.raises(ValueError, match="biversi has no compiled rules"):
-        MCTS(plain, driver="compiled")
+def test_search_errors_name_the_reason():
     odoku = make_game("odoku")
     odoku.compiled = make_game("hex", size=5).compiled  # rows without a chance function
     with pytest.raises(ValueError, match="odoku has chance nodes but its compiled rules register no chance function"):
@@ -306,19 +321,19 @@ def test_driver_choice_errors_name_the_reason():
     for action in (0, 1, 2):
         game.apply(state, action)
     with pytest.raises(ValueError, match="state 0: cannot search a finished game"):
-        MCTS(game, driver="compiled").search(state, UniformEstimator(game), np.random.default_rng(0))
+        MCTS(game).search(state, UniformEstimator(game), np.random.default_rng(0))
 
     class Short:
         def estimate(self, states):
             return np.ones((len(states), 3)), np.zeros((len(states), 2))
 
     with pytest.raises(ValueError, match="estimator returned priors"):
-        MCTS(game, driver="compiled").search(game.initial_state(), Short(), np.random.default_rng(0))
+        MCTS(game).search(game.initial_state(), Short(), np.random.default_rng(0))
 
 
 @pytest.mark.parametrize("kind", ["network", "torch"])
 @pytest.mark.parametrize("name,params", [("nex", {"size": 5}), ("neuversi", {"size": 6})])
-def test_self_play_gives_the_same_games_on_both_drivers(name, params, kind):
+def test_self_play_gives_the_reference_games(name, params, kind):
     """The nex11 recipe's search (Gumbel root, playout mix) through self-play: the same games and
     targets, with a fake network on decoded states and a small real one on the rows' planes."""
     from agents.training.selfplay import SelfPlayConfig
@@ -330,25 +345,25 @@ def test_self_play_gives_the_same_games_on_both_drivers(name, params, kind):
 
 
 def assert_same_self_play(game, search, selfplay, estimator=None) -> None:
-    """``selfplay``'s games with ``search`` on both drivers give the same games and targets: with
-    ``estimator``, or (None) a small real network on the rows' planes (decoding refused)."""
+    """``selfplay``'s games with ``search`` on the reference and the driver give the same games and
+    targets: with ``estimator``, or (None) a small real network on the rows' planes (decoding refused)."""
     from agents.training.selfplay import self_play
 
     torch.manual_seed(0)
     net = PolicyValueNet.for_game(game.info, NetConfig(channels=8, blocks=1, value_hidden=8))
     batches = []
-    for driver in ("python", "compiled"):
-        mcts = MCTS(game, search, driver=driver)
-        with rows_only(game, estimator is None and driver == "compiled"):
+    for searching in (ReferenceMCTS, MCTS):
+        mcts = searching(game, search)
+        with rows_only(game, estimator is None and searching is MCTS):
             playing = estimator or NetEstimator(game, net, inference="torch")
             batches.append(
                 self_play(game, mcts, playing, selfplay.games_per_iteration, selfplay, np.random.default_rng(3))
             )
-    python, compiled = batches
-    assert python.games == compiled.games and python.returns == compiled.returns
-    np.testing.assert_array_equal(python.obs, compiled.obs)
-    np.testing.assert_array_equal(python.policy, compiled.policy)
-    np.testing.assert_array_equal(python.value, compiled.value)
+    reference, driver = batches
+    assert reference.games == driver.games and reference.returns == driver.returns
+    np.testing.assert_array_equal(reference.obs, driver.obs)
+    np.testing.assert_array_equal(reference.policy, driver.policy)
+    np.testing.assert_array_equal(reference.value, driver.value)
 
 
 # --- chance nodes: Odoku (a coin before every move), Sudoku Moyo (the puzzle drawn at the start) ---
@@ -379,7 +394,7 @@ def chance_positions(game, rng, count: int, setup: bool) -> list:
 @pytest.mark.parametrize("chance", ["expectation", "sample"])
 @pytest.mark.parametrize("kind", ["uniform", "network", "planes", "rollout", "rollout x3"])
 @pytest.mark.parametrize("name,params", CHANCE_GAMES, ids=CHANCE_IDS)
-def test_compiled_driver_gives_the_python_drivers_results_at_chance_nodes(name, params, kind, chance):
+def test_driver_gives_the_reference_results_at_chance_nodes(name, params, kind, chance):
     """Chance roots and decision roots, chance nodes below them expanded or sampled, with root
     noise, Gumbel (neither at a chance root) and the playout mix."""
     game = make_game(name, **params)
@@ -395,32 +410,32 @@ def test_compiled_driver_gives_the_python_drivers_results_at_chance_nodes(name, 
             gumbel_actions=int(rng.integers(1, 20)),
             playout_mix=0.5 if seed % 3 == 1 else 0.0,
         )
-        assert_same(*both_drivers(game, config, [state], kind, seed, seed % 2 == 1))
+        assert_same(*with_reference(game, config, [state], kind, seed, seed % 2 == 1))
 
 
 @pytest.mark.parametrize("chance", ["expectation", "sample"])
 @pytest.mark.parametrize("kind", ["planes", "rollout"])
 @pytest.mark.parametrize("per_state", [False, True])
-def test_compiled_driver_matches_over_many_chance_roots(kind, per_state, chance):
+def test_driver_matches_over_many_chance_roots(kind, per_state, chance):
     """Roots at the coin and after it in lockstep, the arrays and draw streams grown on the way."""
     game = make_game("odoku")
     states = chance_positions(game, np.random.default_rng(3), 10, setup=False)
     assert {game.to_play(s) for s in states} >= {CHANCE, 0, 1}
     config = SearchConfig(num_simulations=90, c_puct=0.5, chance=chance, gumbel=True, gumbel_actions=6)
-    assert_same(*both_drivers(game, config, states, kind, 6, add_noise=True, per_state=per_state))
+    assert_same(*with_reference(game, config, states, kind, 6, add_noise=True, per_state=per_state))
 
 
-def test_sampling_with_a_generator_of_32_bit_draws_runs_the_python_driver():
-    """MT19937's ``random()`` is not one raw draw: a sampling search with it runs in Python."""
-    game = make_game("odoku")
-    state, config = game.initial_state(), SearchConfig(num_simulations=40, chance="sample")
-    results = []
-    for driver in ("python", "auto"):
-        rng = np.random.Generator(np.random.MT19937(5))
-        results.append(MCTS(game, config, driver=driver).search(state, RolloutEstimator(game, rng), rng))
-        after = rng.bit_generator.random_raw(4).tolist()  # the generator left as far on
-        results[-1] = (results[-1].visit_counts.tolist(), results[-1].principal_variation, after)
-    assert results[0] == results[1]
+def test_sampling_chance_needs_generators_of_64_bit_draws():
+    """MT19937's ``random()`` is not one raw draw: a sampling search of a chance game refuses it,
+    naming the generators it takes; a game without chance nodes, or expectation mode, takes it."""
+    odoku, hex5 = make_game("odoku"), make_game("hex", size=5)
+    rng = np.random.Generator(np.random.MT19937(5))
+    with pytest.raises(ValueError, match=r"chance='sample' draws outcomes from generators .*PCG64.*got MT19937"):
+        MCTS(odoku, SearchConfig(chance="sample")).search(odoku.initial_state(), UniformEstimator(odoku), rng)
+    coin = odoku.step(odoku.initial_state(), 0)  # a decision root
+    for game, state, chance in ((hex5, hex5.initial_state(), "sample"), (odoku, coin, "expectation")):
+        config = SearchConfig(num_simulations=20, chance=chance)
+        assert MCTS(game, config).search(state, UniformEstimator(game), rng).visit_counts.sum() == 19
 
 
 @pytest.mark.parametrize("name,params", CHANCE_GAMES, ids=CHANCE_IDS)

@@ -79,33 +79,33 @@ Below the root, selection is PUCT as above; Dirichlet noise is not used.
 Representation
 --------------
 The nodes of one ``search_many`` call live in flat arrays
-(:class:`~agents.search.mcts.tree.Tree`): numba kernels select down the tree
-(``kernels.walk``) and back values up (``kernels.backup``). A child's visit
-count and mean value are the N and Q of the edge that leads to it.
+(:class:`~agents.search.mcts.tree.Tree`), and each node's position in an int32 row.
+One driver (:mod:`~agents.search.mcts.driver`) runs every game, micro-steps and chance
+nodes included, under PUCT with any estimator, ``fpu_reduction``, either chance mode, root
+noise, the playout mix and the Gumbel root: selection (``kernels.walk``), expansion (chance
+nodes' outcomes too), terminal detection and backup (``kernels.backup``) of every root run
+in its kernels, with Python only between estimator calls and, with ``gumbel``, sequential
+halving's choice of each root child per wave. For a game with compiled rules
+(``game.compiled()``, an ``envs.compiled.CompiledGame``: every registered game) the kernels
+are numba over the game's rows. A game written in plain Python against ``envs.core.Game``
+(``compiled()`` is None, the on-ramp for a first try) runs the same kernels as Python over
+:class:`~agents.search.mcts.python_rows.PythonRows`, whose rows are handles into a table of
+engine states and whose ``legal``/``apply``/``to_play``/``returns``/``chance`` call the
+game's methods: slower, with the results of a Python loop over engine states
+(``tests/reference_search.py``), where a playout is ``game.random_playout`` with a generator
+seeded by the playout's seed.
 
-Two drivers run the simulations over those arrays and give the same results
-(visit counts, values, priors, principal variation; the tests compare them on
-fixed seeds). The *compiled driver* (:mod:`~agents.search.mcts.driver`) serves
-games with compiled rules (``game.compiled()``, an ``envs.compiled.CompiledGame``; the
-games table, ``docs/games/index.md``, says which), micro-steps and chance nodes included, under PUCT
-with any estimator, ``fpu_reduction``, either chance mode, root
-noise and the Gumbel root: positions are rows of an int32 array, and selection,
-expansion (chance nodes' outcomes too), terminal detection and backup of every root run in numba, with Python
-only between estimator calls and, with ``gumbel``, sequential halving's choice of each
-root child per wave. A network (an estimator with ``estimate_planes`` over the search's
-game) gets the new leaves' observation planes, legal masks and movers built from the rows
-in numba, where the game registers ``observe`` (all of these games); any other estimator
-gets the leaves decoded into engine states.
-Random rollouts (``RolloutEstimator`` of the search's game) and uniform estimates
-run the whole search in one kernel call (one per wave with ``gumbel``). The kernels
-take what the Python driver draws (sampled chance outcomes, playout seeds) from each
-generator's raw draws in the Python driver's order; a sampling search whose generator's
-``random()`` is not one raw draw (MT19937) runs on the Python driver. The *Python driver* (this package's ``search.py`` loop: Python creates
-children with ``game.apply``, expands chance nodes and calls the estimator)
-serves every other game. With ``playout_mix`` the compiled driver runs each new leaf's
-playout kernel between estimator calls, seeded from its root's generator as the Python
-driver seeds ``game.random_playout``. ``MCTS(game, config, driver="auto")`` picks the
-compiled one where it can; ``driver="python"`` forces the Python one.
+A network (an estimator with ``estimate_planes`` over the search's game) gets the new
+leaves' observation planes, legal masks and movers built from the rows in numba, where the
+game registers ``observe`` (every registered game); any other estimator gets the leaves
+decoded into engine states. Random rollouts (``RolloutEstimator`` of the search's game) and
+uniform estimates run the whole search in one kernel call (one per wave with ``gumbel``). A
+rollout's seed is one raw draw of the estimator's generator (``envs.kernels.playout_seed``)
+and the rollout plays ``game.random_playout`` for it; with ``playout_mix`` each new leaf's
+playout is seeded from its root's generator in leaf order. A sampled chance outcome takes
+``rng.random()`` as one raw draw of its root's generator, so a sampling search of a game with
+chance nodes needs generators whose ``random()`` is one raw draw (numpy's ``default_rng``,
+PCG64; MT19937 is refused with a ValueError).
 
 Leaf estimates
 --------------
@@ -118,9 +118,10 @@ search's own, apart from *evaluation*, which in this project measures players
 Modules
 -------
 ``config`` (:class:`SearchConfig`), ``interface`` (the leaf estimator's protocol,
-:class:`SearchResult`, choosing an action), ``search`` (:class:`MCTS`, the Python
-driver), ``driver`` (the compiled driver), ``tree`` (the node and edge arrays),
-``kernels`` (numba over those arrays), ``halving`` (Gumbel sequential halving at the root).
+:class:`SearchResult`, choosing an action), ``search`` (:class:`MCTS`), ``driver`` (the
+driver: its kernels and the arrays of one search), ``python_rows`` (plain-Python games' rows),
+``tree`` (the node and edge arrays), ``kernels`` (numba over those arrays), ``halving``
+(Gumbel sequential halving at the root).
 """
 
 from agents.search.mcts.config import CHANCE_MODES, SearchConfig

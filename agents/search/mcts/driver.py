@@ -1,26 +1,31 @@
-"""The compiled search driver: ``MCTS.search_many`` in numba for games with an
-``envs.compiled.CompiledGame`` (``game.compiled()`` is not None; the games table,
-``docs/games/index.md``, says which).
+"""The search driver: ``MCTS.search_many`` over positions stored as int32 rows, for every game.
 
-The tree is the Python driver's (:class:`~agents.search.mcts.tree.Tree`'s arrays, selected by
-``kernels.walk`` and backed up by ``kernels.backup``), plus each node's position as a row of
-``rows`` and each edge's action (or chance outcome) in ``edge_action``. A wave (one simulation
-of every root) is :func:`descend` (select, create new children by the game's ``apply``, judge
-them by ``to_play``/``returns``, expand new chance nodes by the game's ``chance`` and, in
-expectation mode, create all their outcomes; in sample mode draw the outcome), the leaf
-estimates, then :func:`finish` (expand the new decision leaves with the game's ``legal``,
-back up). With a network, Python runs between the two: it calls the estimator on the new
-leaves and computes the prior sums with numpy as the Python driver does. An estimator with
-``estimate_planes`` (``NetEstimator``) over the search's game, where the game registers
-``observe``, gets the leaves' observation planes, legal masks and movers built from the rows
-in one :func:`observe_leaves` call into arrays made once per search; any other estimator gets
-the leaves decoded into engine states. Random rollouts (``RolloutEstimator`` with the search's
+A game with compiled rules (``game.compiled()``, an ``envs.compiled.CompiledGame``: every
+registered game) is searched by this module's numba kernels; a game written in plain Python
+(``compiled()`` is None) by the same kernels run as Python over
+:class:`~agents.search.mcts.python_rows.PythonRows` (``PYTHON_KERNELS``; that module says why).
+
+The tree is :class:`~agents.search.mcts.tree.Tree`'s arrays (selected by ``kernels.walk`` and
+backed up by ``kernels.backup``), plus each node's position as a row of ``rows`` and each
+edge's action (or chance outcome) in ``edge_action``. A wave (one simulation of every root) is
+:func:`descend` (select, create new children by the game's ``apply``, judge them by
+``to_play``/``returns``, expand new chance nodes by the game's ``chance`` and, in expectation
+mode, create all their outcomes; in sample mode draw the outcome), the leaf estimates, then
+:func:`finish` (expand the new decision leaves with the game's ``legal``, back up). With a
+network, Python runs between the two: it calls the estimator on the new leaves and sums each
+leaf's prior mass on its legal actions with numpy. An estimator with ``estimate_planes``
+(``NetEstimator``) over the search's game, where the game registers ``observe``, gets the
+leaves' observation planes, legal masks and movers built from the rows in one
+:func:`observe_leaves` call into arrays made once per search; any other estimator gets the
+leaves decoded into engine states. Random rollouts (``RolloutEstimator`` with the search's
 game) and uniform estimates (``UniformEstimator``) run every wave in one :func:`run` call.
 
-What the Python driver draws from numpy generators during the waves (a sampled chance
-outcome: ``rng.random()``; a rollout: ``playout_seed(rng)``) the kernels take from
+The random numbers of the waves (a sampled chance outcome: ``rng.random()`` of its root's
+generator; a rollout's seed: ``playout_seed(rng)`` of the estimator's) the kernels take from
 :class:`Draws`: each generator's next raw draws, taken ahead and given back as far as used,
-so both drivers draw the same numbers in the same order and leave the generators alike.
+so the generators are left as if drawn from directly, in the order of the waves. The reference
+search of the tests (``tests/reference_search.py``, a Python loop over engine states) draws
+the same numbers in the same order and gives the same results.
 
 The kernels call the game through ``envs.compiled`` (numba specialises them on the game's
 context type) and sit in numba's on-disk cache like the rest. ``tree`` in their arguments is
@@ -29,17 +34,22 @@ the nodes, edges and wave leaves used (``NODES, EDGES, LEAVES``); ``walks`` is
 ``(roots, paths, lengths, leaves, owners, firsts)``: per root its path, path length and the
 child it takes first (-1: PUCT's), per new decision leaf of the wave its node and root;
 ``work`` holds scratch room for legal actions and chance outcomes. A kernel that finds an
-array full stops before changing the tree (``NEED_ROOM``, the sizes in ``need``) or a draw
+array or a path full stops before changing the tree (``NEED_ROOM``, the sizes in ``need``:
+those three and the ``PATH`` length, which starts at twice ``max_decisions``) or a draw
 stream empty (``NEED_DRAWS``), and ``progress`` (wave, phase, index) says where to go on once
 Python has made room.
 """
 
 from __future__ import annotations
 
+import sys
+import types
+
 import numpy as np
 from numba import njit
 
 from agents.search.estimators import RolloutEstimator, UniformEstimator
+from agents.search.mcts import python_rows
 from agents.search.mcts.interface import checked, estimates
 from agents.search.mcts.kernels import (
     AT_TERMINAL,
@@ -56,6 +66,7 @@ from agents.search.mcts.kernels import (
     sampled_outcome,
     walk,
 )
+from agents.search.mcts.python_rows import PythonRows
 from agents.search.mcts.tree import Tree, blank_nodes, doubled
 from envs import compiled as rules
 from envs.core import CHANCE, TERMINAL
@@ -63,7 +74,7 @@ from envs.kernels import playout_seed
 
 ROLLOUT, UNIFORM = 0, 1  # what run() estimates leaves with
 DONE, NEED_ROOM, NEED_DRAWS = range(3)  # what a kernel stopped at
-NODES, EDGES, LEAVES = range(3)  # counts (and need) entries
+NODES, EDGES, LEAVES, PATH = range(4)  # counts entries (the first three) and need entries
 WAVE, PHASE, INDEX = range(3)  # progress entries: the wave, DESCEND or EXPAND, the root or leaf
 DESCEND, EXPAND = range(2)
 FIRST_EDGES = 2**18  # the most edges a search starts with (6 MiB)
@@ -72,7 +83,7 @@ RAW_DOUBLES = ("PCG64", "PCG64DXSM", "Philox", "SFC64")
 
 
 def draws_match(rng) -> bool:
-    """Whether the compiled driver can sample chance outcomes from ``rng``'s raw draws."""
+    """Whether the kernels can sample chance outcomes from ``rng``'s raw draws."""
     return type(rng.bit_generator).__name__ in RAW_DOUBLES
 
 
@@ -110,13 +121,15 @@ class Draws:
         self.take()
 
 
-class CompiledSearch:
-    """The arrays of one ``search_many`` call on the compiled driver, and the steps over them."""
+class RowSearch:
+    """The arrays of one ``search_many`` call, and the steps over them."""
 
     def __init__(self, mcts, states, compiled, estimator, rngs):
         """``rngs``: each root's generator (sampled chance outcomes and ``playout_mix``'s
         playouts draw from it)."""
         self.mcts, self.game, self.compiled, self.estimator, self.rngs = mcts, mcts.game, compiled, estimator, rngs
+        # this module's numba kernels (looked up at each call), or the same code in Python over a plain game's rows
+        self.kernels = PYTHON_KERNELS if isinstance(compiled, PythonRows) else sys.modules[__name__]
         if mcts._playout_mix:
             self.kind = None  # the mix's playouts draw from the roots' generators, between estimator calls
         elif type(estimator) is RolloutEstimator and estimator.game is mcts.game:
@@ -145,7 +158,7 @@ class CompiledSearch:
         self.firsts = np.full(count, -1, dtype=np.int64)  # the root child each walk takes (-1: PUCT's)
         outcomes = max(compiled.max_chance, 1)
         self.work = (np.empty(compiled.max_legal, np.int64), np.empty(outcomes, np.int64), np.empty(outcomes))
-        self.progress, self.need = np.zeros(3, dtype=np.int64), np.zeros(3, dtype=np.int64)
+        self.progress, self.need = np.zeros(3, dtype=np.int64), np.zeros(4, dtype=np.int64)
         self.draws, self.streams = self._streams(rngs, count, simulations)
         self.inputs = None  # the network's inputs for a wave's leaves, built from their rows
         observes = getattr(estimator, "game", None) is mcts.game and rules.provides(compiled, "observe")
@@ -188,7 +201,7 @@ class CompiledSearch:
 
     def grow(self) -> None:
         """Grow the arrays that ``need`` asks more of."""
-        nodes, edges, leaves = self.need.tolist()
+        nodes, edges, leaves, path = self.need.tolist()
         while len(self.nodes) < nodes:
             self.nodes = np.concatenate([self.nodes, blank_nodes(len(self.nodes))])
             self.values, self.rows = doubled(self.values, 0.0), doubled(self.rows, 0)
@@ -198,6 +211,8 @@ class CompiledSearch:
             self.edge_action = doubled(self.edge_action, 0)
         while len(self.leaves) < leaves:
             self.leaves, self.owners = doubled(self.leaves, 0), doubled(self.owners, 0)
+        while self.paths.shape[1] < path:  # a game deeper than its max_decisions says
+            self.paths = np.concatenate([self.paths, np.zeros_like(self.paths)], axis=1)
 
     def call(self, kernel, *arguments) -> None:
         """``kernel`` until it is done, making room and drawing more between the calls."""
@@ -224,7 +239,7 @@ class CompiledSearch:
     def waves(self, first: int, last: int, halving: list | None = None) -> None:
         """Simulations (waves) ``first`` to ``last - 1``; ``halving``: each root's
         ``SequentialHalving`` (None at a chance root), which chooses its root child before
-        every wave. The generators are left as the Python driver leaves them."""
+        every wave. The generators are left as far on as the waves drew from them."""
         if halving is None and self.kind is not None:
             self.run(first, last)
         else:
@@ -244,14 +259,14 @@ class CompiledSearch:
         mcts, rollouts = self.mcts, self.estimator.num_rollouts if self.kind == ROLLOUT else 1
         self.progress[:] = first, DESCEND, 0
         self.counts[LEAVES] = 0
-        self.call(run, last, mcts._c_puct, mcts._fpu_reduction, mcts._expect, self.kind, rollouts)
+        self.call(self.kernels.run, last, mcts._c_puct, mcts._fpu_reduction, mcts._expect, self.kind, rollouts)
 
     def step(self) -> None:
         """One wave with the estimator called from Python on the new decision leaves."""
         compiled, mcts, info = self.compiled, self.mcts, self.game.info
         self.progress[:] = 0, DESCEND, 0
         self.counts[LEAVES] = 0
-        self.call(descend, mcts._c_puct, mcts._fpu_reduction, mcts._expect)
+        self.call(self.kernels.descend, mcts._c_puct, mcts._fpu_reduction, mcts._expect)
         self.draws.give_back()  # the estimator may draw from the same generators
         count = int(self.counts[LEAVES])
         leaves, owners = self.leaves[:count], self.owners[:count]
@@ -263,25 +278,27 @@ class CompiledSearch:
             if count > len(self.inputs[0]):
                 self.inputs = self._inputs(max(count, 2 * len(self.inputs[0])))
             planes, masks, movers = self.inputs
-            observe_leaves(compiled.context, self.arrays(), self.walks(), self.work[0], planes, masks, movers)
+            self.kernels.observe_leaves(
+                compiled.context, self.arrays(), self.walks(), self.work[0], planes, masks, movers
+            )
             inputs = planes[:count], masks[:count], movers[:count]
             priors, values = checked(self.estimator.estimate_planes(*inputs), count, info)
         mix = mcts._playout_mix
-        if mix and count:  # MCTS._estimate's mix, each playout seeded from its root's generator in the same order
+        if mix and count:  # each playout seeded from its root's generator, in leaf order
             seeds = np.array([playout_seed(self.rngs[owner]) for owner in owners], dtype=np.int64)
             played = np.zeros((count, info.num_seats))
-            playouts(compiled.context, self.rows, leaves, seeds, played)
+            self.kernels.playouts(compiled.context, self.rows, leaves, seeds, played)
             values = (1.0 - mix) * values + mix * played
         masks = None if self.inputs is None else self.inputs[1]
         totals = np.zeros(count)  # each leaf's prior mass on its legal actions, summed as numpy does
-        for i in np.flatnonzero(~uniform_rows(priors)):
+        for i in np.flatnonzero(~self.kernels.uniform_rows(priors)):
             if masks is None:
-                legal = self.work[0][: legal_actions(compiled.context, self.rows[leaves[i]], self.work[0])]
+                legal = self.work[0][: self.kernels.legal_actions(compiled.context, self.rows[leaves[i]], self.work[0])]
             else:  # the same actions in the same order
                 legal = masks[i]
             totals[i] = float(priors[i][legal].sum())
         self.progress[INDEX] = 0
-        self.call(finish, priors, values, totals, mcts._expect)
+        self.call(self.kernels.finish, priors, values, totals, mcts._expect)
 
 
 @njit(cache=True)
@@ -333,7 +350,7 @@ def next_raw(draws, stream):
 
 @njit(cache=True)
 def descend(context, tree, walks, work, draws, progress, need, c_puct, fpu_reduction, expect):
-    """Select from every root from ``progress[INDEX]`` on to a leaf (``MCTS._descend``); stop
+    """Select from every root from ``progress[INDEX]`` on to a leaf; stop
     at a root that found no room or no draw, before changing anything it cannot finish."""
     while progress[INDEX] < walks[0].shape[0]:
         status = descend_root(context, tree, walks, work, draws, progress[INDEX], need, c_puct, fpu_reduction, expect)
@@ -359,7 +376,8 @@ def descend_root(context, tree, walks, work, draws, r, need, c_puct, fpu_reducti
         )
         first = -1
         if status == PATH_FULL:
-            raise ValueError("a search path longer than twice the game's max_decisions")
+            need[PATH] = 2 * path.shape[0]
+            return stopped(draws, stream, mark, NEED_ROOM)
         if status == AT_TERMINAL:
             lengths[r] = length
             return DONE
@@ -367,7 +385,8 @@ def descend_root(context, tree, walks, work, draws, r, need, c_puct, fpu_reducti
             count = nodes[node, NUM_EDGES]
         else:
             if length == path.shape[0]:
-                raise ValueError("a search path longer than twice the game's max_decisions")
+                need[PATH] = 2 * path.shape[0]
+                return stopped(draws, stream, mark, NEED_ROOM)
             if status == NEW_CHILD:  # create it in the next free row, counted once there is room for all it needs
                 parent, child = node, counts[NODES]
                 edge = nodes[parent, FIRST_EDGE] + path[length - 1, 1]
@@ -447,7 +466,7 @@ def add_leaf(counts, walks, node, r):
 
 @njit(cache=True)
 def expand_chance(tree, node, work, count):
-    """Give the chance node its ``count`` outcomes (``work``'s) as edges (``MCTS._expand_chance``)."""
+    """Give the chance node its ``count`` outcomes (``work``'s) as edges."""
     nodes, edge_prior, edge_action, counts = tree[0], tree[3], tree[4], tree[6]
     start = counts[EDGES]
     counts[EDGES] += count
@@ -458,7 +477,7 @@ def expand_chance(tree, node, work, count):
 
 @njit(cache=True)
 def create_outcomes(context, tree, walks, node, r):
-    """Create every outcome child of the expanded chance node (``MCTS._create_outcomes``); the
+    """Create every outcome child of the expanded chance node; the
     decision children become leaves of root ``r``."""
     nodes, values, edge_child, edge_action, rows, counts = tree[0], tree[1], tree[2], tree[4], tree[5], tree[6]
     start = nodes[node, FIRST_EDGE]
@@ -490,7 +509,7 @@ def legal_room(context, tree, walks, node, scratch, need):
 @njit(cache=True)
 def attach(tree, node, scratch, count, prior_row, total, value):
     """Attach a new decision leaf's estimate over its ``count`` legal actions in ``scratch``
-    (``MCTS._expand_decision``); ``total``: the prior mass on them (unused where ``prior_row``
+    (one visit); ``total``: the prior mass on them (unused where ``prior_row``
     is uniform)."""
     nodes, values, edge_prior, edge_action, counts = tree[0], tree[1], tree[3], tree[4], tree[6]
     start = counts[EDGES]
@@ -564,3 +583,20 @@ def run(context, tree, walks, work, draws, progress, need, last, c_puct, fpu_red
         progress[WAVE], progress[PHASE], progress[INDEX] = progress[WAVE] + 1, DESCEND, 0
         counts[LEAVES] = 0
     return DONE
+
+
+def python_kernels(rules_module) -> types.SimpleNamespace:
+    """Every numba kernel of this module as a plain Python function (its ``py_func``'s code) that
+    calls ``rules_module``'s ``legal``, ``apply``, ... where the kernel calls ``envs.compiled``'s,
+    and this module's other kernels in Python too (``agents.search.mcts.python_rows`` says why).
+    The search kernels of ``agents.search.mcts.kernels`` stay numba: they never call the game."""
+    namespace, twins = {**globals(), "rules": rules_module}, {}
+    for name, value in globals().items():
+        function = getattr(value, "py_func", None)
+        if function is not None and function.__module__ == __name__:
+            twins[name] = types.FunctionType(function.__code__, namespace, name, function.__defaults__)
+    namespace.update(twins)
+    return types.SimpleNamespace(**twins)
+
+
+PYTHON_KERNELS = python_kernels(python_rows)

@@ -24,7 +24,7 @@ class Estimator(Protocol):
         ``estimate_planes(obs, masks, movers)``: the same answer from ``game.observe``
         of the states stacked (float32), their ``game.legal_mask`` stacked (bool) and
         their seats to move (int64), arrays the caller reuses after the call. The
-        compiled driver calls it, with planes built from its rows, where the
+        search driver calls it, with planes built from its rows, where the
         estimator's ``game`` is the search's and the game's rows can be observed
         (``envs.compiled.provides``)."""
 

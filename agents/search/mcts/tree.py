@@ -9,57 +9,26 @@ from agents.search.mcts.kernels import FIRST_EDGE, NUM_EDGES, PLAYER, VISITS, ch
 
 
 class Tree:
-    """The nodes of one ``search_many`` call in flat arrays, so that numba
-    kernels select and back up without touching Python objects.
+    """A view of the nodes and edges of one ``search_many`` call, which the driver
+    (``agents.search.mcts.driver``) keeps in flat arrays.
 
     ``nodes[i]``: PLAYER (seat, CHANCE or TERMINAL), VISITS, FIRST_EDGE (-1
     until expanded), NUM_EDGES. ``values[i]``: the per-seat value sum, so
     ``values[i, s] / nodes[i, VISITS]`` is the mean value for seat ``s``.
     An edge (a legal action, or a chance outcome) holds its prior (the outcome
     probability at a chance node) and its child node (-1 until created); a
-    child's visits and mean value are the edge's N and Q. ``states[i]`` and
-    ``actions[i]`` (legal actions or outcome ids) stay Python objects.
+    child's visits and mean value are the edge's N and Q. ``actions[i]``: node
+    ``i``'s legal actions or outcome ids (None until expanded).
     """
 
-    def __init__(self, num_seats: int, nodes: int, edges: int):
-        self.nodes = blank_nodes(nodes)
-        self.values = np.zeros((nodes, num_seats))
-        self.edge_child = np.full(edges, -1, dtype=np.int64)
-        self.edge_prior = np.zeros(edges)
-        self.num_edges = 0
-        self.states: list = []
-        self.actions: list = []
+    def __init__(self, nodes: np.ndarray, values: np.ndarray, edge_child, edge_prior, actions):
+        self.nodes, self.values, self.edge_child, self.edge_prior = nodes, values, edge_child, edge_prior
+        self.actions = actions
 
     @classmethod
     def of_arrays(cls, nodes: np.ndarray, values: np.ndarray, edge_child, edge_prior, edge_action) -> "Tree":
-        """A view of a tree that the compiled driver (``agents.search.mcts.driver``) built in
-        arrays: ``actions[i]`` reads node ``i``'s actions from ``edge_action``; no states."""
-        tree = cls.__new__(cls)
-        tree.nodes, tree.values, tree.edge_child, tree.edge_prior = nodes, values, edge_child, edge_prior
-        tree.num_edges, tree.states, tree.actions = None, None, EdgeActions(nodes, edge_action)
-        return tree
-
-    def add(self, state, player: int) -> int:
-        """A new unexpanded node for ``state``; its id."""
-        node = len(self.states)
-        if node == len(self.nodes):
-            self.nodes = np.concatenate([self.nodes, blank_nodes(node)])
-            self.values = doubled(self.values, 0.0)
-        self.nodes[node, PLAYER] = player
-        self.states.append(state)
-        self.actions.append(None)
-        return node
-
-    def expand(self, node: int, actions: list, priors) -> None:
-        """Give ``node`` one edge per action, with these priors (an array, or one number for all)."""
-        start, count = self.num_edges, len(actions)
-        while start + count > len(self.edge_child):
-            self.edge_child, self.edge_prior = doubled(self.edge_child, -1), doubled(self.edge_prior, 0.0)
-        self.edge_prior[start : start + count] = priors
-        self.num_edges = start + count
-        self.nodes[node, FIRST_EDGE] = start
-        self.nodes[node, NUM_EDGES] = count
-        self.actions[node] = actions
+        """The tree whose ``actions[i]`` reads node ``i``'s actions from ``edge_action``."""
+        return cls(nodes, values, edge_child, edge_prior, EdgeActions(nodes, edge_action))
 
     def priors(self, node: int) -> np.ndarray:
         """The priors of ``node``'s edges (a view: writing it changes the tree)."""
@@ -101,13 +70,6 @@ class EdgeActions:
     def __getitem__(self, node: int) -> list[int] | None:
         start = self.nodes[node, FIRST_EDGE]
         return None if start < 0 else self.edge_action[start : start + self.nodes[node, NUM_EDGES]].tolist()
-
-
-# A search's first array sizes (they double when full, so these only save copies): a node per
-# simulation and root, and a guess of the edges a simulation's expansion adds, plus slack.
-NODE_SLACK = 16
-EDGES_PER_SIMULATION = 8
-EDGE_SLACK = 64
 
 
 def blank_nodes(count: int) -> np.ndarray:

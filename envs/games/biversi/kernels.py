@@ -1,5 +1,5 @@
 """Biversi's rules in numba: its placements (``BiversiRules.options`` and ``play`` call them) and,
-over a flat int32 row, its turns, which the random playout and the compiled search driver
+over a flat int32 row, its turns, which the random playout and the search driver
 (``envs.compiled``, ``Biversi.compiled()``) run.
 
 Flanking runs through Reversi's kernels on the board's 3 x 3 tiling, as the engine's

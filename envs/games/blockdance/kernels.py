@@ -1,6 +1,6 @@
 """Blockdance's rules in numba: which blocks may turn around a pivot, the turn itself, and the
 game's micro-steps over a flat row (an ``envs.compiled.CompiledGame``), which the engine
-(``game.py``), the random and cut playouts and the compiled search driver all run.
+(``game.py``), the random and cut playouts and the search driver all run.
 
 A move turns a connected block of the mover's men, one of them the pivot, by ``angle`` x 60
 degrees clockwise around the pivot; every man lands on an empty cell, an enemy man (taken) or

@@ -1,7 +1,7 @@
 """Four-way walls' rules in numba: steps and jumps, the walls that may stand, the race its
 heuristic scores (``steps_to_go``), and the game's micro-steps over a flat row (an
 ``envs.compiled.CompiledGame``), which the engine (``game.py``: its legal actions and
-observation), the random and cut playouts and the compiled search driver all run.
+observation), the random and cut playouts and the search driver all run.
 
 The rules are ``board.py``'s: a step, a jump over a line of stones and its right-angle turn
 where a wall or another boundary stops it (``board.routes``), a wall's clashes

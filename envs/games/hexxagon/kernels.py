@@ -1,5 +1,5 @@
 """Hexxagon's rules in numba over ``envs.schedule.rows``' flat row: the ``envs.compiled``
-functions the compiled search driver calls, the random playout built on them and the
+functions the search driver calls, the random playout built on them and the
 move generation the Python engine asks (``HexxagonRules.options``).
 
 The legal micro-steps are the engine's, in its order: with no stone picked, the clones

@@ -1,7 +1,7 @@
 """Hop Chess's rules, written once, in numba over one flat int32 row: the state of
 ``HopChess`` (``game.py``) and the rows of ``envs.compiled`` (``legal``, ``apply``,
 ``to_play``, ``returns``, ``playout``, ``observe``), so the engine, the random playout and
-the compiled search driver play the same code (docs/games/hop_chess.md).
+the search driver play the same code (docs/games/hop_chess.md).
 
 The rules: the hops of :func:`_destinations` (each hopper once, a queen on a hopper keeps
 its line, a pawn promoted on one moves on as the new piece, a queen orthogonally), attacks

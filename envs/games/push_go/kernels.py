@@ -1,5 +1,5 @@
 """Push Go's rules in numba over a flat int32 row: the one move generator of the game, which the
-engine (``PushGo``), its random and cut playouts and the compiled search driver
+engine (``PushGo``), its random and cut playouts and the search driver
 (``envs.compiled``) all run.
 
 A row holds the board (``cells`` entries, 0 empty, 1 x, 2 o), the board before the last turn

@@ -1,5 +1,5 @@
 """Send It's rules in numba over ``envs.schedule.rows``' flat row: the ``envs.compiled``
-functions the compiled search driver calls, the random playout built on them and the drops,
+functions the search driver calls, the random playout built on them and the drops,
 captures and area the Python engine asks (``SendItRules``).
 
 The legal actions are the engine's, in its order: the drops in increasing cell order, then
