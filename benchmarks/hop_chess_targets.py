@@ -7,7 +7,8 @@ Positions are reached by random play (20 to 299 decisions, seeded). Each search 
 searches every position as self-play does (root noise, ``agent.selfplay.heuristic_mix``
 weight ``w`` of the material heuristic in every leaf value) and its policy target is
 compared with the network's own priors and with a reference: PUCT with
-``--reference-simulations`` and leaves valued by material alone (``w = 1``), no noise.
+``--reference-simulations``, uniform priors and leaves valued by material alone, no noise
+(the same reference for every network, so checkpoints of a run compare).
 Per setting and weight, the means over the positions of:
 
 * ``entropy``: of the target (nats); near 0 is one-hot;
@@ -29,7 +30,7 @@ import numpy as np
 from agents.net.checkpoint import build_network, load_checkpoint
 from agents.net.net_estimator import NetEstimator
 from agents.net.zoo import is_zoo_file, load_file
-from agents.search.estimators import HeuristicMixEstimator
+from agents.search.estimators import HeuristicMixEstimator, UniformEstimator
 from agents.search.mcts import MCTS, SearchConfig
 from envs import make_game
 
@@ -91,7 +92,9 @@ def main() -> None:
     arguments = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     arguments.add_argument("--network", type=Path, required=True, help="a zoo-format file or a training checkpoint")
     arguments.add_argument("--positions", type=int, default=40, help="positions reached by random play")
-    arguments.add_argument("--mixes", default="0,0.5,1", help="heuristic_mix weights, comma-separated")
+    arguments.add_argument(
+        "--mixes", default="0,0.5,1", help="heuristic_mix weights, comma-separated (empty: the priors alone)"
+    )
     arguments.add_argument("--reference-simulations", type=int, default=800, help="the reference search's budget")
     arguments.add_argument("--seed", type=int, default=0)
     args = arguments.parse_args()
@@ -99,7 +102,7 @@ def main() -> None:
     estimator = NetEstimator(game, network(args.network, game))
     positions = random_positions(game, args.positions, np.random.default_rng(args.seed))
     priors = estimator.estimate(positions)[0]
-    material = HeuristicMixEstimator(estimator, game, 1.0)
+    material = HeuristicMixEstimator(UniformEstimator(game), game, 1.0)  # the same for every network
     reference_search = MCTS(game, SearchConfig(num_simulations=args.reference_simulations, dirichlet_fraction=0.0))
     reference = [
         r.policy(1.0)
@@ -114,7 +117,7 @@ def main() -> None:
     )
     print(f"reference {prior_reference:.3f}")
     print(f"{'w':>4}  {'setting':42s} {'entropy':>8} {'KL to prior':>12} {'reference':>10}")
-    for mix in (float(text) for text in args.mixes.split(",")):
+    for mix in (float(text) for text in args.mixes.split(",") if text):
         leaves = HeuristicMixEstimator(estimator, game, mix) if mix else estimator
         for name, settings in SETTINGS.items():
             found = targets(MCTS(game, SearchConfig(**settings)), positions, leaves, args.seed + 1)
