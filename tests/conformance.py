@@ -229,9 +229,9 @@ def playout_picks(game, states: list, count: int, marks: tuple = ()) -> list[int
     if not count:
         return []
     picks = {int(k) for k in np.linspace(0, len(states) - 1, count)}
-    for mark in marks:
-        picks.update([k for k, state in enumerate(states) if mark(state)][:1])
     movers = [game.to_play(state) for state in states]
+    for mark in marks:
+        picks.update([k for k, state in enumerate(states) if movers[k] >= 0 and mark(state)][:1])
     picks.update([k for k in range(1, len(states)) if movers[k] >= 0 and movers[k] == movers[k - 1]][:1])
     picks.update([k for k in range(len(states)) if movers[k] >= 0][-1:])
     return sorted(picks)
