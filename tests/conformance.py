@@ -183,7 +183,8 @@ def check_positions(game, states, same_state: Callable | None = None) -> int:
 def check_row(game, compiled, state, every_action: bool, same_state: Callable | None = None) -> int:
     """The state's row round-trips through ``decode`` (to a state ``same_state`` finds equal), and the kernels give the engine's legal
     actions, seat, returns, observation and chance outcomes; the actions applied to the row (all
-    legal ones with ``every_action``, else the first) give the rows of the engine's children.
+    legal ones with ``every_action``, else the first; two outcomes of a chance node) give the rows
+    of the engine's children.
     The number of actions applied."""
     context = compiled.context
     row = compiled.encode(state)
@@ -211,7 +212,7 @@ def check_row(game, compiled, state, every_action: bool, same_state: Callable | 
         assert outcomes[:count].tolist() == [o for o, _ in expected]
         np.testing.assert_allclose(probs[:count], [p for _, p in expected], rtol=1e-12)
         legal = outcomes[:count].tolist()
-    tried = legal if every_action else legal[:1]
+    tried = legal if every_action and player >= 0 else legal[:2]  # a chance node: two outcomes (Sudoku Moyo has 65,536)
     for action in tried:
         child, expected = row.copy(), compiled.encode(game.step(state, action))
         kernels.apply_to(context, child, action)
