@@ -222,7 +222,7 @@ def check_rules(game, seed: int, every_action: bool) -> int:
     """One random game against the reading (every refused action tried at each position with
     ``every_action``); its decisions."""
     every = 1 if every_action else 10**6
-    return check_random_game(game, seed, BiqalaReading(game), every=every, playouts=0).decisions
+    return check_random_game(game, seed, BiqalaReading(game), every=every, playouts=0, symmetries=0).decisions
 
 
 @settings(max_examples=60, deadline=None)

@@ -519,7 +519,9 @@ class FourWayWallsReading(Reading):
 
 def check_rules(game, seed: int, every: int = 1) -> int:
     """A random game against the independent reading; the decisions made."""
-    return check_random_game(game, seed, FourWayWallsReading(game, every), every=10**6, playouts=0).decisions
+    return check_random_game(
+        game, seed, FourWayWallsReading(game, every), every=10**6, playouts=0, symmetries=0
+    ).decisions
 
 
 def independent_legal_steps(game, state) -> bool:

@@ -378,7 +378,7 @@ class PushGoReading(Reading):
 def check_rules(game, seed: int) -> bool:
     """One random game against the independent reading; whether it ended drawn by repetition."""
     reading = PushGoReading(game)
-    check_random_game(game, seed, reading, every=1, playouts=0)
+    check_random_game(game, seed, reading, every=1, playouts=0, symmetries=0)
     return reading.repeated
 
 
