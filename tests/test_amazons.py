@@ -7,12 +7,13 @@ from pathlib import Path
 import gymnasium as gym
 import numpy as np
 import pytest
+from conformance import Reading, check_playout, check_random_game
 from gymnasium.utils.env_checker import check_env
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import envs  # noqa: F401  (registers the ids)
-from envs import IllegalActionError, NotationError, make_game
+from envs import Game, IllegalActionError, NotationError, make_game
 from envs.games.amazons.game import TEXT_START, standard_start
 from envs.records import format_game, parse_header, read_record, replay
 from envs.schedule.moves import BLOCK, EMPTY, PIECE
@@ -200,42 +201,87 @@ def expected_mask(game, state, moved):
     return queen_targets(board, n, state.partial[-1])
 
 
+class AmazonsReading(Reading):
+    """Amazons by coordinates: each micro-step's mask, a turn that ends full or with no unmoved
+    amazon able to move, and a loser who had no move (both ids)."""
+
+    def __init__(self, game):
+        self.game, self.moved, self.moves_in_turn, self.turn = game, set(), 0, 0
+
+    def legal(self, state):
+        return expected_mask(self.game, state, self.moved)
+
+    def step(self, before, action, after):
+        game, size, seat, step = self.game, self.game.rules.n, before.player, len(before.partial)
+        if step == 1:
+            self.moved.add(action)
+        if step != 2 or game.is_terminal(after):
+            return
+        self.moves_in_turn += 1
+        if game.to_play(after) != seat:  # the turn is over: full, or no unmoved amazon can move
+            full = self.moves_in_turn == game.schedule.moves(self.turn)
+            unmoved = [c for c in np.flatnonzero(after.board == PIECE[seat]) if c not in self.moved]
+            assert full or not any(queen_targets(after.board, size, c) for c in unmoved)
+            self.moved, self.moves_in_turn, self.turn = set(), 0, self.turn + 1
+        else:
+            assert self.moves_in_turn < game.schedule.moves(self.turn)
+
+    def end(self, state):
+        loser = self.game.returns(state).index(-1.0)
+        assert loser == state.player  # the seat to start the turn had no move
+        pieces = np.flatnonzero(state.board == PIECE[loser])
+        assert not any(queen_targets(state.board, self.game.rules.n, c) for c in pieces)
+
+
+def check_rules(seed, size, schedule):
+    game = make_game("amazons", size=size, schedule=schedule)
+    check_random_game(game, seed, AmazonsReading(game), every=1000, playouts=0, symmetries=0)
+
+
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), size=st.sampled_from([4, 5, 6]), schedule=st.sampled_from(["1", "134", "12"]))
 def test_random_games_follow_the_rules_turn_by_turn(seed, size, schedule):
-    check_random_game(seed, size, schedule)
+    check_rules(seed, size, schedule)
 
 
 @pytest.mark.slow
 def test_thousands_of_random_games_follow_the_rules():
     for seed in range(3000):
-        check_random_game(seed, [4, 5, 6][seed % 3], ("1", "134", "12")[seed % 3])
+        check_rules(seed, [4, 5, 6][seed % 3], ("1", "134", "12")[seed % 3])
 
 
-def check_random_game(seed, size, schedule):
-    game, rng = make_game("amazons", size=size, schedule=schedule), np.random.default_rng(seed)
+# --- playouts from hand-made positions ---------------------------------------------------------
+def test_hand_made_positions_play_out_as_the_engine_loop():
+    cases = []
+    # a turn of two moves cut short: w's only amazon has moved (restricted)
+    game = make_game("amazons", size=6, schedule="2", start="a1 / f6")
+    cases.append((game, game.initial_state()))
+    # an amazon shut in by its own (a1) is no start until one of them moves away
+    game = make_game("amazons", size=4, start="a1 a2 b1 b2 / d4")
+    cases.append((game, game.initial_state()))
+    # 13(4) on 6x6: the second turn's second move at each micro-step
+    game = make_game("progressive_amazons", size=6)
+    state = game.play_turn(game.initial_state(), "a2c2/c3")
+    for action in game.rules.parse_move("a5b5/b4"):  # o's turn: a whole move, then one cell at a time
+        game.apply(state, action)
+    for action in game.rules.parse_move("f5d3/d5")[:2]:
+        cases.append((game, state.copy()))
+        game.apply(state, action)
+    assert len(state.partial) == 2
+    cases.append((game, state))
+    for game, state in cases:
+        for seed in range(20):
+            check_playout(game, state, seed, game.compiled())
+
+
+def test_rules_without_a_kernel_keep_the_engine_loop(monkeypatch):
+    """Every scheduled game has a kernel now; rules that lack one (``has_playout`` false, as a new
+    game's rules start) play ``random_playout`` through the engine loop, the same game for the
+    same generator."""
+    game = make_game("amazons", size=6)
+    monkeypatch.setattr(type(game.rules), "has_playout", False)
+    monkeypatch.setattr(type(game.rules), "playout", None)  # a call to the kernel would fail
     state = game.initial_state()
-    moved, moves_in_turn, turn = set(), 0, 0
-    while not game.is_terminal(state):
-        seat = state.player
-        assert game.legal_actions(state) == expected_mask(game, state, moved)
-        legal = game.legal_actions(state)
-        cell = legal[int(rng.integers(len(legal)))]
-        step = len(state.partial)
-        game.apply(state, cell)
-        if step == 1:
-            moved.add(cell)
-        if step == 2:
-            moves_in_turn += 1
-            if game.is_terminal(state):
-                break
-            if game.to_play(state) != seat:  # the turn is over: full, or no unmoved amazon can move
-                full = moves_in_turn == game.schedule.moves(turn)
-                unmoved = [c for c in np.flatnonzero(state.board == PIECE[seat]) if c not in moved]
-                assert full or not any(queen_targets(state.board, size, c) for c in unmoved)
-                moved, moves_in_turn, turn = set(), 0, turn + 1
-            else:
-                assert moves_in_turn < game.schedule.moves(turn)
-    loser = game.returns(state).index(-1.0)
-    assert loser == state.player  # the seat to start the turn had no move
-    assert not any(queen_targets(state.board, size, c) for c in np.flatnonzero(state.board == PIECE[loser]))
+    played = game.random_playout(state, np.random.default_rng(3))
+    assert played == Game.random_playout(game, state, np.random.default_rng(3))
+    assert played[1] > 0

@@ -3,6 +3,7 @@ other ring, feeding, the grand slam, the end; properties over thousands of rando
 
 import numpy as np
 import pytest
+from conformance import Reading, check_playout, check_random_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,8 +19,10 @@ from envs.games.biqala.game import (
     PUT,
     SOW,
     TRANSFER,
+    Biqala,
     BiqalaState,
 )
+from envs.kernels import draw, playout_seed
 
 
 def position(counts: dict[str, int], player: int = 0, stores=(0, 0)) -> BiqalaState:
@@ -194,49 +197,135 @@ def sown(board: list[int], cell: int) -> list[int]:
     return result
 
 
-def check_random_game(game, seed: int, every_action: bool) -> int:
-    rng = np.random.default_rng(seed)
-    state, decisions = game.initial_state(), 0
-    while not game.is_terminal(state):
-        legal = game.legal_actions(state)
-        mask = game.legal_mask(state)
-        assert legal and np.flatnonzero(mask).tolist() == legal
-        if every_action:
-            for action in range(game.info.num_actions):
-                try:
-                    game.step(state, action)
-                    assert mask[action], action
-                except IllegalActionError:
-                    assert not mask[action], action
-        action = legal[int(rng.integers(len(legal)))]
-        child = game.step(state, action)
-        if action < TRANSFER and child.player != TERMINAL:
-            expected = sown(state.board, action - SOW)
-            taken = [c for c in range(NUM_CELLS) if child.board[c] != expected[c]]
-            assert all(child.board[c] == 0 and expected[c] in (2, 3) for c in taken)
-            assert sum(expected[c] for c in taken) == child.stores[state.player] - state.stores[state.player]
-        state = child
-        assert sum(state.board) + sum(state.stores) == game.total  # stones are conserved
-        decisions += 1
-        assert decisions <= game.info.max_decisions
-    returns = game.returns(state)
-    assert sum(returns) == 0 and sum(state.board) == 0
-    assert returns[0] == np.sign(state.stores[0] - state.stores[1])
-    return decisions
+class BiqalaReading(Reading):
+    """Biqala by :func:`sown`: a sowing takes only 2s and 3s, into the mover's store; the stones
+    are conserved; the game ends with an empty board and the stores decide."""
+
+    def __init__(self, game):
+        self.game = game
+
+    def step(self, before, action, after):
+        if action < TRANSFER and after.player != TERMINAL:
+            expected = sown(before.board, action - SOW)
+            taken = [c for c in range(NUM_CELLS) if after.board[c] != expected[c]]
+            assert all(after.board[c] == 0 and expected[c] in (2, 3) for c in taken)
+            assert sum(expected[c] for c in taken) == after.stores[before.player] - before.stores[before.player]
+        assert sum(after.board) + sum(after.stores) == self.game.total  # stones are conserved
+
+    def end(self, state):
+        returns = self.game.returns(state)
+        assert sum(returns) == 0 and sum(state.board) == 0
+        assert returns[0] == np.sign(state.stores[0] - state.stores[1])
+
+
+def check_rules(game, seed: int, every_action: bool) -> int:
+    """One random game against the reading (every refused action tried at each position with
+    ``every_action``); its decisions."""
+    every = 1 if every_action else 10**6
+    return check_random_game(game, seed, BiqalaReading(game), every=every, playouts=0, symmetries=0).decisions
 
 
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 2**32 - 1))
 def test_every_action_is_legal_exactly_when_the_mask_says_so(seed):
-    check_random_game(GAME, seed, every_action=True)
+    check_rules(GAME, seed, every_action=True)
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.sampled_from([(3, 4), (1, 1), (2, 6), (5, 2)]))
 def test_random_games_conserve_the_stones_and_end(seed, seeds):
-    check_random_game(make_game("biqala", outer_seeds=seeds[0], inner_seeds=seeds[1]), seed, every_action=False)
+    check_rules(make_game("biqala", outer_seeds=seeds[0], inner_seeds=seeds[1]), seed, every_action=False)
 
 
 @pytest.mark.slow
 def test_thousands_of_random_games():
-    assert sum(check_random_game(GAME, seed, every_action=False) > 0 for seed in range(3000)) == 3000
+    assert sum(check_rules(GAME, seed, every_action=False) > 0 for seed in range(3000)) == 3000
+
+
+# --- playouts from hand-made positions of the rules -------------------------------------------
+RARE_RULES = (  # where the conformance harness starts playouts too
+    lambda s: s.source >= 0,  # a transfer under way
+    lambda s: s.source >= 0 and s.board[s.source] == 1,  # its next put empties the source
+    lambda s: s.on_side(1 - s.player) == 0,  # the opponent to feed
+    lambda s: s.turns and s.idle == 0,  # just after a capture or transfer
+)
+
+
+def seed_choosing(game, state, action: int) -> int:
+    """A seed whose first draw over ``state``'s legal actions picks ``action``."""
+    legal = game.legal_actions(state)
+    return next(
+        s for s in range(10_000) if draw(playout_seed(np.random.default_rng(s)), len(legal))[0] == legal.index(action)
+    )
+
+
+def one_turn(game: Biqala, state, action: int) -> tuple:
+    """The kernel's game from ``state`` when its first draw picks ``action`` (checked against the engine)."""
+    seed = seed_choosing(game, state, action)
+    check_playout(game, state, seed, game.compiled())
+    return game.random_playout(state, np.random.default_rng(seed))
+
+
+def test_captures_and_the_grand_slam():
+    game = make_game("biqala", max_turns=1)  # one turn, then each takes his own stones
+    # L sows e f g: g 3, f 2, e 2 taken (7 against B's 5 left)
+    state = position({"L": 3, "e": 1, "f": 1, "g": 2, "h": 1, "a": 4})
+    assert one_turn(game, state, SOW + CELL_OF["L"]) == ((1.0, -1.0), 1, 1)
+    # the same sow taking every stone B has is a grand slam: nothing taken, B keeps 7 against 1
+    state = position({"L": 3, "e": 1, "f": 1, "g": 2, "A": 1})
+    assert one_turn(game, state, SOW + CELL_OF["L"]) == ((-1.0, 1.0), 1, 1)
+    # 9 stones round the inner ring skip D: a and b reach 2 and are taken (4 + A B C: 7 against c d e's 6)
+    state = position({"D": 9, "e": 4})
+    assert one_turn(game, state, SOW + CELL_OF["D"]) == ((1.0, -1.0), 1, 1)
+
+
+def test_the_transfer():
+    game = make_game("biqala", max_turns=1)
+    # one stone handed over ends the turn at once when the source is empty; A keeps C's other 3
+    state = position({"C": 4, "a": 1})
+    after = game.step(state, TRANSFER + CELL_OF["C"])
+    assert after.source == CELL_OF["C"]
+    for start in (state, after):
+        for seed in range(30):
+            check_playout(game, start, seed, game.compiled())
+    assert one_turn(game, position({"C": 1, "a": 1}), TRANSFER + CELL_OF["C"]) == ((-1.0, 1.0), 1, 1)
+    # a transfer resets the cycle count, a sow without capture does not
+    long = make_game("biqala", idle_limit=2)
+    state = position({"A": 1, "J": 2, "a": 1, "b": 1})
+    state.idle = 1
+    assert one_turn(long, state, SOW + CELL_OF["A"])[2] == 1  # the second capture-free turn: over
+    assert one_turn(long, state, TRANSFER + CELL_OF["J"])[2] > 1
+
+
+def test_feeding_and_no_move():
+    game = make_game("biqala")
+    # B has nothing: only the sows that reach him (L, D), never a transfer
+    state = position({"A": 1, "L": 1, "D": 1})
+    assert game.legal_actions(state) == [SOW + CELL_OF["L"], SOW + CELL_OF["D"]]
+    for seed in range(30):
+        check_playout(game, state, seed, game.compiled())
+    # l feeds A's E; then A cannot feed B back: the game ends, A takes his own stones
+    state = position({"A": 1, "H": 2, "l": 1}, player=1, stores=(30, 40))
+    assert game.random_playout(state, np.random.default_rng(0)) == ((-1.0, 1.0), 1, 1)
+    check_playout(game, state, 0, game.compiled())
+
+
+def test_the_ends():
+    # more than half the stones: L takes e and f, 41 of 80
+    game = make_game("biqala")
+    state = position({"L": 2, "e": 1, "f": 1, "A": 2, "i": 4}, stores=(37, 20))
+    assert one_turn(game, state, SOW + CELL_OF["L"]) == ((1.0, -1.0), 1, 1)
+    # the cycle rule: two turns without a capture or transfer
+    game = make_game("biqala", idle_limit=2)
+    state = position({"A": 1, "a": 1, "F": 1})
+    state = game.step(state, SOW + CELL_OF["A"])
+    assert one_turn(game, state, SOW + CELL_OF["a"]) == ((1.0, -1.0), 1, 1)
+    # the turn cap: every game from the start of a 3-turn game plays 3 turns
+    game = make_game("biqala", max_turns=3)
+    for seed in range(20):
+        check_playout(game, game.initial_state(), seed, game.compiled())
+        assert game.random_playout(game.initial_state(), np.random.default_rng(seed))[2] == 3
+    # a finished game: nothing to play
+    game = make_game("biqala")
+    state = game.step(position({"A": 1, "H": 2, "l": 1}, player=1), SOW + CELL_OF["l"])
+    assert game.random_playout(state, np.random.default_rng(0)) == (game.returns(state), 0, 0)

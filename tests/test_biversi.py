@@ -8,6 +8,7 @@ from pathlib import Path
 import gymnasium as gym
 import numpy as np
 import pytest
+from conformance import Reading, check_playout, check_random_game
 from gymnasium.utils.env_checker import check_env
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -428,58 +429,66 @@ def reference_options(board, n, seat, placed, must_flank):
     return cells
 
 
-def check_random_game(seed, size, must_flank, schedule="12"):
-    game = make_game("biversi", size=size, must_flank=must_flank, schedule=schedule)
-    rng, state = np.random.default_rng(seed), game.initial_state()
-    placed, turn, decisions = [], 0, 0
-    while not game.is_terminal(state):
-        seat, legal = state.player, game.legal_actions(state)
-        expected = reference_options(state.board, size, seat, placed, must_flank)
-        assert legal == (expected or [game.PASS]), (seed, turn)
-        action = int(rng.choice(legal))
-        before = state.board.copy()
-        game.apply(state, action)
-        decisions += 1
+class BiversiReading(Reading):
+    """Biversi by coordinates on the torus: each placement's options (flanking or touching, in a
+    section the turn has not placed in), the flips, the forced pass, a turn that ends full or
+    stuck, an end where neither side can place, and the count."""
+
+    def __init__(self, game):
+        self.game, self.n, self.must_flank = game, game.rules.n, game.rules.must_flank
+        self.placed, self.turn = [], 0
+
+    def legal(self, state):
+        return reference_options(state.board, self.n, state.player, self.placed, self.must_flank) or [self.game.PASS]
+
+    def step(self, before, action, after):
+        game, n, seat = self.game, self.n, before.player
         if action == game.PASS:
-            assert not placed and reference_options(state.board, size, 1 - seat, [], must_flank)
+            assert not self.placed and reference_options(after.board, n, 1 - seat, [], self.must_flank)
         else:
-            flips = reference_flips(before, size, action, PIECE[seat])
-            assert not must_flank or flips
-            after = before.copy()
-            after[list(flips) + [action]] = PIECE[seat]
-            assert np.array_equal(state.board, after)
-            placed.append(action)
-        if game.is_terminal(state) or game.to_play(state) != seat:
-            quota = game.schedule.moves(turn)
+            flips = reference_flips(before.board, n, action, PIECE[seat])
+            assert not self.must_flank or flips
+            expected = before.board.copy()
+            expected[list(flips) + [action]] = PIECE[seat]
+            assert np.array_equal(after.board, expected)
+            self.placed.append(action)
+        if game.is_terminal(after) or game.to_play(after) != seat:
             # a turn holds the schedule's count, or stops where no placement is left for it
             assert (
-                len(placed) == quota
+                len(self.placed) == game.schedule.moves(self.turn)
                 or action == game.PASS
-                or not reference_options(state.board, size, seat, placed, must_flank)
+                or not reference_options(after.board, n, seat, self.placed, self.must_flank)
             )
-            placed, turn = [], turn + 1
-    assert decisions <= game.info.max_decisions
-    for seat in (0, 1):  # the game ends only when neither side can place
-        assert reference_options(state.board, size, seat, [], must_flank) == []
-    first, second = ((state.board == piece).sum() for piece in PIECE)
-    assert game.returns(state) == ((0.0, 0.0) if first == second else (1.0, -1.0) if first > second else (-1.0, 1.0))
+            self.placed, self.turn = [], self.turn + 1
+
+    def end(self, state):
+        for seat in (0, 1):  # the game ends only when neither side can place
+            assert reference_options(state.board, self.n, seat, [], self.must_flank) == []
+        first, second = ((state.board == piece).sum() for piece in PIECE)
+        expected = (0.0, 0.0) if first == second else (1.0, -1.0) if first > second else (-1.0, 1.0)
+        assert self.game.returns(state) == expected
+
+
+def check_rules(seed, size, must_flank, schedule="12"):
+    game = make_game("biversi", size=size, must_flank=must_flank, schedule=schedule)
+    check_random_game(game, seed, BiversiReading(game), every=1000, playouts=0, symmetries=0)
 
 
 @settings(max_examples=20, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), size=st.sampled_from([6, 8]), must_flank=st.booleans())
 def test_random_games_follow_the_rules_move_by_move(seed, size, must_flank):
-    check_random_game(seed, size, must_flank)
+    check_rules(seed, size, must_flank)
 
 
 def test_random_games_on_the_texts_board():
     for seed in range(3):
-        check_random_game(seed, 10, seed != 1)
+        check_rules(seed, 10, seed != 1)
 
 
 @pytest.mark.slow
 def test_thousands_of_random_games_follow_the_rules():
     for seed in range(2000):
-        check_random_game(seed, (6, 8, 10)[seed % 3], seed % 4 != 0, ("12", "1", "13")[seed % 5 % 3])
+        check_rules(seed, (6, 8, 10)[seed % 3], seed % 4 != 0, ("12", "1", "13")[seed % 5 % 3])
 
 
 def test_the_compiled_placements_and_flips_equal_the_reference_on_thousands_of_random_positions():
@@ -507,3 +516,30 @@ def test_the_compiled_placements_and_flips_equal_the_reference_on_thousands_of_r
             assert np.array_equal(played, after), k
         apart += bool(placed) and len(reference_groups(board, size)) >= 2
     assert apart > 300  # the section rule is exercised, not only the flanking
+
+
+# --- playouts from hand-made positions ---------------------------------------------------------
+def test_hand_made_positions_play_out_as_the_engine_loop():
+    """The compiled playout plays the engine loop's game from the forced pass, a stuck side, a turn
+    cut short by the section rule and three sections."""
+    cases = []
+    # the forced pass (tests/test_biversi.py's random game, seed 28): o passes at its 15th turn
+    game = make_game("biversi", size=6)
+    state = game.initial_state()
+    turns = "d4 | b4 c1 | a5 d2 | c4 e4 | a1 d3 | b1 b5 | a3 c5 | c6 e2 | d6 f1 | f3 a6 | d5 f2 | e1 b6 | f4 e3 | a4 d1"
+    for text in turns.split("|"):
+        game.play_turn(state, text)
+    assert game.legal_actions(state) == [game.PASS]
+    cases.append((game, state))
+    # a stuck side passes from the start; a turn cut short by the section rule; three sections
+    for params in (
+        {"start": "a3 a5 / b1 c1 d1 e1 f1 a4"},
+        {"schedule": "2", "start": "a1 / b1 d4 e4"},
+        {"size": 10, "schedule": "13", "start": "b2 e8 h4 / c2 f8 i4"},
+    ):
+        game = make_game("biversi", **{"size": 6} | params)
+        cases.append((game, game.initial_state()))
+    for game, state in cases:
+        state = game.initial_state() if state is None else state
+        for seed in range(20):
+            check_playout(game, state, seed, game.compiled())

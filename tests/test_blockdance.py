@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conformance import check_playout
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -574,3 +575,28 @@ def test_thousands_of_random_games_end_and_match_the_reading():
         if checked < 3000 and largest_group(game, before) <= 10:
             assert engine_mask(game, before) == sorted(Reading(game, before).mask(before))
             checked += 1
+
+
+# --- playouts from hand-made positions ---------------------------------------------------------
+def test_hand_made_positions_play_out_as_the_engine_loop():
+    cases = []
+    # a capture by rotation: v5.1 x5 lands on w6 and takes it (the last man, so it wins)
+    cases.append(game_with("v5 x5", "w6"))
+    cases.append(game_with("v5 x5", "w6 a8 c8", idle_limit=3))
+    # a pass: men that touch none of their own have no move, pass alone (two passes draw)
+    cases.append(game_with("a8 e8", "C8 y8"))
+    cases.append(game_with("a8 e8 v5 x5", "C8 y8", free_pass=False))
+    # the block must take in a forced man (x5 lands on w6), and one landing off the board
+    cases.append(game_with("v5 x5 w6", "a8 c8"))
+    for game in cases:
+        start = game.initial_state()
+        states = [start]
+        if game.legal_actions(start) != [game.PASS]:
+            pivot = game.step(start, game.legal_actions(start)[0])
+            angle = game.step(pivot, game.legal_actions(pivot)[0])
+            states += [pivot, angle]
+        for state in states:
+            for seed in range(20):
+                check_playout(game, state, seed, game.compiled())
+    outcomes = {cases[0].random_playout(cases[0].initial_state(), np.random.default_rng(k))[0] for k in range(20)}
+    assert outcomes == {(1.0, -1.0), (0.0, 0.0)}  # the capture that kills all, or passes and turns to a draw

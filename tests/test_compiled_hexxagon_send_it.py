@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from numba import njit
 from reference_search import ReferenceMCTS
+from row_kernels import apply_to as apply_row
+from row_kernels import returns_of as returns_row
+from row_kernels import to_play_of as to_play_row
 from test_search_driver import PlanesNetwork, assert_same, rows_only
 
 from agents.search.estimators import RolloutEstimator, UniformEstimator
@@ -34,22 +36,6 @@ CONFIGS = [
 IDS = [f"{name}-{'-'.join(f'{k}={v}' for k, v in params.items())}" for name, params in CONFIGS]
 
 
-@njit(cache=True)
-def apply_row(context, row, action):
-    rules.apply(context, row, action)
-
-
-@njit(cache=True)
-def to_play_row(context, row):
-    return rules.to_play(context, row)
-
-
-@njit(cache=True)
-def returns_row(context, row, out):
-    rules.returns(context, row, out)
-
-
-# --- the rules read plainly: the independent reading the kernels are held to ---------------------
 def hexxagon_options(game, state) -> list[int]:
     """Clones (empty cells next to a stone that may move) and stones with an empty cell two
     away; after a stone is picked, the empty cells two away from it."""

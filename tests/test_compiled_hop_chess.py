@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 import torch
 from reference_search import ReferenceMCTS
+from conformance import check_playout, positions
 from test_hop_chess import (
     CASTLING,
     EN_PASSANT,
@@ -22,12 +23,6 @@ from test_hop_chess import (
     PROMOTION,
     ROOK_BY_A_HOPPER,
     play_turns,
-)
-from test_scheduled_playouts import (
-    assert_plays_the_engine_game,
-    assert_scores_as_the_engine_loop,
-    check_config,
-    positions,
 )
 from test_search_driver import PlanesNetwork, assert_same, assert_same_self_play, rows_only
 
@@ -59,19 +54,6 @@ BEGUN = (lambda s: s.origin >= 0 and s.move is None, lambda s: s.move is not Non
 
 def params_of(fen, max_turns) -> dict:
     return {"max_turns": max_turns} | ({} if fen is None else {"fen": fen})
-
-
-@pytest.mark.parametrize("fen, max_turns", CONFIGS, ids=[f"{f}-{t}" for f, t in CONFIGS])
-def test_the_kernel_plays_the_engine_loop_game(fen, max_turns):
-    seeds = range(6)
-    assert check_config("hop_chess", params_of(fen, max_turns), seeds, BEGUN) >= 5 * len(seeds)
-
-
-@pytest.mark.slow
-def test_thousands_of_positions_play_the_engine_loop_game():
-    compared = sum(check_config("hop_chess", params_of(*config), range(100, 140), BEGUN) for config in CONFIGS)
-    compared += check_config("hop_chess", {}, range(100, 103), BEGUN)  # whole games to the 400-turn cap
-    assert compared >= 2000
 
 
 def seed_choosing(game, state, action: int) -> int:
@@ -124,7 +106,7 @@ def test_hand_made_hopper_positions():
     for case in cases:
         other, state = case if isinstance(case, tuple) else (game, case)
         for seed in range(8):
-            assert_plays_the_engine_game(other, state, seed)
+            check_playout(other, state, seed, other.compiled())
 
 
 def test_mate_through_a_hopper():
@@ -132,7 +114,7 @@ def test_mate_through_a_hopper():
     state = moved(game, game.from_diagram(MATE_THROUGH_A_HOPPER), "e1", "d1")
     seed = seed_choosing(game, state, HOPPER + square_of("a8"))  # a1-a8-h8
     assert game.random_playout(state, np.random.default_rng(seed)) == ((1.0, -1.0), 1, 1)
-    assert_plays_the_engine_game(game, state, seed)
+    check_playout(game, state, seed, game.compiled())
 
 
 def test_the_draws():
@@ -142,7 +124,7 @@ def test_the_draws():
     state = moved(game, state, "f3", "g1")
     seed = seed_choosing(game, state, HOPPER + square_of("d4"))
     assert game.random_playout(state, np.random.default_rng(seed)) == ((0.0, 0.0), 1, 1)
-    assert_plays_the_engine_game(game, state, seed)
+    check_playout(game, state, seed, game.compiled())
     # the same pieces with and without an en passant right are two positions: the kings' dance
     # draws at the third occurrence without it (``test_an_en_passant_right_makes_a_position_of_its_own``)
     other, state = with_hoppers(EN_PASSANT, "a3", "h6")
@@ -150,19 +132,19 @@ def test_the_draws():
     state = moved(other, play_turns(state, ["d5 h6"] + kings * 2), "e1", "f1")
     seed = seed_choosing(other, state, HOPPER + square_of("a3"))
     assert other.random_playout(state, np.random.default_rng(seed)) == ((0.0, 0.0), 1, 1)
-    assert_plays_the_engine_game(other, state, seed)
+    check_playout(other, state, seed, other.compiled())
     # 75 moves without a capture or a pawn move: one turn from the limit
     pos = from_fen("7k/8/8/8/8/8/8/R3K3 w Q - 0 1", opening=False)
     pos.clock = 149
     state = game.state_at(pos)
     for seed in range(20):
         assert game.random_playout(state, np.random.default_rng(seed)) == ((0.0, 0.0), 3, 1)
-        assert_plays_the_engine_game(game, state, seed)
+        check_playout(game, state, seed, game.compiled())
     # bare kings: the king takes the last knight (or steps aside)
     state = game.state_at(from_fen("8/8/8/8/8/3k4/4N3/7K b - - 0 1", opening=False))
     ends = set()
     for seed in range(40):
-        assert_plays_the_engine_game(game, state, seed)
+        check_playout(game, state, seed, game.compiled())
         ends.add(game.random_playout(state, np.random.default_rng(seed))[1:] == (3, 1))
     assert ends == {True, False}
     # the turn cap: the last turn of a 3-turn game
@@ -170,11 +152,6 @@ def test_the_draws():
     state = play_turns(capped.initial_state(), ["e4", "e5 d4"])
     for seed in range(20):
         assert capped.random_playout(state, np.random.default_rng(seed)) == ((0.0, 0.0), 3, 1)
-
-
-@pytest.mark.slow  # 300 engine games of up to 16 turns: about 8 s
-def test_the_kernel_plays_uniformly_random_games():
-    assert_scores_as_the_engine_loop(make_game("hop_chess", fen="k7/8/8/8/8/8/8/1QQ1K2R w K - 0 1", max_turns=16))
 
 
 # --- the rows ---------------------------------------------------------------------------------------

@@ -1,23 +1,16 @@
-"""Push Go's compiled rules (``PushGo.compiled()``, ``envs.games.push_go.kernels``) against the
-engine: rows of random positions (both ko rules and push forms, pushes, kos, passes, repetitions
-and ends) round-trip and step as the engine does, the random playout is ``random_playout``'s, and
-the search driver gives the reference search's results."""
+"""Push Go's compiled rules (``PushGo.compiled()``, ``envs.games.push_go.kernels``): a third
+repetition's row, the packed position keys, a refused history, and the search driver against
+the reference search (rows of random games against the engine: ``tests/test_conformance_games.py``,
+with :func:`same_state`)."""
 
 import numpy as np
 import pytest
-from compiled_rows import assert_playouts_are_the_engines, assert_rows_follow_the_engine, assert_search_is_the_reference
+from compiled_rows import assert_search_is_the_reference
 from compiled_rows import random_games as games
+from conformance import check_positions
 
 from envs import make_game
 from envs.games.push_go.kernels import pack_keys, unpack_keys
-
-CONFIGS = [
-    {"size": 4},
-    {"size": 5, "push_form": "move", "komi": 0},
-    {"size": 4, "ko": "push"},  # seed 5's game cycles to a third repetition (tests/test_push_go.py)
-    {"size": 5, "ko": "push", "push_form": "move", "max_turns": 30},
-    {"size": 7, "komi": -2.5, "max_turns": 40},
-]
 
 
 def same_state(a, b) -> bool:
@@ -25,20 +18,11 @@ def same_state(a, b) -> bool:
     return all(getattr(a, f) == getattr(b, f) for f in fields) and type(a.board) is bytearray
 
 
-@pytest.mark.parametrize("params", CONFIGS, ids=[str(p) for p in CONFIGS])
-def test_rows_step_as_the_engine(params):
-    game = make_game("push_go", **params)
-    states = games(game, range(6))
-    met = assert_rows_follow_the_engine(game, states, same_state)
-    assert met["ends"] == 6 and met["actions"] > 100
-    assert any(game.turn_kind(state, [a]) == "push" for state in states for a in game.legal_actions(state))
-
-
 def test_a_third_repetition_ends_the_row_drawn():
     game = make_game("push_go", size=4, ko="push")
     state = games(game, [5])[-1]
     assert state.repeats == 3 and game.returns(state) == (0.0, 0.0)
-    assert_rows_follow_the_engine(game, [state], same_state)
+    assert check_positions(game, [state], same_state) == 0  # the end: no actions
 
 
 def test_position_keys_pack_and_unpack():
@@ -50,12 +34,6 @@ def test_position_keys_pack_and_unpack():
         assert packed.dtype == np.int32 and packed.shape == (7, -(-(cells + 1) // 16))
         np.testing.assert_array_equal(unpack_keys(packed, cells), keys)
         assert len({row.tobytes() for row in packed}) == len({row.tobytes() for row in keys})
-
-
-@pytest.mark.parametrize("params", CONFIGS, ids=[str(p) for p in CONFIGS])
-def test_the_row_playout_is_the_engines(params):
-    game = make_game("push_go", **params)
-    assert assert_playouts_are_the_engines(game, games(game, range(2))[::5]) >= 5
 
 
 @pytest.mark.parametrize("params", [{"size": 5}, {"size": 4, "ko": "push", "push_form": "move"}], ids=str)

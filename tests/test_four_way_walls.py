@@ -9,6 +9,7 @@ from pathlib import Path
 import gymnasium as gym
 import numpy as np
 import pytest
+from conformance import Reading, check_playout, check_random_game
 from gymnasium.utils.env_checker import check_env
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -489,28 +490,38 @@ def independent_legal(game, state) -> set[int]:
     }
 
 
-def check_random_game(game, seed: int, every: int = 1) -> int:
-    """Play a random game checking the mask against the independent reading; the decisions made."""
-    rng = np.random.default_rng(seed)
-    state, decisions, stepped, turn = game.initial_state(), 0, 0, -1
-    while not game.is_terminal(state):
-        if state.turn != turn:
-            turn, stepped = state.turn, 0
-        legal = game.legal_actions(state)
-        if decisions % every == 0:
-            assert set(legal) == independent_legal(game, state), (seed, decisions, game.render_text(state))
-        assert np.flatnonzero(game.legal_mask(state)).tolist() == sorted(legal)
+class FourWayWallsReading(Reading):
+    """Four-way walls by the independent reading above (every ``every``-th decision): the mask,
+    a wall that comes after the turn's quota of steps or when no stone left can step, the turn cap
+    and a winner with three stones off."""
+
+    def __init__(self, game, every: int = 1):
+        self.game, self.every, self.seen, self.stepped, self.turn = game, every, 0, 0, -1
+
+    def legal(self, state):
+        if state.turn != self.turn:
+            self.turn, self.stepped = state.turn, 0
         if state.phase == 1:  # the wall comes after the turn's quota, or when no stone left can step
-            assert stepped == game.schedule.moves(turn) or not independent_legal_steps(game, state)
-        stepped += state.phase == 0 and state.picked >= 0
-        game.apply(state, int(legal[rng.integers(len(legal))]))
-        decisions += 1
-    assert decisions <= game.info.max_decisions and state.turn <= game.max_turns
-    returns = game.returns(state)
-    assert sum(returns) == 0 and (returns == (0.0, 0.0)) == (state.turn >= game.max_turns)
-    if returns != (0.0, 0.0):
-        assert state.off(game.winner(state)) == 3
-    return decisions
+            assert self.stepped == self.game.schedule.moves(self.turn) or not independent_legal_steps(self.game, state)
+        self.seen += 1
+        return independent_legal(self.game, state) if (self.seen - 1) % self.every == 0 else None
+
+    def step(self, before, action, after):
+        self.stepped += before.phase == 0 and before.picked >= 0
+
+    def end(self, state):
+        game, returns = self.game, self.game.returns(state)
+        assert state.turn <= game.max_turns
+        assert sum(returns) == 0 and (returns == (0.0, 0.0)) == (state.turn >= game.max_turns)
+        if returns != (0.0, 0.0):
+            assert state.off(game.winner(state)) == 3
+
+
+def check_rules(game, seed: int, every: int = 1) -> int:
+    """A random game against the independent reading; the decisions made."""
+    return check_random_game(
+        game, seed, FourWayWallsReading(game, every), every=10**6, playouts=0, symmetries=0
+    ).decisions
 
 
 def independent_legal_steps(game, state) -> bool:
@@ -522,12 +533,12 @@ def independent_legal_steps(game, state) -> bool:
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**20), size=st.sampled_from([4, 5, 6]), walls=st.integers(0, 6))
 def test_random_games_match_the_independent_reading_and_end(seed, size, walls):
-    check_random_game(FourWayWalls(size=size, walls=walls, max_turns=60), seed)
+    check_rules(FourWayWalls(size=size, walls=walls, max_turns=60), seed)
 
 
 def test_random_games_on_the_texts_board_match_the_independent_reading():
     for seed in range(2):
-        check_random_game(FourWayWalls(max_turns=30), seed, every=4)
+        check_rules(FourWayWalls(max_turns=30), seed, every=4)
 
 
 def test_random_games_round_trip_as_text():
@@ -573,6 +584,36 @@ def test_every_refused_action_leaves_the_state_as_it_was():
 @pytest.mark.slow
 def test_many_random_games_match_the_independent_reading():
     for seed in range(300):
-        check_random_game(FourWayWalls(size=5 + seed % 4, walls=seed % 11, max_turns=150), seed)
+        check_rules(FourWayWalls(size=5 + seed % 4, walls=seed % 11, max_turns=150), seed)
     for seed in range(20):
-        check_random_game(FourWayWalls(), seed, every=5)
+        check_rules(FourWayWalls(), seed, every=5)
+
+
+# --- playouts from hand-made positions ---------------------------------------------------------
+def test_hand_made_positions_play_out_as_the_engine_loop():
+    cases = []
+    # a jump turned sideways by a wall: N on c4 picked, s on c3, BDc beyond: b3 or d3
+    state = at(SMALL, "N c4, W e5, s c3, n b3, e a1", "BDc")
+    SMALL.apply(state, state.pos.stones[0])
+    assert len(SMALL.legal_actions(state)) == 4
+    cases.append((SMALL, state))
+    # a wall refused: ACc would shut S (a2) off from the south
+    state = steps(SMALL, at(SMALL, "S a1, W e3, n e5, s c5", "Bac", to_move=0), "Ss Wn")
+    assert state.phase == 1 and wall_action(SMALL, "ACc") not in SMALL.legal_actions(state)
+    cases.append((SMALL, state))
+    # three stones off: S steps off and wins at once, mid-turn; or plays elsewhere
+    cases.append((SMALL, at(SMALL, "S c5, W a2, n e5, e a1")))
+    # a stuck stone passed over; a turn of only a wall; turns that pass with nothing to do
+    cases.append((SMALL, at(SMALL, STUCK + ", s e1", STUCK_WALLS, to_move=1)))
+    cases.append((SMALL, at(SMALL, STUCK, STUCK_WALLS, to_move=1, walls_left=(3, 2))))
+    game = FourWayWalls(size=5, schedule="1", max_turns=8)
+    cases.append((game, game.state_at(position(game, STUCK + ", N e5", STUCK_WALLS), 0, turn=4, walls_left=(5, 0))))
+    # the 200-turn draw: the text's board two turns before the limit
+    game = make_game("four_way_walls")
+    state = game.state_at(game.initial_state().pos, 0, turn=198)
+    cases.append((game, state))
+    for game, state in cases:
+        for seed in range(20):
+            check_playout(game, state, seed, game.compiled())
+    played = make_game("four_way_walls").random_playout(state, np.random.default_rng(0))
+    assert played[0] == (0.0, 0.0) and played[2] == 2  # two turns, then the draw

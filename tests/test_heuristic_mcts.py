@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 import pytest
-from test_scheduled_playouts import TURN_BEGUN, positions
+from conformance import positions
 
 from agents.players.registry import make_player
 from agents.search.estimators import CutRolloutEstimator
@@ -122,6 +122,8 @@ def test_a_cut_rollout_scores_where_it_stops_or_where_the_game_ends():
     assert np.array_equal(state.board, before) and game.to_play(state) == 0
 
 
+# a move made with more to come; a jump begun (an amazon picked); an amazon moved, its arrow to come
+TURN_BEGUN = (lambda s: s.placed, lambda s: s.partial, lambda s: len(s.partial) == 2)
 HOP_CHESS_BEGUN = (lambda s: s.origin >= 0, lambda s: s.move is not None)  # a piece chosen; moved
 KERNEL_CUTS = [
     ("amazons", {"size": 6}, TURN_BEGUN),

@@ -7,6 +7,7 @@ from pathlib import Path
 import gymnasium as gym
 import numpy as np
 import pytest
+from conformance import Reading, check_playout, check_random_game
 from gymnasium.utils.env_checker import check_env
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -221,53 +222,62 @@ def expected_mask(game, coords, state, origins):
     return sorted(clones + jumps)
 
 
+class HexxagonReading(Reading):
+    """Hexxagon in doubled coordinates: each micro-step's mask (clones next to the turn's
+    origins, jumps two away), the captures around a move, a turn that ends full or stuck, and the
+    count with the stuck side's empty cells to its rival (both ids)."""
+
+    def __init__(self, game):
+        self.game, self.coords = game, doubled(game)
+        self.origins = set(np.flatnonzero(game.initial_state().board == PIECE[0]).tolist())
+        self.moves_in_turn, self.turn = 0, 0
+
+    def legal(self, state):
+        return expected_mask(self.game, self.coords, state, self.origins)
+
+    def step(self, before, action, after):
+        game, coords, seat = self.game, self.coords, before.player
+        if after.partial:
+            return
+        self.moves_in_turn += 1
+        assert after.board[action] == PIECE[seat]
+        for c, at in coords.items():  # the rival stones next to the cell moved to have turned
+            if distance(at, coords[action]) == 1 and before.board[c] == PIECE[1 - seat]:
+                assert after.board[c] == PIECE[seat]
+        if before.partial:
+            assert after.board[before.partial[0]] == EMPTY
+            self.origins.discard(before.partial[0])
+        if game.is_terminal(after) or game.to_play(after) == seat:
+            return
+        quota = game.schedule.moves(self.turn)
+        assert self.moves_in_turn == quota or expected_mask(game, coords, state_as(after, seat), self.origins) == []
+        self.origins = set(np.flatnonzero(after.board == PIECE[1 - seat]).tolist())
+        self.moves_in_turn, self.turn = 0, self.turn + 1
+
+    def end(self, state):
+        counts = [int((state.board == piece).sum()) for piece in PIECE]
+        stuck = state.player
+        if state.moves < self.game.rules.move_limit:
+            counts[1 - stuck] += int((state.board == EMPTY).sum())
+        expected = (0.0, 0.0) if counts[0] == counts[1] else (1.0, -1.0) if counts[0] > counts[1] else (-1.0, 1.0)
+        assert self.game.returns(state) == expected
+
+
+def check_rules(seed, size, schedule):
+    game = make_game("hexxagon", size=size, schedule=schedule)
+    check_random_game(game, seed, HexxagonReading(game), every=1000, playouts=0, symmetries=0)
+
+
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), size=st.sampled_from([3, 4]), schedule=st.sampled_from(["1", "1344", "12"]))
 def test_random_games_follow_the_rules_turn_by_turn(seed, size, schedule):
-    check_random_game(seed, size, schedule)
+    check_rules(seed, size, schedule)
 
 
 @pytest.mark.slow
 def test_thousands_of_random_games_follow_the_rules():
     for seed in range(3000):
-        check_random_game(seed, [3, 4][seed % 2], ("1", "134", "12")[seed % 3])
-
-
-def check_random_game(seed, size, schedule):
-    game, rng = make_game("hexxagon", size=size, schedule=schedule), np.random.default_rng(seed)
-    coords, state = doubled(game), game.initial_state()
-    origins = set(np.flatnonzero(state.board == PIECE[0]).tolist())
-    moves_in_turn, turn = 0, 0
-    while not game.is_terminal(state):
-        seat = state.player
-        assert game.legal_actions(state) == expected_mask(game, coords, state, origins)
-        legal = game.legal_actions(state)
-        action = legal[int(rng.integers(len(legal)))]
-        before, jump_from = state.board.copy(), state.partial[0] if state.partial else None
-        game.apply(state, action)
-        if state.partial:
-            continue
-        moves_in_turn += 1
-        assert state.board[action] == PIECE[seat]
-        for c, at in coords.items():  # the rival stones next to the cell moved to have turned
-            if distance(at, coords[action]) == 1 and before[c] == PIECE[1 - seat]:
-                assert state.board[c] == PIECE[seat]
-        if jump_from is not None:
-            assert state.board[jump_from] == EMPTY
-            origins.discard(jump_from)
-        if game.is_terminal(state):
-            break
-        if game.to_play(state) != seat:
-            quota = game.schedule.moves(turn)
-            assert moves_in_turn == quota or expected_mask(game, coords, state_as(state, seat), origins) == []
-            origins = set(np.flatnonzero(state.board == PIECE[1 - seat]).tolist())
-            moves_in_turn, turn = 0, turn + 1
-    counts = [int((state.board == piece).sum()) for piece in PIECE]
-    stuck = state.player
-    if state.moves < game.rules.move_limit:
-        counts[1 - stuck] += int((state.board == EMPTY).sum())
-    expected = (0.0, 0.0) if counts[0] == counts[1] else (1.0, -1.0) if counts[0] > counts[1] else (-1.0, 1.0)
-    assert game.returns(state) == expected
+        check_rules(seed, [3, 4][seed % 2], ("1", "134", "12")[seed % 3])
 
 
 def state_as(state, seat):
@@ -275,3 +285,30 @@ def state_as(state, seat):
     other = state.copy()
     other.player, other.partial = seat, ()
     return other
+
+
+# --- playouts from hand-made positions ---------------------------------------------------------
+def test_hand_made_positions_play_out_as_the_engine_loop():
+    """The compiled playout plays the engine loop's game from a turn whose quota cannot be filled,
+    a stone new this turn on a cell a jump left, a jump picked and the move limit one move away."""
+    cases = []
+    # Hexxagon: a turn whose quota cannot be filled, a stone new this turn on a cell a jump left,
+    # a jump picked, the move limit one move away
+    game = make_game("hexxagon", size=3, schedule="13", start="e1 b2 d2 / c1")
+    cases.append((game, game.play_turn(game.initial_state(), "g1")))
+    game = make_game("hexxagon", size=3, schedule="13", start="e5 / c3 e3")
+    state = game.play_turn(game.initial_state(), "g5")
+    for action in game.rules.parse_move("c3c1") + game.rules.parse_move("c3"):
+        game.apply(state, action)
+    cases.append((game, state))
+    game = make_game("hexxagon_1344")
+    state = game.play_turn(game.initial_state(), "v4")
+    game.apply(state, game.rules.parse_cell("y1"))  # a jump's stone picked
+    assert state.partial
+    cases.append((game, state))
+    game = make_game("hexxagon", size=3, move_limit=2)
+    cases.append((game, game.play_turn(game.initial_state(), "g3")))
+    for game, state in cases:
+        state = game.initial_state() if state is None else state
+        for seed in range(20):
+            check_playout(game, state, seed, game.compiled())

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conformance import Reading, check_random_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -392,48 +393,46 @@ def actions_of_turns(state, turns: dict) -> list[int]:
     )
 
 
-def check_random_game(seed: int, max_turns: int) -> None:
-    game = make_game("hop_chess", max_turns=max_turns)
-    rng = np.random.default_rng(seed)
-    state = game.initial_state()
-    decisions = 0
-    while not game.is_terminal(state):
-        legal = game.legal_actions(state)
-        assert legal and np.flatnonzero(game.legal_mask(state)).tolist() == legal
+class HopChessReading(Reading):
+    """Hop Chess by whole turns (``legal_turns``) and a naive king test: each micro-step offers
+    what the turn's legal turns allow, each move's hopper squares are the safe ones found by
+    trying each, a refused move has none; hoppers stand on empty squares; the end is zero-sum."""
+
+    def __init__(self, game):
+        self.game, self.turns = game, {}
+
+    def legal(self, state):
         if state.origin < 0:
-            turns = legal_turns(state.pos)
-        assert legal == actions_of_turns(state, turns)  # each micro-step offers what the whole turns allow
-        if state.origin < 0 and not state.pos.opening:
-            for move, squares in turns.items():
-                assert squares == naive_safe_squares(state.pos, move)
-            every = set(piece_moves(state.pos))
-            for move in every - set(turns):  # each refused move leaves no safe hopper square
-                assert naive_safe_squares(state.pos, move) == []
-        if state.move is None:  # choosing a piece or its square: every action tried
-            for action in range(game.info.num_actions):
-                if action in legal:
-                    game.step(state, action)
-                else:
-                    with pytest.raises(IllegalActionError):
-                        game.step(state, action)
-        game.apply(state, legal[int(rng.integers(len(legal)))])
-        decisions += 1
-        assert decisions <= game.info.max_decisions
-        board = state.pos.board
-        assert all(board[h] == 0 for h in state.pos.hoppers if h >= 0)  # hoppers stand on empty squares
-    assert sum(game.returns(state)) == 0
+            self.turns = legal_turns(state.pos)
+            if not state.pos.opening:
+                for move, squares in self.turns.items():
+                    assert squares == naive_safe_squares(state.pos, move)
+                for move in set(piece_moves(state.pos)) - set(self.turns):  # a refused move has no safe hopper
+                    assert naive_safe_squares(state.pos, move) == []
+        return actions_of_turns(state, self.turns)  # each micro-step offers what the whole turns allow
+
+    def step(self, before, action, after):
+        assert all(after.pos.board[h] == 0 for h in after.pos.hoppers if h >= 0)  # hoppers stand on empty squares
+
+    def end(self, state):
+        assert sum(self.game.returns(state)) == 0
+
+
+def check_rules(seed: int, max_turns: int) -> None:
+    game = make_game("hop_chess", max_turns=max_turns)
+    check_random_game(game, seed, HopChessReading(game), every=1, playouts=0, symmetries=0)
 
 
 @settings(max_examples=6, deadline=None)
 @given(st.integers(0, 2**32 - 1))
 def test_random_games_agree_with_the_naive_king_test(seed):
-    check_random_game(seed, max_turns=8)
+    check_rules(seed, max_turns=8)
 
 
 @pytest.mark.slow
 def test_many_random_games():
     for seed in range(40):
-        check_random_game(seed, max_turns=30)
+        check_rules(seed, max_turns=30)
 
 
 @pytest.mark.slow

@@ -301,3 +301,12 @@ def test_values_in_the_games_own_units(game):
     assert game.value_text(0.0, 0) == "expected final score 7.50 of 15 (B wants it high)"
     assert game.value_text(0.2, 1) == "expected final score 6.00 of 15 (A wants it low)"
     assert "join row 1 and the last row" in make_game("nex", size=5).goal_text(0)
+
+
+def test_the_engine_loop_refuses_chance():
+    game = make_game("odoku")
+    state = game.initial_state()
+    while game.to_play(state) != -1:
+        game.apply(state, game.legal_actions(state)[0])
+    with pytest.raises(ValueError, match="without chance"):
+        game.engine_playout(state, 1)

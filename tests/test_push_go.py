@@ -5,11 +5,12 @@ independent reading."""
 
 import numpy as np
 import pytest
+from conformance import Reading, check_playout, check_random_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from envs import TERMINAL, IllegalActionError, NotationError, make_game
-from envs.games.push_go.game import BLACK, EMPTY, KO_RULES, WHITE
+from envs.games.push_go.game import BLACK, EMPTY, KO_RULES, WHITE, PushGo
 
 # The seed's "Little Go change": x pushes the isolated o on d5 (in atari) into c5.
 FIRST_BEFORE = """
@@ -333,39 +334,52 @@ def independent_result(board, previous, n, colour, action, form, ko="simple"):
     return board
 
 
-def check_random_game(game, seed: int) -> None:
-    """One random game against the independent reading; whether it ended drawn by repetition."""
-    rng, n = np.random.default_rng(seed), game.n
-    state, turns = game.initial_state(), 0
-    stood, repeated = [(bytes(state.board), state.player)], False  # every position after a turn, the start first
-    while not game.is_terminal(state):
-        legal = game.legal_actions(state)
-        assert np.flatnonzero(game.legal_mask(state)).tolist() == legal
+class PushGoReading(Reading):
+    """Push Go by the rule book's text (:func:`independent_result`): each placement and push with
+    the board it leaves, pass always, every group with a liberty, an end at two passes, a third
+    repetition under ko=push or the turn cap, and the result by the margin. ``repeated``: whether
+    the game ended drawn by repetition."""
+
+    def __init__(self, game):
+        self.game, self.turns, self.repeated = game, 0, False
+        start = game.initial_state()
+        self.stood = [(bytes(start.board), start.player)]  # every position after a turn, the start first
+
+    def legal(self, state):
+        game, expected = self.game, []
         for action in range(game.pass_action):
             result = independent_result(
-                state.board, state.previous, n, state.player + 1, action, game.push_form, game.ko
+                state.board, state.previous, game.n, state.player + 1, action, game.push_form, game.ko
             )
-            assert (action in legal) == (result is not None), (action, game.render_text(state))
             if result is not None:
-                assert list(game.step(state, action).board) == result
-            else:
-                with pytest.raises(IllegalActionError):
-                    game.step(state, action)
-        game.apply(state, legal[int(rng.integers(len(legal)))])
-        turns += 1
-        second_pass = state.passes == 2
-        stood.append((bytes(state.board), (stood[0][1] + turns) % 2))  # the board and the player to move
-        # every group on the board has a liberty
-        assert all(group(state.board, n, c)[1] for c in range(n * n) if state.board[c])
-        repeated = game.ko == "push" and not second_pass and stood.count(stood[-1]) == 3
-        assert game.is_terminal(state) == (second_pass or repeated or turns == game.max_turns)
-    assert turns <= game.info.max_decisions
-    margin = game.margin(state)
-    if repeated:
-        assert game.returns(state) == (0.0, 0.0)
-    else:
-        assert game.returns(state) == ((1.0, -1.0) if margin > 0 else (-1.0, 1.0) if margin < 0 else (0.0, 0.0))
-    return repeated
+                assert list(game.step(state, action).board) == result, (action, game.render_text(state))
+                expected.append(action)
+        return expected + [game.pass_action]
+
+    def step(self, before, action, after):
+        game, n = self.game, self.game.n
+        self.turns += 1
+        self.stood.append((bytes(after.board), (self.stood[0][1] + self.turns) % 2))  # the board and the mover
+        assert all(group(after.board, n, c)[1] for c in range(n * n) if after.board[c])
+        second_pass = after.passes == 2
+        self.repeated = game.ko == "push" and not second_pass and self.stood.count(self.stood[-1]) == 3
+        assert game.is_terminal(after) == (second_pass or self.repeated or self.turns == game.max_turns)
+
+    def end(self, state):
+        margin = self.game.margin(state)
+        if self.repeated:
+            assert self.game.returns(state) == (0.0, 0.0)
+        else:
+            assert self.game.returns(state) == (
+                (1.0, -1.0) if margin > 0 else (-1.0, 1.0) if margin < 0 else (0.0, 0.0)
+            )
+
+
+def check_rules(game, seed: int) -> bool:
+    """One random game against the independent reading; whether it ended drawn by repetition."""
+    reading = PushGoReading(game)
+    check_random_game(game, seed, reading, every=1, playouts=0, symmetries=0)
+    return reading.repeated
 
 
 @settings(max_examples=40, deadline=None)
@@ -376,17 +390,117 @@ def check_random_game(game, seed: int) -> None:
 )
 def test_the_mask_is_the_rules_independent_reading(seed, board, ko):
     size, form = board
-    check_random_game(make_game("push_go", size=size, push_form=form, ko=ko, komi=0.5), seed)
+    check_rules(make_game("push_go", size=size, push_form=form, ko=ko, komi=0.5), seed)
 
 
 @pytest.mark.slow
 def test_thousands_of_random_games():
     for seed in range(1000):
-        check_random_game(make_game("push_go", size=5, push_form=("place", "move")[seed % 2]), seed)
+        check_rules(make_game("push_go", size=5, push_form=("place", "move")[seed % 2]), seed)
 
 
 def test_random_games_under_ko_push_meet_the_repetition_draw():
     """Seed 5's game on 4x4 cycles to a third repetition in both forms; the reading above checks its end."""
     for form in ("place", "move"):
         game = make_game("push_go", size=4, push_form=form, ko="push", komi=0.5)
-        assert [seed for seed in range(8) if check_random_game(game, seed)] == [5]
+        assert [seed for seed in range(8) if check_rules(game, seed)] == [5]
+
+
+# --- playouts from the rare rules and hand-made positions ----------------------------------------
+def _engine(state) -> PushGo:
+    return PushGo(size=int(len(state.board) ** 0.5), komi=0)  # legality only: no komi, any push form
+
+
+def one_pass(state) -> bool:
+    return state.passes == 1  # the next pass ends the game
+
+
+def just_pushed(state) -> bool:
+    """A stone changed colour in the last turn: only a push does that."""
+    return any(p and b and p != b for p, b in zip(state.previous, state.board))
+
+
+def ko_refused(state) -> bool:
+    """A placement on a cell the last turn emptied is refused for ko, not as suicide."""
+    game = _engine(state)
+    legal = game.legal_actions(state)
+    return any(
+        state.board[c] == EMPTY and state.previous[c] != EMPTY and c not in legal and not game._suicide(state, c)
+        for c in range(len(state.board))
+    )
+
+
+def push_offered(state) -> bool:
+    n2 = len(state.board)
+    return any(n2 <= a < 2 * n2 for a in _engine(state).legal_actions(state))
+
+
+def stands_twice(state) -> bool:
+    """``ko="push"``: the position has stood before; once more ends the game drawn."""
+    return state.repeats == 2
+
+
+RARE_RULES = (one_pass, just_pushed, ko_refused, push_offered)  # what the playouts must start from
+
+
+def test_random_games_reach_the_rare_rules():
+    """The 9x9 games pass, push and run into ko, in both forms (the conformance harness starts
+    playouts where :data:`RARE_RULES` flag)."""
+    for form in ("place", "move"):
+        game, found = make_game("push_go", size=9, push_form=form), set()
+        for seed in range(8):
+            rng, state = np.random.default_rng(seed), game.initial_state()
+            while not game.is_terminal(state):
+                found.update(mark.__name__ for mark in RARE_RULES if mark(state))
+                legal = game.legal_actions(state)
+                game.apply(state, legal[int(rng.integers(len(legal)))])
+        assert found == {mark.__name__ for mark in RARE_RULES}, form
+
+
+def test_hand_made_positions_play_out_as_the_engine_loop():
+    cases = []
+    for form in ("place", "move"):
+        # the ko: x takes b2 with c2; o may not retake at once, but may push (c2>b2)
+        game = make_game("push_go", size=5, push_form=form)
+        state = game.from_diagram(FRAME, "x")
+        cases.append((game, state))
+        ko = game.step(state, game.parse_turn(state, "c2")[0])
+        assert game.parse_turn(ko, "b2")[0] not in game.legal_actions(ko)
+        assert game.parse_turn(ko, "c2>b2")[0] in game.legal_actions(ko)
+        cases.append((game, ko))
+        # the push at the edge, o pushing e9 into d9
+        nine = make_game("push_go", size=9, push_form=form)
+        cases.append((nine, nine.from_diagram(on_the_edge(EDGE_BEFORE), "o")))
+        # a2 pushed: refused in the move form (nothing of x's beyond, off the board)
+        cases.append((game, game.from_diagram("x . . . .\no . . . .\nx . . . .\n. . . . .\n. . . . .", "x")))
+        # ko="push": the ko retaken until FRAME with x to move stands twice (a retake more draws), and
+        # FRAME with o to move after a pass (a second pass ends it scored on its third repetition)
+        for komi, turns in ((7.5, "c2 b2 c2"), (0.5, "c2 b2 pass")):
+            push = make_game("push_go", size=5, push_form=form, ko="push", komi=komi)
+            state = push.from_diagram(FRAME, "x")
+            for text in turns.split():
+                push.apply(state, push.parse_turn(state, text)[0])
+            cases.append((push, state))
+    # suicide refused (a1), and a capture that is not suicide (a1 again)
+    game = make_game("push_go", size=5)
+    cases.append((game, game.from_diagram(". o . . .\no . . . .\n. . . . .\n. . . . .\n. . . . .", "x")))
+    cases.append((game, game.from_diagram(". o x . .\no x . . .\nx . . . .\n. . . . .\n. . . . .", "x")))
+    # one pass made: a second ends the game; a full board whose one empty cell o takes all on
+    state = game.step(game.initial_state(), game.pass_action)
+    cases.append((game, state))
+    for komi in (8.5, 9):
+        small = make_game("push_go", size=3, komi=komi)
+        cases.append((small, small.from_diagram("x x x\nx . x\nx x x", "o")))
+    for game, state in cases:
+        for seed in range(20):
+            check_playout(game, state, seed, game.compiled())
+
+
+def test_the_last_turn_before_the_cap():
+    game = make_game("push_go", size=5, max_turns=7)
+    state = game.initial_state()
+    for _ in range(6):
+        game.apply(state, game.legal_actions(state)[-2])  # never a pass: the game goes on
+    for seed in range(20):
+        assert game.random_playout(state, np.random.default_rng(seed))[1:] == (1, 1)
+        check_playout(game, state, seed, game.compiled())

@@ -7,6 +7,7 @@ from pathlib import Path
 import gymnasium as gym
 import numpy as np
 import pytest
+from conformance import Reading, check_playout, check_random_game
 from gymnasium.utils.env_checker import check_env
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -198,37 +199,64 @@ def sees(board, n, seat, cell):
     return False
 
 
+class SendItReading(Reading):
+    """Send It by coordinates: the drops that see a stone of the mover's and keep a liberty
+    without taking one from the turn's stones, the board after each drop, the area count."""
+
+    def __init__(self, game):
+        self.game, self.n = game, game.rules.n
+
+    def legal(self, state):
+        seat, board, expected = state.player, state.board, []
+        for c in np.flatnonzero(board == EMPTY).tolist():
+            if sees(board, self.n, seat, c):
+                _, (stones, free) = liberties_after(board, self.n, seat, c)
+                if free and not stones.intersection(state.placed):
+                    expected.append(c)
+        return expected + [self.game.PASS]
+
+    def step(self, before, action, after):
+        if action != self.game.PASS:
+            assert np.array_equal(after.board, liberties_after(before.board, self.n, before.player, action)[0])
+
+    def end(self, state):
+        first, second = self.game.rules.area(state.board)
+        expected = (0.0, 0.0) if first == second else (1.0, -1.0) if first > second else (-1.0, 1.0)
+        assert self.game.returns(state) == expected
+
+
+def check_rules(seed, size):
+    game = make_game("send_it", size=size, move_limit=60)
+    check_random_game(game, seed, SendItReading(game), every=1000, playouts=0, symmetries=0)
+
+
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), size=st.sampled_from([5, 6]))
 def test_random_games_drop_by_the_rules(seed, size):
-    check_random_game(seed, size)
+    check_rules(seed, size)
 
 
 @pytest.mark.slow
 def test_a_thousand_random_games_drop_by_the_rules():
     for seed in range(1000):
-        check_random_game(seed, (5, 6)[seed % 2])
+        check_rules(seed, (5, 6)[seed % 2])
 
 
-def check_random_game(seed, size):
-    game, rng = make_game("send_it", size=size, move_limit=60), np.random.default_rng(seed)
-    state = game.initial_state()
-    while not game.is_terminal(state):
-        seat, board = state.player, state.board
-        expected = []
-        for c in np.flatnonzero(board == EMPTY).tolist():
-            if sees(board, size, seat, c):
-                _, (stones, free) = liberties_after(board, size, seat, c)
-                if free and not stones.intersection(state.placed):
-                    expected.append(c)
-        assert game.legal_actions(state) == expected + [game.PASS]
-        legal = game.legal_actions(state)
-        action = legal[int(rng.integers(len(legal)))]
-        if action != game.PASS:
-            after, _ = liberties_after(board, size, seat, action)
-            game.apply(state, action)
-            assert np.array_equal(state.board, after)
-        else:
-            game.apply(state, action)
-    first, second = game.rules.area(state.board)
-    assert game.returns(state) == ((0.0, 0.0) if first == second else (1.0, -1.0) if first > second else (-1.0, 1.0))
+# --- playouts from hand-made positions ---------------------------------------------------------
+def test_hand_made_positions_play_out_as_the_engine_loop():
+    """The compiled playout plays the engine loop's game from a drop that captures, a suicide
+    refused, a turn stopped after a drop and after a pass."""
+    cases = []
+    # Send It: a drop that captures, a suicide refused, a turn stopped after a drop and a pass
+    cases.append((make_game("send_it", size=5, start="a1 a2 c1 / b1 b3"), None))
+    cases.append((make_game("send_it", size=5, start="a3 e5 / a2 b1 c1 b2 c2 c3 b4 a4"), None))
+    game = make_game("send_it", size=5, start="a1 / e5")
+    state = game.play_turn(game.initial_state(), "a3")
+    game.apply(state, game.rules.parse_move("e3")[0])
+    cases.append((game, state.copy()))
+    game.apply(state, game.PASS)
+    cases.append((game, state))  # x to move after a pass ended o's turn
+    for game, state in cases:
+        state = game.initial_state() if state is None else state
+        for seed in range(20):
+            check_playout(game, state, seed, game.compiled())
