@@ -13,8 +13,8 @@ castling, en passant, promotion and mate, and from hand-made positions of the ho
 import numpy as np
 import pytest
 import torch
-from reference_search import ReferenceMCTS
 from conformance import check_playout, positions
+from reference_search import ReferenceMCTS
 from test_hop_chess import (
     CASTLING,
     EN_PASSANT,
