@@ -77,8 +77,8 @@ def step(context, row, action, out):
 
 
 # without reference counting: a step allocates nothing, and the counts numba keeps for every
-# array it passes into an inlined helper (``context``'s four and the row) made a playout ~30% slower
-@overload(step, jit_options={"cache": True, "_nrt": False})
+# array it passes into an inlined helper (``context``'s arrays and the row) made a playout ~30% slower
+@overload(step, inline="always", jit_options={"cache": True, "_nrt": False})
 def _step(context, row, action, out):
     function = _STEPS.get(getattr(context, "instance_class", None))
     return None if function is None else (lambda context, row, action, out: function(context, row, action, out))
@@ -178,14 +178,20 @@ def play(context, row, seed, cut, cut_board):
     ``envs.kernels.draw`` per decision over the legal actions, the game ``Game.engine_playout``
     plays for the same seed: ``outcome`` as ``OUTCOME``; ``CUT`` once ``cut`` turns have ended
     (-1: never), the board then in ``cut_board``."""
+    return _play(context, row, seed, cut, cut_board, np.empty(context.params[MAX_LEGAL], np.int64))
+
+
+@njit(cache=True, _nrt=False)  # the loop allocates nothing: no reference counts (``step``)
+def _play(context, row, seed, cut, cut_board, actions):
+    """:func:`play` with room for the legal actions; ``step`` is inlined here."""
     cells = context.params[CELLS]
     base = 2 * cells
-    actions = np.empty(context.params[MAX_LEGAL], np.int64)
     count = compiled.legal(context, row, actions)
     decisions = turns = 0
     while row[base + OUTCOME] == PLAYING:
         if turns == cut:  # the game goes on: the heuristic scores the board
-            cut_board[:] = row[:cells]
+            for cell in range(cells):
+                cut_board[cell] = row[cell]
             return CUT, decisions, turns
         index, seed = draw(seed, count)
         mover = row[base + SEAT]
