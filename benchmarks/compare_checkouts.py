@@ -1,12 +1,15 @@
 """Engine and playout speed of two checkouts, side by side: new/old per row.
 
     python benchmarks/compare_checkouts.py OLD_CHECKOUT [NEW_CHECKOUT] [--rounds 5] [--seconds 1] [--games hex y]
+        [--cpu-time]
 
 Runs ``benchmarks/bench_engines.py`` (this checkout's copy, so both sides are timed
 the same way) alternately in each checkout, ``--rounds`` times each, and prints for
 every row the median of the per-round ratios new/old of decisions per second. The
 rounds alternate because a shared machine's load drifts: a ratio is only sound
-between two rates measured close together. NEW_CHECKOUT defaults to this one;
+between two rates measured close together (``--cpu-time``: each rate by the
+process's CPU seconds, ``bench_engines.py --cpu-time``, steadier on a machine busy
+with other jobs). NEW_CHECKOUT defaults to this one;
 an old checkout is e.g. ``git worktree add /tmp/old COMMIT``.
 """
 
@@ -25,9 +28,10 @@ BENCH = HERE / "benchmarks" / "bench_engines.py"
 ROW = re.compile(r"^(\S+)?\s+(engine|playout|env)\s+([\d.]+)\s+(\d+)")
 
 
-def rates(checkout: Path, games: list[str], seconds: float) -> dict[tuple[str, str], float]:
+def rates(checkout: Path, games: list[str], seconds: float, cpu_time: bool) -> dict[tuple[str, str], float]:
     """Decisions per second per (game, via) row of one bench_engines run in ``checkout``."""
     command = [sys.executable, str(BENCH), "--seconds", str(seconds), "--games", *games]
+    command += ["--cpu-time"] if cpu_time else []
     env = {**os.environ, "PYTHONPATH": str(checkout)}
     text = subprocess.run(command, cwd=checkout, env=env, capture_output=True, text=True, check=True).stdout
     found, game = {}, None
@@ -46,14 +50,16 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=1.0, help="wall time per row and run")
     parser.add_argument("--games", nargs="+", default=["hex", "y", "nex", "neuy", "reversi", "odoku"])
+    parser.add_argument("--cpu-time", action="store_true", help="rates by CPU time, not wall time (a busy machine)")
     args = parser.parse_args()
     ratios: dict[tuple[str, str], list[float]] = {}
     for _ in range(args.rounds):
-        old = rates(args.old.resolve(), args.games, args.seconds)
-        new = rates(args.new.resolve(), args.games, args.seconds)
+        old = rates(args.old.resolve(), args.games, args.seconds, args.cpu_time)
+        new = rates(args.new.resolve(), args.games, args.seconds, args.cpu_time)
         for row in old.keys() & new.keys():
             ratios.setdefault(row, []).append(new[row] / old[row])
-    print(f"new/old decisions per second, median of {args.rounds} alternating rounds")
+    clock = "CPU" if args.cpu_time else "wall"
+    print(f"new/old decisions per second ({clock} time), median of {args.rounds} alternating rounds")
     print(f"{'game':<12}{'via':<9}{'median':>8}{'min':>8}{'max':>8}")
     for (game, via), values in sorted(ratios.items()):
         print(f"{game:<12}{via:<9}{statistics.median(values):>8.3f}{min(values):>8.3f}{max(values):>8.3f}")

@@ -85,22 +85,49 @@ def apply(context, row, action):
         row[origin], row[action], row[cells + origin] = EMPTY, PIECE[seat], 0
         _move_amazon(context, row, seat, origin, action)
         row[fields + PARTIAL + 1], row[fields + STEP] = action, 2
+    elif _arrow(context, row, action) and _has_start(context, row, seat):
+        return
     else:
-        row[action] = BLOCK
-        record_move(context, row, row[fields + PARTIAL + 1])  # Amazons has no move limit
-        if row[fields + MOVES_LEFT] > 0 and _has_start(context, row, seat):
-            return
-        begin_turn(context, row)  # never two passed turns: every turn moves
-        _mark_origins(context, row, seat)
+        _pass_turn(context, row, seat)
         if not _has_start(context, row, 1 - seat):
             row[fields + OUTCOME] = 1 + seat  # the mover wins (``envs.kernels.OUTCOME_RETURNS``)
 
 
 @njit(cache=True, inline="always")
 def step(context, row, action, out):
-    """``apply``, then the legal cells after it into ``out``; their count (``rows.step``)."""
-    apply(context, row, action)
-    return legal(context, row, out)
+    """``apply``, then the legal cells after it into ``out``; their count (``rows.step``). After
+    an arrow the amazons that may start the next move are listed once, for the turn's end and
+    for ``out``."""
+    fields = 2 * context.params[CELLS]
+    if row[fields + STEP] != 2:
+        apply(context, row, action)
+        return legal(context, row, out)
+    seat = row[fields + SEAT]
+    if _arrow(context, row, action):
+        count = _starts(context, row, seat, out)
+        if count:
+            return count
+    _pass_turn(context, row, seat)
+    count = _starts(context, row, 1 - seat, out)
+    if count == 0:
+        row[fields + OUTCOME] = 1 + seat
+    return count
+
+
+@njit(cache=True, inline="always")
+def _arrow(context, row, action):
+    """The arrow on ``action`` that completes the move; whether the turn has moves left."""
+    fields = 2 * context.params[CELLS]
+    row[action] = BLOCK
+    record_move(context, row, row[fields + PARTIAL + 1])  # Amazons has no move limit
+    return row[fields + MOVES_LEFT] > 0
+
+
+@njit(cache=True, inline="always")
+def _pass_turn(context, row, seat):
+    """The other seat's turn after ``seat``'s (the caller judges whether it has a move)."""
+    begin_turn(context, row)  # never two passed turns: every turn moves
+    _mark_origins(context, row, seat)
 
 
 @njit(cache=True)

@@ -32,7 +32,7 @@ from envs.stones.hexagon import tables
 HexxagonContext = namedtuple("HexxagonContext", ["params", "schedule", "adjacent", "two_away", "scratch"])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def starts(board, cells, may_move, offset, restricted, adjacent, two_away, piece, out):
     """The cells that start a move of ``piece`` (``HexxagonRules.options`` with no stone
     picked), in order, into ``out``: the empty cells next to a stone that may move
@@ -58,7 +58,7 @@ def starts(board, cells, may_move, offset, restricted, adjacent, two_away, piece
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def landings(board, two_away, picked, out):
     """The empty cells two away from the picked stone, in order, into ``out``; their count."""
     count = 0
@@ -70,7 +70,7 @@ def landings(board, two_away, picked, out):
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def move_to(board, adjacent, piece, source, cell):
     """A move of ``piece`` to ``cell`` (a jump from ``source``; -1: a clone) with its captures."""
     if source >= 0:
@@ -82,7 +82,7 @@ def move_to(board, adjacent, piece, source, cell):
             board[other] = piece
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _options(context, row, out):
     params = context.params
     cells = params[CELLS]
@@ -109,7 +109,7 @@ def legal(context, row, out):
     return 0 if rows.is_over(context, row) else _options(context, row, out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def step(context, row, action, out):
     """``ScheduledGame.apply`` of the legal micro-step ``action``; the legal cells after it
     into ``out``, their count (0 at the end)."""
