@@ -203,13 +203,17 @@ def expected_mask(game, state, moved):
 
 class AmazonsReading(Reading):
     """Amazons by coordinates: each micro-step's mask, a turn that ends full or with no unmoved
-    amazon able to move, and a loser who had no move (both ids)."""
+    amazon able to move (any amazon, unrestricted), and a loser who had no move (both ids)."""
 
     def __init__(self, game):
         self.game, self.moved, self.moves_in_turn, self.turn = game, set(), 0, 0
 
     def legal(self, state):
-        return expected_mask(self.game, state, self.moved)
+        return expected_mask(self.game, state, self.done())
+
+    def done(self) -> set:
+        """The amazons that may not move again this turn: those moved, where the turn is restricted."""
+        return self.moved if self.game.restricted else set()
 
     def step(self, before, action, after):
         game, size, seat, step = self.game, self.game.rules.n, before.player, len(before.partial)
@@ -220,7 +224,7 @@ class AmazonsReading(Reading):
         self.moves_in_turn += 1
         if game.to_play(after) != seat:  # the turn is over: full, or no unmoved amazon can move
             full = self.moves_in_turn == game.schedule.moves(self.turn)
-            unmoved = [c for c in np.flatnonzero(after.board == PIECE[seat]) if c not in self.moved]
+            unmoved = [c for c in np.flatnonzero(after.board == PIECE[seat]) if c not in self.done()]
             assert full or not any(queen_targets(after.board, size, c) for c in unmoved)
             self.moved, self.moves_in_turn, self.turn = set(), 0, self.turn + 1
         else:
