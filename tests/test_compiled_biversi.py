@@ -17,8 +17,8 @@ def same_state(a, b) -> bool:
 def test_a_forced_pass_steps_as_the_engine():
     game = make_game("biversi", size=6)
     states = [s for s in games(game, range(40)) if game.legal_actions(s) == [game.PASS]]
-    assert states
-    assert check_positions(game, states[:5], same_state) == 5  # the pass, applied to each row
+    assert len(states) >= 2  # forced passes are rare: 2 in these 40 games
+    assert check_positions(game, states, same_state) == len(states)  # the pass, applied to each row
 
 
 def test_the_driver_gives_the_reference_results():

@@ -134,7 +134,8 @@ def test_the_text_diagram_and_the_pictures():
         "black",
         "",
     )
-    assert cells["d6"].actions == cells["d3"].actions == (game.parse_turn(state, "d")[0],) == (3 * 7 + 3,)
+    assert cells["d3"].actions == (game.parse_turn(state, "d")[0],) == (3 * 7 + 3,)  # where the disc lands
+    assert cells["d6"].actions == cells["d2"].actions == ()
     assert game.render_rgb(state).shape[2] == 3
 
 

@@ -233,7 +233,12 @@ class HexxagonReading(Reading):
         self.moves_in_turn, self.turn = 0, 0
 
     def legal(self, state):
-        return expected_mask(self.game, self.coords, state, self.origins)
+        return expected_mask(self.game, self.coords, state, self.movable(state, state.player))
+
+    def movable(self, state, seat) -> set:
+        """Where the turn's moves may start: its origins not moved yet, or, unrestricted, every
+        stone of the mover's."""
+        return self.origins if self.game.restricted else set(np.flatnonzero(state.board == PIECE[seat]).tolist())
 
     def step(self, before, action, after):
         game, coords, seat = self.game, self.coords, before.player
@@ -250,7 +255,8 @@ class HexxagonReading(Reading):
         if game.is_terminal(after) or game.to_play(after) == seat:
             return
         quota = game.schedule.moves(self.turn)
-        assert self.moves_in_turn == quota or expected_mask(game, coords, state_as(after, seat), self.origins) == []
+        stuck = state_as(after, seat)
+        assert self.moves_in_turn == quota or expected_mask(game, coords, stuck, self.movable(stuck, seat)) == []
         self.origins = set(np.flatnonzero(after.board == PIECE[1 - seat]).tolist())
         self.moves_in_turn, self.turn = 0, self.turn + 1
 

@@ -201,7 +201,7 @@ def sees(board, n, seat, cell):
 
 class SendItReading(Reading):
     """Send It by coordinates: the drops that see a stone of the mover's and keep a liberty
-    without taking one from the turn's stones, the board after each drop, the area count."""
+    without joining the turn's stones (where restricted), the board after each drop, the area count."""
 
     def __init__(self, game):
         self.game, self.n = game, game.rules.n
@@ -211,7 +211,7 @@ class SendItReading(Reading):
         for c in np.flatnonzero(board == EMPTY).tolist():
             if sees(board, self.n, seat, c):
                 _, (stones, free) = liberties_after(board, self.n, seat, c)
-                if free and not stones.intersection(state.placed):
+                if free and not (self.game.restricted and stones.intersection(state.placed)):
                     expected.append(c)
         return expected + [self.game.PASS]
 

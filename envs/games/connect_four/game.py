@@ -125,7 +125,7 @@ class ConnectFour(RowGame):
                 x=x,
                 y=y,
                 shape=layout.shape,
-                actions=(drops[cell % self.columns],) if playing and drops[cell % self.columns] >= 0 else (),
+                actions=(cell,) if playing and drops[cell % self.columns] == cell else (),  # the cell a disc lands on
                 owner=DISCS[state.row[cell]] or "",
                 fill=colour(BOARD_BLUE),
             )
