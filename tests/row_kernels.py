@@ -7,21 +7,7 @@ own because numba also compiles them again whenever this file changes."""
 from numba import njit
 
 from envs import compiled as rules
-
-
-@njit(cache=True)
-def legal_of(context, row, out):
-    return rules.legal(context, row, out)
-
-
-@njit(cache=True)
-def to_play_of(context, row):
-    return rules.to_play(context, row)
-
-
-@njit(cache=True)
-def returns_of(context, row, out):
-    rules.returns(context, row, out)
+from envs.kit import legal_of, returns_of, to_play_of  # noqa: F401 (the tests import them from here)
 
 
 @njit(cache=True)
