@@ -90,6 +90,18 @@ def test_any_plays_a_size_it_was_not_trained_on(zoo, players_from):
             make_player(bad, make_game("nex", size=5))
 
 
+def test_az_plays_a_zoo_format_file_at_any_size_and_only_its_game(zoo):
+    """A progress file (agents/net/zoo/training/, the zoo's format) is a player where no run
+    directory is left: ``az:PATH`` at its sizes and others, never another game."""
+    spec = f"az:{zoo / 'nex.pt'}"
+    plays_a_legal_game(f"{spec}:2", make_game("nex", size=5))
+    plays_a_legal_game(f"{spec}:0", make_game("nex", size=3))
+    with pytest.raises(ZooError, match=r"is for nex\(pie_rule=False, size=4\), not nex\(pie_rule=True, size=4\)"):
+        make_player(spec, make_game("nex", size=4, pie_rule=True))
+    with pytest.raises(ZooError, match="zoo network .*nex.pt.* hex"):
+        make_player(spec, make_game("hex", size=4))
+
+
 def test_mode_zoo_shows_the_sizes_and_the_board_they_leave_out(zoo):
     card = read_card("nex", zoo)
     text = format_card(card).splitlines()

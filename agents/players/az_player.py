@@ -8,7 +8,9 @@ likely legal action).
 The checkpoint must be for the same game and parameters as the game it plays, at
 any board size (the network's weights do not depend on it), e.g.
 ``gymnasium.make("Nex-v0", size=7, opponent="az:runs/nex/.../ckpt_step0000400.pt")``
-with a checkpoint trained on Nex 5x5.
+with a checkpoint trained on Nex 5x5. ``PATH`` may also be a file in the zoo's format,
+such as a training progress file (``agents/net/zoo/training/NAME.pt``, docs/zoo.md), which
+a fresh clone has where it has no run directory.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import yaml
 
 from agents.net.checkpoint import CheckpointError, build_network, load_checkpoint
 from agents.net.net_estimator import NetEstimator
+from agents.net.zoo import is_zoo_file, load_file
 from agents.players.mcts_player import SearchPlayer
 from agents.players.player import Player
 from agents.search.mcts import SearchConfig
@@ -46,6 +49,9 @@ class NetworkPlayer(Player):
 def load_az_player(path: str | Path, game: Game, simulations: int | None = None) -> Player:
     """A player from checkpoint ``path`` for ``game``: search with ``simulations``
     (default: the checkpoint's training budget), or the raw network for 0."""
+    if is_zoo_file(Path(path)):  # the zoo's format: a shipped network or a progress file, at any size
+        net, search, play = load_file(Path(path), game, any_size=True)
+        return network_player(game, net, search, simulations, play)
     checkpoint = load_checkpoint(path, game)
     net = build_network(checkpoint, path, game)
     try:
