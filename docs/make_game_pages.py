@@ -40,7 +40,7 @@ if str(ROOT) not in sys.path:  # the checkout's code, not another installed copy
 import yaml  # noqa: E402
 
 from agents.evaluation.report_page import headline, report_command  # noqa: E402
-from agents.evaluation.zoo_cards import board_note, default_changes, recipe_command  # noqa: E402
+from agents.evaluation.zoo_cards import board_note, default_changes, planned_figures, recipe_command  # noqa: E402
 from agents.net.zoo import ZOO_DIR, board_changes, read_card, weights_path, zoo_names  # noqa: E402
 from envs import CHANCE, GAMES, game_defaults, make_game  # noqa: E402
 from envs.board_view import board_svg  # noqa: E402
@@ -458,12 +458,38 @@ def index_page(found: dict, facts: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def games_table(found: dict, pages: str = "docs/games") -> str:
+def network_verdicts(game_cards: list[dict]) -> str:
+    """A game's zoo networks in a word each: the board each plays where it is not the default
+    (the text's) board, and the verdict of every figure its card sets a target for."""
+    if not game_cards:
+        return "none yet"
+    words = []
+    for card in game_cards:
+        goals = {planned.name: planned.goal for planned in planned_figures(card["game"])}
+        board = _overrides(default_changes(card)).strip()
+        verdicts = "; ".join(
+            f"{figure['name']}: {figure['value']:g}, {'met' if figure['met'] else 'missed'} ({figure['target']})"
+            for figure in card["figures"]
+            if goals.get(figure["name"]) is not None
+        )
+        where = f" at {board}, not the default board" if board else ""
+        words.append(f"`zoo:{card['name']}`{where}: {verdicts or 'no target set'}")
+    return "<br>".join(words)
+
+
+def games_table(found: dict, facts: dict, pages: str = "docs/games") -> str:
     """The games table of README.md (and of docs/index.md, whose links start at ``pages="games"``):
-    each game linked to its page, which holds its rules, network and recipes."""
-    lines = [TABLE_START, "", "| game | Gymnasium id | what it is |", "|------|--------------|------------|"]
+    each game linked to its page, which holds its rules, network and recipes, and its zoo
+    network's verdicts (its card's targets, docs/zoo.md)."""
+    lines = [
+        TABLE_START,
+        "",
+        "| game | Gymnasium id | what it is | zoo network: verdicts |",
+        "|------|--------------|------------|------------------------|",
+    ]
     lines += [
-        f"| [{about['title']}]({pages}/{name}.md) | `{GAMES[name][0]}` | {about['summary']} |"
+        f"| [{about['title']}]({pages}/{name}.md) | `{GAMES[name][0]}` | {about['summary']} "
+        f"| {network_verdicts(facts['cards'].get(name, []))} |"
         for name, (about, _) in found.items()
     ]
     return "\n".join(lines + ["", TABLE_END])
@@ -485,9 +511,9 @@ def expected_files(root: Path = ROOT, zoo: Path = ZOO_DIR) -> dict[str, str]:
         files[f"{PAGES}/{name}.md"] = game_page(name, about, sources, facts)
         files[f"{PAGES}/{name}.svg"] = picture(name)
     files[f"{PAGES}/index.md"] = index_page(found, facts)
-    files["README.md"] = with_games_table((root / "README.md").read_text(), games_table(found))
+    files["README.md"] = with_games_table((root / "README.md").read_text(), games_table(found, facts))
     index = "docs/index.md"
-    files[index] = with_games_table((root / index).read_text(), games_table(found, "games"), index)
+    files[index] = with_games_table((root / index).read_text(), games_table(found, facts, "games"), index)
     return files
 
 
