@@ -20,7 +20,8 @@ measure's ratio to the first column's.
 ``--profile`` adds, per column, where a position's milliseconds go: every function that does
 one part of self-play is wrapped by a timer for the measured games (exclusive time: a part
 nested in another counts only in itself), and the parts are the numba search kernels, the
-Gumbel root's sequential halving (Python), the network's planes (built by a kernel from the
+leaves' random playouts (the game's playout kernel, where ``playout_mix`` asks for them), the
+Gumbel root's sequential halving, the network's planes (built by a kernel from the
 search's rows, or ``game.observe`` of engine states), the inference call itself,
 the estimator's numpy around it (masking, softmax), the search's Python between kernels, the
 training targets (observation, outcome playouts),
@@ -71,7 +72,7 @@ from agents.net.inference_server import InferenceServer
 from agents.net.net_estimator import NetEstimator
 from agents.net.network import PolicyValueNet
 from agents.search.mcts import MCTS, select_action
-from agents.search.mcts.halving import SequentialHalving
+from agents.search.mcts.halving import RootHalvings, SequentialHalving
 from agents.training.feeds import ProcessFeed
 from agents.training.selfplay import self_play
 from agents.training.settings import build_settings
@@ -180,13 +181,16 @@ def main() -> None:
                 table[column][key] / table[first][key],
                 note=f"{args.rounds} rounds (medians), {num_games} games timed",
             )
-    for column in backends:
+    for (backend, feed), rows in rounds.items():
+        column = f"{backend}/{feed}"
+        each = ", ".join(f"{row['share of the ceiling, %']:.1f}%" for row in rows)
+        print(f"{column} share of the ceiling by round: {each}")
         records.add(
             f"{label} self-play with {column}",
             "share of the forward ceiling",
             "",
             table[column]["share of the ceiling, %"] / 100,
-            note=f"{args.rounds} rounds (medians), {num_games} games timed, "
+            note=f"{args.rounds} rounds (medians; by round {each}), {num_games} games timed, "
             f"{s.selfplay.concurrent_games} in flight; target 75%",
             unit="share",
         )
@@ -322,9 +326,10 @@ def counts_option(text: str | None, parser, option: str) -> list[int]:
 
 
 # What each wrapped function does: (where it is looked up, its name, the part of a position)
-KERNELS, HALVING, PLANES, INFERENCE, ESTIMATOR = (
+KERNELS, PLAYOUTS, HALVING, PLANES, INFERENCE, ESTIMATOR = (
     "search kernels (numba)",
-    "Gumbel root, sequential halving (Python)",
+    "leaf playouts (the game's kernel)",
+    "Gumbel root, sequential halving",
     "network planes",
     "inference call",
     "estimator's numpy around the call",
@@ -335,14 +340,16 @@ SEARCH, TARGETS, MOVES, LOOP = (
     "playing the chosen moves",
     "self-play loop (the rest)",
 )
-PARTS = (KERNELS, HALVING, PLANES, INFERENCE, ESTIMATOR, SEARCH, TARGETS, MOVES, LOOP)
+PARTS = (KERNELS, PLAYOUTS, HALVING, PLANES, INFERENCE, ESTIMATOR, SEARCH, TARGETS, MOVES, LOOP)
 WRAPPED = (
-    *((driver_module, name, KERNELS) for name in ("descend", "finish", "playouts", "legal_actions", "uniform_rows")),
+    *((driver_module, name, KERNELS) for name in ("descend", "finish", "legal_actions")),
+    (driver_module, "playouts", PLAYOUTS),
     (driver_module, "observe_leaves", PLANES),
     (NetEstimator, "estimate", PLANES),
     (NetEstimator, "estimate_planes", ESTIMATOR),
     (NetEstimator, "forward", ESTIMATOR),
     *((SequentialHalving, name, HALVING) for name in ("__init__", "choose", "selected", "improved_policy")),
+    *((RootHalvings, name, HALVING) for name in ("__init__", "choose")),
     (MCTS, "search_many", SEARCH),
     (selfplay_module, "_record", TARGETS),
     (selfplay_module, "_play", MOVES),

@@ -12,8 +12,10 @@ edge's action (or chance outcome) in ``edge_action``. A wave (one simulation of 
 ``to_play``/``returns``, expand new chance nodes by the game's ``chance`` and, in expectation
 mode, create all their outcomes; in sample mode draw the outcome), the leaf estimates, then
 :func:`finish` (expand the new decision leaves with the game's ``legal``, back up). With a
-network, Python runs between the two: it calls the estimator on the new leaves and sums each
-leaf's prior mass on its legal actions with numpy. An estimator with ``estimate_planes``
+network, Python runs between the two: it calls the estimator on the new leaves (and seeds their
+playouts where ``playout_mix`` asks for them); :func:`finish` sums each leaf's prior mass on its
+legal actions as numpy would. With Gumbel root search, one call per wave chooses every root's
+first child (:class:`~agents.search.mcts.halving.RootHalvings`). An estimator with ``estimate_planes``
 (``NetEstimator``) over the search's game, where the game registers ``observe``, gets the
 leaves' observation planes, legal masks and movers built from the rows in one
 :func:`observe_leaves` call into arrays made once per search; any other estimator gets the
@@ -50,6 +52,7 @@ from numba import njit
 
 from agents.search.estimators import RolloutEstimator, UniformEstimator
 from agents.search.mcts import python_rows
+from agents.search.mcts.halving import RootHalvings
 from agents.search.mcts.interface import checked, estimates
 from agents.search.mcts.kernels import (
     AT_TERMINAL,
@@ -68,6 +71,7 @@ from agents.search.mcts.kernels import (
 )
 from agents.search.mcts.python_rows import PythonRows
 from agents.search.mcts.tree import Tree, blank_nodes, doubled
+from agents.search.sums import pairwise_sum
 from envs import compiled as rules
 from envs.core import CHANCE, TERMINAL
 from envs.kernels import playout_seed
@@ -77,6 +81,7 @@ DONE, NEED_ROOM, NEED_DRAWS = range(3)  # what a kernel stopped at
 NODES, EDGES, LEAVES, PATH = range(4)  # counts entries (the first three) and need entries
 WAVE, PHASE, INDEX = range(3)  # progress entries: the wave, DESCEND or EXPAND, the root or leaf
 DESCEND, EXPAND = range(2)
+SUMMED = (np.float64, np.float32)  # priors whose sums the kernels add as numpy does; others become float64
 FIRST_EDGES = 2**18  # the most edges a search starts with (6 MiB)
 # Bit generators whose ``random()`` is one raw draw's top 53 bits (numpy's ``next_double``).
 RAW_DOUBLES = ("PCG64", "PCG64DXSM", "Philox", "SFC64")
@@ -160,6 +165,7 @@ class RowSearch:
         self.work = (np.empty(compiled.max_legal, np.int64), np.empty(outcomes, np.int64), np.empty(outcomes))
         self.progress, self.need = np.zeros(3, dtype=np.int64), np.zeros(4, dtype=np.int64)
         self.draws, self.streams = self._streams(rngs, count, simulations)
+        self.no_masks = np.zeros((0, mcts.game.info.num_actions), dtype=bool)  # for leaves without planes
         self.inputs = None  # the network's inputs for a wave's leaves, built from their rows
         observes = getattr(estimator, "game", None) is mcts.game and rules.provides(compiled, "observe")
         if self.kind is None and observes and hasattr(estimator, "estimate_planes"):
@@ -243,11 +249,10 @@ class RowSearch:
         if halving is None and self.kind is not None:
             self.run(first, last)
         else:
+            choices = None if halving is None else RootHalvings(halving)
             for wave in range(first, last):
-                if halving is not None:
-                    tree = self.tree()
-                    for index, root in enumerate(self.roots):
-                        self.firsts[index] = -1 if halving[index] is None else halving[index].choose(tree, root)
+                if choices is not None:
+                    choices.choose(self.nodes, self.values, self.edge_child, self.roots, self.firsts)
                 if self.kind is None:
                     self.step()
                 else:
@@ -270,6 +275,7 @@ class RowSearch:
         self.draws.give_back()  # the estimator may draw from the same generators
         count = int(self.counts[LEAVES])
         leaves, owners = self.leaves[:count], self.owners[:count]
+        masks = self.no_masks  # the decoded leaves' totals follow their legal actions' order
         if not count:
             priors = values = np.zeros((0, info.num_actions))
         elif self.inputs is None:
@@ -285,20 +291,14 @@ class RowSearch:
             priors, values = checked(self.estimator.estimate_planes(*inputs), count, info)
         mix = mcts._playout_mix
         if mix and count:  # each playout seeded from its root's generator, in leaf order
-            seeds = np.array([playout_seed(self.rngs[owner]) for owner in owners], dtype=np.int64)
+            seeds = np.array([playout_seed(self.rngs[owner]) for owner in owners.tolist()], dtype=np.int64)
             played = np.zeros((count, info.num_seats))
             self.kernels.playouts(compiled.context, self.rows, leaves, seeds, played)
             values = (1.0 - mix) * values + mix * played
-        masks = None if self.inputs is None else self.inputs[1]
-        totals = np.zeros(count)  # each leaf's prior mass on its legal actions, summed as numpy does
-        for i in np.flatnonzero(~self.kernels.uniform_rows(priors)):
-            if masks is None:
-                legal = self.work[0][: self.kernels.legal_actions(compiled.context, self.rows[leaves[i]], self.work[0])]
-            else:  # the same actions in the same order
-                legal = masks[i]
-            totals[i] = float(priors[i][legal].sum())
+        if priors.dtype not in SUMMED:
+            priors = priors.astype(np.float64)
         self.progress[INDEX] = 0
-        self.call(self.kernels.finish, priors, values, totals, mcts._expect)
+        self.call(self.kernels.finish, priors, values, masks, mcts._expect)
 
 
 @njit(cache=True)
@@ -326,15 +326,6 @@ def observe_leaves(context, tree, walks, scratch, planes, masks, movers):
         for k in range(rules.legal(context, rows[node], scratch)):
             masks[i, scratch[k]] = True
         movers[i] = nodes[node, PLAYER]
-
-
-@njit(cache=True)
-def uniform_rows(priors):
-    """``is_uniform`` of each row."""
-    result = np.zeros(priors.shape[0], dtype=np.bool_)
-    for i in range(priors.shape[0]):
-        result[i] = is_uniform(priors[i])
-    return result
 
 
 @njit(cache=True)
@@ -533,19 +524,39 @@ def back_up(tree, walks, expect):
 
 
 @njit(cache=True)
-def finish(context, tree, walks, work, draws, progress, need, priors, leaf_values, totals, expect):
+def finish(context, tree, walks, work, draws, progress, need, priors, leaf_values, masks, expect):
     """Expand the wave's decision leaves from ``progress[INDEX]`` on (estimate row ``i``: leaf
-    ``i``) and back every root's path up."""
+    ``i``) and back every root's path up. A leaf's prior mass on its legal actions is summed as
+    numpy sums ``priors[i][masks[i]]`` (no masks: ``priors[i][legal]``, in the game's order)."""
     leaves = walks[3]
     while progress[INDEX] < tree[6][LEAVES]:
         i = progress[INDEX]
         count = legal_room(context, tree, walks, leaves[i], work[0], need)
         if count < 0:
             return NEED_ROOM
-        attach(tree, leaves[i], work[0], count, priors[i], totals[i], leaf_values[i])
+        total = 0.0
+        if not is_uniform(priors[i]):  # else the priors are not used
+            total = legal_mass(priors[i], masks, i, work[0], count)
+        attach(tree, leaves[i], work[0], count, priors[i], total, leaf_values[i])
         progress[INDEX] += 1
     back_up(tree, walks, expect)
     return DONE
+
+
+@njit(cache=True)
+def legal_mass(prior_row, masks, i, legal, count):
+    """``prior_row[masks[i]].sum()`` (no ``masks``: ``prior_row[legal[:count]].sum()``) as numpy adds it."""
+    chosen, k = np.empty(prior_row.shape[0], prior_row.dtype), 0
+    if masks.shape[0]:
+        for a in range(masks.shape[1]):
+            if masks[i, a]:
+                chosen[k] = prior_row[a]
+                k += 1
+    else:
+        for k in range(count):
+            chosen[k] = prior_row[legal[k]]
+        k = count
+    return np.float64(pairwise_sum(chosen, k))
 
 
 @njit(cache=True)

@@ -8,7 +8,7 @@ import numba
 import numpy as np
 
 from agents.search.mcts.config import SearchConfig
-from agents.search.mcts.kernels import PLAYER
+from agents.search.mcts.kernels import FIRST_EDGE, PLAYER, child_stats
 from agents.search.mcts.tree import Tree
 
 
@@ -38,8 +38,9 @@ class SequentialHalving:
     ``sigma(q) = (c_visit + max_b N(b)) * c_scale * q``, with q the completed
     values for the mover (unvisited actions get the mixed value ``v_mix`` of
     the root's estimate and its visited children) rescaled to [0, 1]. The
-    arithmetic of a choice is one numba call (:func:`best_child`): it runs
-    before every simulation of every root.
+    arithmetic of a choice is :func:`best_child`; the search driver chooses every
+    root's child before a simulation in one call (:class:`RootHalvings`), :meth:`choose`
+    one root's.
     """
 
     def __init__(self, tree: Tree, root: int, config: SearchConfig, rng, add_noise: bool):
@@ -50,7 +51,7 @@ class SequentialHalving:
         self.noisy_logits = self.gumbel + self.logits
         self.order = rng.permutation(n)  # ties broken at random, not by action index
         self.value = tree.values[root, tree.nodes[root, PLAYER]]  # the estimator's: one visit so far
-        self.schedule = considered_visits(min(config.gumbel_actions, n), config.num_simulations - 1)
+        self.schedule = np.array(considered_visits(min(config.gumbel_actions, n), config.num_simulations - 1), np.int64)
         self.scale = config.gumbel_c_scale
         self.c_visit = config.gumbel_c_visit
         self.done = 0
@@ -82,6 +83,56 @@ class SequentialHalving:
 
     def _constants(self) -> tuple[float, float, float]:
         return float(self.value), float(self.c_visit), float(self.scale)
+
+
+class RootHalvings:
+    """The ``SequentialHalving`` of every root of a search (None at a chance root) as arrays, a
+    row per root, so that one kernel call (:func:`choose_children`) chooses every root's child
+    for a simulation as each one's :meth:`SequentialHalving.choose` would."""
+
+    def __init__(self, halvings: list):
+        count, present = len(halvings), [h for h in halvings if h is not None]
+        width = max((len(h.priors) for h in present), default=1)
+        steps = max((len(h.schedule) for h in present), default=1)
+        sizes = np.zeros(count, np.int64)  # each root's actions, 0 where it has no halving
+        priors, noisy_logits, orders = (
+            np.zeros((count, width)),
+            np.zeros((count, width)),
+            np.zeros((count, width), np.int64),
+        )
+        schedules, values = np.zeros((count, steps), np.int64), np.zeros(count)
+        for r, h in enumerate(halvings):
+            if h is not None:
+                n = sizes[r] = len(h.priors)
+                priors[r, :n], noisy_logits[r, :n], orders[r, :n] = h.priors, h.noisy_logits, h.order
+                schedules[r, : len(h.schedule)] = h.schedule
+                values[r] = h.value
+        constants = (present[0].c_visit, present[0].scale) if present else (0.0, 0.0)
+        done = np.zeros(count, np.int64)  # each root's choices so far
+        self.arrays = (sizes, priors, noisy_logits, orders, values, schedules, done, *map(float, constants))
+
+    def choose(self, nodes, values, edge_child, roots, firsts) -> None:
+        """Each root's child for the next simulation into ``firsts`` (-1 where it has no halving)."""
+        choose_children(nodes, values, edge_child, roots, firsts, self.arrays)
+
+
+@numba.njit(cache=True)
+def choose_children(nodes, values, edge_child, roots, firsts, halvings):
+    """:meth:`RootHalvings.choose`, ``halvings`` its ``arrays``."""
+    sizes, priors, noisy_logits, orders, root_values, schedules, done, c_visit, scale = halvings
+    for r in range(roots.shape[0]):
+        n = sizes[r]
+        if n == 0:
+            firsts[r] = -1
+            continue
+        root = roots[r]
+        start = nodes[root, FIRST_EDGE]
+        visits, q = child_stats(nodes, values, edge_child[start : start + n], max(nodes[root, PLAYER], 0))
+        allowed = visits == schedules[r, done[r]]
+        done[r] += 1
+        firsts[r] = best_child(
+            visits, q, allowed, priors[r, :n], noisy_logits[r, :n], orders[r, :n], root_values[r], c_visit, scale
+        )
 
 
 @numba.njit(cache=True)
