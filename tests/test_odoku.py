@@ -12,7 +12,7 @@ from agents.players.registry import make_player
 from envs import CHANCE, TERMINAL, GameOverError, IllegalActionError, NotationError, make_game
 from envs.games.odoku.game import (
     GROUP_NAMES,
-    GROUPS,
+    GROUP_CELLS,
     action_values,
     cell_index,
     group_status,
@@ -46,12 +46,12 @@ def test_sample_game_replays_with_exact_values_and_decided_groups(game):
     rows = sample_rows()
     assert len(rows) == 25
     names = [name.lower() for name in GROUP_NAMES]
-    before = [None] * len(GROUPS)
+    before = [None] * len(GROUP_CELLS)
     states = replay(game, [turn for turn, _, _ in rows])
     for (turn, exact, remarks), state in zip(rows, states):
         assert value(state) == pytest.approx(exact, abs=1e-9), turn
         now = group_status(state)
-        newly = {names[g]: now[g] for g in range(len(GROUPS)) if now[g] != before[g]}
+        newly = {names[g]: now[g] for g in range(len(GROUP_CELLS)) if now[g] != before[g]}
         assert newly == {k.lower(): v for k, v in remarks.items()}, turn
         before = now
     assert game.is_terminal(state)
@@ -72,10 +72,10 @@ def test_sample_game_round_trips_through_records(game):
 
 
 def test_groups_partition_the_board_three_times():
-    assert len(GROUPS) == 15 and all(len(g) == 5 for g in GROUPS)
-    counts = np.bincount([cell for group in GROUPS for cell in group], minlength=25)
+    assert len(GROUP_CELLS) == 15 and all(len(g) == 5 for g in GROUP_CELLS)
+    counts = np.bincount([cell for group in GROUP_CELLS for cell in group], minlength=25)
     assert (counts == 3).all()
-    assert set(GROUPS[10]) == {cell_index(c) for c in "c3 b3 d3 c2 c4".split()}
+    assert set(GROUP_CELLS[10]) == {cell_index(c) for c in "c3 b3 d3 c2 c4".split()}
 
 
 def test_empty_board_value(game):
@@ -131,10 +131,10 @@ def test_symmetries_preserve_values_and_map_observations(seed, moves):
 
 
 def test_symmetries_map_groups_onto_groups(game):
-    group_sets = {frozenset(g) for g in GROUPS}
+    group_sets = {frozenset(g) for g in GROUP_CELLS}
     for symmetry in game.symmetries():
         cell_perm = symmetry.action_perm[0::2] // 2
-        assert {frozenset(int(cell_perm[c]) for c in g) for g in GROUPS} == group_sets
+        assert {frozenset(int(cell_perm[c]) for c in g) for g in GROUP_CELLS} == group_sets
 
 
 def play(game, players, rng):
