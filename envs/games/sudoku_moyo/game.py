@@ -255,13 +255,13 @@ class SudokuMoyo(RowGame):
 
     def random_playout(self, state: SudokuMoyoState, rng: np.random.Generator) -> tuple[tuple[float, float], int, int]:
         """Random placements to the end in one numba call (a setup node draws its puzzle first)."""
-        if state.player == TERMINAL:
-            return self.returns(state), 0, 0
-        if state.player == CHANCE:
+        player = state.player
+        if player == CHANCE:
             state = self.step(state, self.sample_chance(state, rng))
-            if state.player == TERMINAL:
-                return self.returns(state), 0, 0
-        winner, placements = random_playout(state.row[: compiled.GIVEN], state.player, playout_seed(rng))
+            player = state.player
+        if player == TERMINAL:
+            return self.returns(state), 0, 0
+        winner, placements = random_playout(state.row, player, playout_seed(rng))  # reads the grid's 81 entries
         return ((1.0, -1.0) if winner == 0 else (-1.0, 1.0)), int(placements), int(placements)
 
     # --- symmetry ------------------------------------------------------------------------------------

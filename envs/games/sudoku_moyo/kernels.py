@@ -194,8 +194,8 @@ def _region_moves(grid, rows, cols, boxes, owner):
 
 @njit(cache=True)
 def random_playout(board, player, seed):
-    """Uniformly random legal placements from a position with ``player`` to move
-    until someone cannot move: ``(winner, placements)``. The legal placements
+    """Uniformly random legal placements from a position (``board``: its 81 digits first) with
+    ``player`` to move until someone cannot move: ``(winner, placements)``. The legal placements
     are taken in action order (cell, then digit) and one is picked with
     ``index, seed = draw(seed, count)``, as the tests' Python loop does."""
     grid = np.empty(81, np.int64)
