@@ -28,6 +28,7 @@ stepped per game in ``make_vec``).
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 from numba import njit
 
@@ -45,10 +46,16 @@ class RowState:
     __slots__ = ("row",)
 
     def __init__(self, row: np.ndarray):
-        self.row = row
+        self.row = np.ascontiguousarray(row, np.int32)  # the type the game's bound kernels take
 
     def copy(self):
-        return type(self)(self.row.copy())
+        other = object.__new__(type(self))
+        other.row = self.row.copy()
+        return other
+
+    def key(self) -> bytes:
+        """Hashable identity of the position (for transposition tables and solvers)."""
+        return self.row.tobytes()
 
 
 class Rows(CompiledGame):
@@ -82,6 +89,15 @@ class RowGame(Game):
         self.start = np.array(start, np.int32)
         self._rows = Rows(self, len(self.start), max_legal, max_chance)
         self._options = np.empty(max_legal, np.int64)
+        self._outcomes, self._probs = np.empty(max_chance, np.int64), np.empty(max_chance)
+        self._kernels = Kernels(self)
+
+    def __getstate__(self) -> dict:
+        return {**self.__dict__, "_kernels": None}  # compiled entry points stay in their process
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._kernels = Kernels(self)
 
     def compiled(self) -> Rows:
         return self._rows
@@ -91,39 +107,47 @@ class RowGame(Game):
         return self.state_class(self.start.copy())
 
     def to_play(self, state: RowState) -> int:
-        return int(to_play_of(self.context, state.row))
+        return self._kernels.to_play(self.context, state.row)
 
     def legal_actions(self, state: RowState) -> list[int]:
-        return self._options[: legal_of(self.context, state.row, self._options)].tolist()
+        return self._options[: self._kernels.legal(self.context, state.row, self._options)].tolist()
 
     def legal_mask(self, state: RowState) -> np.ndarray:
         mask = np.zeros(self.info.num_actions, dtype=bool)
-        mask[self._options[: legal_of(self.context, state.row, self._options)]] = True
+        mask[self._options[: self._kernels.legal(self.context, state.row, self._options)]] = True
         return mask
 
     def apply(self, state: RowState, action: int) -> None:
-        action = self.check_action(state, action)
-        if self.to_play(state) != CHANCE and not self.is_legal(state, action):
+        kernels, context, row = self._kernels, self.context, state.row
+        player = kernels.to_play(context, row)
+        if type(action) is int and (
+            kernels.offers(context, row, action, self._options)
+            if player >= 0
+            else player == CHANCE and kernels.offers_outcome(context, row, action, self._outcomes, self._probs)
+        ):
+            kernels.apply(context, row, action)  # the common case, checked by the kernels alone
+            return
+        action = self.check_action(state, action)  # its type and range, the end, a chance outcome
+        if player != CHANCE and not self.is_legal(state, action):
             raise IllegalActionError(
                 f"action {action} ({self.action_name(action)}): {self.illegal_reason(state, action)}"
             )
-        compiled.apply_row(self.context, state.row, action)
+        kernels.apply(context, row, action)
 
     def returns(self, state: RowState) -> tuple[float, ...]:
         out = np.zeros(self.info.num_seats)
-        returns_of(self.context, state.row, out)
+        self._kernels.returns(self.context, state.row, out)
         return tuple(out.tolist())
 
     def chance_outcomes(self, state: RowState) -> list[tuple[int, float]]:
         if self._rows.max_chance == 0 or self.to_play(state) != CHANCE:
             return []
-        outcomes, probs = np.empty(self._rows.max_chance, np.int64), np.empty(self._rows.max_chance)
-        count = compiled.chance_row(self.context, state.row, outcomes, probs)
-        return list(zip(outcomes[:count].tolist(), probs[:count].tolist()))
+        count = self._kernels.chance(self.context, state.row, self._outcomes, self._probs)
+        return list(zip(self._outcomes[:count].tolist(), self._probs[:count].tolist()))
 
     def observe(self, state: RowState) -> np.ndarray:
         out = np.empty(self.info.obs_shape, np.float32)
-        compiled.observe_row(self.context, state.row, out)
+        self._kernels.observe(self.context, state.row, out)
         return out
 
     # --- playouts: the engine loop's game for a seed (``Game.engine_playout``), in numba ------------
@@ -144,7 +168,7 @@ class RowGame(Game):
     def is_legal(self, state: RowState, action: int) -> bool:
         """Whether the decision ``action`` (in range) is legal: among ``legal``'s actions (a game
         whose row tells it sooner may say so)."""
-        return offers(self.context, state.row, action, self._options)
+        return self._kernels.offers(self.context, state.row, action, self._options)
 
     # --- errors in the game's words ----------------------------------------------------------------
     def action_name(self, action: int) -> str:
@@ -157,6 +181,38 @@ class RowGame(Game):
 
 
 # --- the registered kernels, called from Python on one row ----------------------------------------------
+class Kernels:
+    """A :class:`RowGame`'s one-row kernels, each compiled for the game's argument types and
+    called through its compiled entry point: numba's ordinary call types a namedtuple context
+    anew on every call, which costs more than a small game's rules. The arguments must keep
+    those types (a ``RowState``'s row is int32 and contiguous; the kit makes the rest)."""
+
+    __slots__ = ("to_play", "legal", "offers", "apply", "returns", "chance", "offers_outcome", "observe")
+
+    def __init__(self, game: RowGame):
+        context, row, options = game.context, game.start, game._options
+        self.to_play = _entry(to_play_of, context, row)
+        self.legal = _entry(legal_of, context, row, options)
+        self.offers = _entry(offers, context, row, 0, options)
+        self.apply = _entry(compiled.apply_row, context, row, 0)
+        self.returns = _entry(returns_of, context, row, np.zeros(game.info.num_seats))
+        self.chance = self.offers_outcome = self.observe = None  # the protocol's optional functions
+        if game.compiled().max_chance:
+            outcomes, probs = game._outcomes, game._probs
+            self.chance = _entry(compiled.chance_row, context, row, outcomes, probs)
+            self.offers_outcome = _entry(offers_outcome, context, row, 0, outcomes, probs)
+        if compiled.provides(game.compiled(), "observe"):
+            self.observe = _entry(compiled.observe_row, context, row, np.empty(game.info.obs_shape, np.float32))
+
+
+def _entry(kernel, *args):
+    """``kernel``'s compiled entry point for the types of ``args`` (compiled, or loaded from
+    numba's disk cache, now)."""
+    signature = tuple(numba.typeof(arg) for arg in args)
+    kernel.compile(signature)
+    return kernel.overloads[signature].entry_point
+
+
 @njit(cache=True)
 def legal_of(context, row, out):
     """The game's ``legal`` on one row: the count, the actions in ``out[:count]``."""
@@ -180,6 +236,16 @@ def offers(context, row, action, out):
     """Whether ``action`` is among the game's ``legal`` actions of ``row`` (``out``: scratch room)."""
     for k in range(compiled.legal(context, row, out)):
         if out[k] == action:
+            return True
+    return False
+
+
+@njit(cache=True)
+def offers_outcome(context, row, outcome, outcomes, probs):
+    """Whether ``outcome`` is among the game's ``chance`` outcomes of ``row`` (``outcomes`` and
+    ``probs``: scratch room)."""
+    for k in range(compiled.chance(context, row, outcomes, probs)):
+        if outcomes[k] == outcome:
             return True
     return False
 

@@ -3,6 +3,12 @@
 Every ``import`` and ``from ... import`` statement (top level or inside a
 function) of every module under ``envs/`` and ``agents/`` is read from its
 syntax tree, so a lazy import inside a function counts too.
+
+Within ``envs/`` the rules sit lowest: a numba module (the compiled protocol
+``envs.compiled``, the shared kernels, each game's ``kernels.py``/``compiled.py``)
+imports no engine, that is no ``envs.core.Game``, no ``envs.kit`` and no module
+that builds a ``Game`` (a game's ``game.py``...); the kit sits on the compiled
+protocol; the games sit on the kit.
 """
 
 import ast
@@ -91,6 +97,71 @@ def test_a_game_never_imports_another_game(path):
     own = f"envs.games.{parts[0]}" if len(parts) > 1 else "envs.games"
     games = {name for name in imports_of(path) if name.startswith("envs.games.")}
     assert sorted(name for name in games if not (name == own or name.startswith(own + "."))) == []
+
+
+def module_name(path: Path) -> str:
+    return ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+
+
+def is_engine(imported: set[str]) -> bool:
+    """Whether a module that imports ``imported`` builds a ``Game`` (from ``envs.core`` or the kit)."""
+    return "envs.core.Game" in imported or bool(forbidden(imported, ("envs.kit",)))
+
+
+ENGINES = {module_name(path) for path in modules("envs") if is_engine(imports_of(path))} - {"envs", "envs.kit"}
+NUMBA_MODULES = [
+    path
+    for path in modules("envs")
+    if forbidden(imports_of(path), ("numba",)) and module_name(path) not in ("envs.kit", "envs.numba_cache")
+]
+# Rules modules that still read an engine's Python module, each to go once its game's rules live
+# in its rows alone (the test below fails as soon as one no longer does, so the list only shrinks).
+ENGINE_READERS = {
+    "envs.games.amazons.kernels": "queen_rays from amazons/game.py",
+    "envs.games.biqala.kernels": "its tables and state class from biqala/game.py",
+    "envs.games.send_it.kernels": "geometry from send_it/game.py",
+    "envs.neutral.compiled": "StoneState from stones/rules.py",
+    "envs.schedule.rows": "ScheduledState from schedule/mutator.py",
+    "envs.stones.compiled": "StoneGame and StoneState from stones/rules.py",
+}
+
+
+def engine_imports(imported: set[str]) -> list[str]:
+    """The engines among ``imported``: ``envs.core.Game``, the kit, a game's ``game.py``, any module
+    that builds a ``Game``."""
+    games = [name for name in imported if name.startswith("envs.games.") and name.split(".")[3:4] == ["game"]]
+    return sorted({*forbidden(imported, ("envs.core.Game", "envs.kit", *ENGINES)), *games})
+
+
+@pytest.mark.parametrize("path", NUMBA_MODULES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_rules_modules_import_no_engine(path):
+    found = engine_imports(imports_of(path))
+    if module_name(path) in ENGINE_READERS:
+        assert found, f"{module_name(path)} reads no engine any more: take it off ENGINE_READERS"
+    else:
+        assert found == []
+
+
+def test_the_kit_sits_on_the_compiled_protocol():
+    imported = imports_of(ROOT / "envs" / "kit.py")
+    assert {"envs.compiled", "envs.row_playout"} <= imported
+    assert forbidden(imported, tuple(ENGINES - {"envs.core"})) == []  # no env, records, game...
+
+
+def test_the_engine_check_sees_a_rules_module_that_imports_an_engine(tmp_path):
+    module = tmp_path / "kernels.py"
+    module.write_text(
+        "from envs.core import TERMINAL, Game\nfrom envs.compiled import register\n"
+        "def f():\n    from envs.games.odoku.game import cell_name\n    import envs.kit\n"
+    )
+    assert engine_imports(imports_of(module)) == [
+        "envs.core.Game",
+        "envs.games.odoku.game",
+        "envs.games.odoku.game.cell_name",
+        "envs.kit",
+    ]
+    assert "envs.games.odoku.game" in ENGINES
+    assert ROOT / "envs" / "games" / "odoku" / "compiled.py" in NUMBA_MODULES
 
 
 def test_the_envs_layers_see_an_upward_import():

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from agents.players.registry import make_player
 from envs import CHANCE, TERMINAL, GameOverError, IllegalActionError, NotationError, make_game
 from envs.games.odoku.game import (
+    GROUP_CELLS,
     GROUP_NAMES,
-    GROUPS,
     action_values,
     cell_index,
     group_status,
@@ -46,12 +46,12 @@ def test_sample_game_replays_with_exact_values_and_decided_groups(game):
     rows = sample_rows()
     assert len(rows) == 25
     names = [name.lower() for name in GROUP_NAMES]
-    before = [None] * len(GROUPS)
+    before = [None] * len(GROUP_CELLS)
     states = replay(game, [turn for turn, _, _ in rows])
     for (turn, exact, remarks), state in zip(rows, states):
         assert value(state) == pytest.approx(exact, abs=1e-9), turn
         now = group_status(state)
-        newly = {names[g]: now[g] for g in range(len(GROUPS)) if now[g] != before[g]}
+        newly = {names[g]: now[g] for g in range(len(GROUP_CELLS)) if now[g] != before[g]}
         assert newly == {k.lower(): v for k, v in remarks.items()}, turn
         before = now
     assert game.is_terminal(state)
@@ -72,10 +72,10 @@ def test_sample_game_round_trips_through_records(game):
 
 
 def test_groups_partition_the_board_three_times():
-    assert len(GROUPS) == 15 and all(len(g) == 5 for g in GROUPS)
-    counts = np.bincount([cell for group in GROUPS for cell in group], minlength=25)
+    assert len(GROUP_CELLS) == 15 and all(len(g) == 5 for g in GROUP_CELLS)
+    counts = np.bincount([cell for group in GROUP_CELLS for cell in group], minlength=25)
     assert (counts == 3).all()
-    assert set(GROUPS[10]) == {cell_index(c) for c in "c3 b3 d3 c2 c4".split()}
+    assert set(GROUP_CELLS[10]) == {cell_index(c) for c in "c3 b3 d3 c2 c4".split()}
 
 
 def test_empty_board_value(game):
@@ -131,10 +131,10 @@ def test_symmetries_preserve_values_and_map_observations(seed, moves):
 
 
 def test_symmetries_map_groups_onto_groups(game):
-    group_sets = {frozenset(g) for g in GROUPS}
+    group_sets = {frozenset(g) for g in GROUP_CELLS}
     for symmetry in game.symmetries():
         cell_perm = symmetry.action_perm[0::2] // 2
-        assert {frozenset(int(cell_perm[c]) for c in g) for g in GROUPS} == group_sets
+        assert {frozenset(int(cell_perm[c]) for c in g) for g in GROUP_CELLS} == group_sets
 
 
 def play(game, players, rng):
@@ -310,3 +310,63 @@ def test_the_engine_loop_refuses_chance():
         game.apply(state, game.legal_actions(state)[0])
     with pytest.raises(ValueError, match="without chance"):
         game.engine_playout(state, 1)
+
+
+# --- the kit's chance path (envs.kit.RowGame over compiled.py's row), on Odoku ----------------------------
+def test_chance_outcomes_are_checked_by_the_kernels_in_every_integer_form():
+    game = make_game("odoku", bias=0.25)
+    for outcome in (np.int64(1), np.array(1), 1):
+        state = game.initial_state()
+        game.apply(state, outcome)
+        assert game.to_play(state) == 1
+    state = game.initial_state()
+    for outcome, message in ((2, r"chance node; outcomes are \[0, 1\]"), (-1, "chance node"), (True, "integer")):
+        with pytest.raises(IllegalActionError, match=message):
+            game.apply(state, outcome)
+    assert game.to_play(state) == CHANCE and state.moves == 0  # refused outcomes change nothing
+    game.apply(state, 0)
+    game.apply(state, np.int32(22))  # a decision in numpy's integer type: checked the slow way, played
+    assert state.board[11] == 1 and state.blue[GROUP_NAMES.index("row3")] == 1 and game.to_play(state) == CHANCE
+
+
+def test_the_coin_falls_by_the_bias():
+    game = make_game("odoku", bias=0.25)
+    rng, state = np.random.default_rng(3), game.initial_state()
+    draws = np.array([game.sample_chance(state, rng) for _ in range(4000)])
+    assert set(draws.tolist()) == {0, 1}
+    assert (draws == 0).mean() == pytest.approx(0.25, abs=4 * np.sqrt(0.25 * 0.75 / 4000))
+
+
+def test_the_state_is_the_compiled_row(game):
+    turns = [turn for turn, _, _ in sample_rows()][:7]
+    states = [game.initial_state(), *(state.copy() for state in replay(game, turns))]
+    compiled = game.compiled()
+    assert compiled.max_chance == 2 and compiled.max_legal == 50 and compiled.width == len(states[0].row)
+    for state in states:
+        again = compiled.decode(compiled.encode(state))
+        assert type(again) is type(state) and again.key() == state.key() and again.row is not state.row
+        assert [again.board, again.blue, again.white, again.player, again.moves] == [
+            state.board,
+            state.blue,
+            state.white,
+            CHANCE,
+            states.index(state),
+        ]
+    assert len({state.key() for state in states}) == len(states)
+    wide = type(states[3])(states[3].row.astype(np.int64))  # a row of another integer type is taken as int32
+    assert wide.row.dtype == np.int32 and game.legal_actions(wide) == game.legal_actions(states[3])
+
+
+def test_a_pickled_game_plays_the_same_game(game):
+    """Games cross process boundaries (self-play workers): the kit binds its kernels again there."""
+    import pickle
+
+    copy = pickle.loads(pickle.dumps(game))
+    rng = np.random.default_rng(5)
+    state, other = game.initial_state(), copy.initial_state()
+    while not game.is_terminal(state):
+        action = game.sample_chance(state, rng) if game.is_chance(state) else game.legal_actions(state)[0]
+        game.apply(state, action)
+        copy.apply(other, action)
+        np.testing.assert_array_equal(copy.observe(other), game.observe(state))
+    assert copy.returns(other) == game.returns(state) and copy.is_terminal(other)

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from agents.search.solver import Solver
 from envs import CHANCE, TERMINAL, GameError, IllegalActionError, NotationError, make_game
+from envs.games.sudoku_moyo import compiled
 from envs.games.sudoku_moyo.game import SudokuMoyoState, grid_text, puzzle_text, symmetry
 from envs.games.sudoku_moyo.kernels import random_playout
 from envs.kernels import draw
@@ -372,21 +373,21 @@ def test_only_permutations_within_bands_and_stacks_keep_the_owners():
 
 
 def image_state(state, sym_digits, rows, columns, half):
-    """The position mapped cell by cell and digit by digit, built from scratch."""
-    image = SudokuMoyoState()
-    given = bytearray(81)
+    """The position mapped cell by cell and digit by digit, built from scratch as a row."""
+    row = np.zeros_like(state.row)
     for c in range(81):
         r, k = rows[c // 9], columns[c % 9]
         if half:
             r, k = 8 - r, 8 - k
         if state.grid[c]:
-            image.place(r * 9 + k, sym_digits[state.grid[c] - 1] + 1)
-            given[r * 9 + k] = state.given[c]
-    image.given = bytes(given)
-    image.opening = image.has_move_in(2)
-    image.player = TERMINAL if state.player == TERMINAL else (1 - state.player if half else state.player)
-    image.stuck = -1 if state.stuck < 0 else (1 - state.stuck if half else state.stuck)
-    return image
+            row[r * 9 + k] = sym_digits[state.grid[c] - 1] + 1
+            row[compiled.GIVEN + r * 9 + k] = state.given[c]
+    player, stuck = state.player, state.stuck
+    row[compiled.PLAYER] = TERMINAL if player == TERMINAL else (1 - player if half else player)
+    row[compiled.STUCK] = -1 if stuck < 0 else (1 - stuck if half else stuck)
+    row[compiled.OPENING] = bool(placements(list(row[:81]), CENTRE))  # while the centre takes a digit
+    row[compiled.PUZZLE] = -1
+    return SudokuMoyoState(row)
 
 
 def test_symmetries_map_positions_legal_moves_and_planes():

@@ -1,10 +1,21 @@
-"""Odoku as an ``envs.compiled.CompiledGame``: its rules in numba over one flat row, the coin a
-chance node before every move.
+"""Odoku's rules in numba over one flat row (``envs.compiled``'s protocol), the coin a chance
+node before every move; ``envs.kit.RowGame`` makes them the engine (``game.py``).
 
-A row (int32) holds the board (25 cells: 0 empty, 1 blue, 2 white), the blue then the white
-stones of each of the 15 groups (``COUNTS``), then ``PLAYER`` (a seat, CHANCE or TERMINAL) and
-``MOVES`` (placements made). The context is an :class:`OdokuContext`: ``bias`` (float64 ``[1]``,
-the probability that the coin picks B). ``fill_playout`` is also the engine's random playout.
+Cells (index = (row - 1) * 5 + column), row 5 is north::
+
+    5 | 20 21 22 23 24
+    4 | 15 16 17 18 19
+    3 | 10 11 12 13 14
+    2 |  5  6  7  8  9
+    1 |  0  1  2  3  4
+         a  b  c  d  e
+
+Every cell lies in exactly three of the 15 groups: its row, its column and one of the five
+regions (the cross and four pinwheel corners). A row (int32) holds the board (25 cells: 0 empty,
+1 blue, 2 white), the blue then the white stones of each group (``COUNTS``), then ``PLAYER`` (a
+seat, CHANCE or TERMINAL) and ``MOVES`` (placements made). The context is an
+:class:`OdokuContext`: ``bias`` (float64 ``[1]``, the probability that the coin picks B).
+``fill_playout`` is the random playout.
 """
 
 from __future__ import annotations
@@ -14,48 +25,61 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from envs.compiled import CompiledGame, register
+from envs.compiled import register
 from envs.core import CHANCE, TERMINAL
-from envs.games.odoku.game import CELL_GROUPS, NUM_CELLS, SIZE, OdokuState
 from envs.kernels import draw
 
+SIZE = 5
+NUM_CELLS = SIZE * SIZE
 EMPTY, BLUE, WHITE = 0, 1, 2
-GROUPS = 15
+
+
+def cell_index(name: str) -> int:
+    """``"b3"`` -> 11."""
+    return (int(name[1:]) - 1) * SIZE + "abcde".index(name[0])
+
+
+REGIONS = {
+    "cross": "c3 b3 d3 c2 c4",
+    "NE": "d4 d5 e4 e5 c5",
+    "SE": "d1 d2 e1 e2 e3",
+    "SW": "a1 a2 b1 b2 c1",
+    "NW": "a4 a5 b4 b5 a3",
+}
+GROUP_CELLS: tuple[tuple[int, ...], ...] = (
+    tuple(tuple(r * SIZE + c for c in range(SIZE)) for r in range(SIZE))
+    + tuple(tuple(r * SIZE + c for r in range(SIZE)) for c in range(SIZE))
+    + tuple(tuple(cell_index(n) for n in cells.split()) for cells in REGIONS.values())
+)
+GROUPS = len(GROUP_CELLS)
+CELL_GROUPS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(g for g, cells in enumerate(GROUP_CELLS) if cell in cells) for cell in range(NUM_CELLS)
+)
+_CELL_GROUPS = np.array(CELL_GROUPS, np.int64)  # [cell] -> (row, column, region) groups
+
 COUNTS = NUM_CELLS  # the blue counts, then the white ones
 PLAYER = COUNTS + 2 * GROUPS
 MOVES = PLAYER + 1
+WIDTH = MOVES + 1
+MAX_LEGAL = 2 * NUM_CELLS
+MAX_CHANCE = 2
 OdokuContext = namedtuple("OdokuContext", ["bias"])
-_CELL_GROUPS = np.array(CELL_GROUPS, np.int64)  # [cell] -> (row, column, region) groups
 
 
-class OdokuRows(CompiledGame):
-    """The ``CompiledGame`` of an ``Odoku`` (module docstring)."""
+def context(bias: float) -> OdokuContext:
+    return OdokuContext(np.array([bias]))
 
-    width = MOVES + 1
-    max_legal = 2 * NUM_CELLS
-    max_chance = 2
 
-    def __init__(self, game):
-        self.context = OdokuContext(np.array([game.bias]))
-
-    def encode(self, state: OdokuState) -> np.ndarray:
-        row = np.zeros(self.width, np.int32)
-        row[:COUNTS] = state.board
-        row[COUNTS:PLAYER] = state.blue + state.white
-        row[PLAYER], row[MOVES] = state.player, state.moves
-        return row
-
-    def decode(self, row: np.ndarray) -> OdokuState:
-        state = OdokuState()
-        state.board = row[:COUNTS].tolist()
-        state.blue, state.white = row[COUNTS : COUNTS + GROUPS].tolist(), row[COUNTS + GROUPS : PLAYER].tolist()
-        state.player, state.moves = int(row[PLAYER]), int(row[MOVES])
-        return state
+def start_row() -> np.ndarray:
+    """The empty board, the coin to flip."""
+    row = np.zeros(WIDTH, np.int32)
+    row[PLAYER] = CHANCE
+    return row
 
 
 @njit(cache=True)
 def legal(context, row, out):
-    """``Odoku.legal_actions``: both colours on every empty cell, none at a chance node."""
+    """Both colours on every empty cell, none at a chance node."""
     if row[PLAYER] < 0:
         return 0
     count = 0
@@ -68,7 +92,7 @@ def legal(context, row, out):
 
 @njit(cache=True)
 def apply(context, row, action):
-    """``Odoku.apply``: at a chance node the coin's outcome is the seat to move."""
+    """A placement; at a chance node the coin's outcome is the seat to move."""
     if row[PLAYER] == CHANCE:
         row[PLAYER] = action
         return
@@ -87,7 +111,7 @@ def to_play(context, row):
 
 @njit(cache=True)
 def chance(context, row, outcomes, probs):
-    """``Odoku.chance_outcomes``: B moves (0) with probability ``bias``, else A (1)."""
+    """B moves (0) with probability ``bias``, else A (1)."""
     if row[PLAYER] != CHANCE:
         return 0
     outcomes[0], outcomes[1] = 0, 1
@@ -97,7 +121,7 @@ def chance(context, row, outcomes, probs):
 
 @njit(cache=True)
 def b_return(counts):
-    """B's return of a full board (``Odoku.returns``' first entry); ``counts``: the row's."""
+    """B's return of a full board: (balanced groups - 7.5) / 7.5; ``counts``: the row's."""
     score = 0
     for g in range(GROUPS):
         score += counts[g] + counts[GROUPS + g] == SIZE and 2 <= counts[g] <= 3
@@ -114,7 +138,7 @@ def returns(context, row, out):
 
 @njit(cache=True)
 def fill_playout(board, blue, seed):
-    """B's return of a random playout (``Odoku.random_playout``): under uniformly random play
+    """B's return of a random playout: under uniformly random play
     every empty cell ends with an independent fair-coin colour, whoever the coins pick to place
     it, so the final board is drawn directly, a colour per empty cell in cell order from the
     ``draw`` stream at ``seed`` (0: blue). ``blue``: the blue stones per group."""
@@ -134,7 +158,7 @@ def fill_playout(board, blue, seed):
 
 @njit(cache=True)
 def playout(context, row, seed, out):
-    """``Odoku.random_playout``'s returns (the same kernel)."""
+    """The returns of :func:`fill_playout`."""
     if row[PLAYER] == TERMINAL:
         returns(context, row, out)
         return
@@ -144,7 +168,7 @@ def playout(context, row, seed, out):
 
 @njit(cache=True)
 def observe(context, row, out):
-    """``Odoku.observe`` into ``out`` ``[11, 5, 5]``: the cell's colour or emptiness, the seat to
+    """The network's planes into ``out`` ``[11, 5, 5]`` (``Odoku``'s docstring): the cell's colour or emptiness, the seat to
     move, and per cell its three groups' blue and white counts (over ``SIZE``)."""
     flat = out.reshape(11, NUM_CELLS)
     flat[:] = 0.0

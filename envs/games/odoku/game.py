@@ -1,18 +1,12 @@
 """Odoku: 5x5, a coin flip before every move decides who moves (docs/games/odoku.md).
 
-Cells (index = (row - 1) * 5 + column), row 5 is north::
-
-    5 | 20 21 22 23 24
-    4 | 15 16 17 18 19
-    3 | 10 11 12 13 14
-    2 |  5  6  7  8  9
-    1 |  0  1  2  3  4
-         a  b  c  d  e
+The rules are ``compiled.py``'s (the cell diagram and the row's layout are there);
+``envs.kit.RowGame`` makes them the engine. Here are what a person reads or types (the table
+below, notation, text, the board view), the symmetries and the exact evaluation (the
+random-turn theorem: the ``oracle`` player, the turn judge).
 
 Action = 2 * cell + colour (0 = blue ``X``, 1 = white ``O``); chance outcome
 0 = B (seat 0, Balancer) moves, 1 = A (seat 1, Anti-balancer) moves.
-Every cell lies in exactly three of the 15 groups: its row, its column and one
-of the five regions (cross and four pinwheel corners).
 """
 
 from __future__ import annotations
@@ -23,56 +17,26 @@ from typing import Sequence
 
 import numpy as np
 
-from envs.core import (
-    CHANCE,
-    TERMINAL,
-    Game,
-    GameInfo,
-    IllegalActionError,
-    NotationError,
-    Symmetry,
-    turn_text,
-)
+from envs.core import CHANCE, TERMINAL, GameInfo, IllegalActionError, NotationError, Symmetry, turn_text
+from envs.games.odoku import compiled
+from envs.games.odoku.compiled import CELL_GROUPS, EMPTY, GROUP_CELLS, NUM_CELLS, REGIONS, SIZE, cell_index
 from envs.kernels import playout_seed
+from envs.kit import RowGame, RowState
 
-SIZE = 5
-NUM_CELLS = SIZE * SIZE
-EMPTY, BLUE, WHITE = 0, 1, 2
 COLOUR_LETTERS = "XO"  # colour 0 = blue, 1 = white
 SEAT_NAMES = ("B", "A")
 MAX_SCORE = 15
 HALF_SCORE = MAX_SCORE / 2  # the score of a fair game: returns are (score - HALF_SCORE) / HALF_SCORE
 
 
-def cell_index(name: str) -> int:
-    """``"b3"`` -> 11."""
-    return (int(name[1:]) - 1) * SIZE + "abcde".index(name[0])
-
-
 def cell_name(cell: int) -> str:
     return "abcde"[cell % SIZE] + str(cell // SIZE + 1)
 
 
-REGIONS = {
-    "cross": "c3 b3 d3 c2 c4",
-    "NE": "d4 d5 e4 e5 c5",
-    "SE": "d1 d2 e1 e2 e3",
-    "SW": "a1 a2 b1 b2 c1",
-    "NW": "a4 a5 b4 b5 a3",
-}
 GROUP_NAMES: tuple[str, ...] = (
     tuple(f"row{r}" for r in range(1, 6)) + tuple(f"col{c}" for c in "abcde") + tuple(REGIONS)
 )
-GROUPS: tuple[tuple[int, ...], ...] = (
-    tuple(tuple(r * SIZE + c for c in range(SIZE)) for r in range(SIZE))
-    + tuple(tuple(r * SIZE + c for r in range(SIZE)) for c in range(SIZE))
-    + tuple(tuple(cell_index(n) for n in cells.split()) for cells in REGIONS.values())
-)
-CELL_GROUPS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(g for g, cells in enumerate(GROUPS) if cell in cells) for cell in range(NUM_CELLS)
-)
-_CELL_GROUP_INDEX = np.array(CELL_GROUPS)  # [cell] -> (row group, column group, region group)
-_MEMBERSHIP = np.array([[cell in cells for cells in GROUPS] for cell in range(NUM_CELLS)], dtype=np.int64)
+_MEMBERSHIP = np.array([[cell in cells for cells in GROUP_CELLS] for cell in range(NUM_CELLS)], dtype=np.int64)
 REGION_OF_CELL: tuple[int, ...] = tuple(groups[2] - 10 for groups in CELL_GROUPS)
 # one letter per region for text boards: the cross, then the pinwheel corners by compass point
 REGION_LETTERS = {"cross": "C", "NE": "N", "SE": "E", "SW": "S", "NW": "W"}
@@ -92,33 +56,38 @@ P_BALANCED = tuple(
 )
 
 
-class OdokuState:
-    """Board, per-group colour counts, and whose turn (CHANCE before every move)."""
+class OdokuState(RowState):
+    """A position as ``compiled.py``'s row; the properties read it (copies, as Python ints)."""
 
-    __slots__ = ("board", "blue", "white", "player", "moves")
+    __slots__ = ()
 
-    def __init__(self):
-        self.board = [EMPTY] * NUM_CELLS
-        self.blue = [0] * len(GROUPS)
-        self.white = [0] * len(GROUPS)
-        self.player = CHANCE
-        self.moves = 0
+    @property
+    def board(self) -> list[int]:
+        """Per cell: 0 empty, 1 blue, 2 white."""
+        return self.row[:NUM_CELLS].tolist()
 
-    def copy(self) -> "OdokuState":
-        other = OdokuState.__new__(OdokuState)
-        other.board = self.board[:]
-        other.blue = self.blue[:]
-        other.white = self.white[:]
-        other.player = self.player
-        other.moves = self.moves
-        return other
+    @property
+    def blue(self) -> list[int]:
+        """Blue stones per group (``GROUP_CELLS``' order)."""
+        return self.row[compiled.COUNTS : compiled.COUNTS + compiled.GROUPS].tolist()
 
-    def key(self) -> tuple:
-        """Hashable identity of the position (for transposition tables)."""
-        return (bytes(self.board), self.player)
+    @property
+    def white(self) -> list[int]:
+        """White stones per group."""
+        return self.row[compiled.COUNTS + compiled.GROUPS : compiled.PLAYER].tolist()
+
+    @property
+    def player(self) -> int:
+        """The seat to move, CHANCE (the coin to flip) or TERMINAL."""
+        return int(self.row[compiled.PLAYER])
+
+    @property
+    def moves(self) -> int:
+        """Placements made."""
+        return int(self.row[compiled.MOVES])
 
 
-class Odoku(Game):
+class Odoku(RowGame):
     """The rules of Odoku (``Odoku-v0``); ``bias`` is the probability that the coin picks B.
 
     ``size`` must be 5 (accepted so that ``game.size`` exists for every game).
@@ -157,7 +126,7 @@ class Odoku(Game):
         if not 0.0 < bias < 1.0:
             raise ValueError(f"bias must lie strictly between 0 and 1, got {bias}")
         self.bias = float(bias)
-        self.info = GameInfo(
+        info = GameInfo(
             name="odoku",
             seat_names=SEAT_NAMES,
             num_actions=2 * NUM_CELLS,
@@ -166,73 +135,29 @@ class Odoku(Game):
             has_chance=True,
             params={"bias": self.bias},
         )
-        self._chance = [(0, self.bias), (1, 1.0 - self.bias)]
-        self._compiled = None
+        super().__init__(
+            info, compiled.context(self.bias), compiled.start_row(), compiled.MAX_LEGAL, compiled.MAX_CHANCE
+        )
 
-    # --- transitions ---------------------------------------------------------------
-    def compiled(self):
-        """``envs.games.odoku.compiled``'s rules over a flat row, the coin a chance node."""
-        if self._compiled is None:
-            from envs.games.odoku.compiled import OdokuRows
-
-            self._compiled = OdokuRows(self)
-        return self._compiled
-
-    def initial_state(self) -> OdokuState:
-        return OdokuState()
-
-    def to_play(self, state: OdokuState) -> int:
-        return state.player
-
-    def chance_outcomes(self, state: OdokuState) -> list[tuple[int, float]]:
-        return self._chance if state.player == CHANCE else []
-
-    def legal_actions(self, state: OdokuState) -> list[int]:
-        if state.player < 0:
-            return []
-        board = state.board
-        return [a for a in range(2 * NUM_CELLS) if board[a >> 1] == EMPTY]
-
-    def legal_mask(self, state: OdokuState) -> np.ndarray:
-        if state.player < 0:
-            return np.zeros(2 * NUM_CELLS, dtype=bool)
-        return np.repeat(np.asarray(state.board) == EMPTY, 2)
-
-    def apply(self, state: OdokuState, action: int) -> None:
-        if type(action) is not int:
-            action = self.check_action(state, action)
-        if state.player == CHANCE and (action == 0 or action == 1):
-            state.player = action
-            return
-        action = self.check_action(state, action)
-        cell, colour = divmod(action, 2)
-        if state.board[cell] != EMPTY:
-            raise IllegalActionError(f"{self.action_to_text(state, action)}: cell {cell_name(cell)} is occupied")
-        state.board[cell] = BLUE if colour == 0 else WHITE
-        counts = state.blue if colour == 0 else state.white
-        for g in CELL_GROUPS[cell]:
-            counts[g] += 1
-        state.moves += 1
-        state.player = TERMINAL if state.moves == NUM_CELLS else CHANCE
-
-    def returns(self, state: OdokuState) -> tuple[float, float]:
-        if state.player != TERMINAL:
-            return (0.0, 0.0)
-        b_return = (score(state) - HALF_SCORE) / HALF_SCORE
-        return (b_return, -b_return)
+    state_class = OdokuState
 
     def random_playout(self, state: OdokuState, rng: np.random.Generator) -> tuple[tuple[float, float], int, int]:
         """Random play from ``state`` to the end, by its final board alone: every empty cell
-        gets a fair-coin colour (``envs.games.odoku.compiled.fill_playout``, exactly the
-        random-play distribution), from one ``playout_seed`` draw of ``rng``."""
+        gets a fair-coin colour (``compiled.fill_playout``, exactly the random-play
+        distribution), from one ``playout_seed`` draw of ``rng``."""
         if state.player == TERMINAL:
             return self.returns(state), 0, 0
-        from envs.games.odoku.compiled import fill_playout  # numba kernels, compiled on first use
-
-        board = np.array(state.board, np.int64)
-        b_return = fill_playout(board, np.array(state.blue, np.int64), playout_seed(rng))
-        empty = int(np.count_nonzero(board == EMPTY))
+        row = state.row
+        b_return = compiled.fill_playout(row[:NUM_CELLS], row[compiled.COUNTS : compiled.PLAYER], playout_seed(rng))
+        empty = NUM_CELLS - state.moves
         return (b_return, -b_return), empty, empty
+
+    def action_name(self, action: int) -> str:
+        cell, colour = divmod(int(action), 2)
+        return COLOUR_LETTERS[colour] + cell_name(cell)
+
+    def illegal_reason(self, state: OdokuState, action: int) -> str:
+        return f"cell {cell_name(action // 2)} is occupied"
 
     def action_playout_returns(self, state: OdokuState, rollouts: int, rng: np.random.Generator) -> np.ndarray:
         """Mean return per seat of ``rollouts`` random playouts after each legal
@@ -261,21 +186,7 @@ class Odoku(Game):
     def outcome_info(self, state: OdokuState) -> dict:
         return {"score": score(state)}
 
-    # --- observation and symmetry -----------------------------------------------------
-    def observe(self, state: OdokuState) -> np.ndarray:
-        """Planes: blue, white, empty, B to move, A to move (both 0 at a chance node),
-        then the blue and white counts / 5 of each cell's row, column and region."""
-        board = np.asarray(state.board, dtype=np.int8).reshape(SIZE, SIZE)
-        planes = np.zeros(self.info.obs_shape, dtype=np.float32)
-        planes[0] = board == BLUE
-        planes[1] = board == WHITE
-        planes[2] = board == EMPTY
-        if state.player in (0, 1):
-            planes[3 + state.player] = 1.0
-        counts = np.array((state.blue, state.white), dtype=np.float32) / SIZE
-        planes[5:] = counts[:, _CELL_GROUP_INDEX].transpose(2, 0, 1).reshape(6, SIZE, SIZE)
-        return planes
-
+    # --- symmetry ------------------------------------------------------------------------
     def symmetries(self) -> list[Symmetry]:
         """The 4 rotations, each with and without swapping blue and white."""
         cells = np.arange(NUM_CELLS).reshape(SIZE, SIZE)

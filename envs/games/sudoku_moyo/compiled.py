@@ -1,11 +1,12 @@
-"""Sudoku Moyo as an ``envs.compiled.CompiledGame``: the engine's kernels
-(``envs.games.sudoku_moyo.kernels``) over one flat row, the drawn puzzle a chance node.
+"""Sudoku Moyo's rules over one flat row (``envs.compiled``'s protocol), the drawn puzzle a chance
+node; the grid's algorithms (placements, turn starts, the generator, the playout) are
+``kernels.py``'s. ``envs.kit.RowGame`` makes them the engine (``game.py``).
 
-A row (int32) holds the grid (81 digits, 0 empty), which of them are givens (81 flags), then
-``PLAYER`` (a seat, CHANCE at the setup, TERMINAL), ``STUCK`` (the seat that could not place,
--1), ``OPENING`` (1 while the centre is filled first) and ``PUZZLE`` (the drawn puzzle
-number, -1 for none). The context is a :class:`SudokuContext`: ``givens`` (int64 ``[1]``,
-the givens of a drawn puzzle).
+A row (int32) holds the grid (81 digits, 0 empty, cell ``(row - 1) * 9 + column``), which of
+them are givens (81 flags), then ``PLAYER`` (a seat, CHANCE at the setup, TERMINAL), ``STUCK``
+(the seat that could not place, -1), ``OPENING`` (1 while the centre is filled first) and
+``PUZZLE`` (the drawn puzzle number, -1 for none). The context is a :class:`SudokuContext`:
+``givens`` (int64 ``[1]``, the givens of a drawn puzzle).
 """
 
 from __future__ import annotations
@@ -15,9 +16,8 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from envs.compiled import CompiledGame, register
+from envs.compiled import register
 from envs.core import CHANCE, TERMINAL
-from envs.games.sudoku_moyo.game import NUM_CELLS, PUZZLE_COUNT, SudokuMoyoState
 from envs.games.sudoku_moyo.kernels import (
     NEUTRAL,
     placements_into,
@@ -27,44 +27,50 @@ from envs.games.sudoku_moyo.kernels import (
     start_turn,
 )
 
+SIZE = 9
+NUM_CELLS = SIZE * SIZE
+PUZZLE_COUNT = 2**16  # the setup chance: puzzle numbers 0 .. PUZZLE_COUNT - 1, equally likely
 GIVEN = NUM_CELLS
 PLAYER, STUCK, OPENING, PUZZLE = range(2 * NUM_CELLS, 2 * NUM_CELLS + 4)
+WIDTH = PUZZLE + 1
+MAX_LEGAL = 4 * 9 * 9  # a seat's four boxes, every digit on every cell
 SudokuContext = namedtuple("SudokuContext", ["givens"])
 
 
-class SudokuRows(CompiledGame):
-    """The ``CompiledGame`` of a ``SudokuMoyo`` (module docstring)."""
+def context(givens: int) -> SudokuContext:
+    return SudokuContext(np.array([givens], np.int64))
 
-    width = PUZZLE + 1
-    max_legal = 4 * 9 * 9  # a seat's four boxes, every digit on every cell
-    max_chance = PUZZLE_COUNT
 
-    def __init__(self, game):
-        self.context = SudokuContext(np.array([game.givens], np.int64))
+def setup_row() -> np.ndarray:
+    """The setup chance node: the puzzle not drawn yet."""
+    row = np.zeros(WIDTH, np.int32)
+    row[PLAYER], row[STUCK], row[OPENING], row[PUZZLE] = CHANCE, -1, 1, -1
+    return row
 
-    def encode(self, state: SudokuMoyoState) -> np.ndarray:
-        row = np.zeros(self.width, np.int32)
-        row[:GIVEN] = np.frombuffer(bytes(state.grid), np.uint8)
-        row[GIVEN:PLAYER] = np.frombuffer(state.given, np.uint8)
-        row[PLAYER], row[STUCK], row[OPENING] = state.player, state.stuck, state.opening
-        row[PUZZLE] = -1 if state.puzzle is None else state.puzzle
-        return row
 
-    def decode(self, row: np.ndarray) -> SudokuMoyoState:
-        state = SudokuMoyoState()
-        for cell, digit in enumerate(row[:GIVEN].tolist()):
-            if digit:
-                state.place(cell, digit)
-        state.given = row[GIVEN:PLAYER].astype(np.uint8).tobytes()
-        state.player, state.stuck, state.opening = int(row[PLAYER]), int(row[STUCK]), bool(row[OPENING])
-        state.puzzle = None if row[PUZZLE] < 0 else int(row[PUZZLE])
-        return state
+@njit(cache=True)
+def set_up(row, digits, number):
+    """Lay out the puzzle ``digits`` (81, 0 empty; ``number``: its puzzle number or -1) on the
+    setup ``row``, light to move in the centre first."""
+    for cell in range(NUM_CELLS):
+        row[cell] = digits[cell]
+        row[GIVEN + cell] = digits[cell] != 0
+    row[PUZZLE], row[PLAYER] = number, 0
+    _start_turn(row)
+
+
+@njit(cache=True)
+def _start_turn(row):
+    """After a placement or the setup: end the opening, or the game, when due."""
+    opening, stuck = start_turn(row[:GIVEN], row[PLAYER], row[OPENING] != 0)
+    row[OPENING] = opening
+    if stuck >= 0:
+        row[STUCK], row[PLAYER] = stuck, TERMINAL
 
 
 @njit(cache=True)
 def legal(context, row, out):
-    """``SudokuMoyo.legal_actions``: the placements in the centre while the opening lasts, then
-    in the mover's boxes."""
+    """The placements in the centre while the opening lasts, then in the mover's boxes."""
     player = row[PLAYER]
     if player < 0:
         return 0
@@ -73,24 +79,16 @@ def legal(context, row, out):
 
 @njit(cache=True)
 def apply(context, row, action):
-    """``SudokuMoyo.apply``: the setup lays out the drawn puzzle, a placement hands the move over;
-    then ``_start_turn``."""
-    grid = row[:GIVEN]
+    """The setup lays out the drawn puzzle; a placement hands the move over."""
     if row[PLAYER] == CHANCE:
         digits = puzzle(action, context.givens[0])
         if digits.sum() == 0:
             raise ValueError("the generator found no proper puzzle for this number")
-        for cell in range(NUM_CELLS):
-            grid[cell] = digits[cell]
-            row[GIVEN + cell] = digits[cell] != 0
-        row[PUZZLE], row[PLAYER] = action, 0
+        set_up(row, digits, action)
     else:
-        grid[action // 9] = action % 9 + 1
+        row[action // 9] = action % 9 + 1
         row[PLAYER] = 1 - row[PLAYER]
-    opening, stuck = start_turn(grid, row[PLAYER], row[OPENING] != 0)
-    row[OPENING] = opening
-    if stuck >= 0:
-        row[STUCK], row[PLAYER] = stuck, TERMINAL
+        _start_turn(row)
 
 
 @njit(cache=True)
@@ -100,7 +98,7 @@ def to_play(context, row):
 
 @njit(cache=True)
 def chance(context, row, outcomes, probs):
-    """``SudokuMoyo.chance_outcomes``: every puzzle number, equally likely."""
+    """Every puzzle number, equally likely."""
     if row[PLAYER] != CHANCE:
         return 0
     for number in range(PUZZLE_COUNT):
@@ -110,7 +108,7 @@ def chance(context, row, outcomes, probs):
 
 @njit(cache=True)
 def returns(context, row, out):
-    """``SudokuMoyo.returns``: -1 for the stuck seat, +1 for the other."""
+    """-1 for the stuck seat, +1 for the other."""
     out[0] = out[1] = 0.0
     if row[PLAYER] == TERMINAL:
         out[row[STUCK]], out[1 - row[STUCK]] = -1.0, 1.0
@@ -118,7 +116,7 @@ def returns(context, row, out):
 
 @njit(cache=True)
 def playout(context, row, seed, out):
-    """``SudokuMoyo.random_playout``'s returns from a decision row (the same kernel)."""
+    """The returns of ``kernels.random_playout`` from a decision row."""
     if row[PLAYER] == TERMINAL:
         returns(context, row, out)
         return
@@ -128,7 +126,7 @@ def playout(context, row, seed, out):
 
 @njit(cache=True)
 def observe(context, row, out):
-    """``SudokuMoyo.observe`` (zeros at the setup)."""
+    """The network's planes (``SudokuMoyo``'s docstring; zeros at the setup)."""
     flat = out.reshape(out.shape[0], NUM_CELLS)
     flat[:] = 0.0
     player = row[PLAYER]

@@ -12,6 +12,9 @@ Cells (index = (row - 1) * 9 + column), row 9 is north; boxes and owners
 Action = 9 * cell + (digit - 1). A half turn maps light's boxes onto dark's.
 The setup puzzle is a chance node whose outcome is a puzzle number; the number
 picks a proper puzzle from a seeded generator (:mod:`envs.games.sudoku_moyo.kernels`).
+The rules are ``compiled.py``'s; ``envs.kit.RowGame`` makes them the engine. Here are
+what a person reads or types (the table below, notation, text, puzzles, the board view)
+and the symmetries.
 """
 
 from __future__ import annotations
@@ -21,41 +24,28 @@ from functools import lru_cache
 
 import numpy as np
 
-from envs.core import (
-    CHANCE,
-    TERMINAL,
-    Game,
-    GameInfo,
-    IllegalActionError,
-    NotationError,
-    Symmetry,
-    turn_text,
-)
+from envs.core import CHANCE, TERMINAL, GameInfo, IllegalActionError, NotationError, Symmetry, turn_text
+from envs.games.sudoku_moyo import compiled
+from envs.games.sudoku_moyo.compiled import NUM_CELLS, PUZZLE_COUNT, SIZE
 from envs.games.sudoku_moyo.kernels import (
-    ALL_DIGITS,
     BOX_OF_CELL,
     BOX_OWNER,
     CELL_OWNER,
     NEUTRAL,
-    count_placements,
+    candidate_masks,
     count_solutions,
-    placements,
-    planes,
     puzzle,
     random_playout,
-    start_turn,
 )
 from envs.kernels import playout_seed
+from envs.kit import RowGame, RowState
 
-SIZE = 9
-NUM_CELLS = SIZE * SIZE
 NUM_ACTIONS = NUM_CELLS * 9
 COLUMNS = "abcdefghi"
 SEAT_NAMES = ("light", "dark")
 BOX_NAMES = ("SW", "S", "SE", "W", "C", "E", "NW", "N", "NE")  # box index = band * 3 + stack, bottom band first
 DEFAULT_GIVENS = 26
 MIN_GIVENS, MAX_GIVENS = 22, 80  # below 22 random removal rarely finds a proper puzzle quickly
-PUZZLE_COUNT = 2**16  # the setup chance: puzzle numbers 0 .. PUZZLE_COUNT - 1, equally likely
 NUM_PLANES = 23
 SYMMETRY_SAMPLE = 256  # how many elements of the symmetry group symmetries() lists
 
@@ -73,55 +63,48 @@ def owner_name(owner: int) -> str:
     return "the centre" if owner == NEUTRAL else SEAT_NAMES[owner]
 
 
-class SudokuMoyoState:
-    """Digits, which of them are givens, used-digit masks per row, column and box,
-    whose turn, and whether the opening (the centre first) is still on."""
+class SudokuMoyoState(RowState):
+    """A position as ``compiled.py``'s row; the properties read it (copies)."""
 
-    __slots__ = ("grid", "given", "rows", "cols", "boxes", "player", "stuck", "opening", "puzzle")
+    __slots__ = ()
 
-    def __init__(self):
-        self.grid = bytearray(NUM_CELLS)
-        self.given = bytes(NUM_CELLS)
-        self.rows, self.cols, self.boxes = [0] * SIZE, [0] * SIZE, [0] * SIZE
-        self.player = CHANCE
-        self.stuck = -1  # at the end: the seat that could not place (it loses)
-        self.opening = True
-        self.puzzle: int | None = None  # the drawn puzzle number
+    @property
+    def grid(self) -> bytearray:
+        """The 81 digits, 0 empty."""
+        return bytearray(self.row[: compiled.GIVEN].astype(np.uint8).tobytes())
 
-    def copy(self) -> "SudokuMoyoState":
-        other = SudokuMoyoState.__new__(SudokuMoyoState)
-        other.grid = self.grid[:]
-        other.given = self.given
-        other.rows, other.cols, other.boxes = self.rows[:], self.cols[:], self.boxes[:]
-        other.player, other.stuck, other.opening, other.puzzle = self.player, self.stuck, self.opening, self.puzzle
-        return other
+    @property
+    def given(self) -> bytes:
+        """Per cell, 1 where its digit is a given."""
+        return self.row[compiled.GIVEN : compiled.PLAYER].astype(np.uint8).tobytes()
 
-    def key(self) -> tuple:
-        """Hashable identity of the position (givens do not change the play)."""
-        return (bytes(self.grid), self.player)
+    @property
+    def player(self) -> int:
+        """The seat to move, CHANCE (the puzzle to draw) or TERMINAL."""
+        return int(self.row[compiled.PLAYER])
 
-    def candidates(self, cell: int) -> int:
-        """Bit mask of the digits that fit an empty ``cell`` (0 for a filled one)."""
-        if self.grid[cell]:
-            return 0
-        return ALL_DIGITS & ~(self.rows[ROW_OF_CELL[cell]] | self.cols[COL_OF_CELL[cell]] | self.boxes[BOX_OF[cell]])
+    @property
+    def stuck(self) -> int:
+        """At the end: the seat that could not place (it loses); -1 before."""
+        return int(self.row[compiled.STUCK])
 
-    def moves_in(self, owner: int) -> list[int]:
-        """The placements (actions) on the empty cells of ``owner``'s boxes, in order."""
-        return placements(self.grid, owner).tolist()
+    @property
+    def opening(self) -> bool:
+        """Whether the centre is still filled first."""
+        return bool(self.row[compiled.OPENING])
 
-    def has_move_in(self, owner: int) -> bool:
-        return count_placements(self.grid, owner) > 0
+    @property
+    def puzzle(self) -> int | None:
+        """The drawn puzzle number (None for a given puzzle or before the draw)."""
+        number = int(self.row[compiled.PUZZLE])
+        return None if number < 0 else number
 
-    def place(self, cell: int, digit: int) -> None:
-        bit = 1 << (digit - 1)
-        self.grid[cell] = digit
-        self.rows[ROW_OF_CELL[cell]] |= bit
-        self.cols[COL_OF_CELL[cell]] |= bit
-        self.boxes[BOX_OF[cell]] |= bit
+    def candidates(self) -> list[int]:
+        """Per cell, the bit mask of the digits that fit it (0 for a filled one)."""
+        return candidate_masks(self.row[: compiled.GIVEN]).tolist()
 
 
-class SudokuMoyo(Game):
+class SudokuMoyo(RowGame):
     """The rules of Sudoku Moyo (``SudokuMoyo-v0``).
 
     ==============  ==============================================================
@@ -173,18 +156,22 @@ class SudokuMoyo(Game):
         if givens is not None and not MIN_GIVENS <= givens <= MAX_GIVENS:
             raise ValueError(f"givens must be from {MIN_GIVENS} to {MAX_GIVENS}, got {givens}")
         self.givens = DEFAULT_GIVENS if givens is None else int(givens)
-        self.start: SudokuMoyoState | None = None  # the fixed start, when the puzzle is given
-        self._compiled = None
         puzzle = None if puzzle == "" else puzzle  # "" as in the game config: drawn
         moves = None if moves == "" else moves
+        start = compiled.setup_row()
         if puzzle is not None:
-            self.start = self._puzzle_state(puzzle)
-            if givens is not None and sum(self.start.given) != givens:
-                raise ValueError(f"givens={givens} but the puzzle has {sum(self.start.given)} givens")
-            self.givens = sum(self.start.given)
+            self._set_up(start, puzzle)
+            given = int(start[compiled.GIVEN : compiled.PLAYER].sum())
+            if givens is not None and given != givens:
+                raise ValueError(f"givens={givens} but the puzzle has {given} givens")
+            self.givens = given
         # every key always present, "" for none: configs and record headers carry them as they are
-        params = {"givens": self.givens, "puzzle": "" if puzzle is None else puzzle_text(self.start), "moves": ""}
-        self.info = GameInfo(
+        params = {
+            "givens": self.givens,
+            "puzzle": "" if puzzle is None else puzzle_text(SudokuMoyoState(start)),
+            "moves": "",
+        }
+        info = GameInfo(
             name="sudoku_moyo",
             seat_names=SEAT_NAMES,
             num_actions=NUM_ACTIONS,
@@ -193,103 +180,67 @@ class SudokuMoyo(Game):
             has_chance=puzzle is None,
             params=params,
         )
+        super().__init__(info, compiled.context(self.givens), start, compiled.MAX_LEGAL, PUZZLE_COUNT)
         if moves is not None:
-            if self.start is None:
+            if puzzle is None:
                 raise ValueError("moves needs a puzzle: the turns are played from the puzzle's setup")
             if not isinstance(moves, str):
                 raise ValueError(f"moves must be a string of turns such as 'e5=7 d4=2', got {moves!r}")
+            state = self.initial_state()
             for text in moves.replace(",", " ").split():
-                for action in self.parse_turn(self.start, text):
-                    self.apply(self.start, action)
+                for action in self.parse_turn(state, text):
+                    self.apply(state, action)
+            self.start = state.row
             params["moves"] = " ".join(moves.replace(",", " ").split())
 
-    def compiled(self):
-        """``envs.games.sudoku_moyo.compiled``'s rules over a flat row, the drawn puzzle a chance node."""
-        if self._compiled is None:
-            from envs.games.sudoku_moyo.compiled import SudokuRows
-
-            self._compiled = SudokuRows(self)
-        return self._compiled
+    state_class = SudokuMoyoState
 
     # --- setup ------------------------------------------------------------------------------
-    def _puzzle_state(self, puzzle: str | int) -> SudokuMoyoState:
+    def _set_up(self, row: np.ndarray, puzzle: str | int) -> None:
+        """Lay out the given ``puzzle`` (its text or number) on the setup ``row``."""
         if isinstance(puzzle, (int, np.integer)) and not isinstance(puzzle, bool):
             if not 0 <= puzzle < PUZZLE_COUNT:
                 raise ValueError(
                     f"puzzle: a puzzle number lies in 0..{PUZZLE_COUNT - 1}, got {puzzle}; "
                     "an 81-digit grid must be a string (write empty cells as '.')"
                 )
-            state = SudokuMoyoState()
-            self._set_up(state, int(puzzle))
-            return state
+            compiled.set_up(row, np.frombuffer(self.puzzle_digits(int(puzzle)), np.uint8), int(puzzle))
+            return
         if not isinstance(puzzle, str):
             raise ValueError(f"puzzle must be an 81-character string or a puzzle number, got {puzzle!r}")
-        digits = parse_puzzle(puzzle)
-        state = SudokuMoyoState()
-        _lay_out(state, digits)
-        state.player = 0
-        self._start_turn(state)
-        return state
+        compiled.set_up(row, np.frombuffer(parse_puzzle(puzzle), np.uint8), -1)
 
     def puzzle_digits(self, number: int) -> bytes:
         """The 81 digits (row 1 first, 0 empty) of puzzle ``number`` with ``self.givens`` givens."""
         return _generated(number, self.givens)
 
-    def _set_up(self, state: SudokuMoyoState, number: int) -> None:
-        _lay_out(state, self.puzzle_digits(number))
-        state.puzzle = number
-        state.player = 0
-        self._start_turn(state)
-
     # --- transitions ------------------------------------------------------------------------
-    def initial_state(self) -> SudokuMoyoState:
-        return SudokuMoyoState() if self.start is None else self.start.copy()
-
-    def to_play(self, state: SudokuMoyoState) -> int:
-        return state.player
-
-    def chance_outcomes(self, state: SudokuMoyoState) -> list[tuple[int, float]]:
-        return _ALL_PUZZLES if state.player == CHANCE else []
-
     def sample_chance(self, state: SudokuMoyoState, rng: np.random.Generator) -> int:
         return int(rng.integers(PUZZLE_COUNT))
 
-    def legal_actions(self, state: SudokuMoyoState) -> list[int]:
-        if state.player < 0:
-            return []
-        return state.moves_in(NEUTRAL if state.opening else state.player)
-
-    def legal_mask(self, state: SudokuMoyoState) -> np.ndarray:
-        mask = np.zeros(NUM_ACTIONS, dtype=bool)
-        mask[self.legal_actions(state)] = True
-        return mask
-
     def apply(self, state: SudokuMoyoState, action: int) -> None:
-        if state.player == CHANCE:
-            if isinstance(action, np.ndarray) and action.shape == ():  # a 0-d array, as Gymnasium allows
-                action = action[()]
-            if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-                raise IllegalActionError(f"setup outcome must be a puzzle number, got {action!r}")
-            if not 0 <= action < PUZZLE_COUNT:
-                raise IllegalActionError(
-                    f"setup outcome {action}: this is the setup chance node; puzzle numbers are 0..{PUZZLE_COUNT - 1}"
-                )
-            self._set_up(state, int(action))
+        if state.player != CHANCE:
+            super().apply(state, action)
             return
-        action = self.check_action(state, action)
-        cell, digit = action // 9, action % 9 + 1
-        problem = self._problem(state, cell, digit)
-        if problem:
-            raise IllegalActionError(f"action {action} ({cell_name(cell)}={digit}): {problem}")
-        state.place(cell, digit)
-        state.player = 1 - state.player
-        self._start_turn(state)
+        if isinstance(action, np.ndarray) and action.shape == ():  # a 0-d array, as Gymnasium allows
+            action = action[()]
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise IllegalActionError(f"setup outcome must be a puzzle number, got {action!r}")
+        if not 0 <= action < PUZZLE_COUNT:
+            raise IllegalActionError(
+                f"setup outcome {action}: this is the setup chance node; puzzle numbers are 0..{PUZZLE_COUNT - 1}"
+            )
+        compiled.set_up(state.row, np.frombuffer(self.puzzle_digits(int(action)), np.uint8), int(action))
 
-    def _problem(self, state: SudokuMoyoState, cell: int, digit: int) -> str:
-        """Why placing ``digit`` on ``cell`` is illegal ('' when it is legal)."""
-        owner = OWNER_OF[cell]
-        if state.grid[cell]:
-            return f"{cell_name(cell)} already holds {state.grid[cell]}"
+    def action_name(self, action: int) -> str:
+        cell, digit = divmod(int(action), 9)
+        return f"{cell_name(cell)}={digit + 1}"
+
+    def illegal_reason(self, state: SudokuMoyoState, action: int) -> str:
+        cell, digit = action // 9, action % 9 + 1
+        owner, grid = OWNER_OF[cell], state.grid
+        if grid[cell]:
+            return f"{cell_name(cell)} already holds {grid[cell]}"
         if state.opening and owner != NEUTRAL:
             return "the centre (d4-f6) still takes a digit, and the opening fills the centre first"
         if not state.opening and owner != state.player:
@@ -297,47 +248,23 @@ class SudokuMoyo(Game):
                 f"{cell_name(cell)} is in {owner_name(owner)}'s box {BOX_NAMES[BOX_OF[cell]]}; "
                 f"{SEAT_NAMES[state.player]} places only in its own boxes"
             )
-        bit = 1 << (digit - 1)
-        for group, used in (
-            ("row", state.rows[ROW_OF_CELL[cell]]),
-            ("column", state.cols[COL_OF_CELL[cell]]),
-            ("box", state.boxes[BOX_OF[cell]]),
-        ):
-            if used & bit:
+        for group, (_, cells) in zip(("row", "column", "box"), _CELL_GROUPS[cell]):
+            if any(grid[other] == digit for other in cells):
                 return f"{digit} is already in the cell's {group}"
-        return ""
-
-    def _start_turn(self, state: SudokuMoyoState) -> None:
-        """After a placement or the setup: end the opening, or the game, when due."""
-        state.opening, stuck = start_turn(state.grid, state.player, state.opening)
-        if stuck >= 0:
-            state.stuck, state.player = stuck, TERMINAL
-
-    def returns(self, state: SudokuMoyoState) -> tuple[float, float]:
-        if state.player != TERMINAL:
-            return (0.0, 0.0)
-        return (-1.0, 1.0) if state.stuck == 0 else (1.0, -1.0)
+        return "not a legal placement here"
 
     def random_playout(self, state: SudokuMoyoState, rng: np.random.Generator) -> tuple[tuple[float, float], int, int]:
         """Random placements to the end in one numba call (a setup node draws its puzzle first)."""
-        if state.player == TERMINAL:
-            return self.returns(state), 0, 0
-        if state.player == CHANCE:
+        player = state.player
+        if player == CHANCE:
             state = self.step(state, self.sample_chance(state, rng))
-            if state.player == TERMINAL:
-                return self.returns(state), 0, 0
-        winner, placements = random_playout(state.grid, state.player, playout_seed(rng))
+            player = state.player
+        if player == TERMINAL:
+            return self.returns(state), 0, 0
+        winner, placements = random_playout(state.row, player, playout_seed(rng))  # reads the grid's 81 entries
         return ((1.0, -1.0) if winner == 0 else (-1.0, 1.0)), int(placements), int(placements)
 
-    # --- observation and symmetry -----------------------------------------------------------------
-    def observe(self, state: SudokuMoyoState) -> np.ndarray:
-        out = np.zeros((NUM_PLANES, NUM_CELLS), dtype=np.float32)
-        if state.player != CHANCE:
-            mover = state.stuck if state.player == TERMINAL else state.player
-            region = -1 if state.player == TERMINAL else (NEUTRAL if state.opening else mover)
-            planes(state.grid, state.given, mover, region, out)
-        return out.reshape(self.info.obs_shape)
-
+    # --- symmetry ------------------------------------------------------------------------------------
     def symmetries(self) -> list[Symmetry]:
         """The identity, then 255 seeded elements of the group in the class docstring."""
         return list(_symmetry_sample())
@@ -381,6 +308,7 @@ class SudokuMoyo(Game):
         if state.player == CHANCE:
             return "Sudoku Moyo: the puzzle is not drawn yet"
         label = {0: "light", 1: "dark", NEUTRAL: "centre"}
+        fits = state.candidates()
         lines = ["      a  b  c    d  e  f    g  h  i"]
         for row in reversed(range(SIZE)):
             if row % 3 == 2:
@@ -388,7 +316,7 @@ class SudokuMoyo(Game):
                 lines.append("    +" + "+".join(f"-{name}".ljust(10, "-") for name in owners) + "+")
             boxes = []
             for stack in range(3):
-                boxes.append("".join(_cell_token(state, row * SIZE + 3 * stack + c) for c in range(3)))
+                boxes.append("".join(_cell_token(state, row * SIZE + 3 * stack + c, fits) for c in range(3)))
             lines.append(f" {row + 1}  |" + " |".join(boxes) + " |")
         lines.append("    +" + "+".join(["-" * 10] * 3) + "+")
         lines.append("    5 given, 5' placed, x dead (no digit fits)")
@@ -402,15 +330,13 @@ class SudokuMoyo(Game):
     def board_view(self, state: SudokuMoyoState):
         from envs.games.sudoku_moyo.picture import sudoku_moyo_view
 
-        dead = [not state.grid[c] and not state.candidates(c) for c in range(NUM_CELLS)]
+        grid, fits = state.grid, state.candidates()
+        dead = [not grid[c] and not fits[c] for c in range(NUM_CELLS)]
         notes = self.render_text(state).splitlines()[-1:]
-        return sudoku_moyo_view(state.grid, state.given, OWNER_OF, dead, notes)
+        return sudoku_moyo_view(grid, state.given, OWNER_OF, dead, notes)
 
 
 # --- puzzles --------------------------------------------------------------------------------------------
-_ALL_PUZZLES = [(n, 1.0 / PUZZLE_COUNT) for n in range(PUZZLE_COUNT)]
-
-
 @lru_cache(maxsize=4096)
 def _generated(number: int, givens: int) -> bytes:
     """Puzzle ``number`` with ``givens`` givens (``kernels.puzzle``)."""
@@ -465,13 +391,6 @@ def grid_text(state: SudokuMoyoState) -> str:
     )
 
 
-def _lay_out(state: SudokuMoyoState, digits: bytes) -> None:
-    state.given = bytes(1 if d else 0 for d in digits)
-    for cell, digit in enumerate(digits):
-        if digit:
-            state.place(cell, digit)
-
-
 _GROUPS = (
     [(f"row {r + 1}", range(r * SIZE, (r + 1) * SIZE)) for r in range(SIZE)]
     + [(f"column {COLUMNS[c]}", range(c, NUM_CELLS, SIZE)) for c in range(SIZE)]
@@ -479,11 +398,17 @@ _GROUPS = (
 )
 
 
-def _cell_token(state: SudokuMoyoState, cell: int) -> str:
-    digit = state.grid[cell]
+_CELL_GROUPS = tuple(
+    (_GROUPS[cell // SIZE], _GROUPS[SIZE + cell % SIZE], _GROUPS[2 * SIZE + BOX_OF[cell]]) for cell in range(NUM_CELLS)
+)  # [cell] -> its row, column and box, as (name, cells)
+
+
+def _cell_token(state: SudokuMoyoState, cell: int, fits: list[int]) -> str:
+    """A cell in ``render_text``; ``fits``: the candidate masks of ``state``."""
+    digit = state.row[cell]
     if digit:
-        return f" {digit}" + (" " if state.given[cell] else "'")
-    return " x " if not state.candidates(cell) else " . "
+        return f" {digit}" + (" " if state.row[compiled.GIVEN + cell] else "'")
+    return " x " if not fits[cell] else " . "
 
 
 # --- symmetries ------------------------------------------------------------------------------------------

@@ -1,7 +1,6 @@
 """Numba kernels for Sudoku Moyo: a solution counter, a puzzle generator, a random
-playout and the rules' placements and turn starts, which the engine
-(:mod:`envs.games.sudoku_moyo.game`) and the compiled rules
-(:mod:`envs.games.sudoku_moyo.compiled`) share.
+playout and the rules' placements and turn starts, over which
+:mod:`envs.games.sudoku_moyo.compiled` writes the rules.
 
 A grid is 81 digits (0 = empty), cell ``r * 9 + c`` with ``r = 0`` the bottom row
 (row ``1``); digit ``d`` is bit ``1 << (d - 1)`` in the row, column and box masks.
@@ -195,8 +194,8 @@ def _region_moves(grid, rows, cols, boxes, owner):
 
 @njit(cache=True)
 def random_playout(board, player, seed):
-    """Uniformly random legal placements from a position with ``player`` to move
-    until someone cannot move: ``(winner, placements)``. The legal placements
+    """Uniformly random legal placements from a position (``board``: its 81 digits first) with
+    ``player`` to move until someone cannot move: ``(winner, placements)``. The legal placements
     are taken in action order (cell, then digit) and one is picked with
     ``index, seed = draw(seed, count)``, as the tests' Python loop does."""
     grid = np.empty(81, np.int64)
@@ -240,15 +239,9 @@ def _board_masks(board):
 
 
 @njit(cache=True)
-def placements(board, owner):
-    """The legal actions ``9 * cell + digit - 1`` on the empty cells of ``owner``'s boxes, in order."""
-    out = np.empty(729, np.int64)
-    return out[: placements_into(board, owner, out)]
-
-
-@njit(cache=True)
 def placements_into(board, owner, out):
-    """:func:`placements` into ``out``; their count."""
+    """The legal actions ``9 * cell + digit - 1`` on the empty cells of ``owner``'s boxes into
+    ``out``, in order; their count."""
     rows, cols, boxes = _board_masks(board)
     n = 0
     for cell in range(81):
@@ -262,9 +255,14 @@ def placements_into(board, owner, out):
 
 
 @njit(cache=True)
-def count_placements(board, owner):
+def candidate_masks(board):
+    """Per cell, the bit mask of the digits that fit it (0 for a filled one)."""
     rows, cols, boxes = _board_masks(board)
-    return _region_moves(board, rows, cols, boxes, owner)
+    out = np.zeros(81, np.int64)
+    for cell in range(81):
+        if board[cell] == 0:
+            out[cell] = ALL_DIGITS & ~(rows[cell // 9] | cols[cell % 9] | boxes[BOX_OF_CELL[cell]])
+    return out
 
 
 @njit(cache=True)
