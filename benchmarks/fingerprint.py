@@ -23,11 +23,10 @@ import numpy as np
 import envs
 from envs import GAMES, make_game
 
-FIXED_SIZE = ("odoku", "sudoku_moyo", "hop_chess", "connect_four")
-
 
 def sizes(name: str) -> list[dict]:
-    if name in FIXED_SIZE:
+    """Two sizes for a game with a ``size`` argument, its defaults for one without."""
+    if "size" not in make_game(name).info.params:
         return [{}]
     even = "versi" in name  # Reversi's board has an even side
     return [{"size": 6 if even else 5}, {"size": 8 if even else 7}]
