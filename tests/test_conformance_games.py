@@ -21,7 +21,6 @@ from test_biversi import BiversiReading
 from test_blockdance import random_start
 from test_compiled_amazons import CONFIGS as AMAZONS_CONFIGS
 from test_compiled_amazons import same_state as amazons_same_state
-from test_compiled_biqala import same_state as biqala_same_state
 from test_compiled_biversi import same_state as biversi_same_state
 from test_compiled_block_walls import GAMES as WALLS_CONFIGS
 from test_compiled_block_walls import same_state as walls_same_state
@@ -59,9 +58,7 @@ READINGS = {
 SAME_STATE = {
     "amazons": amazons_same_state,
     "progressive_amazons": amazons_same_state,
-    "biqala": biqala_same_state,
     "biversi": biversi_same_state,
-    "blockdance": walls_same_state,
     "four_way_walls": walls_same_state,
     "push_go": push_go_same_state,
 }
