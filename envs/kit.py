@@ -51,6 +51,14 @@ class RowState:
         return type(self)(self.row.copy())
 
 
+def row_field(entry: int, start=None) -> property:
+    """A read-only property of a :class:`RowState` subclass: the int at ``row[start(row) +
+    entry]`` (``start``: where the row's scalars begin, a function of the row; 0 by default)."""
+    if start is None:
+        return property(lambda self: int(self.row[entry]))
+    return property(lambda self: int(self.row[start(self.row) + entry]))
+
+
 class Rows(CompiledGame):
     """A :class:`RowGame`'s ``CompiledGame``: its states are the rows, so encoding copies one."""
 
@@ -184,4 +192,4 @@ def offers(context, row, action, out):
     return False
 
 
-__all__ = ["CHANCE", "TERMINAL", "RowGame", "RowState", "Rows"]
+__all__ = ["CHANCE", "TERMINAL", "RowGame", "RowState", "Rows", "row_field"]

@@ -36,7 +36,7 @@ from envs.games.biqala.kernels import (
     TRANSFER,
     TURNS,
 )
-from envs.kit import RowGame, RowState
+from envs.kit import RowGame, RowState, row_field
 
 SEAT_NAMES = ("A", "B")
 
@@ -50,10 +50,10 @@ class BiqalaState(RowState):
 
     board = property(lambda self: self.row[:NUM_CELLS].tolist())
     stores = property(lambda self: self.row[STORES : STORES + 2].tolist())
-    player = property(lambda self: int(self.row[PLAYER]))
-    source = property(lambda self: int(self.row[SOURCE]))
-    idle = property(lambda self: int(self.row[IDLE]))
-    turns = property(lambda self: int(self.row[TURNS]))
+    player = row_field(PLAYER)
+    source = row_field(SOURCE)
+    idle = row_field(IDLE)
+    turns = row_field(TURNS)
 
     def on_side(self, seat: int) -> int:
         """Stones on ``seat``'s cells."""

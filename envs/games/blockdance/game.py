@@ -20,7 +20,7 @@ from envs.core import TERMINAL, GameInfo, IllegalActionError, NotationError, Sym
 from envs.games.blockdance import kernels
 from envs.games.blockdance.kernels import ANGLES, EMPTY, OFF_BOARD, PIECE, SCALARS
 from envs.games.blockdance.notation import NOT, cells_text, read_cells
-from envs.kit import RowGame, RowState
+from envs.kit import RowGame, RowState, row_field
 from envs.schedule.moves import read_start
 from envs.stones import hexagon
 from envs.stones.board import cell_symmetry
@@ -51,6 +51,10 @@ def flower_start(side: int) -> tuple[list[int], list[int]]:
     return sides[0], sides[1]
 
 
+def _scalars(row):
+    return row[-1]  # the board's cell count: the scalars follow the board
+
+
 class BlockdanceState(RowState):
     """A position as the kernels' row (``kernels.py``'s layout); the properties read it: the
     board (a list of values), whose turn, the turn so far (the pivot or -1, the angle or 0, the
@@ -59,28 +63,25 @@ class BlockdanceState(RowState):
 
     __slots__ = ()
 
-    def _meta(self, entry: int) -> int:
-        return int(self.row[self.row[-1] + entry])
-
     board = property(lambda self: self.row[: self.row[-1]].tolist())
-    player = property(lambda self: self._meta(kernels.PLAYER))
-    pivot = property(lambda self: self._meta(kernels.PIVOT))
-    angle = property(lambda self: self._meta(kernels.ANGLE))
-    turns = property(lambda self: self._meta(kernels.TURNS))
-    idle = property(lambda self: self._meta(kernels.IDLE))
-    passes = property(lambda self: self._meta(kernels.PASSES))
-    winner = property(lambda self: self._meta(kernels.WINNER))
+    player = row_field(kernels.PLAYER, _scalars)
+    pivot = row_field(kernels.PIVOT, _scalars)
+    angle = row_field(kernels.ANGLE, _scalars)
+    turns = row_field(kernels.TURNS, _scalars)
+    idle = row_field(kernels.IDLE, _scalars)
+    passes = row_field(kernels.PASSES, _scalars)
+    winner = row_field(kernels.WINNER, _scalars)
 
     @property
     def block(self) -> tuple[int, ...]:
         start = self.row[-1] + SCALARS
-        return tuple(self.row[start : start + self._meta(kernels.SIZE)].tolist())
+        return tuple(self.row[start : start + int(self.row[self.row[-1] + kernels.SIZE])].tolist())
 
     @property
     def reach(self) -> frozenset[int]:
         """The men of the chosen angle's largest block (empty before the angle)."""
         reach = self.row[-1] + SCALARS + (len(self.row) - 1 - self.row[-1] - SCALARS) // 2
-        return frozenset(self.row[reach : reach + self._meta(kernels.REACH)].tolist())
+        return frozenset(self.row[reach : reach + int(self.row[self.row[-1] + kernels.REACH])].tolist())
 
     def men(self, seat: int) -> int:
         return int(np.count_nonzero(self.row[: self.row[-1]] == PIECE[seat]))
