@@ -36,6 +36,7 @@ from envs.games.biqala.kernels import (
     TRANSFER,
     TURNS,
 )
+from envs.kernels import playout_seed
 from envs.kit import RowGame, RowState, row_field
 
 SEAT_NAMES = ("A", "B")
@@ -135,6 +136,13 @@ class Biqala(RowGame):
 
     def to_play(self, state: BiqalaState) -> int:
         return int(state.row[PLAYER])  # read from the row: quicker than a kernel call
+
+    def random_playout(self, state: BiqalaState, rng: np.random.Generator) -> tuple[tuple[float, float], int, int]:
+        """``RowGame.random_playout``'s game (the same draws), by ``kernels.play``: the kernels
+        inlined without numba's reference counts, twice as fast as the generic loop here."""
+        row = state.row.copy()
+        _, decisions, turns = kernels.play(self.context, row, playout_seed(rng))
+        return self.returns(BiqalaState(row)), int(decisions), int(turns)
 
     def action_name(self, action: int) -> str:
         return _action_name(action)
