@@ -111,11 +111,12 @@ class RowGame(Game):
 
     def apply(self, state: RowState, action: int) -> None:
         action = self.check_action(state, action)
-        if self.to_play(state) != CHANCE and not self.is_legal(state, action):
+        if self.to_play(state) == CHANCE:
+            compiled.apply_row(self.context, state.row, action)
+        elif not apply_offered(self.context, state.row, action, self._options):  # one kernel call
             raise IllegalActionError(
                 f"action {action} ({self.action_name(action)}): {self.illegal_reason(state, action)}"
             )
-        compiled.apply_row(self.context, state.row, action)
 
     def returns(self, state: RowState) -> tuple[float, ...]:
         out = np.zeros(self.info.num_seats)
@@ -149,11 +150,6 @@ class RowGame(Game):
         outcome, _, _ = random_play(self.context, final.row, playout_seed(rng), turns, self._options.copy())
         return self.heuristic_returns(final) if outcome == CUT else self.returns(final)
 
-    def is_legal(self, state: RowState, action: int) -> bool:
-        """Whether the decision ``action`` (in range) is legal: among ``legal``'s actions (a game
-        whose row tells it sooner may say so)."""
-        return offers(self.context, state.row, action, self._options)
-
     # --- errors in the game's words ----------------------------------------------------------------
     def action_name(self, action: int) -> str:
         """What ``action`` names, for error messages (e.g. ``column d``); the number by default."""
@@ -184,10 +180,12 @@ def returns_of(context, row, out):
 
 
 @njit(cache=True)
-def offers(context, row, action, out):
-    """Whether ``action`` is among the game's ``legal`` actions of ``row`` (``out``: scratch room)."""
+def apply_offered(context, row, action, out):
+    """Play ``action`` on ``row`` where it is among the game's ``legal`` actions (``out``: scratch
+    room); whether it was (the row is left as it was where not)."""
     for k in range(compiled.legal(context, row, out)):
         if out[k] == action:
+            compiled.apply(context, row, action)
             return True
     return False
 
