@@ -104,7 +104,7 @@ def rotation_table(side: int) -> np.ndarray:
 
 
 # --- the rotation rule -------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")  # inside largest_block, the hot path
 def group_of(context, board, cell):
     """The men of ``cell``'s colour connected to it (its maximal group) into ``context.group``;
     their count."""

@@ -291,7 +291,7 @@ def routes(stones, walls, n, stone, out):
     return route_ways(stones, walls, n, stone, out, out[:0].reshape(0, 3))[0]  # room for no ways
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # inside routes, the hot path
 def route_ways(stones, walls, n, stone, out, ways):
     """:func:`routes`' destinations and count, and the number of routes, each (its destination,
     its direction 0..3 = N E S W, the right angle a blocked jump turned or -1) into ``ways`` in
@@ -321,7 +321,7 @@ def route_ways(stones, walls, n, stone, out, ways):
     return count, found
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _way(ways, found, destination, d, turn):
     if found < len(ways):
         ways[found, 0], ways[found, 1], ways[found, 2] = destination, d, turn
