@@ -23,14 +23,22 @@ import numpy as np
 import envs
 from envs import GAMES, make_game
 
-FIXED_SIZE = ("odoku", "sudoku_moyo", "hop_chess", "connect_four")
-
 
 def sizes(name: str) -> list[dict]:
-    if name in FIXED_SIZE:
+    """Two sizes for a game with a ``size`` argument (the two smallest it accepts of 5, 7, 9...;
+    6, 8... for an even side, Reversi's), its defaults for one without."""
+    if "size" not in make_game(name).info.params:
         return [{}]
-    even = "versi" in name  # Reversi's board has an even side
-    return [{"size": 6 if even else 5}, {"size": 8 if even else 7}]
+    accepted = []
+    for size in range(6 if "versi" in name else 5, 40, 2):
+        try:
+            make_game(name, size=size)
+        except ValueError:
+            continue
+        accepted.append({"size": size})
+        if len(accepted) == 2:
+            return accepted
+    raise SystemExit(f"{name}: no two sizes accepted")
 
 
 def engine_hash(game, games: int) -> str:

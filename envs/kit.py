@@ -58,6 +58,14 @@ class RowState:
         return self.row.tobytes()
 
 
+def row_field(entry: int, start=None) -> property:
+    """A read-only property of a :class:`RowState` subclass: the int at ``row[start(row) +
+    entry]`` (``start``: where the row's scalars begin, a function of the row; 0 by default)."""
+    if start is None:
+        return property(lambda self: int(self.row[entry]))
+    return property(lambda self: int(self.row[start(self.row) + entry]))
+
+
 class Rows(CompiledGame):
     """A :class:`RowGame`'s ``CompiledGame``: its states are the rows, so encoding copies one."""
 
@@ -120,19 +128,19 @@ class RowGame(Game):
     def apply(self, state: RowState, action: int) -> None:
         kernels, context, row = self._kernels, self.context, state.row
         player = kernels.to_play(context, row)
-        if type(action) is int and (
-            kernels.offers(context, row, action, self._options)
-            if player >= 0
-            else player == CHANCE and kernels.offers_outcome(context, row, action, self._outcomes, self._probs)
-        ):
-            kernels.apply(context, row, action)  # the common case, checked by the kernels alone
-            return
+        if type(action) is int:  # the common case, checked (and played) by the kernels alone
+            if player >= 0 and kernels.apply_offered(context, row, action, self._options):
+                return
+            if player == CHANCE and kernels.offers_outcome(context, row, action, self._outcomes, self._probs):
+                kernels.apply(context, row, action)
+                return
         action = self.check_action(state, action)  # its type and range, the end, a chance outcome
-        if player != CHANCE and not self.is_legal(state, action):
+        if player == CHANCE:
+            kernels.apply(context, row, action)
+        elif not kernels.apply_offered(context, row, action, self._options):
             raise IllegalActionError(
                 f"action {action} ({self.action_name(action)}): {self.illegal_reason(state, action)}"
             )
-        kernels.apply(context, row, action)
 
     def returns(self, state: RowState) -> tuple[float, ...]:
         out = np.zeros(self.info.num_seats)
@@ -165,11 +173,6 @@ class RowGame(Game):
         outcome, _, _ = random_play(self.context, final.row, playout_seed(rng), turns, self._options.copy())
         return self.heuristic_returns(final) if outcome == CUT else self.returns(final)
 
-    def is_legal(self, state: RowState, action: int) -> bool:
-        """Whether the decision ``action`` (in range) is legal: among ``legal``'s actions (a game
-        whose row tells it sooner may say so)."""
-        return self._kernels.offers(self.context, state.row, action, self._options)
-
     # --- errors in the game's words ----------------------------------------------------------------
     def action_name(self, action: int) -> str:
         """What ``action`` names, for error messages (e.g. ``column d``); the number by default."""
@@ -187,13 +190,13 @@ class Kernels:
     anew on every call, which costs more than a small game's rules. The arguments must keep
     those types (a ``RowState``'s row is int32 and contiguous; the kit makes the rest)."""
 
-    __slots__ = ("to_play", "legal", "offers", "apply", "returns", "chance", "offers_outcome", "observe")
+    __slots__ = ("to_play", "legal", "apply_offered", "apply", "returns", "chance", "offers_outcome", "observe")
 
     def __init__(self, game: RowGame):
         context, row, options = game.context, game.start, game._options
         self.to_play = _entry(to_play_of, context, row)
         self.legal = _entry(legal_of, context, row, options)
-        self.offers = _entry(offers, context, row, 0, options)
+        self.apply_offered = _entry(apply_offered, context, row, 0, options)
         self.apply = _entry(compiled.apply_row, context, row, 0)
         self.returns = _entry(returns_of, context, row, np.zeros(game.info.num_seats))
         self.chance = self.offers_outcome = self.observe = None  # the protocol's optional functions
@@ -232,10 +235,12 @@ def returns_of(context, row, out):
 
 
 @njit(cache=True)
-def offers(context, row, action, out):
-    """Whether ``action`` is among the game's ``legal`` actions of ``row`` (``out``: scratch room)."""
+def apply_offered(context, row, action, out):
+    """Play ``action`` on ``row`` where it is among the game's ``legal`` actions (``out``: scratch
+    room); whether it was (the row is left as it was where not)."""
     for k in range(compiled.legal(context, row, out)):
         if out[k] == action:
+            compiled.apply(context, row, action)
             return True
     return False
 
@@ -250,4 +255,4 @@ def offers_outcome(context, row, outcome, outcomes, probs):
     return False
 
 
-__all__ = ["CHANCE", "TERMINAL", "RowGame", "RowState", "Rows"]
+__all__ = ["CHANCE", "TERMINAL", "RowGame", "RowState", "Rows", "row_field"]

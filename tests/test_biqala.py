@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from envs import TERMINAL, IllegalActionError, NotationError, make_game
-from envs.games.biqala.game import (
+from envs.games.biqala.game import Biqala, BiqalaState
+from envs.games.biqala.kernels import (
     CELL_OF,
     END,
     INNER_RING,
@@ -19,19 +20,16 @@ from envs.games.biqala.game import (
     PUT,
     SOW,
     TRANSFER,
-    Biqala,
-    BiqalaState,
 )
 from envs.kernels import draw, playout_seed
 
 
-def position(counts: dict[str, int], player: int = 0, stores=(0, 0)) -> BiqalaState:
+def position(counts: dict[str, int], player: int = 0, stores=(0, 0), idle: int = 0) -> BiqalaState:
     """A hand-made position: the cells named (by letter) hold the counts, the others are empty."""
-    state = BiqalaState(0, 0)
+    board = [0] * NUM_CELLS
     for letter, count in counts.items():
-        state.board[CELL_OF[letter]] = count
-    state.player, state.stores = player, list(stores)
-    return state
+        board[CELL_OF[letter]] = count
+    return GAME.position(board, player, stores, idle=idle)
 
 
 def board_of(state) -> dict[str, int]:
@@ -291,8 +289,7 @@ def test_the_transfer():
     assert one_turn(game, position({"C": 1, "a": 1}), TRANSFER + CELL_OF["C"]) == ((-1.0, 1.0), 1, 1)
     # a transfer resets the cycle count, a sow without capture does not
     long = make_game("biqala", idle_limit=2)
-    state = position({"A": 1, "J": 2, "a": 1, "b": 1})
-    state.idle = 1
+    state = position({"A": 1, "J": 2, "a": 1, "b": 1}, idle=1)
     assert one_turn(long, state, SOW + CELL_OF["A"])[2] == 1  # the second capture-free turn: over
     assert one_turn(long, state, TRANSFER + CELL_OF["J"])[2] > 1
 

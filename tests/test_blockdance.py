@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 import envs  # noqa: F401  (registers the ids)
 from envs import TERMINAL, IllegalActionError, NotationError, make_game
-from envs.games.blockdance.moves import EMPTY, OFF_BOARD, PIECE, group_of
+from envs.games.blockdance.kernels import EMPTY, OFF_BOARD, PIECE
 from envs.records import parse_header, read_record, replay
 from envs.stones.hexagon import LETTERS, rotate
 
@@ -201,7 +201,7 @@ def test_two_passes_in_a_row_draw_and_a_move_between_resets_them():
     game.apply(state, game.PASS)
     assert game.to_play(state) == 1 and state.passes == 1
     game.apply(state, game.PASS)
-    assert game.is_terminal(state) and game.returns(state) == (0.0, 0.0) and state.reason == "both passed"
+    assert game.is_terminal(state) and game.returns(state) == (0.0, 0.0) and game.reason(state) == "both passed"
     game = game_with("v5 x5", "a8 c8")
     state = play(game, play(game, game.initial_state(), "pass"), "a8.1 c8")
     assert state.passes == 0 and game.to_play(state) == 0
@@ -228,13 +228,13 @@ def test_the_draw_limits():
     game = game_with("v5 x5", "a8 c8", idle_limit=2)
     state = play(game, play(game, game.initial_state(), "v5.1 x5"), "a8.1 c8")
     assert game.is_terminal(state) and game.returns(state) == (0.0, 0.0)
-    assert state.reason == "2 turns without a capture"
+    assert game.reason(state) == "2 turns without a capture"
     game = game_with("v5 x5", "w6 a8 c8", idle_limit=2)
     state = play(game, play(game, game.initial_state(), "v5.1 x5"), "a8.1 c8")
     assert not game.is_terminal(state)  # the capture reset the count
     game = game_with("v5 x5", "a8 c8", max_turns=1)
     state = play(game, game.initial_state(), "pass")
-    assert game.is_terminal(state) and state.reason == "1 turns"
+    assert game.is_terminal(state) and game.reason(state) == "1 turns"
 
 
 def test_bad_arguments_are_refused():
@@ -368,8 +368,7 @@ def mapped_state(game, state, symmetry):
     board = [OFF_BOARD] * game.num_cells
     for old in range(game.num_cells):
         board[perm[old]] = state.board[old]
-    image = game.state_at(board, state.player, state.turns)
-    image.idle, image.passes = state.idle, state.passes
+    image = game.state_of(board, state.player, turns=state.turns, idle=state.idle, passes=state.passes)
     turn = [state.block[0], game.ANGLE + state.angle - 1, *state.block[1:]] if state.angle else list(state.block)
     for action in turn:
         game.apply(image, int(perm[action]))
@@ -550,7 +549,7 @@ def random_games(game, count: int, seed: int):
 
 def largest_group(game, state) -> int:
     piece = PIECE[state.player]
-    return max(len(group_of(state.board, c, game.adjacent)) for c in range(game.num_cells) if state.board[c] == piece)
+    return max(len(game.group_of(state.board, c)) for c in range(game.num_cells) if state.board[c] == piece)
 
 
 def test_random_games_end_and_every_turn_reads_back():
@@ -562,7 +561,7 @@ def test_random_games_end_and_every_turn_reads_back():
         assert replayed.board == after.board and game.format_turn(before, game.parse_turn(before, text)) == text
         if game.is_terminal(after):
             assert sum(game.returns(after)) == 0.0
-            ends.add(after.reason.split(" ")[-1])
+            ends.add(game.reason(after).split(" ")[-1])
     assert ends  # some games ended (every game ends: random_games counts its turns)
 
 

@@ -79,7 +79,7 @@ def test_owners_are_the_stones_on_the_board(name):
             ("", first, second, "neutral")[v] for v in state.board if v >= 0
         ]
     elif name == "biqala":  # a pile of neutral stones where there are any, counted
-        from envs.games.biqala.game import LETTERS
+        from envs.games.biqala.kernels import LETTERS
 
         view = game.board_view(state)
         assert [(c.name, c.owner, c.text) for c in view.cells] == [

@@ -1,8 +1,7 @@
 """Blockdance's and Four-way walls' compiled search: the driver's batched playouts from rows
 give the engine loop's returns, and the search driver gives the reference search's results
 on fixed seeds, with random rollouts and with a network fed the rows' planes (rows of random
-games against the engines: ``tests/test_conformance_games.py``, with :func:`same_state` and
-these ``GAMES``)."""
+games against the engines: ``tests/test_conformance_games.py``, with these ``GAMES``)."""
 
 from __future__ import annotations
 
@@ -26,17 +25,6 @@ GAMES = [
     ("four_way_walls", {"size": 7, "walls": 0, "schedule": "24", "max_turns": 30}),
 ]
 GAME_IDS = [f"{name}-{i}" for i, (name, _) in enumerate(GAMES)]
-
-
-def fields(state) -> dict:
-    """Everything a state holds (a Four-way walls state's cache of legal actions left out)."""
-    names = state.__slots__
-    return {name: getattr(state, name) for name in names if name != "legal"}
-
-
-def same_state(a, b) -> bool:
-    """A decoded state holds what the engine's does."""
-    return fields(a) == fields(b)
 
 
 def random_states(game, seed: int, games: int) -> list:

@@ -21,14 +21,11 @@ from test_biversi import BiversiReading
 from test_blockdance import random_start
 from test_compiled_amazons import CONFIGS as AMAZONS_CONFIGS
 from test_compiled_amazons import same_state as amazons_same_state
-from test_compiled_biqala import same_state as biqala_same_state
 from test_compiled_biversi import same_state as biversi_same_state
 from test_compiled_block_walls import GAMES as WALLS_CONFIGS
-from test_compiled_block_walls import same_state as walls_same_state
 from test_compiled_hop_chess import BEGUN as HOP_CHESS_BEGUN
 from test_compiled_hop_chess import CONFIGS as HOP_CHESS_CONFIGS
 from test_compiled_hop_chess import params_of
-from test_compiled_push_go import same_state as push_go_same_state
 from test_four_way_walls import FourWayWallsReading
 from test_hexxagon import HexxagonReading
 from test_hop_chess import HopChessReading
@@ -59,11 +56,7 @@ READINGS = {
 SAME_STATE = {
     "amazons": amazons_same_state,
     "progressive_amazons": amazons_same_state,
-    "biqala": biqala_same_state,
     "biversi": biversi_same_state,
-    "blockdance": walls_same_state,
-    "four_way_walls": walls_same_state,
-    "push_go": push_go_same_state,
 }
 # rare rules a game's playouts must start from too (beyond a turn begun)
 MARKS = {"push_go": (*PUSH_GO_RARE_RULES, stands_twice), "biqala": BIQALA_RARE_RULES, "hop_chess": HOP_CHESS_BEGUN}

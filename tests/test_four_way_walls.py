@@ -386,18 +386,19 @@ def test_the_observation_is_from_the_movers_view():
 
 def mapped_state(game, state, square):
     """``state`` with the board under ``square`` (a ``SquareMap``): every stone's goal mapped along."""
-    other = state.copy()
     stones, walls = [OFF] * 8, ([False] * len(state.pos.walls[0]), [False] * len(state.pos.walls[0]))
     for k, cell in enumerate(state.pos.stones):
         stones[k // 4 * 4 + square.direction(k % 4)] = OFF if cell == OFF else square.cell(cell)
     for o, i, j in state.pos.wall_list():
         o2, i2, j2 = square.wall(o, i, j)
         walls[o2][i2 * (game.size + 1) + j2] = True
-    other.pos = Position(game.size, stones, walls)
     k = state.picked
-    other.picked = -1 if k < 0 else k // 4 * 4 + square.direction(k % 4)
-    other.moved = sum(1 << (k // 4 * 4 + square.direction(k % 4)) for k in range(8) if state.moved >> k & 1)
-    other.legal = None
+    picked = -1 if k < 0 else k // 4 * 4 + square.direction(k % 4)
+    moved = sum(1 << (k // 4 * 4 + square.direction(k % 4)) for k in range(8) if state.moved >> k & 1)
+    pos = Position(game.size, stones, walls)
+    other = game.state_of(
+        pos, state.player, state.turn, state.phase, state.steps_left, moved, picked, state.walls_left, state.result
+    )
     return other
 
 

@@ -177,7 +177,7 @@ def test_under_simple_ko_the_same_turns_are_refused_and_nothing_counts_repetitio
     assert play(game, state, "c2") == [1] and game.info.obs_shape == (6, 5, 5)
     with pytest.raises(IllegalActionError, match="ko"):
         game.apply(state, game.parse_turn(state, "b2")[0])
-    assert state.seen == () and game.info.params["ko"] == "simple"
+    assert game.info.params["ko"] == "simple" and game.compiled().width == 2 * 25 + 5 + 1  # no positions kept
     with pytest.raises(ValueError, match="ko must be one of"):
         make_game("push_go", ko="superko")
 
@@ -271,14 +271,14 @@ def test_symmetries_map_pushes_with_their_cells():
     assert len(game.symmetries()) == 8
     for symmetry in game.symmetries():
         other = state.copy()
-        other.board = mapped_board(symmetry, state.board)
-        other.previous = bytes(mapped_board(symmetry, state.previous))
+        other.row[:25] = mapped_board(symmetry, state.board)
+        other.row[25:50] = mapped_board(symmetry, state.previous)
         assert sorted(symmetry.action_perm[legal]) == game.legal_actions(other), symmetry.name
 
 
-def mapped_board(symmetry, board) -> bytearray:
+def mapped_board(symmetry, board) -> list[int]:
     values = np.frombuffer(bytes(board), dtype=np.uint8).reshape(1, 5, 5)
-    return bytearray(symmetry.obs(values).reshape(-1).tolist())
+    return symmetry.obs(values).reshape(-1).tolist()
 
 
 # --- properties ------------------------------------------------------------------------------
@@ -329,7 +329,7 @@ def independent_result(board, previous, n, colour, action, form, ko="simple"):
                 board[s] = EMPTY
     if any(board[c] == colour and not group(board, n, c)[1] for c in range(n2)):
         return None
-    if ko == "simple" and bytes(board) == previous:
+    if ko == "simple" and board == list(previous):
         return None
     return board
 
@@ -425,7 +425,7 @@ def ko_refused(state) -> bool:
     game = _engine(state)
     legal = game.legal_actions(state)
     return any(
-        state.board[c] == EMPTY and state.previous[c] != EMPTY and c not in legal and not game._suicide(state, c)
+        state.board[c] == EMPTY and state.previous[c] != EMPTY and c not in legal and not game.suicide(state, c)
         for c in range(len(state.board))
     )
 

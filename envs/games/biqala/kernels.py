@@ -1,20 +1,33 @@
-"""Biqala's rules in numba over a flat int32 row: the random playout and the compiled search
-driver (``envs.compiled``, ``Biqala.compiled()``) run them.
+"""Biqala's rules, written once, in numba over a flat int32 row: the engine
+(``envs.kit.RowGame``: the state is the row), the random playouts, the compiled search driver
+and the batched env run them (docs/games/biqala.md).
+
+The board is a 6 x 4 grid: an outer ring of 16 cells round an inner ring of 8.
+A owns the capitals (top half), B the small letters; index = row * 6 + column::
+
+    row 0 |  K  J  I  H  G  F      0  1  2  3  4  5     A's outer board
+    row 1 |  L [D  C  B  A] E      6  7  8  9 10 11     A's inner board [ ]
+    row 2 |  e [a  b  c  d] l     12 13 14 15 16 17     B's inner board [ ]
+    row 3 |  f  g  h  i  j  k     18 19 20 21 22 23     B's outer board
+
+Both rings are sown counterclockwise: outer e f g ... k l E F ... K L, inner
+a b c d A B C D. Actions: 0-23 sow the cell, 24-47 begin a transfer from the
+cell, 48-71 put one more stone of the transfer on the cell, 72 end the transfer.
 
 A row holds the board (24 cells' stones), the two stores, then ``PLAYER`` (a seat or
 ``TERMINAL``), ``SOURCE`` (the transfer under way's source, or -1), ``IDLE`` (turns since the
-last capture or transfer) and ``TURNS``: ``BiqalaState``'s fields. The context is a
-:class:`BiqalaContext`: ``params`` int64 ``[total, idle_limit, max_turns]``, the engine's board
-as arrays (:func:`tables`) and scratch room. The rules are ``game.py``'s, step for step: the
-legal actions in ``Biqala.legal_actions``' order (the mover's non-empty cells in increasing
-order to sow, then the same cells to begin a transfer; only the feeding sows when the opponent's
-side is empty; in a transfer under way the source's partners in ``PARTNERS`` order, then the
-end), ``sow`` (a lap skips the emptied cell, the 2-or-3 captures backwards), the grand slam,
-``_feeds``, the transfer (its first stone to the opponent's store, the turn over when the source
-is empty) and ``Biqala._end_turn``'s ends (more than half the stones in a store, ``idle_limit``,
-``max_turns``, no legal move), after which each player takes the stones on his own cells.
-:func:`play` draws one ``envs.kernels.draw`` a decision over :func:`legal`'s actions, the game
-``Game.engine_playout`` plays for the same seed.
+last capture or transfer) and ``TURNS``. The context is a :class:`BiqalaContext`: ``params``
+int64 ``[total, idle_limit, max_turns]``, the board as arrays (:func:`tables`) and scratch
+room. The legal actions: the mover's non-empty cells in increasing order to sow, then the same
+cells to begin a transfer; only the feeding sows when the opponent's side is empty; in a
+transfer under way the source's partners in ``PARTNERS`` order, then the end. A sow skips the
+emptied cell on every lap and takes the 2s and 3s back from its last cell unless that would
+take every stone the opponent has (the grand slam); a transfer's first stone goes to the
+opponent's store, and the turn is over when the source is empty. The game ends when a store
+holds more than half the stones, after ``idle_limit`` turns without a capture or transfer, after
+``max_turns`` turns, or when the mover has no legal move; each player then takes the stones on
+his own cells. :func:`play` draws one ``envs.kernels.draw`` a decision over :func:`legal`'s
+actions, as ``envs.row_playout.random_play`` does.
 """
 
 from __future__ import annotations
@@ -25,23 +38,37 @@ from functools import cache
 import numpy as np
 from numba import njit
 
-from envs.compiled import CompiledGame, register
+from envs.compiled import register
 from envs.core import TERMINAL
-from envs.games.biqala.game import (
-    END,
-    INNER_RING,
-    NUM_CELLS,
-    OUTER_RING,
-    OWNER,
-    PARTNERS,
-    PUT,
-    RING_OF,
-    SEAT_CELLS,
-    TRANSFER,
-    Biqala,
-    BiqalaState,
-)
 from envs.kernels import draw
+
+ROWS, COLS = 4, 6
+NUM_CELLS = ROWS * COLS
+LETTERS = "KJIHGFLDCBAEeabcdlfghijk"  # the cell's letter, by index
+CELL_OF = {letter: cell for cell, letter in enumerate(LETTERS)}
+OUTER_RING = tuple(CELL_OF[x] for x in "efghijklEFGHIJKL")
+INNER_RING = tuple(CELL_OF[x] for x in "abcdABCD")
+RING_OF = tuple(OUTER_RING if cell in OUTER_RING else INNER_RING for cell in range(NUM_CELLS))
+OWNER = tuple(0 if letter.isupper() else 1 for letter in LETTERS)
+SEAT_CELLS = tuple(tuple(c for c in range(NUM_CELLS) if OWNER[c] == seat) for seat in (0, 1))
+SOW, TRANSFER, PUT, END = 0, NUM_CELLS, 2 * NUM_CELLS, 3 * NUM_CELLS
+NUM_ACTIONS = END + 1
+NUM_PLANES = 9
+
+
+def _partners(cell: int) -> tuple[int, ...]:
+    """The owner's cells of the other ring that touch ``cell`` (at a side or a corner)."""
+    row, col = divmod(cell, COLS)
+    near = [
+        (r * COLS + c)
+        for r in range(row - 1, row + 2)
+        for c in range(col - 1, col + 2)
+        if 0 <= r < ROWS and 0 <= c < COLS and (r, c) != (row, col)
+    ]
+    return tuple(c for c in near if OWNER[c] == OWNER[cell] and RING_OF[c] is not RING_OF[cell])
+
+
+PARTNERS = tuple(_partners(cell) for cell in range(NUM_CELLS))
 
 STORES, PLAYER, SOURCE, IDLE, TURNS = NUM_CELLS, NUM_CELLS + 2, NUM_CELLS + 3, NUM_CELLS + 4, NUM_CELLS + 5
 WIDTH = NUM_CELLS + 6
@@ -55,7 +82,7 @@ BiqalaContext = namedtuple(
 
 @cache
 def tables() -> tuple[np.ndarray, ...]:
-    """The engine's board as arrays: ``rings`` (2, 16; the outer ring, then the inner, padded
+    """The board as arrays: ``rings`` (2, 16; the outer ring, then the inner, padded
     with -1), each ring's length, each cell's ring (0 outer, 1 inner) and place in it, its
     owner, its ``PARTNERS`` (24, 4; padded with -1) and each seat's cells (2, 12)."""
     rings = np.full((2, len(OUTER_RING)), -1, np.int64)
@@ -72,7 +99,7 @@ def tables() -> tuple[np.ndarray, ...]:
 
 @njit(cache=True, inline="always")
 def legal(context, row, out):
-    """``Biqala.legal_actions`` into ``out[:count]``; the count (0 at the end)."""
+    """The legal actions (module docstring) into ``out[:count]``; the count (0 at the end)."""
     player, source = row[PLAYER], row[SOURCE]
     if player == TERMINAL:
         return 0
@@ -96,7 +123,7 @@ def legal(context, row, out):
 
 @njit(cache=True, inline="always")
 def apply(context, row, action):
-    """``Biqala.apply`` for a legal ``action``: a sow with its captures, a transfer begun (its
+    """Play the legal ``action``: a sow with its captures, a transfer begun (its
     first stone to the opponent's store), a stone of it put, or its end; then the turn's end
     where the turn is over."""
     board, stores, player = row[:NUM_CELLS], row[NUM_CELLS : NUM_CELLS + 2], row[PLAYER]
@@ -129,7 +156,7 @@ def apply(context, row, action):
 
 @njit(cache=True, inline="always")
 def _end_turn(context, row, took):
-    """``Biqala._end_turn``: the other player's turn, or the end, where each player takes the
+    """The turn ends: the other player's turn, or the end, where each player takes the
     stones on his own cells."""
     board, stores = row[:NUM_CELLS], row[NUM_CELLS : NUM_CELLS + 2]
     params, seat_cells = context.params, context.seat_cells
@@ -164,7 +191,7 @@ def returns(context, row, out):
 @njit(cache=True, _nrt=False)  # no reference counts: a decision allocates nothing, and numba's counts
 def play(context, row, seed):  # for the context's arrays around every inlined helper made it ~2x slower
     """``(outcome, decisions, turns)`` of a random game from ``row`` (played on in place), as
-    ``Game.engine_playout`` counts them: ``outcome`` 0 a draw, 1 or 2 the winning seat + 1."""
+    ``envs.row_playout.random_play`` plays and counts it: ``outcome`` 0 a draw, 1 or 2 the winning seat + 1."""
     moves = context.moves
     decisions = turns = 0
     while row[PLAYER] != TERMINAL:
@@ -188,7 +215,7 @@ def playout(context, row, seed, out):
 
 @njit(cache=True)
 def observe(context, row, out):
-    """``Biqala.observe`` into ``out`` (``[9, 4, 6]``)."""
+    """The planes of ``Biqala``'s docstring into ``out`` (``[9, 4, 6]``)."""
     params, owner = context.params, context.owner
     flat = out.reshape(out.shape[0], NUM_CELLS)
     flat[:] = 0.0
@@ -209,7 +236,7 @@ def observe(context, row, out):
 
 @njit(cache=True, inline="always")
 def _options(board, seat, rings, lengths, ring_of, place, owner, seat_cells, options):
-    """``Biqala.legal_actions`` of ``seat`` outside a transfer into ``options``; their count."""
+    """The legal actions of ``seat`` outside a transfer into ``options``; their count."""
     opponent = 0
     for cell in seat_cells[1 - seat]:
         opponent += board[cell]
@@ -227,7 +254,7 @@ def _options(board, seat, rings, lengths, ring_of, place, owner, seat_cells, opt
 
 @njit(cache=True, inline="always")
 def _feeds(board, cell, rings, lengths, ring_of, place, owner):
-    """``game._feeds``: whether sowing ``cell`` puts a stone on the opponent's side."""
+    """Whether sowing ``cell`` puts a stone on the opponent's side."""
     ring, size, position = rings[ring_of[cell]], lengths[ring_of[cell]], place[cell]
     for _ in range(min(board[cell], size - 1)):
         position = (position + 1) % size
@@ -238,7 +265,7 @@ def _feeds(board, cell, rings, lengths, ring_of, place, owner):
 
 @njit(cache=True, inline="always")
 def _sow(board, cell, rings, lengths, ring_of, place, owner, captured):
-    """``game.sow`` and ``Biqala.apply``'s captures: sow ``cell`` in place, take the 2s and 3s
+    """Sow ``cell`` in place, take the 2s and 3s
     back from the last cell unless that is a grand slam; the stones taken."""
     ring, size, position = rings[ring_of[cell]], lengths[ring_of[cell]], place[cell]
     mover = owner[cell]
@@ -281,24 +308,15 @@ def context(total: int, idle_limit: int, max_turns: int) -> BiqalaContext:
     )
 
 
-class BiqalaRows(CompiledGame):
-    """Biqala's ``envs.compiled.CompiledGame``: its rows and context (module docstring)."""
+MAX_LEGAL = 2 * len(SEAT_CELLS[0])  # a sow and a transfer from each of the mover's cells
 
-    width = WIDTH
-    max_legal = 2 * len(SEAT_CELLS[0])  # a sow and a transfer from each of the mover's cells
 
-    def __init__(self, game: Biqala):
-        self.context = context(game.total, game.idle_limit, game.max_turns)
-
-    def encode(self, state: BiqalaState) -> np.ndarray:
-        return np.array([*state.board, *state.stores, state.player, state.source, state.idle, state.turns], np.int32)
-
-    def decode(self, row: np.ndarray) -> BiqalaState:
-        state = BiqalaState.__new__(BiqalaState)
-        values = row.tolist()
-        state.board, state.stores = values[:NUM_CELLS], values[NUM_CELLS:PLAYER]
-        state.player, state.source, state.idle, state.turns = values[PLAYER:]
-        return state
+def start_row(outer: int, inner: int) -> np.ndarray:
+    """The start: ``outer`` stones on each outer cell, ``inner`` on each inner one, A to move."""
+    row = np.zeros(WIDTH, np.int32)
+    row[:NUM_CELLS] = [outer if RING_OF[cell] is OUTER_RING else inner for cell in range(NUM_CELLS)]
+    row[SOURCE] = -1
+    return row
 
 
 register(BiqalaContext, legal=legal, apply=apply, to_play=to_play, returns=returns, playout=playout, observe=observe)

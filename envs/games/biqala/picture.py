@@ -16,19 +16,8 @@ def biqala_view(state) -> BoardView:
     ``chosen``), its stones counted on a neutral pile, its letter in its corner. A click on one of the mover's cells
     offers its sow and the start of a transfer from it; while a transfer is under way, a stone
     put on it; the end of the transfer is a button."""
-    from envs.games.biqala.game import (
-        COLS,
-        END,
-        INNER_RING,
-        LETTERS,
-        OWNER,
-        PUT,
-        RING_OF,
-        ROWS,
-        SEAT_NAMES,
-        SOW,
-        TRANSFER,
-    )
+    from envs.games.biqala.game import SEAT_NAMES
+    from envs.games.biqala.kernels import COLS, END, INNER_RING, LETTERS, OWNER, PUT, RING_OF, ROWS, SOW, TRANSFER
 
     layout = square_layout(["A", "A", "B", "B"], [""] * COLS)
     cells = []

@@ -1,5 +1,7 @@
 """Blockdance: turn a connected block of your men around one of them; kill every enemy man
-(docs/games/blockdance.md; the rotation rule is in ``kernels.py``).
+(docs/games/blockdance.md). The rules are ``kernels.py``'s, and ``envs.kit.RowGame`` makes
+them the engine; here is what a person reads or types: the table, the notation, the text and
+the board's view.
 
 The board is a hexagon of side s (``envs.stones.hexagon``: 15 rows of 8 to 15 cells for the
 text's s = 8, letters ``a``-``C``). A turn is micro-steps over cells: the pivot (a man of the
@@ -14,13 +16,11 @@ from typing import Sequence
 
 import numpy as np
 
-from envs.compiled import observe_row
-from envs.core import TERMINAL, Game, GameInfo, IllegalActionError, NotationError, Symmetry, lead_returns, turn_text
+from envs.core import TERMINAL, GameInfo, IllegalActionError, NotationError, Symmetry, lead_returns, turn_text
 from envs.games.blockdance import kernels
-from envs.games.blockdance.moves import ANGLES, EMPTY, OFF_BOARD, PIECE, group_of, landing
+from envs.games.blockdance.kernels import ANGLES, EMPTY, OFF_BOARD, PIECE, SCALARS
 from envs.games.blockdance.notation import NOT, cells_text, read_cells
-from envs.kernels import OUTCOME_RETURNS, cut_returns, playout_seed
-from envs.row_playout import random_play
+from envs.kit import RowGame, RowState, row_field
 from envs.schedule.moves import read_start
 from envs.stones import hexagon
 from envs.stones.board import cell_symmetry
@@ -51,41 +51,43 @@ def flower_start(side: int) -> tuple[list[int], list[int]]:
     return sides[0], sides[1]
 
 
-class BlockdanceState:
-    """The board (a list of values, ``moves.py``), whose turn, the turn so far (the pivot or -1,
-    the angle or 0, the block's men in the order chosen, the pivot first), what the turn may
-    still do (the legal pivots; the chosen pivot's largest block by angle; the chosen angle's),
-    turns played, turns since the last capture, passes in a row, and at the end the winner
-    (-1 a draw) and why."""
+def _scalars(row):
+    return row[-1]  # the board's cell count: the scalars follow the board
 
-    __slots__ = (
-        "board",
-        "player",
-        "pivot",
-        "angle",
-        "block",
-        "pivots",
-        "largest",
-        "reach",
-        "turns",
-        "idle",
-        "passes",
-        "winner",
-        "reason",
-    )
 
-    def copy(self) -> "BlockdanceState":
-        other = BlockdanceState.__new__(BlockdanceState)
-        for name in self.__slots__:
-            setattr(other, name, getattr(self, name))
-        other.board = self.board[:]
-        return other
+class BlockdanceState(RowState):
+    """A position as the kernels' row (``kernels.py``'s layout); the properties read it: the
+    board (a list of values), whose turn, the turn so far (the pivot or -1, the angle or 0, the
+    block's men in the order chosen, the pivot first; the chosen angle's largest block), turns
+    played, turns since the last capture, passes in a row, and at the end the winner (-1 a draw)."""
+
+    __slots__ = ()
+
+    board = property(lambda self: self.row[: self.row[-1]].tolist())
+    player = row_field(kernels.PLAYER, _scalars)
+    pivot = row_field(kernels.PIVOT, _scalars)
+    angle = row_field(kernels.ANGLE, _scalars)
+    turns = row_field(kernels.TURNS, _scalars)
+    idle = row_field(kernels.IDLE, _scalars)
+    passes = row_field(kernels.PASSES, _scalars)
+    winner = row_field(kernels.WINNER, _scalars)
+
+    @property
+    def block(self) -> tuple[int, ...]:
+        start = self.row[-1] + SCALARS
+        return tuple(self.row[start : start + int(self.row[self.row[-1] + kernels.SIZE])].tolist())
+
+    @property
+    def reach(self) -> frozenset[int]:
+        """The men of the chosen angle's largest block (empty before the angle)."""
+        reach = self.row[-1] + SCALARS + (len(self.row) - 1 - self.row[-1] - SCALARS) // 2
+        return frozenset(self.row[reach : reach + int(self.row[self.row[-1] + kernels.REACH])].tolist())
 
     def men(self, seat: int) -> int:
-        return self.board.count(PIECE[seat])
+        return int(np.count_nonzero(self.row[: self.row[-1]] == PIECE[seat]))
 
 
-class Blockdance(Game):
+class Blockdance(RowGame):
     """The rules of Blockdance (``Blockdance-v0``).
 
     ==============  ==============================================================
@@ -118,6 +120,8 @@ class Blockdance(Game):
     ==============  ==============================================================
     """
 
+    state_class = BlockdanceState
+
     def __init__(
         self, size: int = 8, start: str = "", free_pass: bool = True, idle_limit: int = 100, max_turns: int = 500
     ):
@@ -142,13 +146,13 @@ class Blockdance(Game):
         self.ANGLE, self.PASS = self.num_cells, self.num_cells + len(ANGLES)
         self.on, self.adjacent, _ = hexagon.geometry(self.side)
         self.free_pass, self.idle_limit, self.max_turns = bool(free_pass), int(idle_limit), int(max_turns)
-        self.start = self._read_start(start)
-        self._compiled: kernels.BlockdanceRows | None = None
+        board = self._read_start(start)
         self.start_text = start or " / ".join(
-            " ".join(self.cell_name(c) for c in range(self.num_cells) if self.start[c] == piece) for piece in PIECE
+            " ".join(self.cell_name(c) for c in range(self.num_cells) if board[c] == piece) for piece in PIECE
         )
-        most = max(self.start.count(piece) for piece in PIECE)
-        self.info = GameInfo(
+        most = max(board.count(piece) for piece in PIECE)
+        context = kernels.context(self.side, self.free_pass, self.idle_limit, self.max_turns, most)
+        info = GameInfo(
             name="blockdance",
             seat_names=SEAT_NAMES,
             num_actions=self.PASS + 1,
@@ -162,6 +166,8 @@ class Blockdance(Game):
                 "max_turns": self.max_turns,
             },
         )
+        start_row = kernels.row_of(context, board, 0, -1, 0, (), 0, 0, 0, -1)
+        super().__init__(info, context, start_row, max_legal=self.num_cells + 1)  # the pivots and the pass
 
     def _read_start(self, text: str) -> list[int]:
         blank = np.array([EMPTY if on else OFF_BOARD for on in self.on], np.int8)
@@ -172,17 +178,14 @@ class Blockdance(Game):
             blank[cells] = PIECE[seat]
         return blank.tolist()
 
-    # --- transitions -------------------------------------------------------------------------
-    def initial_state(self) -> BlockdanceState:
-        return self.state_at(self.start, 0)
-
+    # --- positions: the engine is ``envs.kit.RowGame``'s over the kernels --------------------------
     def state_at(self, board: Sequence[int], player: int, turns: int = 0) -> BlockdanceState:
-        """A state at the start of ``player``'s turn with ``board`` (values as ``moves.py``)."""
+        """A state at the start of ``player``'s turn with ``board`` (``kernels.py``'s values)."""
         return self.state_of([int(v) for v in board], player, turns=turns)
 
     def state_of(
         self,
-        board: list[int],
+        board: Sequence[int],
         player: int,
         pivot: int = -1,
         angle: int = 0,
@@ -192,120 +195,38 @@ class Blockdance(Game):
         passes: int = 0,
         winner: int = -1,
     ) -> BlockdanceState:
-        """The state these fields describe (a turn begun or the end included), with what the
-        turn may still do worked out as ``apply`` keeps it (a compiled row's ``decode``)."""
-        state = BlockdanceState.__new__(BlockdanceState)
-        state.board, state.player, state.turns, state.idle, state.passes = board, player, turns, idle, passes
-        state.winner = winner
-        state.reason = self._reason(state) if player == TERMINAL else ""
-        state.pivot, state.angle, state.block, state.largest, state.reach = -1, 0, (), {}, frozenset()
-        state.pivots = ()
-        if player != TERMINAL:
-            self._start_turn(state)
-        if pivot >= 0:
-            state.pivot, state.block, state.largest = pivot, block, self._turns(state, pivot)
-            state.angle = angle
-            state.reach = state.largest[angle] if angle else frozenset()
-        return state
-
-    def _start_turn(self, state: BlockdanceState) -> None:
-        state.pivot, state.angle, state.block, state.largest, state.reach = -1, 0, (), {}, frozenset()
-        out = np.empty(self.num_cells, np.int64)
-        count = kernels.pivots_into(self._context, self._board(state), PIECE[state.player], out)
-        state.pivots = tuple(out[:count].tolist())
-
-    def _turns(self, state: BlockdanceState, pivot: int) -> dict[int, frozenset[int]]:
-        """The angles that ``pivot`` may turn a block by, each with its largest block."""
-        masks = np.zeros((len(ANGLES) + 1, self.num_cells), np.uint8)
-        kernels.angle_blocks(self._context, self._board(state), pivot, masks)
-        return {angle: frozenset(np.flatnonzero(masks[angle]).tolist()) for angle in ANGLES if masks[angle].any()}
-
-    @staticmethod
-    def _board(state: BlockdanceState) -> np.ndarray:
-        return np.array(state.board, np.int32)
-
-    def compiled(self) -> kernels.BlockdanceRows:
-        """The rules over flat rows (``kernels.py``), which the engine's own moves run on too."""
-        if self._compiled is None:
-            self._compiled = kernels.BlockdanceRows(self)
-        return self._compiled
-
-    @property
-    def _context(self) -> kernels.BlockdanceContext:
-        return self.compiled().context
+        """The state these fields describe (a turn begun or the end included)."""
+        row = kernels.row_of(self.context, board, player, pivot, angle, block, turns, idle, passes, winner)
+        return BlockdanceState(row)
 
     def to_play(self, state: BlockdanceState) -> int:
-        return state.player
+        return int(state.row[self.num_cells + kernels.PLAYER])  # read from the row: quicker than a kernel call
 
-    def legal_actions(self, state: BlockdanceState) -> list[int]:
-        if state.player == TERMINAL:
-            return []
-        if state.pivot < 0:
-            can_pass = self.free_pass or not state.pivots
-            return list(state.pivots) + ([self.PASS] if can_pass else [])
-        if not state.angle:
-            return [self.ANGLE + angle - 1 for angle in state.largest]
-        compiled = self.compiled()  # the men that may join the block, and the pivot where it turns
-        out = np.empty(compiled.max_legal, np.int64)
-        return out[: kernels.legal(compiled.context, compiled.encode(state), out)].tolist()
-
-    def apply(self, state: BlockdanceState, action: int) -> None:
-        action = self.check_action(state, action)
-        if action not in self.legal_actions(state):
-            raise IllegalActionError(f"action {action} ({self._action_name(action)}): {self._problem(state, action)}")
-        if action == self.PASS:
-            state.passes += 1
-            self._end_turn(state, taken=0)
-        elif state.pivot < 0:
-            state.pivot, state.block = action, (action,)
-            state.largest = self._turns(state, action)
-        elif not state.angle:
-            state.angle = action - self.ANGLE + 1
-            state.reach = state.largest[state.angle]
-        elif action != state.pivot:
-            state.block += (action,)
-        else:
-            board = self._board(state)
-            block = np.array(state.block, np.int32)
-            taken = kernels.turn_block(self._context, board, block, state.pivot, state.angle)
-            state.board = board.tolist()
-            state.passes = 0
-            self._end_turn(state, taken)
-
-    def _end_turn(self, state: BlockdanceState, taken: int) -> None:
-        mover = state.player
-        state.turns += 1
-        state.idle = 0 if taken else state.idle + 1
-        state.player = 1 - mover
-        if not state.men(1 - mover):
-            state.winner = mover
-        state.reason = self._reason(state)
-        if state.reason:
-            state.player = TERMINAL
-            state.pivot, state.angle, state.block, state.pivots, state.largest, state.reach = (
-                -1,
-                0,
-                (),
-                (),
-                {},
-                frozenset(),
-            )
-        else:
-            self._start_turn(state)
-
-    def _reason(self, state: BlockdanceState) -> str:
-        """Why the game is over after the turn just ended ('' where it goes on)."""
+    def reason(self, state: BlockdanceState) -> str:
+        """Why the game is over ('' while it goes on)."""
+        if state.player != TERMINAL:
+            return ""
         if state.winner >= 0:
             return "every enemy man killed"
         if state.passes >= 2:
             return "both passed"
         if state.idle >= self.idle_limit:
             return f"{self.idle_limit} turns without a capture"
-        if state.turns >= self.max_turns:
-            return f"{self.max_turns} turns"
-        return ""
+        return f"{self.max_turns} turns"
 
-    def _problem(self, state: BlockdanceState, action: int) -> str:
+    def group_of(self, board: Sequence[int], cell: int) -> set[int]:
+        """The men of ``cell``'s colour connected to it (its maximal group)."""
+        size = kernels.group_of(self.context, np.asarray(board, np.int32), cell)
+        return set(self.context.group[:size].tolist())
+
+    def action_name(self, action: int) -> str:
+        if action == self.PASS:
+            return "pass"
+        if action >= self.ANGLE:
+            return f"angle {action - self.ANGLE + 1}"
+        return f"cell {self.cell_name(action)}" if self.on[action] else f"cell {action}, off the board"
+
+    def illegal_reason(self, state: BlockdanceState, action: int) -> str:
         seat = SEAT_NAMES[state.player]
         if state.pivot < 0:
             if action == self.PASS:
@@ -339,48 +260,18 @@ class Blockdance(Game):
     def _block_text(self, state: BlockdanceState) -> str:
         return " ".join(self.cell_name(c) for c in state.block)
 
-    def random_playout(self, state: BlockdanceState, rng: np.random.Generator) -> tuple[tuple[float, float], int, int]:
-        """Uniformly random legal actions from ``state`` (left untouched, a turn begun included) to
-        the end: ``(returns, decisions, turns)``, in numba over the rules' kernels
-        (``envs.row_playout.random_play``), one seed drawn from ``rng`` (``playout_seed``): the
-        game ``Game.engine_playout`` plays for that seed (``tests/test_wall_block_playouts.py``)."""
-        if state.player == TERMINAL:
-            return self.returns(state), 0, 0
-        outcome, decisions, turns, _ = self._playout(state, playout_seed(rng), -1)
-        return OUTCOME_RETURNS[outcome], int(decisions), int(turns)
-
-    def cut_playout(self, state: BlockdanceState, rng: np.random.Generator, turns: int) -> tuple[float, float]:
-        """``Game.cut_playout`` in numba over the rules' kernels, the men of the board it stops at
-        scoring it; the engine loop's game for the same seed."""
-        if state.player == TERMINAL:
-            return self.returns(state)
-        outcome, _, _, row = self._playout(state, playout_seed(rng), turns)
-        return cut_returns(outcome, lambda: men_lead(row[: self.num_cells].tolist()))
-
-    def _playout(self, state: BlockdanceState, seed: int, cut: int) -> tuple[int, int, int, np.ndarray]:
-        """``random_play``'s ``(outcome, decisions, turns)`` from ``state`` (not over), and the row
-        where it stopped."""
-        compiled = self.compiled()
-        row, options = compiled.encode(state), np.empty(compiled.max_legal, np.int64)
-        return (*random_play(compiled.context, row, seed, cut, options), row)
-
     def heuristic_returns(self, state: BlockdanceState) -> tuple[float, float]:
         """Men now: y's less o's. The game is won by killing every enemy man and a man once
         killed never comes back, so the count is the progress made; a lead of ``MEN_LEAD`` men
         (of the start's 21 a side) is worth 0.76 (``envs.core.lead_returns``)."""
-        return men_lead(state.board)
-
-    def returns(self, state: BlockdanceState) -> tuple[float, float]:
-        if state.player != TERMINAL or state.winner < 0:
-            return (0.0, 0.0)
-        return (1.0, -1.0) if state.winner == 0 else (-1.0, 1.0)
+        return lead_returns(state.men(0) - state.men(1), MEN_LEAD)
 
     def outcome_info(self, state: BlockdanceState) -> dict:
-        return {"reason": state.reason, "men": (state.men(0), state.men(1))}
+        return {"reason": self.reason(state), "men": (state.men(0), state.men(1))}
 
     def result_text(self, state: BlockdanceState) -> str:
         who = "a draw" if state.winner < 0 else f"{SEAT_NAMES[state.winner]} wins"
-        return f"{who} ({state.reason}; men: y {state.men(0)}, o {state.men(1)})"
+        return f"{who} ({self.reason(state)}; men: y {state.men(0)}, o {state.men(1)})"
 
     def turn_kind(self, state: BlockdanceState, actions: Sequence[int]) -> str:
         return "pass" if list(actions[:1]) == [self.PASS] else "rotate"
@@ -388,14 +279,7 @@ class Blockdance(Game):
     def goal_text(self, seat: int) -> str:
         return "kill every enemy man: turn a connected block of your men round one of them onto empty cells or enemies"
 
-    # --- observation and symmetry ------------------------------------------------------------
-    def observe(self, state: BlockdanceState) -> np.ndarray:
-        """The planes of the class docstring, by the rules' kernel (``kernels.observe``)."""
-        compiled = self.compiled()
-        planes = np.empty(self.info.obs_shape, np.float32)
-        observe_row(compiled.context, compiled.encode(state), planes)
-        return planes
-
+    # --- symmetry ------------------------------------------------------------
     def symmetries(self) -> list[Symmetry]:
         """The 12 maps of the hexagon; a mirror also swaps angle a and 6 - a (its planes and actions)."""
         maps = []
@@ -416,13 +300,6 @@ class Blockdance(Game):
 
     def parse_cell(self, text: str) -> int:
         return hexagon.parse_cell(self.side, text)
-
-    def _action_name(self, action: int) -> str:
-        if action == self.PASS:
-            return "pass"
-        if action >= self.ANGLE:
-            return f"angle {action - self.ANGLE + 1}"
-        return f"cell {self.cell_name(action)}" if self.on[action] else f"cell {action}, off the board"
 
     def action_to_text(self, state: BlockdanceState, action: int) -> str:
         """``v5`` (a pivot or a man joining the block), ``.2`` (the angle), ``v5 end`` (the pivot
@@ -451,7 +328,7 @@ class Blockdance(Game):
                 members.append(action)
             else:
                 listed = cells_text(self.side, members)
-                group = group_of(scratch.board, scratch.pivot, self.adjacent) - set(scratch.block)
+                group = self.group_of(scratch.board, scratch.pivot) - set(scratch.block)
                 left_out = f"not({cells_text(self.side, group)})"
                 text += " " + (left_out if whole and group and len(left_out) < len(listed) else listed)
                 members = []
@@ -464,7 +341,7 @@ class Blockdance(Game):
         ``.2`` or ``.2 xz5wy6``; while the block is chosen, the men still to join (the turn ends)."""
         words = turn_text(text).split()
         if state.player == TERMINAL:
-            raise IllegalActionError(f"{text!r}: the game is over ({state.reason})")
+            raise IllegalActionError(f"{text!r}: the game is over ({self.reason(state)})")
         scratch, actions = state.copy(), []
 
         def play(action: int) -> None:
@@ -519,7 +396,7 @@ class Blockdance(Game):
                 raise IllegalActionError(
                     f"{text!r}: not(...) may not leave out the pivot {self.cell_name(state.pivot)}"
                 )
-            group = group_of(state.board, state.pivot, self.adjacent)
+            group = self.group_of(state.board, state.pivot)
             strays = [self.cell_name(c) for c in excluded if c not in group]
             if strays:
                 raise IllegalActionError(f"{text!r}: {' '.join(strays)} not in the pivot's group of men")
@@ -572,7 +449,7 @@ class Blockdance(Game):
         the block lands."""
         marks = [""] * self.num_cells
         if state.angle:
-            image = landing(self.side, state.pivot, state.angle)
+            image = self.context.rotation[state.angle, state.pivot]
             for man in state.block:
                 marks[image[man]] = "o"
         for man in state.block:
@@ -585,11 +462,6 @@ class Blockdance(Game):
         from envs.games.blockdance.picture import blockdance_view
 
         return blockdance_view(self, state)
-
-
-def men_lead(board: Sequence[int]) -> tuple[float, float]:
-    """``Blockdance.heuristic_returns`` of a board: y's men less o's, over ``MEN_LEAD``."""
-    return lead_returns(board.count(PIECE[0]) - board.count(PIECE[1]), MEN_LEAD)
 
 
 def _mirror_angles(spatial):

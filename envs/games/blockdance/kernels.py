@@ -1,6 +1,7 @@
-"""Blockdance's rules in numba: which blocks may turn around a pivot, the turn itself, and the
-game's micro-steps over a flat row (an ``envs.compiled.CompiledGame``), which the engine
-(``game.py``), the random and cut playouts and the search driver all run.
+"""Blockdance's rules, written once, in numba over a flat int32 row: which blocks may turn
+around a pivot, the turn itself, and the game's micro-steps, which the engine
+(``envs.kit.RowGame``: the state is the row), the random and cut playouts, the search driver
+and the batched env all run (docs/games/blockdance.md).
 
 A move turns a connected block of the mover's men, one of them the pivot, by ``angle`` x 60
 degrees clockwise around the pivot; every man lands on an empty cell, an enemy man (taken) or
@@ -12,35 +13,36 @@ them), so there is a largest one (:func:`largest_block`): a set S through the pi
 grown into a legal block exactly when S lies inside it. That is what lets a turn offer the
 block's men one at a time without a dead end.
 
-A row (int32) holds the board (``cells`` values, ``moves.py``'s: -1 off the board, 0 empty,
-1 and 2 the men), then the scalars ``PLAYER`` (the seat, or ``envs.core.TERMINAL``),
-``PIVOT`` (-1 none), ``ANGLE`` (0 none), ``TURNS``, ``IDLE`` (turns since a capture),
-``PASSES`` (in a row), ``WINNER`` (-1 none), ``SIZE`` (the block's men so far), ``REACH``
-(the men of the chosen angle's largest block, 0 before the angle), then the block's men in
-the order chosen (the pivot first), then the largest block's men by cell (each list
-``params[MOST]`` entries, -1 past its count: a side never has more men than at the start). The context is a
-:class:`BlockdanceContext`: ``params`` int64 ``[cells, free_pass, idle_limit, max_turns,
-most]``, ``moves.rotation_table`` and the cells' neighbours (``envs.stones.hexagon.tables``),
-and scratch room the kernels leave zeroed. The legal actions come in the engine's order (the
-pivots by cell, then the pass; the angles 1..5; the men that may join the block and the
-pivot again, by cell), so ``envs.row_playout.random_play`` over them draws as
-``Game.engine_playout`` does for a seed.
+A row (int32) holds the board (``cells`` values: ``OFF_BOARD``, ``EMPTY``, or ``PIECE[seat]``),
+then the scalars ``PLAYER`` (the seat, or ``envs.core.TERMINAL``), ``PIVOT`` (-1 none),
+``ANGLE`` (0 none), ``TURNS``, ``IDLE`` (turns since a capture), ``PASSES`` (in a row),
+``WINNER`` (-1 none), ``SIZE`` (the block's men so far), ``REACH`` (the men of the chosen
+angle's largest block, 0 before the angle), then the block's men in the order chosen (the
+pivot first), then the largest block's men by cell (each list ``params[MOST]`` entries, -1 past
+its count: a side never has more men than at the start), and last the board's cell count. The
+context is a :class:`BlockdanceContext`: ``params`` int64 ``[cells, free_pass, idle_limit,
+max_turns, most]``, :func:`rotation_table` and the cells' neighbours
+(``envs.stones.hexagon.tables``), and scratch room the kernels leave zeroed. The legal actions
+come in increasing order (the pivots by cell, then the pass; the angles 1..5; the men that may
+join the block and the pivot again, by cell).
 """
 
 from __future__ import annotations
 
 from collections import namedtuple
+from functools import lru_cache
 
 import numpy as np
 from numba import njit
 
-from envs.compiled import CompiledGame, register
+from envs.compiled import register
 from envs.core import TERMINAL
-from envs.games.blockdance.moves import PIECE, rotation_table
 from envs.row_playout import random_play
 from envs.stones import hexagon
 
-EMPTY = 0
+EMPTY, OFF_BOARD = 0, -1
+PIECE = (1, 2)  # the board value of seat 0's men (Y) and seat 1's (O)
+ANGLES = (1, 2, 3, 4, 5)  # clockwise, in sixths of a full turn; a full turn moves nothing
 PLAYER, PIVOT, ANGLE, TURNS, IDLE, PASSES, WINNER, SIZE, REACH = range(9)  # after the board
 SCALARS = 9
 CELLS, FREE_PASS, IDLE_LIMIT, MAX_TURNS, MOST = range(5)  # params
@@ -49,53 +51,79 @@ BlockdanceContext = namedtuple(
 )
 
 
-def context_of(game) -> BlockdanceContext:
-    """The kernels' constants for ``game`` (a ``Blockdance``) and their scratch room."""
-    cells = game.num_cells
-    most = max(game.start.count(piece) for piece in PIECE)
-    params = np.array([cells, game.free_pass, game.idle_limit, game.max_turns, most], np.int64)
-    return BlockdanceContext(
-        params,
-        rotation_table(game.side),
-        hexagon.tables(game.side)[0],
-        np.zeros(cells, np.uint8),
-        np.zeros(cells, np.uint8),
-        np.empty(cells, np.int64),
-        np.empty(cells, np.int64),
-        np.empty(cells, np.int64),
-        np.zeros(cells, np.uint8),
-    )
+def context(side: int, free_pass: bool, idle_limit: int, max_turns: int, most: int) -> BlockdanceContext:
+    """The kernels' constants for a hexagon of side ``side`` whose sides have at most ``most``
+    men, and their scratch room."""
+    cells = (2 * side - 1) ** 2
+    params = np.array([cells, free_pass, idle_limit, max_turns, most], np.int64)
+    scratch = [np.zeros(cells, np.uint8), np.zeros(cells, np.uint8), np.empty(cells, np.int64)]
+    scratch += [np.empty(cells, np.int64), np.empty(cells, np.int64), np.zeros(cells, np.uint8)]
+    return BlockdanceContext(params, rotation_table(side), hexagon.tables(side)[0], *scratch)
 
 
-class BlockdanceRows(CompiledGame):
-    """The ``CompiledGame`` of a ``Blockdance`` (module docstring)."""
+def row_of(
+    context: BlockdanceContext,
+    board,
+    player: int,
+    pivot: int,
+    angle: int,
+    block,
+    turns: int,
+    idle: int,
+    passes: int,
+    winner: int,
+) -> np.ndarray:
+    """The row of these fields (a turn begun included: the chosen angle's largest block is
+    worked out), the board's cell count last (so a state reads its board)."""
+    cells, most = int(context.params[CELLS]), int(context.params[MOST])
+    row = np.full(cells + SCALARS + 2 * most + 1, -1, np.int32)
+    row[:cells] = board
+    row[cells : cells + SIZE] = (player, pivot, angle, turns, idle, passes, winner)
+    row[cells + SIZE], row[cells + REACH], row[-1] = len(block), 0, cells
+    row[cells + SCALARS : cells + SCALARS + len(block)] = block
+    if angle:
+        count = largest_block(context, row[:cells], pivot, angle)
+        reach = cells + SCALARS + most
+        row[reach : reach + count] = np.sort(context.found[:count])
+        row[cells + REACH] = count
+    return row
 
-    def __init__(self, game):
-        self.game, self.cells = game, game.num_cells
-        self.context = context_of(game)
-        self.width = self.cells + SCALARS + 2 * int(self.context.params[MOST])
-        self.max_legal = self.cells + 1  # the pivots and the pass; at most 5 angles; the men and the pivot
 
-    def encode(self, state) -> np.ndarray:
-        cells = self.cells
-        row = np.full(self.width, -1, np.int32)
-        row[:cells] = state.board
-        meta = (state.player, state.pivot, state.angle, state.turns, state.idle, state.passes, state.winner)
-        row[cells : cells + SIZE] = meta
-        row[cells + SIZE], row[cells + REACH] = len(state.block), len(state.reach)
-        row[cells + SCALARS : cells + SCALARS + len(state.block)] = state.block
-        reach = cells + SCALARS + int(self.context.params[MOST])
-        row[reach : reach + len(state.reach)] = sorted(state.reach)
-        return row
-
-    def decode(self, row: np.ndarray):
-        cells = self.cells
-        player, pivot, angle, turns, idle, passes, winner, size, _ = row[cells : cells + SCALARS].tolist()
-        block = tuple(row[cells + SCALARS : cells + SCALARS + size].tolist())
-        return self.game.state_of(row[:cells].tolist(), player, pivot, angle, block, turns, idle, passes, winner)
+@lru_cache(maxsize=None)
+def rotation_table(side: int) -> np.ndarray:
+    """``table[angle, pivot, cell]``: where ``cell`` goes turned around ``pivot`` (-1 off the
+    board), for every angle 0..5 and on-board pivot and cell (-1 elsewhere)."""
+    n = 2 * side - 1
+    on = np.flatnonzero(hexagon.geometry(side)[0])
+    table = np.full((6, n * n, n * n), -1, dtype=np.int16)
+    for angle in range(6):
+        for pivot in on:
+            for cell in on:
+                table[angle, pivot, cell] = hexagon.rotate(side, int(cell), int(pivot), angle)
+    return table
 
 
 # --- the rotation rule -------------------------------------------------------------------------------
+@njit(cache=True, inline="always")  # inside largest_block, the hot path
+def group_of(context, board, cell):
+    """The men of ``cell``'s colour connected to it (its maximal group) into ``context.group``;
+    their count."""
+    adjacent, in_out, group, piece = context.adjacent, context.in_out, context.group, board[cell]
+    group[0], in_out[cell], size, top = cell, 1, 1, 0  # marked in ``in_out`` for the moment
+    while top < size:
+        here = group[top]
+        top += 1
+        for k in range(adjacent.shape[1]):
+            other = adjacent[here, k]
+            if other >= 0 and not in_out[other] and board[other] == piece:
+                in_out[other] = 1
+                group[size] = other
+                size += 1
+    for i in range(size):
+        in_out[group[i]] = 0
+    return size
+
+
 @njit(cache=True)
 def largest_block(context, board, pivot, angle):
     """The largest connected block through ``pivot`` (a man on ``board``) whose every man may
@@ -105,19 +133,7 @@ def largest_block(context, board, pivot, angle):
     image, adjacent = context.rotation[angle, pivot], context.adjacent
     allowed, in_out, group, kept, out = context.allowed, context.in_out, context.group, context.stack, context.found
     piece = board[pivot]
-    # the pivot's group, marked in ``in_out`` for the moment
-    group[0], in_out[pivot], size, top = pivot, 1, 1, 0
-    while top < size:
-        cell = group[top]
-        top += 1
-        for k in range(adjacent.shape[1]):
-            other = adjacent[cell, k]
-            if other >= 0 and not in_out[other] and board[other] == piece:
-                in_out[other] = 1
-                group[size] = other
-                size += 1
-    for i in range(size):
-        in_out[group[i]] = 0
+    size = group_of(context, board, pivot)
     for i in range(size):  # follow the men it forces in: all must land on the board
         man = group[i]
         cell = man
@@ -242,7 +258,7 @@ def turn_block(context, board, block, pivot, angle):
 # --- the game over a row ----------------------------------------------------------------------------
 @njit(cache=True)
 def legal(context, row, out):
-    """``Blockdance.legal_actions``: the pivots and the pass; the angles; the men next to the
+    """The legal actions: the pivots and the pass; the angles; the men next to the
     block in its largest block, and the pivot again where the block turns."""
     params = context.params
     cells = params[CELLS]
@@ -288,7 +304,7 @@ def legal(context, row, out):
 
 @njit(cache=True)
 def apply(context, row, action):
-    """``Blockdance.apply`` for a legal action: the pass, the pivot, the angle, a man joining
+    """Play the legal ``action``: the pass, the pivot, the angle, a man joining
     the block, or the pivot again (the turn)."""
     cells = context.params[CELLS]
     meta = row[cells:]
@@ -315,7 +331,7 @@ def apply(context, row, action):
 
 @njit(cache=True)
 def _end_turn(context, row, taken):
-    """``Blockdance._end_turn``: the other side's turn, or the end (every enemy man killed, two
+    """The turn ends: the other side's turn, or the end (every enemy man killed, two
     passes in a row, ``idle_limit`` turns without a capture, ``max_turns`` turns)."""
     params = context.params
     cells = params[CELLS]
@@ -362,7 +378,7 @@ def playout(context, row, seed, out):
 
 @njit(cache=True)
 def observe(context, row, out):
-    """``Blockdance.observe`` from the row: the men from the mover's view, the board, the pivot,
+    """The planes of ``Blockdance``'s docstring: the men from the mover's view, the board, the pivot,
     the block and where it lands, the angle, the pass, the two counters."""
     params = context.params
     cells = params[CELLS]

@@ -4,8 +4,9 @@ stones head for the four boundaries, every stone steps each turn and then a wall
 A turn is micro-steps: for each stone that moves, the stone (its cell) and its destination (a
 cell, or ``off`` across its goal boundary); then the wall (one action per wall slot). The
 schedule (``13444``: one step in the first turn, three in the second, then four) counts the
-steps, each by a different stone; the board rules are in ``board.py``, the names in
-``notation.py``.
+steps, each by a different stone. The rules are ``kernels.py``'s; ``envs.kit.RowGame`` makes
+them the engine. Here is what a person reads or types: the table, the notation (the names in
+``notation.py``), the text and the board's view.
 """
 
 from __future__ import annotations
@@ -15,10 +16,9 @@ from typing import Sequence
 
 import numpy as np
 
-from envs.compiled import observe_row
-from envs.core import TERMINAL, Game, GameInfo, IllegalActionError, NotationError, Symmetry, lead_returns, turn_text
+from envs.core import TERMINAL, GameInfo, IllegalActionError, NotationError, Symmetry, lead_returns, turn_text
 from envs.games.four_way_walls import kernels
-from envs.games.four_way_walls.board import OFF, Position, routes, seat_of, wall_clash
+from envs.games.four_way_walls.board import HORIZONTAL, OFF, Position, seat_of
 from envs.games.four_way_walls.notation import (
     DIRECTIONS,
     STONE_LETTERS,
@@ -30,8 +30,8 @@ from envs.games.four_way_walls.notation import (
     stone_letter,
     wall_name,
 )
-from envs.kernels import OUTCOME_RETURNS, cut_returns, playout_seed
-from envs.row_playout import random_play
+from envs.kernels import OUTCOME_RETURNS
+from envs.kit import RowGame, RowState, row_field
 from envs.schedule.schedule import TurnSchedule
 
 SEAT_NAMES = ("NESW", "nesw")
@@ -43,22 +43,41 @@ _STEP_WORD = re.compile(r"^([NESWnesw])([nesw])([nesw])?$", re.IGNORECASE)
 _PICK_WORD = re.compile(r"^([NESWnesw])([a-z][0-9]{1,2})$")
 
 
-class WallsState:
-    """The board, the seat to move, the turn (its number, the phase, the steps left, the stones
-    that have moved in it, the stone picked), each seat's walls in hand, and the result."""
+def _scalars(row):
+    return len(row) - kernels.SCALARS  # the scalars end the row
 
-    __slots__ = ("pos", "player", "turn", "phase", "steps_left", "moved", "picked", "walls_left", "result", "legal")
 
-    def copy(self) -> "WallsState":
-        other = WallsState.__new__(WallsState)
-        other.pos, other.player, other.turn, other.phase = self.pos.copy(), self.player, self.turn, self.phase
-        other.steps_left, other.moved, other.picked = self.steps_left, self.moved, self.picked
-        other.walls_left, other.result, other.legal = list(self.walls_left), self.result, self.legal
-        return other
+class WallsState(RowState):
+    """A position as the kernels' row (``kernels.py``'s layout); the properties read it: the
+    board (a :class:`Position`), the seat to move, the turn (its number, the phase, the steps
+    left, the stones that have moved in it, the stone picked), each seat's walls in hand, and the
+    result (None while the game goes on)."""
+
+    __slots__ = ()
+
+    player = row_field(kernels.PLAYER, _scalars)
+    turn = row_field(kernels.TURN, _scalars)
+    phase = row_field(kernels.PHASE, _scalars)
+    steps_left = row_field(kernels.STEPS, _scalars)
+    moved = row_field(kernels.MOVED, _scalars)
+    picked = row_field(kernels.PICKED, _scalars)
+    walls_left = property(lambda self: self.row[_scalars(self.row) + kernels.WALLS0 :][:2].tolist())
+
+    @property
+    def result(self) -> tuple[float, float] | None:
+        result = self.row[_scalars(self.row) + kernels.RESULT]
+        return None if result < 0 else OUTCOME_RETURNS[result]
+
+    @property
+    def pos(self) -> Position:
+        """The stones and walls (a copy)."""
+        points = (kernels.side_of(self.row) + 1) ** 2
+        walls = [bool(w) for w in self.row[kernels.WALLS : kernels.WALLS + 2 * points]]
+        return Position(kernels.side_of(self.row), self.row[: kernels.WALLS].tolist(), (walls[:points], walls[points:]))
 
     def off(self, seat: int) -> int:
         """How many of ``seat``'s stones have left the board."""
-        return sum(cell == OFF for cell in self.pos.stones[4 * seat : 4 * seat + 4])
+        return int(np.count_nonzero(self.row[4 * seat : 4 * seat + 4] == OFF))
 
 
 def start_stones(size: int) -> list[int]:
@@ -76,7 +95,7 @@ def start_stones(size: int) -> list[int]:
     return [at(last, far), at(far, 0), at(0, k), at(k, last), at(last, k), at(k, 0), at(0, far), at(far, last)]
 
 
-class FourWayWalls(Game):
+class FourWayWalls(RowGame):
     """The rules of Four-way walls (``FourWayWalls-v0``).
 
     ==============  ==============================================================
@@ -106,6 +125,8 @@ class FourWayWalls(Game):
     ==============  ==============================================================
     """
 
+    state_class = WallsState
+
     def __init__(self, size: int = 10, walls: int = 10, schedule="13444", max_turns: int = 200):
         for key, value, least in (("size", size, MIN_SIZE), ("walls", walls, 0), ("max_turns", max_turns, 1)):
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < least:
@@ -116,12 +137,11 @@ class FourWayWalls(Game):
         if self.schedule.most > 4:
             raise ValueError(f"schedule: a turn steps each of four stones at most once, got {schedule!r}")
         self.size, self.walls, self.max_turns = int(size), int(walls), int(max_turns)
-        self._compiled: kernels.WallsRows | None = None
         n = self.size
         self.OFF = n * n
         self.WALL0 = n * n + 1
         self.slots = (n - 1) ** 2
-        self.info = GameInfo(
+        info = GameInfo(
             name="four_way_walls",
             seat_names=SEAT_NAMES,
             num_actions=self.WALL0 + 2 * self.slots,
@@ -129,11 +149,12 @@ class FourWayWalls(Game):
             max_decisions=(2 * self.schedule.most + 1) * self.max_turns,
             params={"size": n, "walls": self.walls, "schedule": self.schedule.text, "max_turns": self.max_turns},
         )
+        context = kernels.context(n, self.max_turns, self.walls, self.schedule.counts)
+        self.context = context  # ``state_at`` makes the start with it
+        start = self.state_at(Position.empty(n, start_stones(n))).row
+        super().__init__(info, context, start, kernels.max_legal(n))
 
-    # --- state and transitions -----------------------------------------------------------------------
-    def initial_state(self) -> WallsState:
-        return self.state_at(Position.empty(self.size, start_stones(self.size)))
-
+    # --- positions: the engine is ``envs.kit.RowGame``'s over the kernels --------------------------
     def state_at(
         self, pos: Position, to_move: int = 0, turn: int = 0, walls_left: Sequence[int] | None = None
     ) -> WallsState:
@@ -146,12 +167,11 @@ class FourWayWalls(Game):
             raise ValueError(f"to_move must be 0 or 1 and turn a turn number from 0, got {to_move!r}, {turn!r}")
         if walls_left is not None and (len(walls_left) != 2 or any(not 0 <= int(w) for w in walls_left)):
             raise ValueError(f"walls_left must be two counts of walls in hand, got {walls_left!r}")
-        state = self.state_of(pos.copy(), to_move, turn, STEP, 0, 0, -1, [self.walls] * 2, None)
-        if walls_left is not None:
-            state.walls_left = [int(w) for w in walls_left]
+        walls_left = [self.walls] * 2 if walls_left is None else [int(w) for w in walls_left]
+        state = self.state_of(pos, to_move, turn, STEP, 0, 0, -1, walls_left, None)
         if any(state.off(seat) >= TO_WIN for seat in (0, 1)):
             raise ValueError("a seat of the position has three stones off the board: the game is over")
-        self._start_turn(state, to_move, turn)
+        kernels.start_turn(self.context, state.row, to_move, turn)
         return state
 
     def state_of(
@@ -166,19 +186,10 @@ class FourWayWalls(Game):
         walls_left: list[int],
         result: tuple[float, float] | None,
     ) -> WallsState:
-        """The state of these fields as they stand (a compiled row's ``decode``)."""
-        state = WallsState.__new__(WallsState)
-        state.pos, state.player, state.turn, state.phase = pos, player, turn, phase
-        state.steps_left, state.moved, state.picked = steps_left, moved, picked
-        state.walls_left, state.result, state.legal = walls_left, result, None
-        return state
-
-    def compiled(self) -> kernels.WallsRows:
-        """The rules over flat rows (``kernels.py``), which the engine's legal actions and
-        observation run on too."""
-        if self._compiled is None:
-            self._compiled = kernels.WallsRows(self)
-        return self._compiled
+        """The state of these fields as they stand."""
+        outcome = -1 if result is None else OUTCOME_RETURNS.index(tuple(result))
+        scalars = [player, turn, phase, steps_left, moved, picked, *walls_left, outcome]
+        return WallsState(np.array([*pos.stones, *pos.walls[0], *pos.walls[1], *scalars], np.int32))
 
     def _all_can_reach(self, pos: Position) -> bool:
         """Whether every stone on the board still has a path to its goal boundary."""
@@ -193,100 +204,27 @@ class FourWayWalls(Game):
         return self.state_at(read_diagram(text), to_move, turn, walls_left)
 
     def to_play(self, state: WallsState) -> int:
-        return TERMINAL if state.result is not None else state.player
+        return TERMINAL if state.row[-kernels.SCALARS + kernels.RESULT] >= 0 else state.player
 
-    def legal_actions(self, state: WallsState) -> list[int]:
-        if state.result is not None:
-            return []
-        if state.legal is None:
-            compiled = self.compiled()
-            out = np.empty(compiled.max_legal, np.int64)
-            state.legal = out[: kernels.legal(compiled.context, compiled.encode(state), out)].tolist()
-        return state.legal
-
-    def apply(self, state: WallsState, action: int) -> None:
-        action = self.check_action(state, action)
-        if action not in self.legal_actions(state):
-            raise IllegalActionError(
-                f"action {action} ({self._action_name(action)}): {self._why_illegal(state, action)}"
-            )
-        state.legal = None
-        pos, seat = state.pos, state.player
-        if state.phase == WALL:
-            o, i, j = self._wall_of(action)
-            pos.walls[o][i * (self.size + 1) + j] = True
-            state.walls_left[seat] -= 1
-            self._start_turn(state, 1 - seat, state.turn + 1)
-        elif state.picked < 0:
-            state.picked = pos.stones.index(action)
-        else:
-            stone, state.picked = state.picked, -1
-            pos.stones[stone] = OFF if action == self.OFF else action
-            state.moved |= 1 << stone
-            state.steps_left -= 1
-            if state.off(seat) >= TO_WIN:
-                state.result = (1.0, -1.0) if seat == 0 else (-1.0, 1.0)
-            elif state.steps_left == 0 or not self.legal_actions(state):  # no stone left to step
-                self._wall_or_next(state)
-
-    def _wall_or_next(self, state: WallsState) -> None:
-        """The wall phase, if the mover has a wall in hand and a slot for it; else the next turn."""
-        state.phase, state.legal = WALL, None
-        if not (state.walls_left[state.player] > 0 and self.legal_actions(state)):
-            self._start_turn(state, 1 - state.player, state.turn + 1)
-
-    def _start_turn(self, state: WallsState, seat: int, turn: int) -> None:
-        """Seat ``seat``'s turn ``turn``; a turn with neither a step nor a wall passes at once."""
-        while True:
-            if turn >= self.max_turns:
-                state.player, state.turn, state.result = seat, turn, (0.0, 0.0)
-                return
-            state.player, state.turn, state.phase, state.legal = seat, turn, STEP, None
-            state.steps_left, state.moved, state.picked = self.schedule.moves(turn), 0, -1
-            if self.legal_actions(state):  # a stone to step
-                return
-            state.phase, state.legal = WALL, None
-            if state.walls_left[seat] > 0 and self.legal_actions(state):
-                return
-            seat, turn = 1 - seat, turn + 1
-
-    def random_playout(self, state: WallsState, rng: np.random.Generator) -> tuple[tuple[float, float], int, int]:
-        """Uniformly random legal actions from ``state`` (left untouched, a turn begun included) to
-        the end: ``(returns, decisions, turns)``, in numba over the rules' kernels
-        (``envs.row_playout.random_play``), one seed drawn from ``rng`` (``playout_seed``): the
-        game ``Game.engine_playout`` plays for that seed (``tests/test_wall_block_playouts.py``)."""
-        if state.result is not None:
-            return state.result, 0, 0
-        outcome, decisions, turns, _ = self._playout(state, playout_seed(rng), -1)
-        return OUTCOME_RETURNS[outcome], int(decisions), int(turns)
-
-    def _playout(self, state: WallsState, seed: int, cut: int) -> tuple[int, int, int, np.ndarray]:
-        """``random_play``'s ``(outcome, decisions, turns)`` from ``state`` (not over), and the row
-        where it stopped."""
-        compiled = self.compiled()
-        row, options = compiled.encode(state), np.empty(compiled.max_legal, np.int64)
-        return (*random_play(compiled.context, row, seed, cut, options), row)
+    def routes(self, state: WallsState, stone: int) -> dict[int, list[tuple[int, int | None]]]:
+        """Every destination of ``stone`` (a cell, or ``OFF``'s action ``n * n``) with the routes
+        that reach it: (direction, the right angle a blocked jump turned or None)."""
+        n = self.size
+        out, ways = np.empty(n * n + 1, np.int64), np.empty((8, 3), np.int64)
+        walls = state.row[kernels.WALLS : len(state.row) - kernels.SCALARS]
+        _, found = kernels.route_ways(state.row[: kernels.WALLS], walls, n, stone, out, ways)
+        routes: dict[int, list[tuple[int, int | None]]] = {}
+        for destination, d, turn in ways[:found].tolist():
+            routes.setdefault(destination, []).append((d, None if turn < 0 else turn))
+        return dict(sorted(routes.items()))
 
     def heuristic_returns(self, state: WallsState) -> tuple[float, float]:
-        """The race: each seat's steps still to go (``playout.steps_to_go``: its three stones
+        """The race: each seat's steps still to go (``kernels.steps_to_go``: its three stones
         nearest their goals, by their shortest paths past the walls), seat 1's less seat 0's; a
         lead of the board's side (n steps) is worth 0.76 (``envs.core.lead_returns``). Walls
         lengthen the paths, so a wall that costs the rival more steps than it costs the mover
         counts too."""
-        return race_lead(np.array(state.pos.stones, np.int32), wall_array(state.pos), self.size)
-
-    def cut_playout(self, state: WallsState, rng: np.random.Generator, turns: int) -> tuple[float, float]:
-        """``Game.cut_playout`` in numba over the rules' kernels, the race of the position it stops at
-        scoring it; the engine loop's game for the same seed."""
-        if state.result is not None:
-            return state.result
-        outcome, _, _, row = self._playout(state, playout_seed(rng), turns)
-        return cut_returns(
-            outcome, lambda: race_lead(row[: kernels.WALLS], row[kernels.WALLS : self.compiled().meta], self.size)
-        )
-
-    def returns(self, state: WallsState) -> tuple[float, float]:
-        return state.result if state.result is not None else (0.0, 0.0)
+        return race_lead(state.row[: kernels.WALLS], state.row[kernels.WALLS : -kernels.SCALARS], self.size)
 
     def outcome_info(self, state: WallsState) -> dict:
         return {"off": [state.off(0), state.off(1)], "turns": state.turn}
@@ -315,20 +253,20 @@ class FourWayWalls(Game):
         i, j = divmod(rest, self.size - 1)
         return o, i + 1, j + 1
 
-    def _action_name(self, action: int) -> str:
+    def action_name(self, action: int) -> str:
         if action < self.OFF:
             return f"cell {cell_name(self.size, action)}"
         if action == self.OFF:
             return "off the board"
         return f"wall {wall_name(*self._wall_of(action))}"
 
-    def _why_illegal(self, state: WallsState, action: int) -> str:
+    def illegal_reason(self, state: WallsState, action: int) -> str:
         pos, seat = state.pos, state.player
         if state.phase == WALL:
             if action < self.WALL0:
                 return "the stones have stepped: play a wall"
             o, i, j = self._wall_of(action)
-            clash = wall_clash(pos, o, i, j)
+            clash = wall_clash(state, o, i, j)
             return clash or "it would cut a stone off from its goal boundary"
         if action >= self.WALL0:
             return "the wall comes after the stones' steps"
@@ -366,8 +304,7 @@ class FourWayWalls(Game):
         for action in actions:
             if state.phase == STEP and state.picked >= 0:
                 stone = state.picked
-                target = OFF if action == self.OFF else action
-                found = routes(state.pos, stone)[target]
+                found = self.routes(state, stone)[action]
                 d, turn = min(found, key=lambda route: route[1] is not None)
                 words[-1] = stone_letter(stone) + DIRECTIONS[d] + ("" if turn is None else DIRECTIONS[turn])
             else:
@@ -450,27 +387,21 @@ class FourWayWalls(Game):
         if not (1 <= len(way) <= 2 and all(ch in DIRECTIONS for ch in way)):
             raise NotationError(f"cannot read {word!r}: a destination is a direction (n e s w), a cell or 'off'")
         d, turn = DIRECTIONS.index(way[0]), DIRECTIONS.index(way[1]) if len(way) == 2 else None
-        found = [dest for dest, ways in routes(state.pos, stone).items() if any(r[0] == d for r in ways)]
+        routes = self.routes(state, stone)
+        found = [dest for dest, ways in routes.items() if any(r[0] == d for r in ways)]
         if turn is not None:
-            found = [dest for dest in found if (d, turn) in routes(state.pos, stone)[dest]]
+            found = [dest for dest in found if (d, turn) in routes[dest]]
         elif len(found) > 1:  # a straight step is meant where there is one; else the jump must say its turn
-            straight = [dest for dest in found if (d, None) in routes(state.pos, stone)[dest]]
+            straight = [dest for dest in found if (d, None) in routes[dest]]
             found = straight or found
         if not found:
             raise IllegalActionError(f"{word!r}: stone {stone_letter(stone)} cannot go that way")
         if len(found) > 1:
             options = " or ".join(stone_letter(stone) + way[0] + DIRECTIONS[t] for t in range(4) if (t - d) % 2)
             raise NotationError(f"{word!r} is ambiguous: the jump may turn either way ({options})")
-        return self.OFF if found[0] == OFF else found[0]
+        return found[0]
 
-    # --- observation ---------------------------------------------------------------------------------------
-    def observe(self, state: WallsState) -> np.ndarray:
-        """The planes of the class docstring, by the rules' kernel (``kernels.observe``)."""
-        compiled = self.compiled()
-        planes = np.empty(self.info.obs_shape, np.float32)
-        observe_row(compiled.context, compiled.encode(state), planes)
-        return planes
-
+    # --- symmetry -----------------------------------------------------------------------------------------
     def symmetries(self) -> list[Symmetry]:
         """The square's eight maps, each stone's goal mapped along (``symmetry.py``)."""
         from envs.games.four_way_walls.symmetry import symmetries
@@ -516,3 +447,22 @@ def race_lead(stones: np.ndarray, walls: np.ndarray, size: int) -> tuple[float, 
     steps = np.empty(2, np.int64)
     kernels.steps_to_go(stones, walls, size, steps)
     return lead_returns(int(steps[1] - steps[0]), size)
+
+
+def wall_clash(state: WallsState, orientation: int, i: int, j: int) -> str:
+    """Why a wall centred on point (i, j) cannot stand beside the others ('' if it can), in the
+    rules' words: it may not overlap a wall of its own orientation nor cross one of the other at
+    its centre."""
+    n = kernels.side_of(state.row)
+    if not (1 <= i <= n - 1 and 1 <= j <= n - 1):
+        return "a wall may not lie on the boundary or leave the board"
+    n1, walls = n + 1, state.pos.walls
+    same, other = walls[orientation], walls[1 - orientation]
+    if same[i * n1 + j]:
+        return "a wall stands there already"
+    di, dj = (0, 1) if orientation == HORIZONTAL else (1, 0)
+    if same[(i - di) * n1 + j - dj] or same[(i + di) * n1 + j + dj]:
+        return "it would overlap a wall"
+    if other[i * n1 + j]:
+        return "it would cross a wall"
+    return ""

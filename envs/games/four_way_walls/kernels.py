@@ -1,24 +1,23 @@
-"""Four-way walls' rules in numba: steps and jumps, the walls that may stand, the race its
-heuristic scores (``steps_to_go``), and the game's micro-steps over a flat row (an
-``envs.compiled.CompiledGame``), which the engine (``game.py``: its legal actions and
-observation), the random and cut playouts and the search driver all run.
+"""Four-way walls' rules, written once, in numba over a flat int32 row: steps and jumps, the walls
+that may stand, the race its heuristic scores (``steps_to_go``), and the game's micro-steps,
+which the engine (``envs.kit.RowGame``: the state is the row), the random and cut playouts, the
+search driver and the batched env all run (docs/games/four_way_walls.md; the board's points,
+cells and walls are drawn in ``board.py``).
 
-The rules are ``board.py``'s: a step, a jump over a line of stones and its right-angle turn
-where a wall or another boundary stops it (``board.routes``), a wall's clashes
-(``board.wall_clash``), and the path rule, searched only for a wall that closes a loop of
-walls and boundary (a union-find of the points built afresh for each wall phase).
+The rules: a step, a jump over a line of stones and its right-angle turn where a wall or
+another boundary stops it (:func:`route_ways`), a wall's clashes (no overlap, no crossing), and
+the path rule, searched only for a wall that closes a loop of walls and boundary (a union-find
+of the points built afresh for each wall phase).
 
-A row (int32) holds the 8 stones' cells (``Position.stones``, -1 off the board), the walls
-by centre (``WALLS`` on: ``2 * (n + 1) ** 2`` entries, ``o * (n + 1) ** 2 + i * (n + 1) + j``,
-as ``wall_array``), then the scalars ``PLAYER`` (the seat, kept at the end as the engine
-keeps it), ``TURN``, ``PHASE`` (0 the steps, 1 the wall), ``STEPS`` (left this turn),
-``MOVED`` (the stones moved this turn, bits), ``PICKED`` (-1 none), ``WALLS0``, ``WALLS1``
-(in hand) and ``RESULT`` (-1 playing, 0 a draw, 1 or 2 the winning seat + 1). The context
-is a :class:`WallsContext`: ``params`` int64 ``[n, max_turns, walls]``, the schedule's step
-counts, and scratch room. The legal actions come in the engine's order (the stones that can
-step by their cells, a picked stone's destinations by cell with ``off`` last, the walls
-horizontal first by centre), so ``envs.row_playout.random_play`` over them draws as
-``Game.engine_playout`` does for a seed.
+A row (int32) holds the 8 stones' cells (stone ``seat * 4 + goal``, -1 off the board), the
+walls by centre (``WALLS`` on: ``2 * (n + 1) ** 2`` entries, ``o * (n + 1) ** 2 + i * (n + 1) +
+j``), then the scalars ``PLAYER`` (the seat, kept at the end), ``TURN``, ``PHASE`` (0 the
+steps, 1 the wall), ``STEPS`` (left this turn), ``MOVED`` (the stones moved this turn, bits),
+``PICKED`` (-1 none), ``WALLS0``, ``WALLS1`` (in hand) and ``RESULT`` (-1 playing, 0 a draw, 1
+or 2 the winning seat + 1). The context is a :class:`WallsContext`: ``params`` int64 ``[n,
+max_turns, walls]``, the schedule's step counts, and scratch room. The legal actions come in
+increasing order (the stones that can step by their cells, a picked stone's destinations by
+cell with ``off`` last, the walls horizontal first by centre).
 """
 
 from __future__ import annotations
@@ -28,9 +27,9 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from envs.compiled import CompiledGame, register
+from envs.compiled import register
 from envs.core import TERMINAL
-from envs.kernels import OUTCOME_RETURNS, find
+from envs.kernels import find
 from envs.row_playout import random_play
 
 STONES, WALLS = 0, 8  # where a row's stones and walls start
@@ -43,49 +42,27 @@ FAR = 1 << 16  # a cell's steps to a goal the walls shut out
 WallsContext = namedtuple("WallsContext", ["params", "schedule", "parent", "seen", "todo", "scratch"])
 
 
-class WallsRows(CompiledGame):
-    """The ``CompiledGame`` of a ``FourWayWalls`` (module docstring)."""
+def context(n: int, max_turns: int, walls: int, schedule) -> WallsContext:
+    """The kernels' constants (``schedule``: each turn's steps, the last repeating) and scratch room."""
+    points = (n + 1) ** 2
+    params = np.array([n, max_turns, walls], np.int64)
+    scratch = (np.empty(points + 1, np.int64), np.empty(n * n, np.uint8), np.empty(n * n, np.int64))
+    return WallsContext(params, np.array(schedule, np.int64), *scratch, np.empty(8, np.int64))
 
-    def __init__(self, game):
-        n = game.size
-        self.game, self.n, self.points = game, n, (n + 1) ** 2
-        self.meta = WALLS + 2 * self.points  # where the scalars start
-        self.context = WallsContext(
-            np.array([n, game.max_turns, game.walls], np.int64),
-            np.array(game.schedule.counts, np.int64),
-            np.empty(self.points + 1, np.int64),
-            np.empty(n * n, np.uint8),
-            np.empty(n * n, np.int64),
-            np.empty(8, np.int64),
-        )
-        self.width = self.meta + SCALARS
-        self.max_legal = max(n * n + 1, 2 * (n - 1) ** 2)
 
-    def encode(self, state) -> np.ndarray:
-        row = np.empty(self.width, np.int32)
-        row[:WALLS] = state.pos.stones
-        row[WALLS : self.meta] = state.pos.walls[0] + state.pos.walls[1]
-        result = -1 if state.result is None else OUTCOME_RETURNS.index(tuple(state.result))
-        row[self.meta :] = (
-            state.player,
-            state.turn,
-            state.phase,
-            state.steps_left,
-            state.moved,
-            state.picked,
-            *state.walls_left,
-            result,
-        )
-        return row
+def width(n: int) -> int:
+    """The entries of a row."""
+    return WALLS + 2 * (n + 1) ** 2 + SCALARS
 
-    def decode(self, row: np.ndarray):
-        from envs.games.four_way_walls.board import Position
 
-        walls = [bool(w) for w in row[WALLS : self.meta]]
-        pos = Position(self.n, row[:WALLS].tolist(), (walls[: self.points], walls[self.points :]))
-        player, turn, phase, steps, moved, picked, walls0, walls1, result = row[self.meta :].tolist()
-        outcome = None if result < 0 else OUTCOME_RETURNS[result]
-        return self.game.state_of(pos, player, turn, phase, steps, moved, picked, [walls0, walls1], outcome)
+def side_of(row: np.ndarray) -> int:
+    """The board's side ``n`` of a row (its width tells it)."""
+    return int(round(((len(row) - WALLS - SCALARS) // 2) ** 0.5)) - 1
+
+
+def max_legal(n: int) -> int:
+    """The most legal actions a row can have: the cells and off, or the walls."""
+    return max(n * n + 1, 2 * (n - 1) ** 2)
 
 
 # --- the game over a row ----------------------------------------------------------------------------
@@ -105,7 +82,7 @@ def _parts(context, row):
 
 @njit(cache=True)
 def legal(context, row, out):
-    """``FourWayWalls.legal_actions``: the walls that may stand; the stones that can step; the
+    """The legal actions: the walls that may stand; the stones that can step; the
     picked stone's destinations (``n * n`` off the board)."""
     n = context.params[N]
     stones, walls, st = _parts(context, row)
@@ -129,7 +106,7 @@ def legal(context, row, out):
 
 @njit(cache=True)
 def apply(context, row, action):
-    """``FourWayWalls.apply`` for a legal action: a wall, a stone picked, its destination."""
+    """Play the legal ``action``: a wall, a stone picked, its destination."""
     n = context.params[N]
     stones, walls, st = _parts(context, row)
     mover = st[PLAYER]
@@ -138,7 +115,7 @@ def apply(context, row, action):
         o, slot = rest // ((n - 1) * (n - 1)), rest % ((n - 1) * (n - 1))
         walls[o * (n + 1) * (n + 1) + (slot // (n - 1) + 1) * (n + 1) + slot % (n - 1) + 1] = 1
         st[WALLS0 + mover] -= 1
-        _start_turn(context, row, 1 - mover, st[TURN] + 1)
+        start_turn(context, row, 1 - mover, st[TURN] + 1)
     elif st[PICKED] < 0:
         for k in range(8):
             if stones[k] == action:
@@ -158,12 +135,12 @@ def apply(context, row, action):
         elif st[STEPS] == 0 or not _any_movable(stones, walls, n, st, context.scratch):
             st[PHASE] = 1  # the wall, if the mover has one in hand and a slot for it; else the next turn
             if not (st[WALLS0 + mover] > 0 and legal_walls(stones, walls, n, context.scratch, context, True)):
-                _start_turn(context, row, 1 - mover, st[TURN] + 1)
+                start_turn(context, row, 1 - mover, st[TURN] + 1)
 
 
 @njit(cache=True)
-def _start_turn(context, row, seat, turn):
-    """``FourWayWalls._start_turn``: seat ``seat``'s turn ``turn``, or the next while a turn has
+def start_turn(context, row, seat, turn):
+    """Seat ``seat``'s turn ``turn``, or the next while a turn has
     neither a step nor a wall; the draw at ``max_turns``."""
     params, schedule = context.params, context.schedule
     n = params[N]
@@ -208,7 +185,7 @@ def playout(context, row, seed, out):
 
 @njit(cache=True)
 def observe(context, row, out):
-    """``FourWayWalls.observe`` from the row (its class docstring's 23 planes)."""
+    """The planes of ``FourWayWalls``' docstring from the row (its class docstring's 23 planes)."""
     params = context.params
     n = params[N]
     n1 = n + 1
@@ -264,10 +241,10 @@ def _can_step(stones, walls, n, st, k, scratch):
     return routes(stones, walls, n, k, scratch) > 0
 
 
-# --- steps and jumps (``board.routes``) ------------------------------------------------------------
+# --- steps and jumps ------------------------------------------------------------
 @njit(cache=True)
 def _step(walls, n, cell, d, goal):
-    """``board.step``: the next cell from ``cell`` in direction ``d`` (0..3 = N E S W), OFF across
+    """The next cell from ``cell`` in direction ``d`` (0..3 = N E S W), OFF across
     the stone's goal boundary, BLOCKED by a wall or another boundary."""
     r, c, n1 = cell // n, cell % n, n + 1
     v = n1 * n1  # where the vertical walls start
@@ -311,7 +288,18 @@ def _taken(stones, cell):
 def routes(stones, walls, n, stone, out):
     """Write the destinations of ``stone`` (cells, ``n * n`` for off the board) in increasing
     order into ``out``, each once; return their count."""
-    cell, goal, count = stones[stone], stone % 4, 0
+    return route_ways(stones, walls, n, stone, out, out[:0].reshape(0, 3))[0]  # room for no ways
+
+
+@njit(cache=True, inline="always")  # inside routes, the hot path
+def route_ways(stones, walls, n, stone, out, ways):
+    """:func:`routes`' destinations and count, and the number of routes, each (its destination,
+    its direction 0..3 = N E S W, the right angle a blocked jump turned or -1) into ``ways`` in
+    the order found where ``ways`` has room. A step goes to the next cell; if stones stand there
+    the stone jumps the whole line of them to the next vacant cell (or off, across its goal); a
+    wall or boundary part-way through the jump lets it turn either right angle from the last
+    stone jumped, one step onto a vacant cell (or off across its goal)."""
+    cell, goal, count, found = stones[stone], stone % 4, 0, 0
     for d in range(4):
         nxt = _step(walls, n, cell, d, goal)
         if nxt == BLOCKED:
@@ -324,11 +312,20 @@ def routes(stones, walls, n, stone, out):
                     side = _step(walls, n, last, turn, goal)
                     if side != BLOCKED and not _taken(stones, side):
                         count = _add(out, count, n * n if side == OFF else side)
+                        found = _way(ways, found, n * n if side == OFF else side, d, turn)
                 break
         if nxt != BLOCKED:
             count = _add(out, count, n * n if nxt == OFF else nxt)
+            found = _way(ways, found, n * n if nxt == OFF else nxt, d, -1)
     out[:count].sort()
-    return count
+    return count, found
+
+
+@njit(cache=True, inline="always")
+def _way(ways, found, destination, d, turn):
+    if found < len(ways):
+        ways[found, 0], ways[found, 1], ways[found, 2] = destination, d, turn
+    return found + 1
 
 
 @njit(cache=True)

@@ -191,9 +191,6 @@ class HopChess(RowGame):
     def to_play(self, state: HopChessState) -> int:
         return int(state.row[kernels.PLAYER])  # read from the row: quicker than a kernel call
 
-    def is_legal(self, state: HopChessState, action: int) -> bool:
-        return kernels.offered(state.row, action)
-
     def action_name(self, action: int) -> str:
         return _action_name(action)
 

@@ -8,27 +8,20 @@ Cells (index = r * n + c; row 1 at the top, as in the other stone games)::
 
 Colour 1 is ``x`` (black, moves first), colour 2 ``o`` (white, receives komi).
 Actions: ``c`` places a stone on cell c; ``n*n + c`` pushes the enemy stone on c
-(isolated, in atari) into its one liberty; ``2*n*n`` passes.
+(isolated, in atari) into its one liberty; ``2*n*n`` passes. The rules are ``kernels.py``'s;
+``envs.kit.RowGame`` makes them the engine. Here is what a person reads or types: the table
+below, the notation, the text and the board's view.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from envs.compiled import CompiledGame
-from envs.core import TERMINAL, Game, GameInfo, IllegalActionError, NotationError, Symmetry, lead_returns, turn_text
+from envs.core import TERMINAL, GameInfo, NotationError, Symmetry, lead_returns, turn_text
 from envs.games.push_go import kernels
-from envs.games.push_go.kernels import KO_RULES, ORTHOGONAL, PUSH_FORMS, REPETITIONS
-from envs.kernels import OUTCOME_RETURNS, cut_returns, playout_seed
-from envs.stones.board import (
-    DIHEDRAL,
-    board_symmetry,
-    cell_name,
-    check_size,
-    neighbour_table,
-    parse_cell,
-    square_diagram,
-)
+from envs.games.push_go.kernels import KO_RULES, PASSES, PLAYER, PUSH_FORMS, REPEATS, REPETITIONS, TURNS
+from envs.kit import RowGame, RowState, row_field
+from envs.stones.board import DIHEDRAL, board_symmetry, cell_name, check_size, parse_cell, square_diagram
 
 EMPTY, BLACK, WHITE = 0, 1, 2
 SYMBOLS = ".xo"
@@ -36,32 +29,27 @@ SEAT_NAMES = ("x", "o")
 NUM_PLANES = 6  # ko="push" adds a seventh: the position stands for the second time
 
 
-class PushGoState:
-    """The board (0 empty, 1 x, 2 o), whose turn, consecutive passes, turns played, the board
-    before the last turn (the position the mover may not bring back: simple ko), and under
-    ``ko="push"`` the positions so far (``seen``: a tuple of keys, the board and the player to
-    move, shared between copies) and how often the current one has stood."""
-
-    __slots__ = ("board", "player", "passes", "turns", "previous", "seen", "repeats")
-
-    def __init__(self, n: int):
-        self.board = bytearray(n * n)
-        self.player = 0
-        self.passes = 0
-        self.turns = 0
-        self.previous = bytes(n * n)
-        self.seen: tuple[bytes, ...] = ()
-        self.repeats = 1
-
-    def copy(self) -> "PushGoState":
-        other = PushGoState.__new__(PushGoState)
-        other.board, other.previous = self.board[:], self.previous
-        other.player, other.passes, other.turns = self.player, self.passes, self.turns
-        other.seen, other.repeats = self.seen, self.repeats
-        return other
+def _scalars(row):
+    return 2 * row[-1] ** 2  # after the board and the previous one (the side is last)
 
 
-class PushGo(Game):
+class PushGoState(RowState):
+    """A position as the kernels' row (``kernels.py``'s layout, the board's side last); the
+    properties read it: the board (0 empty, 1 x, 2 o), the board before the last turn (what
+    simple ko refuses to bring back), whose turn, consecutive passes, turns played, and how often
+    the position has stood (``ko="push"``)."""
+
+    __slots__ = ()
+
+    board = property(lambda self: self.row[: self.row[-1] ** 2].tolist())
+    previous = property(lambda self: self.row[self.row[-1] ** 2 : 2 * self.row[-1] ** 2].tolist())
+    player = row_field(PLAYER, _scalars)
+    passes = row_field(PASSES, _scalars)
+    turns = row_field(TURNS, _scalars)
+    repeats = row_field(REPEATS, _scalars)
+
+
+class PushGo(RowGame):
     """The rules of Push Go (``PushGo-v0``).
 
     ==============  ==============================================================
@@ -97,6 +85,8 @@ class PushGo(Game):
     ==============  ==============================================================
     """
 
+    state_class = PushGoState
+
     def __init__(
         self,
         size: int = 9,
@@ -121,9 +111,9 @@ class PushGo(Game):
         self.komi, self.push_form, self.ko, self.max_turns = float(komi), push_form, ko, int(max_turns)
         cells = self.n * self.n
         self.pass_action = 2 * cells
-        self.neighbours = neighbour_table(self.n, ORTHOGONAL)
-        self._rows: PushGoRows | None = None
-        self.info = GameInfo(
+        width = kernels.width(self.n, ko, self.max_turns)
+        context = kernels.context(self.n, push_form, ko, self.max_turns, self.komi, width)
+        info = GameInfo(
             name="push_go",
             seat_names=SEAT_NAMES,
             num_actions=2 * cells + 1,
@@ -131,13 +121,9 @@ class PushGo(Game):
             max_decisions=self.max_turns,
             params={"size": self.n, "komi": self.komi, "push_form": push_form, "max_turns": self.max_turns, "ko": ko},
         )
+        super().__init__(info, context, kernels.start_row(context, np.zeros(cells), 0), max_legal=2 * cells + 1)
 
     # --- positions ----------------------------------------------------------------------------
-    def initial_state(self) -> PushGoState:
-        state = PushGoState(self.n)
-        self._record(state)
-        return state
-
     def from_diagram(self, text: str, to_move: str = "x") -> PushGoState:
         """A position from a diagram: rows of ``.``, ``x`` and ``o`` top to bottom; an arrow
         ``<-`` or ``<`` (the seed's mark of the cell a push emptied) reads as ``.``, any other
@@ -150,83 +136,33 @@ class PushGo(Game):
             raise NotationError(f"a {self.n}x{self.n} diagram needs {self.n} rows of {self.n} cells, got {shape}")
         if to_move not in SEAT_NAMES:
             raise NotationError(f"to_move must be 'x' or 'o', got {to_move!r}")
-        state = PushGoState(self.n)
-        state.board = bytearray(SYMBOLS.index(w) for row in rows for w in row)
-        state.previous = bytes(state.board)
-        state.player = SEAT_NAMES.index(to_move)
-        self._record(state)
-        return state
+        return self.state_of([SYMBOLS.index(w) for row in rows for w in row], SEAT_NAMES.index(to_move))
 
-    # --- transitions -----------------------------------------------------------------------------
+    def state_of(self, board, player: int) -> PushGoState:
+        """The state of ``board`` (0 empty, 1 x, 2 o) with ``player`` to move, as a game's start:
+        no earlier board to repeat, the position standing once."""
+        return PushGoState(kernels.start_row(self.context, board, player))
+
     def to_play(self, state: PushGoState) -> int:
-        return state.player
+        return state.player  # read from the row: quicker than a kernel call
 
-    def legal_actions(self, state: PushGoState) -> list[int]:
-        """The placements by cell, the pushes by cell, the pass (``kernels.legal``)."""
-        if state.player == TERMINAL:
-            return []
-        rows = self.compiled()
-        return rows.moves[: kernels.legal(rows.context, rows.position(state), rows.moves)].tolist()
+    def _push_target(self, state: PushGoState, cell: int) -> int:
+        """The liberty the mover would push the enemy stone on ``cell`` into (-1: no push)."""
+        n, board = self.n, state.row[: self.n * self.n]
+        move_form = self.push_form == "move"
+        return int(kernels.push_target(board, cell, state.player + 1, n, move_form, self.context.neighbours))
 
-    def apply(self, state: PushGoState, action: int) -> None:
-        action = self.check_action(state, action)
-        if action not in self.legal_actions(state):
-            raise IllegalActionError(f"action {action} ({self._name(action)}): {self._problem(state, action)}")
-        rows = self.compiled()
-        row = rows.position(state)
-        kernels.advance(rows.context, row, action)
-        if action != self.pass_action:
-            state.previous, state.board = bytes(state.board), bytearray(row[: self.n * self.n].astype(np.uint8))
-        else:
-            state.previous = bytes(state.board)
-        state.player, state.passes, state.turns = row[2 * self.n * self.n :][: kernels.TURNS + 1].tolist()
-        if state.player == TERMINAL:
-            return
-        self._record(state)
-        if state.repeats >= REPETITIONS or state.turns >= self.max_turns:
-            state.player = TERMINAL
+    def suicide(self, state: PushGoState, action: int) -> bool:
+        """Whether ``action`` (a placement on an empty cell, or a push) leaves a group of the
+        mover's without liberties: refused with no ko rule in force."""
+        row = state.row.copy()
+        n2 = self.n * self.n
+        row[n2 : 2 * n2] = -1  # no board equals it: no ko
+        return not kernels.result(self.context, row, action)
 
-    def _record(self, state: PushGoState) -> None:
-        """``ko="push"``: adds the position (the board and the player to move) to ``seen`` and
-        counts how often it has stood, the start included."""
-        if self.ko != "push":
-            return
-        key = bytes(state.board) + bytes((state.player,))
-        state.seen += (key,)
-        state.repeats = state.seen.count(key)
-
-    def compiled(self) -> PushGoRows:
-        """The game's rules over flat rows (``envs.games.push_go.kernels``), which the engine runs too."""
-        if self._rows is None:
-            self._rows = PushGoRows(self)
-        return self._rows
-
-    def _push_target(self, board, cell: int, colour: int) -> int | None:
-        """The liberty the enemy stone on ``cell`` is pushed into, or None when there is no push."""
-        if board[cell] != 3 - colour:
-            return None
-        stones, liberties = self._group(board, cell)
-        if len(stones) != 1 or len(liberties) != 1:
-            return None
-        (liberty,) = liberties
-        if self.push_form == "move":
-            beyond = self._beyond(cell, liberty)
-            if beyond is None or board[beyond] != colour:
-                return None
-        return liberty
-
-    def _beyond(self, cell: int, liberty: int) -> int | None:
-        """The cell on the far side of ``cell`` from ``liberty`` (None off the board)."""
-        n = self.n
-        r, c = divmod(cell, n)
-        dr, dc = r - liberty // n, c - liberty % n
-        if 0 <= r + dr < n and 0 <= c + dc < n:
-            return (r + dr) * n + c + dc
-        return None
-
-    def _problem(self, state: PushGoState, action: int) -> str:
+    def illegal_reason(self, state: PushGoState, action: int) -> str:
         n2, colour = self.n * self.n, state.player + 1
-        board = state.board
+        board = state.row[:n2]
         if action < n2:
             if board[action] != EMPTY:
                 return f"{cell_name(action, self.n)} is not empty"
@@ -234,67 +170,21 @@ class PushGo(Game):
             cell = action - n2
             if board[cell] != 3 - colour:
                 return f"there is no {SYMBOLS[3 - colour]} stone on {cell_name(cell, self.n)} to push"
-            stones, liberties = self._group(board, cell)
-            if len(stones) != 1:
+            stones, liberties = kernels.group_of(self.context, board, cell)
+            if stones != 1:
                 return "only an isolated stone (none of its colour beside it) can be pushed"
-            if len(liberties) != 1:
-                return f"the stone has {len(liberties)} liberties; only a stone in atari can be pushed"
-            if self._push_target(board, cell, colour) is None:
+            if liberties != 1:
+                return f"the stone has {liberties} liberties; only a stone in atari can be pushed"
+            if self._push_target(state, cell) < 0:
                 return f"the move form needs a {SYMBOLS[colour]} stone beyond it, opposite its liberty"
-        if self._suicide(state, action):
+        if self.suicide(state, action):
             return "suicide: the turn would leave a group of the mover's without liberties"
         return "ko: the turn would bring back the board as it was before the opponent's last turn"
-
-    def _suicide(self, state: PushGoState, action: int) -> bool:
-        """Whether ``action`` (a placement on an empty cell, or a push) leaves a group of the
-        mover's without liberties: refused with no ko rule in force."""
-        rows = self.compiled()
-        row = rows.position(state)
-        row[self.n * self.n : 2 * self.n * self.n] = -1  # no board equals it: no ko
-        return not kernels.result(rows.context, row, action)
-
-    def _group(self, board, cell: int) -> tuple[list[int], set[int]]:
-        colour, stones, liberties = board[cell], [cell], set()
-        seen = {cell}
-        for stone in stones:
-            for x in self.neighbours[stone]:
-                if board[x] == EMPTY:
-                    liberties.add(x)
-                elif board[x] == colour and x not in seen:
-                    seen.add(x)
-                    stones.append(x)
-        return stones, liberties
-
-    def random_playout(self, state: PushGoState, rng: np.random.Generator) -> tuple[tuple[float, float], int, int]:
-        """Uniformly random legal actions from ``state`` (left untouched) to the end:
-        ``(returns, decisions, turns)``, in one numba kernel (``kernels.play``) that draws one
-        seed from ``rng`` (``playout_seed``) and plays the game ``Game.engine_playout`` plays for
-        that seed (``tests/test_push_go_playouts.py``)."""
-        if state.player == TERMINAL:
-            return self.returns(state), 0, 0
-        outcome, decisions, turns = self._play(state, playout_seed(rng), -1)[0]
-        return OUTCOME_RETURNS[outcome], int(decisions), int(turns)
-
-    def cut_playout(self, state: PushGoState, rng: np.random.Generator, turns: int) -> tuple[float, float]:
-        """``Game.cut_playout`` in the playout kernel, the score of the board it stops at scoring
-        it; the engine loop's game for the same seed."""
-        if state.player == TERMINAL:
-            return self.returns(state)
-        (outcome, _, _), row = self._play(state, playout_seed(rng), turns)
-        return cut_returns(outcome, lambda: self._lead(row[: self.n * self.n]))
-
-    def _play(self, state: PushGoState, seed: int, cut: int) -> tuple[tuple[int, int, int], np.ndarray]:
-        """``kernels.play`` from ``state`` (not over): its ``(outcome, decisions, turns)`` and the
-        row it stopped at."""
-        rows = self.compiled()
-        row = rows.encode(state)
-        return kernels.play(rows.context, row, seed, cut), row
 
     # --- the end -------------------------------------------------------------------------------
     def area(self, board) -> tuple[int, int]:
         """Area scores (x, o): stones plus the empty regions that touch one colour only."""
-        board = board if isinstance(board, np.ndarray) else np.frombuffer(bytes(board), np.uint8)
-        black, white = kernels.area_of(self.compiled().context, board.astype(np.int32))
+        black, white = kernels.area_of(self.context, np.asarray(board, np.int32))
         return int(black), int(white)
 
     def margin(self, state: PushGoState) -> float:
@@ -315,12 +205,6 @@ class PushGo(Game):
     def _lead(self, board) -> tuple[float, float]:
         return lead_returns(self._margin(board), self.n)
 
-    def returns(self, state: PushGoState) -> tuple[float, float]:
-        if state.player != TERMINAL or state.repeats >= REPETITIONS:
-            return (0.0, 0.0)
-        margin = self.margin(state)
-        return (0.0, 0.0) if margin == 0 else ((1.0, -1.0) if margin > 0 else (-1.0, 1.0))
-
     def outcome_info(self, state: PushGoState) -> dict:
         return {"margin": self.margin(state)}
 
@@ -339,12 +223,7 @@ class PushGo(Game):
     def goal_text(self, seat: int) -> str:
         return "have more area (stones and surrounded empty cells)" + (" after the komi" if seat == 0 else " with komi")
 
-    # --- observation and symmetry ----------------------------------------------------------------
-    def observe(self, state: PushGoState) -> np.ndarray:
-        rows, out = self.compiled(), np.empty(self.info.obs_shape, np.float32)
-        kernels.observe(rows.context, rows.position(state), out)
-        return out
-
+    # --- symmetry -----------------------------------------------------------------------------
     def symmetries(self) -> list[Symmetry]:
         n2 = self.n * self.n
         result = []
@@ -356,7 +235,7 @@ class PushGo(Game):
         return result
 
     # --- text ---------------------------------------------------------------------------------
-    def _name(self, action: int) -> str:
+    def action_name(self, action: int) -> str:
         n2 = self.n * self.n
         if action == self.pass_action:
             return "pass"
@@ -368,10 +247,10 @@ class PushGo(Game):
         action, n2 = int(action), self.n * self.n
         if n2 <= action < 2 * n2:
             cell = action - n2
-            liberty = self._push_target(state.board, cell, state.player + 1)
-            if liberty is not None:
+            liberty = self._push_target(state, cell)
+            if liberty >= 0:
                 return f"{cell_name(cell, self.n)}>{cell_name(liberty, self.n)}"
-        return self._name(action)
+        return self.action_name(action)
 
     def parse_turn(self, state: PushGoState, text: str) -> list[int]:
         """``e5`` (a stone on e5), ``d5>c5`` (push the stone on d5 into c5), ``pass``."""
@@ -382,7 +261,7 @@ class PushGo(Game):
             return [parse_cell(word, self.n)]
         source, _, target = word.partition(">")
         cell, liberty = parse_cell(source, self.n), parse_cell(target, self.n)
-        if state.player != TERMINAL and self._push_target(state.board, cell, state.player + 1) not in (None, liberty):
+        if state.player != TERMINAL and self._push_target(state, cell) not in (-1, liberty):
             raise NotationError(f"{text!r}: the stone on {source} would be pushed into its liberty, not {target}")
         return [self.n * self.n + cell]
 
@@ -400,47 +279,3 @@ class PushGo(Game):
         from envs.games.push_go.view import push_go_view
 
         return push_go_view(self, state)
-
-
-class PushGoRows(CompiledGame):
-    """Push Go's ``envs.compiled.CompiledGame``: its rows and context (``kernels``' docstring)."""
-
-    def __init__(self, game: PushGo):
-        self.game, self.cells = game, game.n * game.n
-        self.start = kernels.history_start(self.cells)  # a position's entries, the history aside
-        self.words = kernels.words(self.cells)
-        self.room = game.max_turns + 1 if game.ko == "push" else 0  # the start, then a position a turn
-        self.width = self.start + self.room * self.words
-        self.max_legal = 2 * self.cells + 1
-        self.context = kernels.context(game.n, game.push_form, game.ko, game.max_turns, game.komi, self.width)
-        self.moves = np.empty(self.max_legal, np.int64)  # the engine's legal actions
-
-    def position(self, state: PushGoState) -> np.ndarray:
-        """The row of ``state`` without its history: all that legality, a turn's board and the
-        observation read."""
-        cells = self.cells
-        row = np.empty(self.start, np.int32)
-        row[:cells] = np.frombuffer(state.board, np.uint8)
-        row[cells : 2 * cells] = np.frombuffer(state.previous, np.uint8)
-        row[2 * cells :] = (state.player, state.passes, state.turns, state.repeats, len(state.seen))
-        return row
-
-    def encode(self, state: PushGoState) -> np.ndarray:
-        if len(state.seen) > self.room:
-            raise ValueError(f"a position with {len(state.seen)} earlier positions; the rows hold {self.room}")
-        row = np.zeros(self.width, np.int32)
-        row[: self.start] = self.position(state)
-        if state.seen:
-            keys = np.frombuffer(b"".join(state.seen), np.uint8).reshape(len(state.seen), self.cells + 1)
-            row[self.start : self.start + len(keys) * self.words] = kernels.pack_keys(keys).reshape(-1)
-        return row
-
-    def decode(self, row: np.ndarray) -> PushGoState:
-        cells = self.cells
-        state = PushGoState.__new__(PushGoState)
-        state.board = bytearray(row[:cells].astype(np.uint8))
-        state.previous = row[cells : 2 * cells].astype(np.uint8).tobytes()
-        state.player, state.passes, state.turns, state.repeats, stored = row[2 * cells : self.start].tolist()
-        packed = row[self.start : self.start + stored * self.words].reshape(stored, self.words)
-        state.seen = tuple(key.tobytes() for key in kernels.unpack_keys(packed, cells))
-        return state

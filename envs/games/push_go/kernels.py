@@ -1,15 +1,16 @@
-"""Push Go's rules in numba over a flat int32 row: the one move generator of the game, which the
-engine (``PushGo``), its random and cut playouts and the search driver
-(``envs.compiled``) all run.
+"""Push Go's rules, written once, in numba over a flat int32 row: the engine (``envs.kit.RowGame``:
+the state is the row), its random and cut playouts, the search driver and the batched env all
+run them (docs/games/push_go.md).
 
 A row holds the board (``cells`` entries, 0 empty, 1 x, 2 o), the board before the last turn
-(``PREVIOUS``: what simple ko refuses to bring back), the scalars ``PLAYER, PASSES, TURNS,
-REPEATS, STORED`` (``PushGoState``'s, ``STORED`` the positions kept) and under ``ko="push"``
-the positions that have stood (``PushGoState.seen``): a key a ``words``-entry slot from
-``HISTORY`` on, the board and the player to move packed two bits a cell (:func:`pack`), room for
-one a turn up to ``max_turns``. The context is a :class:`PushGoContext`: ``params`` int64 ``[n,
-push form code, ko code, max_turns, words]``, ``komi``, ``neighbours`` (``PushGo.neighbours`` as
-an (n*n, 4) array padded with -1) and scratch room for the kernels.
+(what simple ko refuses to bring back), the scalars ``PLAYER, PASSES, TURNS, REPEATS, STORED``
+(``REPEATS``: how often the position has stood, ``STORED`` the positions kept), under
+``ko="push"`` the positions that have stood: a key a ``words``-entry slot from
+:func:`history_start` on, the board and the player to move packed two bits a cell
+(:func:`pack`), room for one a turn up to ``max_turns``; and last the board's side ``n`` (so a
+state reads its board). The context is a :class:`PushGoContext`: ``params`` int64 ``[n,
+push form code, ko code, max_turns, words]``, ``komi``, ``neighbours`` (each cell's orthogonal
+neighbours, an (n*n, 4) array padded with -1) and scratch room for the kernels.
 
 The rules are ``docs/games/push_go.md``'s: a placement that takes nothing is legal when the
 stone has an empty neighbour or joins a group of its colour with another liberty; every other
@@ -18,9 +19,8 @@ in the ``place`` or the ``move`` form; the enemy's groups left without liberties
 of the mover's without liberties makes it illegal; under ``ko="simple"`` a board equal to the one
 before the opponent's last turn is refused). The end is two passes in a row or ``max_turns``
 turns, scored by area and the komi, or under ``ko="push"`` the third time a position stands: a
-draw. :func:`play` draws one ``envs.kernels.draw`` a turn over :func:`legal`'s actions (the
-placements by cell, the pushes by cell, the pass: ``PushGo.legal_actions``' order), the game
-``Game.engine_playout`` plays for the same seed.
+draw. The legal actions: the placements by cell, the pushes by cell, the pass. :func:`play`
+draws one ``envs.kernels.draw`` a turn over them, as ``envs.row_playout.random_play`` does.
 """
 
 from __future__ import annotations
@@ -53,7 +53,8 @@ PushGoContext = namedtuple(
 
 @cache
 def neighbours(n: int) -> np.ndarray:
-    """``PushGo.neighbours`` (the same table, the same order) as an (n*n, 4) array padded with -1."""
+    """Each cell's orthogonal neighbours (``envs.stones.board.neighbour_table``'s order) as an
+    (n*n, 4) array padded with -1."""
     table = np.full((n * n, 4), -1, np.int64)
     for cell, found in enumerate(neighbour_table(n, ORTHOGONAL)):
         table[cell, : len(found)] = found
@@ -87,22 +88,26 @@ def context(n: int, push_form: str, ko: str, max_turns: int, komi: float, width:
     )
 
 
-def pack_keys(keys: np.ndarray) -> np.ndarray:
-    """Position keys (uint8 ``[k, cells + 1]``: the board, then the player to move) packed as
-    :func:`pack` packs one: int32 ``[k, words]``."""
-    count, length = keys.shape
-    padded = np.zeros((count, words(length - 1) * CELLS_A_WORD), np.uint32)
-    padded[:, :length] = keys
-    shifts = (2 * np.arange(CELLS_A_WORD)).astype(np.uint32)
-    packed = (padded.reshape(count, -1, CELLS_A_WORD) << shifts).sum(axis=2, dtype=np.uint32)
-    return packed.view(np.int32)
+def width(n: int, ko: str, max_turns: int) -> int:
+    """The entries of a row: the position, under ``ko="push"`` room for a key a turn (the start
+    too), and the side last."""
+    room = max_turns + 1 if ko == "push" else 0
+    return history_start(n * n) + room * words(n * n) + 1
 
 
-def unpack_keys(packed: np.ndarray, cells: int) -> np.ndarray:
-    """:func:`pack_keys` undone: uint8 ``[k, cells + 1]``."""
-    shifts = (2 * np.arange(CELLS_A_WORD)).astype(np.uint32)
-    values = (packed.view(np.uint32)[:, :, None] >> shifts) & 3
-    return values.reshape(len(packed), packed.shape[1] * CELLS_A_WORD)[:, : cells + 1].astype(np.uint8)
+def start_row(context: PushGoContext, board, player: int) -> np.ndarray:
+    """The row of ``board`` (0 empty, 1 x, 2 o) with ``player`` to move at the start of a game:
+    no previous board to repeat, the position standing once (kept under ``ko="push"``)."""
+    n = int(context.params[N])
+    cells = n * n
+    row = np.zeros(len(context.copy), np.int32)
+    row[:cells] = row[cells : 2 * cells] = board
+    row[2 * cells + PLAYER], row[2 * cells + REPEATS], row[-1] = player, 1, n
+    if context.params[PUSH_KO]:
+        start = history_start(cells)
+        pack(row[:cells], player, row[start : start + words(cells)])
+        row[2 * cells + STORED] = 1
+    return row
 
 
 @njit(cache=True)
@@ -120,7 +125,7 @@ def pack(board, player, out):
 
 @njit(cache=True, inline="always")
 def legal(context, row, out):
-    """``PushGo.legal_actions`` into ``out[:count]``: the placements by cell, the pushes (``n*n +
+    """The legal actions into ``out[:count]``: the placements by cell, the pushes (``n*n +
     cell``) by cell, the pass; the count (0 at the end)."""
     params, adjacent = context.params, context.neighbours
     n = params[N]
@@ -168,7 +173,7 @@ def legal(context, row, out):
 
 @njit(cache=True, inline="always")
 def advance(context, row, action):
-    """``PushGo.apply``'s board and counters for a legal ``action``: the board after it, the one
+    """The board and counters after a legal ``action``: the board after it, the one
     before it kept as ``PREVIOUS``, the passes in a row, the turn, the player (``TERMINAL`` after
     a second pass in a row); the positions and the other ends are :func:`apply`'s."""
     cells = context.params[N] ** 2
@@ -189,8 +194,8 @@ def advance(context, row, action):
 
 @njit(cache=True, inline="always")
 def apply(context, row, action):
-    """``PushGo.apply`` for a legal ``action``: :func:`advance`, then under ``ko="push"`` the new
-    position kept and counted (``PushGo._record``); the game ends at its third time or after
+    """Play a legal ``action``: :func:`advance`, then under ``ko="push"`` the new position kept
+    and counted; the game ends at its third time or after
     ``max_turns`` turns."""
     advance(context, row, action)
     params = context.params
@@ -229,7 +234,7 @@ def outcome(context, row):
 
 @njit(cache=True)
 def returns(context, row, out):
-    """``PushGo.returns``: +1 / -1 by area and komi at the end, zeros for a draw or before it."""
+    """+1 / -1 by area and komi at the end, zeros for a draw or before it."""
     out[0] = out[1] = 0.0
     if to_play(context, row) == TERMINAL:
         won = outcome(context, row)
@@ -240,7 +245,7 @@ def returns(context, row, out):
 @njit(cache=True)
 def play(context, row, seed, cut):
     """``(outcome, decisions, turns)`` of a random game from ``row`` (played on in place) as
-    ``Game.engine_playout`` counts them: ``outcome`` 0 a draw, 1 or 2 the winning seat + 1, or
+    ``envs.row_playout.random_play`` plays and counts it: ``outcome`` 0 a draw, 1 or 2 the winning seat + 1, or
     ``CUT`` once ``cut`` turns have ended (-1: never), the row then the position reached."""
     decisions = 0
     moves = context.moves
@@ -266,7 +271,7 @@ def playout(context, row, seed, out):
 
 @njit(cache=True)
 def observe(context, row, out):
-    """``PushGo.observe`` into ``out`` (``[6 or 7, n, n]``): the mover's and the opponent's stones,
+    """The planes of ``PushGo``'s docstring into ``out`` (``[6 or 7, n, n]``): the mover's and the opponent's stones,
     those in atari, all ones where the mover is x, where the opponent passed last, and under
     ``ko="push"`` where the position stands for the second time."""
     cells = context.params[N] ** 2
@@ -389,19 +394,13 @@ def _result(board, previous, colour, action, n, move_form, push_ko, adjacent, af
     first = second = action  # the cells the turn touched
     if action < cells:
         after[action] = colour
-    else:  # find the stone's one liberty
+    else:
         cell = action - cells
-        liberty = -1
-        for k in range(4):
-            x = adjacent[cell, k]
-            if x >= 0 and board[x] == EMPTY:
-                liberty = x
+        liberty = push_target(board, cell, colour, n, move_form, adjacent)
+        if liberty < 0:
+            return False
         if move_form:  # the mover's stone beyond, opposite the liberty, moves onto ``cell``
-            r, c = cell // n, cell % n
-            rr, cc = 2 * r - liberty // n, 2 * c - liberty % n
-            if rr < 0 or rr >= n or cc < 0 or cc >= n or board[rr * n + cc] != colour:
-                return False
-            after[rr * n + cc] = EMPTY
+            after[2 * cell - liberty] = EMPTY
         after[liberty], after[cell] = enemy, colour
         first, second = cell, liberty
     for start in (first, second):  # the enemy's groups without liberties go
@@ -427,6 +426,40 @@ def _result(board, previous, colour, action, n, move_form, push_ko, adjacent, af
         if after[cell] != previous[cell]:
             return True
     return False
+
+
+@njit(cache=True)
+def push_target(board, cell, colour, n, move_form, adjacent):
+    """The liberty a push by ``colour`` sends the enemy stone on ``cell`` into: the stone must
+    be isolated (no stone of its colour beside it) and in atari, and in the ``move`` form a stone
+    of ``colour`` must stand beyond it, opposite the liberty; -1 where there is no push."""
+    if board[cell] != 3 - colour:
+        return -1
+    liberty, free = -1, 0
+    for k in range(4):
+        x = adjacent[cell, k]
+        if x < 0:
+            break
+        if board[x] == EMPTY:
+            liberty, free = x, free + 1
+        elif board[x] == board[cell]:
+            return -1
+    if free != 1:
+        return -1
+    if move_form:
+        r, c = cell // n, cell % n
+        rr, cc = 2 * r - liberty // n, 2 * c - liberty % n
+        if rr < 0 or rr >= n or cc < 0 or cc >= n or board[rr * n + cc] != colour:
+            return -1
+    return liberty
+
+
+@njit(cache=True)
+def group_of(context, board, cell):
+    """The stones and the liberties of the group on ``cell``."""
+    label, size, liberties = context.label, context.size, context.liberties
+    label_groups(board, context.neighbours, label, size, liberties, context.stack, context.mark, context.stamp)
+    return size[label[cell]], liberties[label[cell]]
 
 
 @njit(cache=True)
@@ -468,14 +501,6 @@ def area(board, neighbours, stack, mark, stamp):
 def area_of(context, board):
     """:func:`area` of ``board`` (int32) with the context's scratch room."""
     return area(board, context.neighbours, context.stack, context.mark, context.stamp)
-
-
-@njit(cache=True)
-def result_into(context, row, action, out):
-    """:func:`result` with the board after ``action`` copied into ``out`` (the engine's call)."""
-    legal_now = result(context, row, action)
-    out[:] = context.after
-    return legal_now
 
 
 register(PushGoContext, legal=legal, apply=apply, to_play=to_play, returns=returns, playout=playout, observe=observe)

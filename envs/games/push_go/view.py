@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from envs.board_view import BoardView, Cell
 from envs.core import TERMINAL
-from envs.games.push_go.game import REPETITIONS
+from envs.games.push_go.kernels import REPETITIONS
 from envs.stones.board import cell_name
 from envs.stones.view import STONE_OF_VALUE, square_stone_layout
 
