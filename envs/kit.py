@@ -29,7 +29,7 @@ stepped per game in ``make_vec``).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, typeof
 
 from envs import compiled
 from envs.compiled import CompiledGame
@@ -82,6 +82,16 @@ class RowGame(Game):
         self.start = np.array(start, np.int32)
         self._rows = Rows(self, len(self.start), max_legal, max_chance)
         self._options = np.empty(max_legal, np.int64)
+        row, options, action = self.start, self._options, 0
+        self._legal = bound(legal_of, context, row, options)
+        self._to_play = bound(to_play_of, context, row)
+        self._apply = bound(compiled.apply_row, context, row, action)
+        self._offers = bound(offers, context, row, action, options)
+        self._returns = bound(returns_of, context, row, np.zeros(info.num_seats))
+        planes = np.empty(info.obs_shape, np.float32)
+        self._observe = (
+            bound(compiled.observe_row, context, row, planes) if compiled.provides(self._rows, "observe") else None
+        )
 
     def compiled(self) -> Rows:
         return self._rows
@@ -91,27 +101,25 @@ class RowGame(Game):
         return self.state_class(self.start.copy())
 
     def to_play(self, state: RowState) -> int:
-        return int(to_play_of(self.context, state.row))
+        return int(self._to_play(self.context, state.row))
 
     def legal_actions(self, state: RowState) -> list[int]:
-        return self._options[: legal_of(self.context, state.row, self._options)].tolist()
+        return self._options[: self._legal(self.context, state.row, self._options)].tolist()
 
     def legal_mask(self, state: RowState) -> np.ndarray:
         mask = np.zeros(self.info.num_actions, dtype=bool)
-        mask[self._options[: legal_of(self.context, state.row, self._options)]] = True
+        mask[self._options[: self._legal(self.context, state.row, self._options)]] = True
         return mask
 
     def apply(self, state: RowState, action: int) -> None:
         action = self.check_action(state, action)
         if self.to_play(state) != CHANCE and not self.is_legal(state, action):
-            raise IllegalActionError(
-                f"action {action} ({self.action_name(action)}): {self.illegal_reason(state, action)}"
-            )
-        compiled.apply_row(self.context, state.row, action)
+            raise IllegalActionError(self.illegal_text(state, action))
+        self._apply(self.context, state.row, action)
 
     def returns(self, state: RowState) -> tuple[float, ...]:
         out = np.zeros(self.info.num_seats)
-        returns_of(self.context, state.row, out)
+        self._returns(self.context, state.row, out)
         return tuple(out.tolist())
 
     def chance_outcomes(self, state: RowState) -> list[tuple[int, float]]:
@@ -123,7 +131,7 @@ class RowGame(Game):
 
     def observe(self, state: RowState) -> np.ndarray:
         out = np.empty(self.info.obs_shape, np.float32)
-        compiled.observe_row(self.context, state.row, out)
+        (self._observe or compiled.observe_row)(self.context, state.row, out)
         return out
 
     # --- playouts: the engine loop's game for a seed (``Game.engine_playout``), in numba ------------
@@ -144,9 +152,13 @@ class RowGame(Game):
     def is_legal(self, state: RowState, action: int) -> bool:
         """Whether the decision ``action`` (in range) is legal: among ``legal``'s actions (a game
         whose row tells it sooner may say so)."""
-        return offers(self.context, state.row, action, self._options)
+        return self._offers(self.context, state.row, action, self._options)
 
     # --- errors in the game's words ----------------------------------------------------------------
+    def illegal_text(self, state: RowState, action: int) -> str:
+        """The message of the error that ``apply`` raises for the illegal decision ``action``."""
+        return f"action {action} ({self.action_name(action)}): {self.illegal_reason(state, action)}"
+
     def action_name(self, action: int) -> str:
         """What ``action`` names, for error messages (e.g. ``column d``); the number by default."""
         return str(action)
@@ -157,6 +169,13 @@ class RowGame(Game):
 
 
 # --- the registered kernels, called from Python on one row ----------------------------------------------
+def bound(kernel, *args):
+    """``kernel`` compiled for arguments of the types of ``args``: its compiled entry, which a
+    game calls with arguments of exactly those types (a row is int32, C-contiguous). numba's
+    dispatch by type costs microseconds a call for a namedtuple context, more than the rules."""
+    return kernel.compile(tuple(typeof(arg) for arg in args))
+
+
 @njit(cache=True)
 def legal_of(context, row, out):
     """The game's ``legal`` on one row: the count, the actions in ``out[:count]``."""

@@ -6,7 +6,7 @@ import pytest
 
 from envs import NotationError, make_game
 from envs.records import format_game, read_record, replay
-from envs.stones.rules import NEUTRAL
+from envs.kernels import NEUTRAL
 from envs.turns import complete_turns
 
 DATA = Path(__file__).parent / "data"
