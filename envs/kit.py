@@ -87,6 +87,7 @@ class RowGame(Game):
         self._to_play = bound(to_play_of, context, row)
         self._apply = bound(compiled.apply_row, context, row, action)
         self._offers = bound(offers, context, row, action, options)
+        self._play_legal = bound(play_legal, context, row, action, options)
         self._returns = bound(returns_of, context, row, np.zeros(info.num_seats))
         planes = np.empty(info.obs_shape, np.float32)
         self._observe = (
@@ -113,9 +114,15 @@ class RowGame(Game):
 
     def apply(self, state: RowState, action: int) -> None:
         action = self.check_action(state, action)
-        if self.to_play(state) != CHANCE and not self.is_legal(state, action):
+        if self.to_play(state) == CHANCE:
+            self._apply(self.context, state.row, action)
+        elif type(self).is_legal is RowGame.is_legal:  # legal's own test: one kernel call tests and plays
+            if not self._play_legal(self.context, state.row, action, self._options):
+                raise IllegalActionError(self.illegal_text(state, action))
+        elif self.is_legal(state, action):
+            self._apply(self.context, state.row, action)
+        else:
             raise IllegalActionError(self.illegal_text(state, action))
-        self._apply(self.context, state.row, action)
 
     def returns(self, state: RowState) -> tuple[float, ...]:
         out = np.zeros(self.info.num_seats)
@@ -201,6 +208,15 @@ def offers(context, row, action, out):
         if out[k] == action:
             return True
     return False
+
+
+@njit(cache=True)
+def play_legal(context, row, action, out):
+    """Play ``action`` on ``row`` if it is among the game's ``legal`` actions; whether it was."""
+    if not offers(context, row, action, out):
+        return False
+    compiled.apply(context, row, action)
+    return True
 
 
 __all__ = ["CHANCE", "TERMINAL", "RowGame", "RowState", "Rows"]

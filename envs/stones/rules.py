@@ -23,7 +23,7 @@ import numpy as np
 
 from envs.core import TERMINAL, GameInfo, GameOverError, IllegalActionError, NotationError, Symmetry, turn_text
 from envs.kernels import EMPTY, FIRST, OFF_BOARD, playout_seed
-from envs.kit import RowGame, RowState
+from envs.kit import RowGame, RowState, bound
 from envs.stones import compiled
 from envs.stones.board import DIHEDRAL, board_symmetry, cell_name, parse_cell, square_diagram
 from envs.stones.compiled import CHOSEN, COLOUR, COUNTS, OUTCOME, PHASE, PLAYER, SWAPPED, TURNS
@@ -213,8 +213,9 @@ class StoneGame(RowGame):
             max_decisions=self.max_decisions(),
             params=params,
         )
-        context, self._begin, self._play, self._extra, max_legal = self._kernels()
+        context, self._begin, play, self._extra, max_legal = self._kernels()
         super().__init__(info, context, self._row(rules.initial_board(), FIRST, 0, context), max_legal)
+        self._playout = bound(play, context, self.start, 0)
 
     def _kernels(self):
         """The compiled rules: (context, begin, play, entries after the scalars, most legal actions)."""
@@ -266,7 +267,7 @@ class StoneGame(RowGame):
         decisions, turns). One seed from ``rng`` (``playout_seed``) starts a stream of
         ``envs.kernels.draw``, one draw per decision over the legal actions in order, in one
         numba kernel (the game ``Game.engine_playout`` plays for that seed; the tests check it)."""
-        outcome, decisions, turns, swapped = self._play(self.context, state.row, playout_seed(rng))
+        outcome, decisions, turns, swapped = self._playout(self.context, state.row, playout_seed(rng))
         if outcome == 0:
             return (0.0, 0.0), int(decisions), int(turns)
         seat = (int(outcome) - 1) ^ bool(swapped)
