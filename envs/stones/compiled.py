@@ -32,9 +32,10 @@ from numba import njit
 from envs.compiled import register
 from envs.core import TERMINAL
 from envs.kernels import EMPTY, FIRST, GOAL_CHAIN, GOAL_COUNT, GOAL_LINE, GOAL_SIDES, OFF_BOARD, SECOND
+from envs.row_playout import random_play
 from envs.stones.bitboards import MAX_SIZE, capturing_bits, capturing_moves
 from envs.stones.chains import link, link_joins
-from envs.stones.flanking import any_capture, captures, capturing_into, reversi_playout
+from envs.stones.flanking import any_capture, captures, capturing_into
 from envs.stones.goals import TARGETS, outcome_at_end
 from envs.stones.lines import LINE, line_through
 from envs.stones.playout import placement_playout
@@ -327,13 +328,13 @@ def _can_place(board, n, colour):
 
 @njit(cache=True)
 def flanking_play(context, row, seed):
-    """A random game of Reversi from the row (left untouched), as ``placement_play``."""
+    """A random game of Reversi from the row (left untouched) by ``envs.row_playout`` over the
+    rules above (the bitboards make it quicker than a playout of its own), as ``placement_play``."""
     n = context.params[N]
     cells = n * n
-    if row[cells + PLAYER] == TERMINAL:
-        return row[cells + OUTCOME], 0, 0, row[cells + SWAPPED] != 0
-    outcome, decisions, turns, _ = reversi_playout(row[:cells], n, row[cells + COLOUR], seed)
-    return outcome, decisions, turns, row[cells + SWAPPED] != 0
+    row = row.copy()
+    _, decisions, turns = random_play(context, row, seed, -1, np.empty(cells, np.int64))
+    return row[cells + OUTCOME], decisions, turns, row[cells + SWAPPED] != 0
 
 
 @njit(cache=True)

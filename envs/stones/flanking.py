@@ -1,6 +1,6 @@
 """Placement by flanking (Reversi's rule), the kernels that ``envs.stones.compiled`` and
 ``envs.neutral.compiled`` build Reversi's and NeuVersi's rules from: captures, the cells where a
-stone captures, the starts of a NeuVersi turn, and the random playout of plain Reversi.
+stone captures, the starts of a NeuVersi turn, and the count that decides at the end.
 
 A capture flanks one or more stones that are neither empty nor the mover's (enemy, or neutral
 in the neutral games), closed by a stone of the mover's, in any of the 8 directions.
@@ -8,10 +8,9 @@ in the neutral games), closed by a stone of the mover's, in any of the 8 directi
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
-from envs.kernels import EMPTY, NEUTRAL, draw
+from envs.kernels import EMPTY, NEUTRAL
 
 
 @njit(cache=True)
@@ -126,33 +125,6 @@ def _swap_completes(board, n, cell, colour, likely, scratch, flipped):
         if scratch[other] == NEUTRAL and captures_any(scratch, n, other, colour):
             return True
     return any_capture(scratch, n, colour, NEUTRAL)
-
-
-@njit(cache=True)
-def reversi_playout(board, n, colour, seed):
-    """Plain Reversi: a capturing stone a turn, a forced pass, the count at the end."""
-    cells = n * n
-    after = np.empty(cells, np.uint8)
-    for i in range(cells):
-        after[i] = board[i]
-    flipped = np.empty(4 * n, np.int64)
-    moves = np.empty(cells, np.int64)
-    decisions = 0
-    while True:
-        count = capturing_into(after, n, colour, EMPTY, moves)
-        if count == 0:
-            if not any_capture(after, n, 3 - colour, EMPTY):
-                break
-            _, seed = draw(seed, 1)  # the forced pass is a decision with one choice
-        else:
-            index, seed = draw(seed, count)
-            cell = moves[index]
-            for i in range(captures(after, n, cell, colour, flipped)):
-                after[flipped[i]] = colour
-            after[cell] = colour
-        decisions += 1
-        colour = 3 - colour
-    return count_winner(after), decisions, decisions, False
 
 
 @njit(cache=True)

@@ -6,7 +6,7 @@ compiled rows (``Game.engine_playout``) would (legal actions in increasing order
 per decision, forced passes included), so for the same seed both play the same game; the tests
 check it. ``pie_turn`` is the turn count at which seat 1 may swap sides (-1: no pie rule). A
 playout returns (outcome colour or 0, decisions, turns, whether the sides swapped). Reversi's
-playout is in ``envs.stones.flanking``, the neutral games' in ``envs.neutral.kernels``.
+playout is ``envs.row_playout``'s over its rows, the neutral games' in ``envs.neutral.kernels``.
 """
 
 from __future__ import annotations
