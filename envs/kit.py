@@ -82,17 +82,30 @@ class RowGame(Game):
         self.start = np.array(start, np.int32)
         self._rows = Rows(self, len(self.start), max_legal, max_chance)
         self._options = np.empty(max_legal, np.int64)
-        row, options, action = self.start, self._options, 0
+        self._bind()
+
+    BOUND = ("_legal", "_to_play", "_apply", "_offers", "_play_legal", "_returns", "_observe")
+
+    def _bind(self) -> None:
+        """The kernels' compiled entries (``bound``), the attributes ``BOUND`` names; again after
+        unpickling, since an entry does not pickle (self-play workers get the game pickled)."""
+        context, row, options, action = self.context, self.start, self._options, 0
         self._legal = bound(legal_of, context, row, options)
         self._to_play = bound(to_play_of, context, row)
         self._apply = bound(compiled.apply_row, context, row, action)
         self._offers = bound(offers, context, row, action, options)
         self._play_legal = bound(play_legal, context, row, action, options)
-        self._returns = bound(returns_of, context, row, np.zeros(info.num_seats))
-        planes = np.empty(info.obs_shape, np.float32)
-        self._observe = (
-            bound(compiled.observe_row, context, row, planes) if compiled.provides(self._rows, "observe") else None
-        )
+        self._returns = bound(returns_of, context, row, np.zeros(self.info.num_seats))
+        planes = np.empty(self.info.obs_shape, np.float32)
+        provided = compiled.provides(self._rows, "observe")
+        self._observe = bound(compiled.observe_row, context, row, planes) if provided else None
+
+    def __getstate__(self) -> dict:
+        return {key: value for key, value in self.__dict__.items() if key not in self.BOUND}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._bind()
 
     def compiled(self) -> Rows:
         return self._rows

@@ -213,9 +213,14 @@ class StoneGame(RowGame):
             max_decisions=self.max_decisions(),
             params=params,
         )
-        context, self._begin, play, self._extra, max_legal = self._kernels()
+        context, self._begin, self._play, self._extra, max_legal = self._kernels()
         super().__init__(info, context, self._row(rules.initial_board(), FIRST, 0, context), max_legal)
-        self._playout = bound(play, context, self.start, 0)
+
+    BOUND = (*RowGame.BOUND, "_playout")
+
+    def _bind(self) -> None:
+        super()._bind()
+        self._playout = bound(self._play, self.context, self.start, 0)
 
     def _kernels(self):
         """The compiled rules: (context, begin, play, entries after the scalars, most legal actions)."""
