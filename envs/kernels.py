@@ -3,18 +3,16 @@ codes the generic playouts dispatch on, the playouts' random numbers, a union-fi
 the chain search by which Hex and Y judge their goals.
 
 Each game's own kernels sit beside its rules: ``envs.stones.chains`` (Hex's union-find),
-``envs.stones.sides`` (Y's), ``envs.stones.lines`` (lines), ``envs.stones.flanking`` (captures and the Reversi
-playout), ``envs.stones.playout`` (the playout of the plain placement games), ``envs.neutral.kernels``
+``envs.stones.sides`` (Y's), ``envs.stones.lines`` (lines), ``envs.stones.flanking`` (captures), ``envs.stones.playout`` (the playout of the plain placement games), ``envs.neutral.kernels``
 (the neutral games' end-game rule and playouts), and each other game's in its own folder
 (``envs.games.NAME.kernels``, ``envs.games.NAME.playout``: the random playout over the game's own
-arrays). The stone games' read the board as ``envs.stones.rules.StoneState`` stores it (a
-``bytearray`` of the values below), the scheduled games' ``ScheduledState``'s int8 array
-(``envs.schedule.moves``' values), so no conversion happens per call. Compiled on first use and cached on disk.
+arrays). The stone games' read the board as their rows hold it (``envs.stones.compiled``: the
+values below), the scheduled games' ``ScheduledState``'s int8 array (``envs.schedule.moves``'
+values), so no conversion happens per call. Compiled on first use and cached on disk.
 
-The Python engines call these kernels where the rule is the same (Hex's and Y's goals, Gomoku's
-lines, Reversi's captures, the neutral end-game rule); the playouts keep what they need per
-turn (counts, union-finds) up to date instead of rescanning the board, and must follow the
-engines move for move: ``tests/test_neutral_properties.py::test_random_playout_plays_the_engine_loop_game``
+The stone games' rules (``envs.stones.compiled``, ``envs.neutral.compiled``) are built from these
+kernels; the playouts keep what they need per turn (counts, union-finds) up to date instead of
+rescanning the board, and must follow the rules move for move: ``tests/test_neutral_properties.py::test_random_playout_plays_the_engine_loop_game``
 checks that, seed by seed, for every stone game, and ``tests/test_*_playouts.py`` for the others.
 """
 

@@ -98,14 +98,22 @@ class RowGame(Game):
         self._rows = Rows(self, len(self.start), max_legal, max_chance)
         self._options = np.empty(max_legal, np.int64)
         self._outcomes, self._probs = np.empty(max_chance, np.int64), np.empty(max_chance)
+        self._bind()
+
+    BOUND = ("_kernels",)  # the attributes :meth:`_bind` sets: compiled entries, which do not pickle
+
+    def _bind(self) -> None:
+        """Bind the game's kernels to their compiled entries (:class:`Kernels`); a subclass that
+        binds more of its own (:func:`bound`) extends this and ``BOUND``. Again after unpickling:
+        self-play workers get the game pickled."""
         self._kernels = Kernels(self)
 
     def __getstate__(self) -> dict:
-        return {**self.__dict__, "_kernels": None}  # compiled entry points stay in their process
+        return {key: value for key, value in self.__dict__.items() if key not in self.BOUND}
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
-        self._kernels = Kernels(self)
+        self._bind()
 
     def compiled(self) -> Rows:
         return self._rows
@@ -138,9 +146,7 @@ class RowGame(Game):
         if player == CHANCE:
             kernels.apply(context, row, action)
         elif not kernels.apply_offered(context, row, action, self._options):
-            raise IllegalActionError(
-                f"action {action} ({self.action_name(action)}): {self.illegal_reason(state, action)}"
-            )
+            raise IllegalActionError(self.illegal_text(state, action))
 
     def returns(self, state: RowState) -> tuple[float, ...]:
         out = np.zeros(self.info.num_seats)
@@ -178,6 +184,10 @@ class RowGame(Game):
         """What ``action`` names, for error messages (e.g. ``column d``); the number by default."""
         return str(action)
 
+    def illegal_text(self, state: RowState, action: int) -> str:
+        """The message of the error ``apply`` raises for the illegal decision ``action``."""
+        return f"action {action} ({self.action_name(action)}): {self.illegal_reason(state, action)}"
+
     def illegal_reason(self, state: RowState, action: int) -> str:
         """Why ``action`` (in range, at a decision) is illegal in ``state``, in the game's words."""
         return "not a legal action here"
@@ -194,23 +204,24 @@ class Kernels:
 
     def __init__(self, game: RowGame):
         context, row, options = game.context, game.start, game._options
-        self.to_play = _entry(to_play_of, context, row)
-        self.legal = _entry(legal_of, context, row, options)
-        self.apply_offered = _entry(apply_offered, context, row, 0, options)
-        self.apply = _entry(compiled.apply_row, context, row, 0)
-        self.returns = _entry(returns_of, context, row, np.zeros(game.info.num_seats))
+        self.to_play = bound(to_play_of, context, row)
+        self.legal = bound(legal_of, context, row, options)
+        self.apply_offered = bound(apply_offered, context, row, 0, options)
+        self.apply = bound(compiled.apply_row, context, row, 0)
+        self.returns = bound(returns_of, context, row, np.zeros(game.info.num_seats))
         self.chance = self.offers_outcome = self.observe = None  # the protocol's optional functions
         if game.compiled().max_chance:
             outcomes, probs = game._outcomes, game._probs
-            self.chance = _entry(compiled.chance_row, context, row, outcomes, probs)
-            self.offers_outcome = _entry(offers_outcome, context, row, 0, outcomes, probs)
+            self.chance = bound(compiled.chance_row, context, row, outcomes, probs)
+            self.offers_outcome = bound(offers_outcome, context, row, 0, outcomes, probs)
         if compiled.provides(game.compiled(), "observe"):
-            self.observe = _entry(compiled.observe_row, context, row, np.empty(game.info.obs_shape, np.float32))
+            self.observe = bound(compiled.observe_row, context, row, np.empty(game.info.obs_shape, np.float32))
 
 
-def _entry(kernel, *args):
+def bound(kernel, *args):
     """``kernel``'s compiled entry point for the types of ``args`` (compiled, or loaded from
-    numba's disk cache, now)."""
+    numba's disk cache, now): called with arguments of exactly those types (a row is int32 and
+    C-contiguous), it skips numba's dispatch by type."""
     signature = tuple(numba.typeof(arg) for arg in args)
     kernel.compile(signature)
     return kernel.overloads[signature].entry_point
@@ -255,4 +266,4 @@ def offers_outcome(context, row, outcome, outcomes, probs):
     return False
 
 
-__all__ = ["CHANCE", "TERMINAL", "RowGame", "RowState", "Rows", "row_field"]
+__all__ = ["CHANCE", "TERMINAL", "RowGame", "RowState", "Rows", "bound", "row_field"]

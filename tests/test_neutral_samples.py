@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 
 from envs import NotationError, make_game
+from envs.kernels import NEUTRAL
 from envs.records import format_game, read_record, replay
-from envs.stones.rules import NEUTRAL
 from envs.turns import complete_turns
 
 DATA = Path(__file__).parent / "data"

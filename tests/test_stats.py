@@ -7,8 +7,8 @@ from agents.evaluation.game_stats import game_facts, game_statistics, repeats_wa
 from agents.evaluation.runner import play_games, play_lockstep
 from agents.players.player import CallablePlayer
 from envs import make_game
+from envs.kernels import EMPTY, NEUTRAL
 from envs.records import split_turns
-from envs.stones.rules import EMPTY, NEUTRAL
 
 
 def test_turn_kinds_obey_the_end_game_rules_in_random_nex_games():

@@ -82,8 +82,7 @@ def test_a_game_without_compiled_observe_is_observed_from_decoded_rows():
         playout=stones.playout,
     )
     game = make_game("hex", size=5)
-    game._compiled = game.compiled()
-    game._compiled.context = Blind(*game._compiled.context)
+    game.compiled().context = Blind(*game.compiled().context)
     blind = BatchedBoardGameEnv(game, num_envs=6, opponent="random", agent_seat="random")
     assert not blind.batch.observes
     plain = BatchedBoardGameEnv("hex", num_envs=6, opponent="random", agent_seat="random", size=5)

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from envs import NotationError, make_game
-from envs.stones.rules import OFF_BOARD
+from envs.kernels import OFF_BOARD
 
 
 # --- the board ---------------------------------------------------------------------------------
@@ -74,9 +74,8 @@ def test_a_chain_wins_when_it_touches_all_three_sides(stones, wins):
     game = make_game("y", size=5)
     state = game.initial_state()
     *others, last = stones.split()
-    board = state.board
-    for name in others:
-        board[game.parse_turn(state, name)[0]] = 1
+    for name in others:  # the stones on the board (the row's cells), read back from the diagram
+        state.row[game.parse_turn(state, name)[0]] = 1
     state = game.from_diagram(game.render_text(state), "x")
     game.apply(state, game.parse_turn(state, last)[0])
     assert (game.winner(state) == 0) == wins

@@ -1,17 +1,22 @@
-"""The neutral games (Nex, Neumoku, Neu-Y, NeuVersi, AdNeuVersi) as an
-``envs.compiled.CompiledGame``: ``NeutralGame``'s micro-steps over a flat row.
+"""The neutral games' rules (Nex, Neumoku, Neu-Y, NeuVersi, AdNeuVersi), written once in numba
+over the stone games' flat int32 row (``envs.stones.compiled`` describes it): the neutral
+mutator's micro-steps, which ``envs.neutral.mutator.NeutralGame`` makes the engine (``envs.kit``).
 
-A row (int32) holds the board (``cells`` colours), then the scalars ``COLOUR, SWAPPED,
-TURNS, PLAYER, OUTCOME`` (as ``envs.stones.compiled``'s rows, so its ``to_play`` and
-``returns`` serve here too), the counts of empty cells, first and second colour and
-neutrals (``COUNTS + value``, ``StoneState.counts``), then ``PHASE`` and the turn's chosen
-cells (``CHOSEN``, two entries, -1 where none). The context is a :class:`NeutralContext`:
-``params`` int64 ``[n, goal, pie_turn, goal_stones, adjacent, captures]`` (pie_turn -1
-without the pie rule), the rules' ``neighbour_array`` and ``goal_sides``, and scratch room
-for the capture kernels. Each function mirrors the ``NeutralGame`` method it is named after
-(a turn of one to three micro-steps, Taylor's end-game rules, forced passes in the capture
-games, the goal judged after the whole turn); the tests hold the driver that uses them to
-the engine's searches. ``observe`` is ``NeutralGame.observe`` from the row.
+A turn is one to three micro-steps by the same seat, each one action (docs/rules.md, the
+encodings): at ``START`` an empty cell (a drop: the stone lands at once, with its captures, or
+the fill rule), a neutral (a swap, or the convert rule), PASS or SWAP_SIDES; at ``DROP_NEUTRAL``
+the drop's neutral (an empty cell; next to a stone in AdNeuVersi; skipped when none); at
+``SWAP_SECOND`` the swap's second neutral; at ``SWAP_GIVE`` the stone of the mover's to
+neutralise, not one of the two just swapped. Without captures (Hex, Gomoku, Y) a drop needs two
+empty cells and a swap two neutrals and one stone of the mover's; when neither exists Bill
+Taylor's end-game rules give the turn (:func:`turn_starts`). With captures (Reversi) every stone
+placed, the swapped neutrals included, must capture; a side with no drop and no swap passes, and
+the game ends when neither side has a turn. The goal is judged after the whole turn. Every
+start that ``legal`` offers can be completed into a whole turn.
+
+The context is a :class:`NeutralContext`: ``params`` int64 ``[n, goal, pie_turn, goal_stones,
+adjacent, captures]`` (pie_turn -1 without the pie rule), the rules' ``neighbour_array`` and
+``goal_sides``, and scratch room for the capture kernels.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from envs.compiled import CompiledGame, register
+from envs.compiled import register
 from envs.core import TERMINAL
 from envs.kernels import EMPTY, FIRST, NEUTRAL, SECOND, draw
 from envs.neutral.kernels import (
@@ -33,13 +38,17 @@ from envs.neutral.kernels import (
     touching_into,
     turn_starts,
 )
-from envs.neutral.mutator import NeutralGame
 from envs.stones.compiled import (
+    CHOSEN,
     COLOUR,
+    COUNTS,
     OUTCOME,
+    PHASE,
     PLAYER,
+    STONE_PLANES,
     SWAPPED,
     TURNS,
+    count_values,
     observe_stones,
     returns,
     to_play,
@@ -47,63 +56,35 @@ from envs.stones.compiled import (
 )
 from envs.stones.flanking import capture_starts, captures, capturing_into
 from envs.stones.goals import outcome_at_end, turn_reached
-from envs.stones.rules import StoneState
 
-COUNTS, PHASE, CHOSEN = 5, 9, 10  # after the board: counts of EMPTY..NEUTRAL, the micro-step, 2 chosen cells
-SCALARS = 12
 N, GOAL, PIE_TURN, GOAL_STONES, ADJACENT, CAPTURES = range(6)  # params
 NEUTRALS, CHOSEN_PLANE = 2, 3  # planes: the neutral stones, the cells chosen earlier this turn
-PLANES = len(NeutralGame.PLANES)  # then the step planes (3 + phase), before the off-board plane and the last two
+PLANES = (
+    STONE_PLANES + 5
+)  # then the neutrals, the chosen cells, the step planes (3 + phase), before the off-board plane and the last two
 NeutralContext = namedtuple(
     "NeutralContext", ["params", "neighbours", "sides", "neutrals", "scratch", "flipped", "starts"]
 )
 
 
-class NeutralRows(CompiledGame):
-    """The ``CompiledGame`` of a ``NeutralGame`` (module docstring)."""
-
-    def __init__(self, game):
-        rules, n = game.rules, game.n
-        self.game, self.cells = game, n * n
-        pie_turn = -1 if game.pie_turn is None else game.pie_turn
-        goal_stones = min(rules.goal_stones, 2**62)
-        params = [n, rules.kernel_goal, pie_turn, goal_stones, game.adjacent_neutrals, rules.captures]
-        self.context = NeutralContext(
-            np.array(params, np.int64),
-            np.ascontiguousarray(rules.neighbour_array, dtype=np.int64),
-            np.ascontiguousarray(rules.goal_sides, dtype=np.uint8),
-            np.empty(self.cells, np.int64),
-            np.empty(self.cells, np.uint8),
-            np.empty(4 * n, np.int64),
-            np.empty(self.cells, np.int64),
-        )
-        self.width = self.cells + SCALARS
-        self.max_legal = self.cells + 1  # the cells, then PASS or SWAP_SIDES
-
-    def encode(self, state: StoneState) -> np.ndarray:
-        cells = self.cells
-        row = np.full(self.width, -1, np.int32)
-        row[:cells] = np.frombuffer(bytes(state.board), np.uint8)
-        row[cells : cells + COUNTS] = (state.colour, state.swapped, state.turns, state.player, state.outcome)
-        row[cells + COUNTS : cells + PHASE] = state.counts
-        row[cells + PHASE] = state.phase
-        row[cells + CHOSEN : cells + CHOSEN + len(state.chosen)] = state.chosen
-        return row
-
-    def decode(self, row: np.ndarray) -> StoneState:
-        cells = self.cells
-        state = StoneState(row[:cells].astype(np.uint8).tobytes())
-        scalars = row[cells:].tolist()
-        state.colour, swapped, state.turns, state.player, state.outcome = scalars[:COUNTS]
-        state.swapped = bool(swapped)
-        state.phase = scalars[PHASE]
-        state.chosen = tuple(c for c in scalars[CHOSEN : CHOSEN + 2] if c >= 0)
-        return state
+def neutral_context(n, goal, pie_turn, goal_stones, adjacent, captures, neighbours, sides) -> NeutralContext:
+    """The context of a neutral game (``pie_turn`` -1: no pie rule)."""
+    cells = n * n
+    params = [n, goal, pie_turn, min(goal_stones, 2**62), adjacent, captures]
+    return NeutralContext(
+        np.array(params, np.int64),
+        np.ascontiguousarray(neighbours, dtype=np.int64),
+        np.ascontiguousarray(sides, dtype=np.uint8),
+        np.empty(cells, np.int64),
+        np.empty(cells, np.uint8),
+        np.empty(4 * n, np.int64),
+        np.empty(cells, np.int64),
+    )
 
 
 @njit(cache=True)
 def _put(row, cells, cell, value):
-    """``NeutralGame._set``: ``cell`` holds ``value``, the counts kept in step."""
+    """``cell`` holds ``value``, the counts kept in step."""
     row[cells + COUNTS + row[cell]] -= 1
     row[cells + COUNTS + value] += 1
     row[cell] = value
@@ -111,7 +92,7 @@ def _put(row, cells, cell, value):
 
 @njit(cache=True)
 def _place(context, row, cell, colour):
-    """``NeutralGame._place``: a ``colour`` stone on ``cell`` with its captures (where the rules capture)."""
+    """A ``colour`` stone on ``cell`` with its captures (where the rules capture)."""
     n, flipped = context.params[N], context.flipped
     cells = n * n
     if context.params[CAPTURES]:
@@ -122,7 +103,7 @@ def _place(context, row, cell, colour):
 
 @njit(cache=True)
 def _starts(context, row, colour, out):
-    """``NeutralGame._moves``: the cells that start a whole turn for ``colour``, in order."""
+    """The cells that start a whole turn for ``colour`` (drops, swaps, or the end-game rules), in order."""
     params = context.params
     n = params[N]
     cells = n * n
@@ -141,7 +122,7 @@ def _starts(context, row, colour, out):
 
 @njit(cache=True)
 def legal(context, row, out):
-    """``NeutralGame.legal_actions`` for each micro-step (``envs.neutral.mutator``)."""
+    """The legal actions of each micro-step (module docstring)."""
     params = context.params
     n = params[N]
     cells = n * n
@@ -177,23 +158,34 @@ def legal(context, row, out):
 
 @njit(cache=True)
 def _end_turn(context, row, first, second):
-    """``NeutralGame._end_turn`` (the turn made ``first``, ``second`` its own; -1: none) and
-    ``_start_turn``: a win, or the other colour's turn (a pass where it must), or the end."""
-    params, neighbours, sides = context.params, context.neighbours, context.sides
+    """The turn made ``first`` and ``second`` (-1: none) the mover's: a win, else the other colour's turn."""
+    params = context.params
     n = params[N]
     cells = n * n
-    board, meta = row[:cells], row[cells:]
+    meta = row[cells:]
     mover = meta[COLOUR]
     meta[TURNS] += 1
     meta[PHASE], meta[CHOSEN], meta[CHOSEN + 1] = START, -1, -1
     if first >= 0 and meta[COUNTS + mover] >= params[GOAL_STONES]:
-        if turn_reached(board, n, params[GOAL], mover, first, second, neighbours, sides):
+        if turn_reached(row[:cells], n, params[GOAL], mover, first, second, context.neighbours, context.sides):
             meta[OUTCOME], meta[PLAYER] = mover, TERMINAL
             return
-    colour = 3 - mover
-    meta[COLOUR] = colour
+    meta[COLOUR] = 3 - mover
+    _neutral_turn(context, row)
+
+
+@njit(cache=True)
+def _neutral_turn(context, row):
+    """The colour to move has a turn (a pass where only the other side has one), or the game
+    ends by the base game's count."""
+    params, neighbours, sides = context.params, context.neighbours, context.sides
+    n = params[N]
+    cells = n * n
+    board, meta = row[:cells], row[cells:]
+    colour = meta[COLOUR]
     if params[CAPTURES]:
-        more = _starts(context, row, colour, context.starts) > 0 or _starts(context, row, mover, context.starts) > 0
+        starts = context.starts
+        more = _starts(context, row, colour, starts) > 0 or _starts(context, row, 3 - colour, starts) > 0
     else:
         more = meta[COUNTS + EMPTY] + meta[COUNTS + NEUTRAL] > 0
     if more:
@@ -205,8 +197,15 @@ def _end_turn(context, row, first, second):
 
 
 @njit(cache=True)
+def begin(context, row):
+    """Fill a row made by ``envs.stones.compiled.new_row``: counts, whose turn it is, or the end."""
+    count_values(row, context.params[N] * context.params[N])
+    _neutral_turn(context, row)
+
+
+@njit(cache=True)
 def apply(context, row, action):
-    """``NeutralGame.apply`` for a legal action: swap sides, a pass, or one micro-step (``_play``)."""
+    """A legal action: swap sides, a pass, or one micro-step."""
     params = context.params
     n = params[N]
     cells = n * n
@@ -251,24 +250,27 @@ def apply(context, row, action):
 
 
 @njit(cache=True)
-def playout(context, row, seed, out):
-    """``StoneGame.random_playout``'s returns: the rest of a turn begun one drawn micro-step at a
-    time, then from the turn start ``neutral_playout`` (the same kernel as the engine's)."""
+def play(context, row, seed):
+    """A random game from the row (left untouched): ``(outcome colour or 0, decisions, turns,
+    the pie swap taken)``. A turn begun is finished one drawn micro-step at a time, then from the
+    turn start ``envs.neutral.kernels.neutral_playout`` plays the game ``envs.row_playout`` plays."""
     params, neighbours, sides = context.params, context.neighbours, context.sides
     n = params[N]
     cells = n * n
+    decisions = turns = 0
     if row[cells + PHASE] != START:
         row = row.copy()
         actions = np.empty(cells + 1, np.int64)
         while row[cells + PLAYER] != TERMINAL and row[cells + PHASE] != START:
             index, seed = draw(seed, legal(context, row, actions))
             apply(context, row, actions[index])
-        if row[cells + PLAYER] == TERMINAL:
-            returns(context, row, out)
-            return
+            decisions += 1
+        turns = 1
+    if row[cells + PLAYER] == TERMINAL:
+        return row[cells + OUTCOME], decisions, turns, row[cells + SWAPPED] != 0
     swapped = row[cells + SWAPPED]
     pie_turn = -1 if params[PIE_TURN] < 0 or swapped else params[PIE_TURN]
-    outcome, _, _, swaps = neutral_playout(
+    outcome, more, more_turns, swaps = neutral_playout(
         row[:cells],
         n,
         row[cells + COLOUR],
@@ -281,12 +283,19 @@ def playout(context, row, seed, out):
         sides,
         seed,
     )
-    won_by(outcome, swapped != 0 or swaps, out)
+    return outcome, decisions + more, turns + more_turns, swapped != 0 or swaps
+
+
+@njit(cache=True)
+def playout(context, row, seed, out):
+    """The returns of ``play``."""
+    outcome, _, _, swapped = play(context, row, seed)
+    won_by(outcome, swapped, out)
 
 
 @njit(cache=True)
 def observe(context, row, out):
-    """``NeutralGame.observe``: the stone planes, the neutral stones, the cells chosen earlier
+    """The stone planes, the neutral stones, the cells chosen earlier
     this turn, the micro-step's plane of ones (none at a turn's start)."""
     params = context.params
     cells = params[N] * params[N]

@@ -34,15 +34,8 @@ def turn_starts(empty, neutral, own):
 
 
 @njit(cache=True)
-def empty_cells_touching(board, n):
-    """The empty cells with a non-empty cell among their 8 neighbours."""
-    out = np.empty(len(board), np.int64)
-    return out[: touching_into(board, n, out)]
-
-
-@njit(cache=True)
 def touching_into(board, n, out):
-    """``empty_cells_touching`` written into ``out``; returns their count."""
+    """The empty cells with a non-empty cell among their 8 neighbours, in order, into ``out``; their count."""
     count = 0
     for cell in range(len(board)):
         if board[cell] != EMPTY:

@@ -1,8 +1,7 @@
-"""The neutral mutator (docs/rules.md) over any base game's :class:`~envs.stones.rules.Rules`.
-
-This module knows everything about neutral stones and nothing about the
-particular base game; the base game only says where a stone may go and what it
-captures (``rules.placements``, ``rules.flips``) and when a turn has won (``rules.wins``).
+"""The neutral mutator (docs/rules.md) over any base game's :class:`~envs.stones.rules.Rules`:
+what a person reads or types of the neutral games (turn notation, errors in the game's words,
+the micro-step's text). The rules are ``envs.neutral.compiled``'s, which ``envs.kit.RowGame``
+makes the engine; the base game gives its geometry and goal code.
 
 A turn is one to three micro-steps by the same seat, each one action (docs/rules.md, the encodings):
 
@@ -33,30 +32,13 @@ from __future__ import annotations
 
 import re
 
-import numpy as np
-
 from envs.core import IllegalActionError, NotationError, turn_text
-from envs.neutral.kernels import (
-    DROP_NEUTRAL,
-    START,
-    SWAP_GIVE,
-    SWAP_SECOND,
-    empty_cells_touching,
-    neutral_playout,
-    turn_starts,
-)
-from envs.stones.rules import (
-    EMPTY,
-    NEUTRAL,
-    OFF_BOARD,
-    Rules,
-    StoneGame,
-    StoneState,
-    cells_with,
-)
+from envs.kernels import EMPTY, NEUTRAL, OFF_BOARD
+from envs.neutral import compiled
+from envs.neutral.kernels import DROP_NEUTRAL, START, SWAP_GIVE, SWAP_SECOND
+from envs.stones.rules import Rules, StoneGame, StoneState
 
 _SWAP_WORD = re.compile(r"^([a-z][0-9]{1,2})([a-z][0-9]{1,2})$")
-_turn_starts = turn_starts.py_func  # the kernel's rule, called from Python without numba's dispatch
 
 
 class NeutralGame(StoneGame):
@@ -76,7 +58,6 @@ class NeutralGame(StoneGame):
     ===================  ================================================================
     """
 
-    keeps_chains = False  # a swap gives stones back, which a union-find cannot undo: ``rules.wins`` judges
     PLANES = (
         "mover's stones",
         "opponent's stones",
@@ -101,103 +82,25 @@ class NeutralGame(StoneGame):
             return "drop" if len(actions) == 2 or self.rules.captures else "fill"
         return "swap" if len(actions) == 3 else "convert"
 
-    def compiled(self):
-        """``envs.neutral.compiled``'s rules: the micro-steps over flat rows."""
-        if self._compiled is None:
-            from envs.neutral.compiled import NeutralRows
-
-            self._compiled = NeutralRows(self)
-        return self._compiled
-
     def max_decisions(self) -> int:
         # at most 2E + N <= 2 n^2 turns of up to 3 steps, a pass between two of them at most
         return 8 * self.num_cells + 2
 
-    # --- which cells each micro-step offers ----------------------------------------------------
-    def _legal(self, state: StoneState) -> list[int]:
-        phase, board, colour = state.phase, state.board, state.colour
-        if phase == START:
-            return super()._legal(state)
-        if phase == DROP_NEUTRAL:
-            return self._neutral_cells(state)
-        if phase == SWAP_SECOND:
-            return self.rules.placements(board, colour, NEUTRAL) if self.rules.captures else state.neutral_cells[:]
-        chosen = state.chosen
-        return [c for c in cells_with(board, colour) if c not in chosen]
-
-    def _moves(self, state: StoneState, colour: int) -> list[int]:
-        """Cells that start a whole turn for ``colour``: drops, swaps, or the end-game rules."""
-        board, counts, rules = state.board, state.counts, self.rules
-        if rules.captures:
-            drops = rules.placements(board, colour, EMPTY)
-            if not counts[NEUTRAL]:
-                return drops
-            # a swap needs a second neutral that captures after the first one has; its
-            # third step always has a choice (the stone that closed the first capture)
-            return sorted(drops + rules.swap_starts(board, colour))
-        _, _, want_empty, want_neutral = _turn_starts(counts[EMPTY], counts[NEUTRAL], counts[colour])
-        if not want_empty:
-            return state.neutral_cells[:]
-        if want_neutral:
-            return sorted(state.empty_cells + state.neutral_cells)  # a merge of two sorted runs
-        return state.empty_cells[:]
-
-    def _neutral_cells(self, state: StoneState) -> list[int]:
-        if not self.adjacent_neutrals:
-            return state.empty_cells[:]
-        return empty_cells_touching(state.board, self.n).tolist()
-
-    def _kernel_playout(self, state: StoneState, pie_turn: int, seed: int):
-        rules = self.rules
-        if rules.kernel_goal is None:
-            return None
-        return neutral_playout(
-            state.board,
-            self.n,
-            state.colour,
-            state.turns,
-            pie_turn,
+    def _rules_kernels(self):
+        rules, n, pie_turn = self.rules, self.n, -1 if self.pie_turn is None else self.pie_turn
+        context = compiled.neutral_context(
+            n,
             rules.kernel_goal,
-            min(rules.goal_stones, 2**62),
+            pie_turn,
+            rules.goal_stones,
             self.adjacent_neutrals,
+            rules.captures,
             rules.neighbour_array,
             rules.goal_sides,
-            seed,
         )
+        return context, compiled.begin, compiled.play, 0, n * n + 1
 
-    # --- one micro-step ----------------------------------------------------------------------------
-    def _play(self, state: StoneState, cell: int) -> None:
-        phase, colour, counts = state.phase, state.colour, state.counts
-        state.legal = None
-        if phase == START:
-            was_empty = state.board[cell] == EMPTY
-            drop, swap, _, _ = _turn_starts(counts[EMPTY], counts[NEUTRAL], counts[colour])
-            if self.rules.captures:  # every stone placed captures: a drop or a swap, never the end-game rules
-                drop = swap = True
-            self._place(state, cell, colour)
-            state.chosen = (cell,)
-            if was_empty and drop:
-                if self.adjacent_neutrals or counts[EMPTY] == 0:
-                    if not self._neutral_cells(state):  # the neutral is left out
-                        self._end_turn(state, (cell,))
-                        return
-                state.phase = DROP_NEUTRAL
-            elif not was_empty and swap:
-                state.phase = SWAP_SECOND
-            else:  # the fill or convert rule: the whole turn
-                self._end_turn(state, (cell,))
-        elif phase == DROP_NEUTRAL:
-            self._set(state, cell, NEUTRAL)
-            self._end_turn(state, state.chosen)
-        elif phase == SWAP_SECOND:
-            self._place(state, cell, colour)
-            state.chosen += (cell,)
-            state.phase = SWAP_GIVE
-        else:
-            self._set(state, cell, NEUTRAL)
-            self._end_turn(state, state.chosen)
-
-    def _why_illegal(self, state: StoneState, action: int) -> str:
+    def illegal_reason(self, state: StoneState, action: int) -> str:
         phase = state.phase
         if action in (self.PASS, self.SWAP_SIDES) and phase != START:
             return f"{self._describe(action)} cannot be played in the middle of a turn{self._step_text(state)}"
@@ -207,11 +110,12 @@ class NeutralGame(StoneGame):
             if not self.rules.captures:
                 return "pass is never legal here: the end-game rules always leave a turn"
             return "pass is legal only when the mover has no drop and no swap"
-        if state.board[action] == OFF_BOARD:
+        board = state.board
+        if board[action] == OFF_BOARD:
             return f"cell {action} is not on the board"
         name, what = self.rules.cell_name(action), self._contents(state, action)
         if phase == START:
-            value = state.board[action]
+            value = board[action]
             if value not in (EMPTY, NEUTRAL):
                 return f"{name} {what}; a turn starts on an empty cell (drop) or a neutral (swap)"
             if self.rules.captures:
@@ -239,14 +143,6 @@ class NeutralGame(StoneGame):
         if cell in state.chosen:
             return "was chosen earlier this turn"
         return "holds your stone" if v == state.colour else "holds an opponent's stone"
-
-    # --- observation ---------------------------------------------------------------------------------
-    def _extra_planes(self, state: StoneState, board: np.ndarray, planes: np.ndarray) -> None:
-        planes[2] = board == NEUTRAL
-        for cell in state.chosen:
-            planes[3].flat[cell] = 1.0
-        if state.phase:
-            planes[3 + state.phase] = 1.0
 
     # --- text ------------------------------------------------------------------------------------------
     def parse_turn(self, state: StoneState, text: str) -> list[int]:

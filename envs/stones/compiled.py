@@ -1,22 +1,25 @@
-"""The one-stone-a-turn ``StoneGame`` s as ``envs.compiled.CompiledGame`` s over a flat row:
-the plain placement games (Hex, Y, Gomoku; with or without the pie rule) and Reversi.
+"""The rules of the one-stone-a-turn games, written once in numba over a flat int32 row: the
+plain placement games (Hex, Y, Gomoku; with or without the pie rule) and Reversi. The row is
+the state of ``envs.stones.rules.StoneGame`` (``envs.kit``), so its engine, playouts, the
+compiled search and the batched env all play this code.
 
-A row (int32) holds the board (``cells`` colours, as ``StoneState.board``), then the scalars
-``COLOUR, SWAPPED, TURNS, PLAYER, OUTCOME, EMPTIES`` (the empty cells' count), then for a
-chain goal (Hex, Y) the union-find of ``envs.stones.chains`` / ``envs.stones.sides`` over
-``cells + 4`` nodes, and for Y the sides each root's chain touches (``cells`` entries). The
-context is a :class:`PlacementContext`: ``params`` int64 ``[n, goal, pie_turn]`` (pie_turn -1
-without the pie rule), ``neighbours`` and ``sides`` as the rules' ``neighbour_array`` and
-``goal_sides``. Each function mirrors the ``StoneGame`` method it is
-named after; the tests hold the driver that uses them to the engine's searches.
+A row of any stone game (these and the neutral games', ``envs.neutral.compiled``) holds the
+board (``cells`` colours: ``envs.kernels.EMPTY``, ``FIRST``, ``SECOND``, ``NEUTRAL``,
+``OFF_BOARD``), then ``SCALARS`` entries: ``COLOUR`` (the colour to move), ``SWAPPED`` (the
+pie swap taken), ``TURNS`` (turns played), ``PLAYER`` (the seat to move, or ``TERMINAL``),
+``OUTCOME`` (-1 before the end, then the winning colour or 0 for a draw), the counts of each
+value (``COUNTS + value``), ``PHASE`` (a neutral turn's micro-step, ``START`` otherwise) and the
+turn's ``CHOSEN`` cells (two entries, -1 where none); then for a chain goal (Hex, Y) the
+union-find of ``envs.stones.chains`` / ``envs.stones.sides`` over ``cells + 4`` nodes, and for
+Y the sides each root's chain touches (``cells`` entries); last, ``cells`` itself, so a row
+reads without its game (``StoneState``).
 
-Reversi (:class:`FlankingRows`) has the same board and scalars and nothing after them; its
-context is a :class:`FlankingContext`: ``params`` int64 ``[n, GOAL_COUNT, -1]`` and ``flipped``, scratch room
-for one placement's captures. Its functions are ``envs.stones.flanking``'s kernels in
-``StoneGame``'s turn order: a capturing stone, else a pass, the count when neither side can place.
-
-Both register ``observe`` (``StoneGame.observe`` from the row, by :func:`observe_stones`,
-which the neutral games' observer builds on).
+A placement game's context is a :class:`PlacementContext`: ``params`` int64 ``[n, goal,
+pie_turn]`` (pie_turn -1 without the pie rule), the rules' ``neighbour_array`` and
+``goal_sides``. Reversi's is a :class:`FlankingContext`: ``params`` ``[n, GOAL_COUNT, -1]`` and
+``flipped``, scratch room for one placement's captures. A turn is one action: a stone (judged
+by the goal at once), ``cells + 1`` the pie swap, ``cells`` a pass (Reversi, when no placement
+captures); the game ends at the goal or when neither side can place.
 """
 
 from __future__ import annotations
@@ -26,107 +29,111 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
-from envs.compiled import CompiledGame, register
+from envs.compiled import register
 from envs.core import TERMINAL
 from envs.kernels import EMPTY, FIRST, GOAL_CHAIN, GOAL_COUNT, GOAL_LINE, GOAL_SIDES, OFF_BOARD, SECOND
+from envs.row_playout import random_play
 from envs.stones.bitboards import MAX_SIZE, capturing_bits, capturing_moves
 from envs.stones.chains import link, link_joins
-from envs.stones.flanking import any_capture, captures, capturing_into, count_winner, reversi_playout
+from envs.stones.flanking import any_capture, captures, capturing_into
 from envs.stones.goals import TARGETS, outcome_at_end
 from envs.stones.lines import LINE, line_through
 from envs.stones.playout import placement_playout
-from envs.stones.rules import StoneGame, StoneState
 from envs.stones.sides import join_sides
 
-COLOUR, SWAPPED, TURNS, PLAYER, OUTCOME, EMPTIES = range(6)  # after the board
-SCALARS = 6
+COLOUR, SWAPPED, TURNS, PLAYER, OUTCOME, COUNTS, PHASE, CHOSEN = 0, 1, 2, 3, 4, 5, 9, 10  # after the board
+SCALARS = 12
+START = 0  # the phase of a turn's start (the only one of a one-stone game)
 N, GOAL, PIE_TURN = range(3)  # params
-STONE_PLANES = len(StoneGame.PLANES)  # before the off-board plane (Y's) and the last two
+STONE_PLANES = 2  # the mover's stones, the opponent's: before the off-board plane (Y's) and the last two
 PlacementContext = namedtuple("PlacementContext", ["params", "neighbours", "sides"])
 FlankingContext = namedtuple("FlankingContext", ["params", "flipped"])
 
 
-class PlacementRows(CompiledGame):
-    """The ``CompiledGame`` of a plain placement ``StoneGame`` (no captures, a goal)."""
-
-    def __init__(self, game):
-        rules = game.rules
-        if rules.captures or rules.kernel_goal == GOAL_COUNT:
-            raise ValueError(f"{game.info.name}: not a plain placement game")
-        self.game, self.goal, self.cells = game, rules.kernel_goal, game.n * game.n
-        params = np.array([game.n, self.goal, -1 if game.pie_turn is None else game.pie_turn], np.int64)
-        neighbours = np.ascontiguousarray(rules.neighbour_array, dtype=np.int64)
-        if self.goal != GOAL_LINE and neighbours.shape != (self.cells, 6):
-            raise ValueError(f"{game.info.name}: a chain goal needs a (cells, 6) neighbour table")
-        sides = np.ascontiguousarray(rules.goal_sides, dtype=np.uint8)
-        self.context = PlacementContext(params, neighbours, sides)
-        self.chains = self.cells + SCALARS  # where the union-find starts (chain goals)
-        self.width = self.chains + (self.cells + 4 if self.goal != GOAL_LINE else 0)
-        self.width += self.cells if self.goal == GOAL_SIDES else 0
-        self.max_legal = self.cells + 1
-
-    def encode(self, state: StoneState) -> np.ndarray:
-        if state.phase != 0:
-            raise ValueError("a placement game's state is always at a turn start")
-        cells = self.cells
-        row = np.zeros(self.width, np.int32)
-        row[:cells] = np.frombuffer(bytes(state.board), np.uint8)
-        scalars = (state.colour, state.swapped, state.turns, state.player, state.outcome, state.counts[EMPTY])
-        row[cells : cells + SCALARS] = scalars
-        if self.goal in (GOAL_CHAIN, GOAL_SIDES):
-            build_chains(self.context, row)
-        return row
-
-    def decode(self, row: np.ndarray) -> StoneState:
-        cells = self.cells
-        state = StoneState(row[:cells].astype(np.uint8).tobytes())
-        if self.goal == GOAL_CHAIN and self.game.keeps_chains:  # the row's union-find: the engine's chains
-            state.chains = row[self.chains : self.chains + cells + 4].astype(np.int64)
-        state.colour, swapped, state.turns, state.player, state.outcome = row[cells : cells + OUTCOME + 1].tolist()
-        state.swapped = bool(swapped)
-        return state
+def placement_context(n: int, goal: int, pie_turn: int, neighbours: np.ndarray, sides: np.ndarray):
+    """The context of a plain placement game (``pie_turn`` -1: no pie rule)."""
+    neighbours = np.ascontiguousarray(neighbours, dtype=np.int64)
+    if goal != GOAL_LINE and neighbours.shape != (n * n, 6):
+        raise ValueError("a chain goal needs a (cells, 6) neighbour table")
+    params = np.array([n, goal, pie_turn], np.int64)
+    return PlacementContext(params, neighbours, np.ascontiguousarray(sides, dtype=np.uint8))
 
 
-class FlankingRows(PlacementRows):
-    """The ``CompiledGame`` of plain Reversi (captures by flanking, the count at the end)."""
+def flanking_context(n: int):
+    """The context of plain Reversi (no pie rule)."""
+    return FlankingContext(np.array([n, GOAL_COUNT, -1], np.int64), np.empty(4 * n, np.int64))
 
-    def __init__(self, game):
-        rules = game.rules
-        if not rules.captures or rules.kernel_goal != GOAL_COUNT or game.pie_turn is not None:
-            raise ValueError(f"{game.info.name}: not plain Reversi")
-        self.game, self.goal, self.cells = game, GOAL_COUNT, game.n * game.n
-        params = np.array([game.n, GOAL_COUNT, -1], np.int64)  # the placement games' layout: no pie rule
-        self.context = FlankingContext(params, np.empty(4 * game.n, np.int64))
-        self.chains = self.width = self.cells + SCALARS
-        self.max_legal = self.cells  # the capturing cells, or a pass alone
+
+def new_row(board, extra: int, colour: int, turns: int) -> np.ndarray:
+    """A row of ``board`` with ``extra`` entries after the scalars, ``colour`` to move after
+    ``turns`` turns; the rest is filled by the game's ``begin``."""
+    cells = len(board)
+    row = np.zeros(cells + SCALARS + extra + 1, np.int32)
+    row[:cells] = board
+    row[cells + COLOUR], row[cells + TURNS], row[-1] = colour, turns, cells
+    return row
+
+
+def chain_room(goal: int, cells: int) -> int:
+    """The entries a placement row keeps after its scalars: the union-find of a chain goal (and Y's sides)."""
+    return (cells + 4 if goal != GOAL_LINE else 0) + (cells if goal == GOAL_SIDES else 0)
 
 
 @njit(cache=True)
-def build_chains(context, row):
-    """The union-find (and Y's touched sides) of the row's board, as the engine builds them."""
+def count_values(row, cells):
+    """The scalars of a turn's start from the board: the counts, no pie swap, no outcome yet."""
+    meta = row[cells : cells + SCALARS]
+    meta[SWAPPED], meta[OUTCOME], meta[PHASE], meta[CHOSEN], meta[CHOSEN + 1] = 0, -1, START, -1, -1
+    for value in range(4):
+        meta[COUNTS + value] = 0
+    for i in range(cells):
+        if row[i] != OFF_BOARD:
+            meta[COUNTS + row[i]] += 1
+
+
+@njit(cache=True)
+def placement_begin(context, row):
+    """Fill a row made by ``new_row``: counts, the union-find, whose turn it is (or the end)."""
     params, neighbours, sides = context.params, context.neighbours, context.sides
     n, goal = params[N], params[GOAL]
     cells = n * n
-    parent = row[cells + SCALARS : cells + SCALARS + cells + 4]
-    for i in range(cells + 4):
-        parent[i] = i
-    board = row[:cells]
-    if goal == GOAL_SIDES:
-        touched = row[cells + SCALARS + cells + 4 :]
+    count_values(row, cells)
+    if goal == GOAL_CHAIN or goal == GOAL_SIDES:
+        parent = row[cells + SCALARS : cells + SCALARS + cells + 4]
+        for i in range(cells + 4):
+            parent[i] = i
+        board = row[:cells]
+        touched = row[cells + SCALARS + cells + 4 : cells + SCALARS + 2 * cells + 4]
+        for i in range(cells):
+            if goal == GOAL_SIDES and (board[i] == FIRST or board[i] == SECOND):
+                touched[i] = sides[board[i], i]  # every stone's sides before any union
         for i in range(cells):
             if board[i] == FIRST or board[i] == SECOND:
-                touched[i] = sides[board[i], i]
-    for i in range(cells):
-        if board[i] == FIRST or board[i] == SECOND:
-            if goal == GOAL_CHAIN:
-                link(board, n, parent, neighbours, i)
-            else:
-                join_sides(board, parent, touched, neighbours, i)
+                if goal == GOAL_CHAIN:
+                    link(board, n, parent, neighbours, i)
+                else:
+                    join_sides(board, parent, touched, neighbours, i)
+    _placement_turn(context, row)
+
+
+@njit(cache=True)
+def _placement_turn(context, row):
+    """The turn of the colour to move, or the end when the board is full."""
+    params = context.params
+    n = params[N]
+    cells = n * n
+    meta = row[cells : cells + SCALARS]
+    if meta[COUNTS + EMPTY] > 0:
+        meta[PLAYER] = (meta[COLOUR] - 1) ^ meta[SWAPPED]
+        return
+    first, second = meta[COUNTS + FIRST], meta[COUNTS + SECOND]
+    meta[OUTCOME] = outcome_at_end(row[:cells], first, second, n, params[GOAL], context.neighbours, context.sides)
+    meta[PLAYER] = TERMINAL
 
 
 @njit(cache=True)
 def legal(context, row, out):
-    """``StoneGame.legal_actions``: the empty cells in order, then SWAP_SIDES where the pie allows."""
+    """The empty cells in order, then SWAP_SIDES where the pie rule offers it."""
     params = context.params
     cells = params[N] * params[N]
     if row[cells + PLAYER] == TERMINAL:
@@ -144,7 +151,7 @@ def legal(context, row, out):
 
 @njit(cache=True)
 def apply(context, row, action):
-    """``StoneGame.apply`` for a legal action: swap sides, or a stone judged as ``_end_turn`` does."""
+    """A legal action: swap sides, or a stone judged by the goal at once."""
     params, neighbours, sides = context.params, context.neighbours, context.sides
     n, goal = params[N], params[GOAL]
     cells = n * n
@@ -157,29 +164,22 @@ def apply(context, row, action):
         return
     board = row[:cells]
     board[action] = mover
-    meta[EMPTIES] -= 1
+    meta[COUNTS + EMPTY] -= 1
+    meta[COUNTS + mover] += 1
+    parent = row[cells + SCALARS : cells + SCALARS + cells + 4]
     if goal == GOAL_CHAIN:
-        won = link_joins(board, n, row[cells + SCALARS : cells + SCALARS + cells + 4], neighbours, action)
+        won = link_joins(board, n, parent, neighbours, action)
     elif goal == GOAL_SIDES:
-        touched = row[cells + SCALARS + cells + 4 :]
+        touched = row[cells + SCALARS + cells + 4 : cells + SCALARS + 2 * cells + 4]
         touched[action] = sides[mover, action]
-        won = join_sides(board, row[cells + SCALARS : cells + SCALARS + cells + 4], touched, neighbours, action)
-        won = won == TARGETS[goal]
+        won = join_sides(board, parent, touched, neighbours, action) == TARGETS[goal]
     else:
         won = line_through(board, n, action, mover, LINE)  # (fewer than LINE stones never make one)
     if won:
         meta[OUTCOME], meta[PLAYER] = mover, TERMINAL
         return
     meta[COLOUR] = 3 - mover
-    if meta[EMPTIES] > 0:
-        meta[PLAYER] = (2 - mover) ^ meta[SWAPPED]
-        return
-    first = second = 0
-    for i in range(cells):
-        first += board[i] == FIRST
-        second += board[i] == SECOND
-    meta[OUTCOME] = outcome_at_end(board, first, second, n, goal, neighbours, sides)
-    meta[PLAYER] = TERMINAL
+    _placement_turn(context, row)
 
 
 @njit(cache=True)
@@ -190,7 +190,7 @@ def to_play(context, row):
 
 @njit(cache=True)
 def returns(context, row, out):
-    """``StoneGame.returns``: +1 / -1 by the winning colour's seat, zeros for a draw or before the end."""
+    """+1 / -1 by the winning colour's seat, zeros for a draw or before the end."""
     cells = context.params[N] * context.params[N]
     out[0] = out[1] = 0.0
     if row[cells + PLAYER] == TERMINAL:
@@ -207,25 +207,35 @@ def won_by(outcome, swapped, out):
 
 
 @njit(cache=True)
-def playout(context, row, seed, out):
-    """``StoneGame.random_playout``'s returns from a row at a turn start (the same kernel)."""
+def placement_play(context, row, seed):
+    """A random game from the row (left untouched) by ``envs.stones.playout``: ``(outcome
+    colour or 0, decisions, turns, the pie swap taken)``, the game ``envs.row_playout`` plays."""
     params, neighbours, sides = context.params, context.neighbours, context.sides
     n = params[N]
     cells = n * n
+    if row[cells + PLAYER] == TERMINAL:
+        return row[cells + OUTCOME], 0, 0, row[cells + SWAPPED] != 0
     swapped = row[cells + SWAPPED]
     pie_turn = -1 if params[PIE_TURN] < 0 or swapped else params[PIE_TURN]
-    outcome, _, _, swaps = placement_playout(
+    outcome, decisions, turns, swaps = placement_playout(
         row[:cells], n, row[cells + COLOUR], row[cells + TURNS], pie_turn, params[GOAL], neighbours, sides, seed
     )
-    won_by(outcome, swapped != 0 or swaps, out)
+    return outcome, decisions, turns, swapped != 0 or swaps
+
+
+@njit(cache=True)
+def playout(context, row, seed, out):
+    """The returns of ``placement_play``."""
+    outcome, _, _, swapped = placement_play(context, row, seed)
+    won_by(outcome, swapped, out)
 
 
 @njit(cache=True)
 def observe_stones(board, mover, pie, planes, out):
-    """``StoneGame.observe``'s planes into ``out`` (``[planes + (1 with an off-board plane) + 2,
-    n, n]``): 0 the mover's stones, 1 the opponent's, ``planes`` (the game's ``PLANES``
-    count) the cells off the board where ``out`` has that plane (Y), -2 all ``pie`` (the
-    swap available now), -1 all ones where the mover holds the first colour; the rest zeros."""
+    """The stone games' planes into ``out`` (``[planes + (1 with an off-board plane) + 2, n,
+    n]``): 0 the mover's stones, 1 the opponent's, ``planes`` (the game's ``PLANES`` count) the
+    cells off the board where ``out`` has that plane (Y), -2 all ``pie`` (the swap available
+    now), -1 all ones where the mover holds the first colour; the rest zeros."""
     flat = out.reshape(out.shape[0], board.shape[0])
     flat[:] = 0.0
     for i in range(board.shape[0]):
@@ -241,7 +251,7 @@ def observe_stones(board, mover, pie, planes, out):
 
 @njit(cache=True)
 def observe(context, row, out):
-    """``StoneGame.observe`` (Hex, Y, Gomoku, Reversi: no extra planes)."""
+    """Hex, Y, Gomoku, Reversi: the stone planes (no extra planes)."""
     params = context.params
     cells = params[N] * params[N]
     meta = row[cells : cells + SCALARS]
@@ -249,10 +259,32 @@ def observe(context, row, out):
     observe_stones(row[:cells], meta[COLOUR], pie, STONE_PLANES, out)
 
 
+# --- Reversi ------------------------------------------------------------------------------------------
+@njit(cache=True)
+def flanking_begin(context, row):
+    """Fill a row made by ``new_row``: counts, whose turn it is (passing where it must), or the end."""
+    count_values(row, context.params[N] * context.params[N])
+    _flanking_turn(context, row)
+
+
+@njit(cache=True)
+def _flanking_turn(context, row):
+    """The colour to move plays (or passes) while either side can place; else the count decides."""
+    n = context.params[N]
+    cells = n * n
+    board, meta = row[:cells], row[cells : cells + SCALARS]
+    colour = meta[COLOUR]
+    if _can_place(board, n, colour) or _can_place(board, n, 3 - colour):
+        meta[PLAYER] = (colour - 1) ^ meta[SWAPPED]
+    else:
+        first, second = meta[COUNTS + FIRST], meta[COUNTS + SECOND]
+        meta[OUTCOME] = FIRST if first > second else SECOND if second > first else 0
+        meta[PLAYER] = TERMINAL
+
+
 @njit(cache=True)
 def flanking_legal(context, row, out):
-    """``StoneGame.legal_actions`` for Reversi: the capturing cells in order (by
-    ``envs.stones.bitboards`` up to 8 x 8), else PASS."""
+    """The capturing cells in order (by ``envs.stones.bitboards`` up to 8 x 8), else PASS."""
     n = context.params[N]
     cells = n * n
     if row[cells + PLAYER] == TERMINAL:
@@ -270,8 +302,7 @@ def flanking_legal(context, row, out):
 
 @njit(cache=True)
 def flanking_apply(context, row, action):
-    """``StoneGame.apply`` for Reversi: a stone with its captures, or a pass, then
-    ``_start_turn``: the other colour moves (passing where it must) unless neither can place."""
+    """A stone with its captures, or a pass; then the other colour's turn or the end."""
     n, flipped = context.params[N], context.flipped
     cells = n * n
     board, meta = row[:cells], row[cells : cells + SCALARS]
@@ -279,15 +310,14 @@ def flanking_apply(context, row, action):
     meta[TURNS] += 1
     if action != cells:  # not a pass
         for i in range(captures(board, n, action, mover, flipped)):
+            meta[COUNTS + board[flipped[i]]] -= 1
             board[flipped[i]] = mover
+            meta[COUNTS + mover] += 1
         board[action] = mover
-        meta[EMPTIES] -= 1
-    colour = 3 - mover
-    meta[COLOUR] = colour
-    if _can_place(board, n, colour) or _can_place(board, n, mover):
-        meta[PLAYER] = (colour - 1) ^ meta[SWAPPED]
-    else:
-        meta[OUTCOME], meta[PLAYER] = count_winner(board), TERMINAL
+        meta[COUNTS + EMPTY] -= 1
+        meta[COUNTS + mover] += 1
+    meta[COLOUR] = 3 - mover
+    _flanking_turn(context, row)
 
 
 @njit(cache=True)
@@ -297,12 +327,21 @@ def _can_place(board, n, colour):
 
 
 @njit(cache=True)
-def flanking_playout(context, row, seed, out):
-    """``StoneGame.random_playout``'s returns for Reversi (``reversi_playout``, no pie rule)."""
+def flanking_play(context, row, seed):
+    """A random game of Reversi from the row (left untouched) by ``envs.row_playout`` over the
+    rules above (the bitboards make it quicker than a playout of its own), as ``placement_play``."""
     n = context.params[N]
     cells = n * n
-    outcome = reversi_playout(row[:cells], n, row[cells + COLOUR], seed)[0]
-    won_by(outcome, row[cells + SWAPPED] != 0, out)
+    row = row.copy()
+    _, decisions, turns = random_play(context, row, seed, -1, np.empty(cells, np.int64))
+    return row[cells + OUTCOME], decisions, turns, row[cells + SWAPPED] != 0
+
+
+@njit(cache=True)
+def flanking_playout(context, row, seed, out):
+    """The returns of ``flanking_play``."""
+    outcome, _, _, swapped = flanking_play(context, row, seed)
+    won_by(outcome, swapped, out)
 
 
 register(PlacementContext, legal=legal, apply=apply, to_play=to_play, returns=returns, playout=playout, observe=observe)

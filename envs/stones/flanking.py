@@ -1,5 +1,6 @@
-"""Placement by flanking (Reversi's rule): captures, the cells where a stone captures, the
-starts of a NeuVersi swap, and the random playout of plain Reversi.
+"""Placement by flanking (Reversi's rule), the kernels that ``envs.stones.compiled`` and
+``envs.neutral.compiled`` build Reversi's and NeuVersi's rules from: captures, the cells where a
+stone captures, the starts of a NeuVersi turn, and the count that decides at the end.
 
 A capture flanks one or more stones that are neither empty nor the mover's (enemy, or neutral
 in the neutral games), closed by a stone of the mover's, in any of the 8 directions.
@@ -7,10 +8,9 @@ in the neutral games), closed by a stone of the mover's, in any of the 8 directi
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
-from envs.kernels import EMPTY, NEUTRAL, draw
+from envs.kernels import EMPTY, NEUTRAL
 
 
 @njit(cache=True)
@@ -67,13 +67,6 @@ def captures_any(board, n, cell, colour):
 
 
 @njit(cache=True)
-def capturing_cells(board, n, colour, value):
-    """The cells holding ``value`` (empty, or neutral) where a ``colour`` stone captures."""
-    out = np.empty(len(board), np.int64)
-    return out[: capturing_into(board, n, colour, value, out)]
-
-
-@njit(cache=True)
 def capturing_into(board, n, colour, value, out):
     """``capturing_cells`` written into ``out``; returns their count."""
     count = 0
@@ -91,39 +84,6 @@ def any_capture(board, n, colour, value):
         if board[cell] == value and captures_any(board, n, cell, colour):
             return True
     return False
-
-
-@njit(cache=True)
-def placements_after(board, n, cell, colour, value):
-    """``capturing_cells`` for ``value`` once a ``colour`` stone has gone on ``cell`` and captured."""
-    after = np.empty(len(board), np.uint8)
-    for i in range(len(board)):
-        after[i] = board[i]
-    flipped = np.empty(4 * n, np.int64)
-    for i in range(captures(board, n, cell, colour, flipped)):
-        after[flipped[i]] = colour
-    after[cell] = colour
-    return capturing_cells(after, n, colour, value)
-
-
-@njit(cache=True)
-def swap_starts(board, n, colour):
-    """The neutral cells where a ``colour`` stone captures and leaves a neutral that captures next."""
-    cells = len(board)
-    likely = np.empty(cells, np.int64)
-    count = 0
-    for cell in range(cells):
-        if board[cell] == NEUTRAL and captures_any(board, n, cell, colour):
-            likely[count] = cell
-            count += 1
-    scratch, flipped = np.empty(cells, np.uint8), np.empty(4 * n, np.int64)
-    out = np.empty(count, np.int64)
-    kept = 0
-    for i in range(count):
-        if _swap_completes(board, n, likely[i], colour, likely[:count], scratch, flipped):
-            out[kept] = likely[i]
-            kept += 1
-    return out[:kept]
 
 
 @njit(cache=True)
@@ -165,33 +125,6 @@ def _swap_completes(board, n, cell, colour, likely, scratch, flipped):
         if scratch[other] == NEUTRAL and captures_any(scratch, n, other, colour):
             return True
     return any_capture(scratch, n, colour, NEUTRAL)
-
-
-@njit(cache=True)
-def reversi_playout(board, n, colour, seed):
-    """Plain Reversi: a capturing stone a turn, a forced pass, the count at the end."""
-    cells = n * n
-    after = np.empty(cells, np.uint8)
-    for i in range(cells):
-        after[i] = board[i]
-    flipped = np.empty(4 * n, np.int64)
-    moves = np.empty(cells, np.int64)
-    decisions = 0
-    while True:
-        count = capturing_into(after, n, colour, EMPTY, moves)
-        if count == 0:
-            if not any_capture(after, n, 3 - colour, EMPTY):
-                break
-            _, seed = draw(seed, 1)  # the forced pass is a decision with one choice
-        else:
-            index, seed = draw(seed, count)
-            cell = moves[index]
-            for i in range(captures(after, n, cell, colour, flipped)):
-                after[flipped[i]] = colour
-            after[cell] = colour
-        decisions += 1
-        colour = 3 - colour
-    return count_winner(after), decisions, decisions, False
 
 
 @njit(cache=True)

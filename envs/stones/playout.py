@@ -1,12 +1,12 @@
-"""The random playout of the plain placement games (``envs.stones.rules``): Hex, Y and Gomoku.
+"""The random playout of the plain placement games (``envs.stones.compiled``): Hex, Y and Gomoku.
 
 A playout plays uniformly random legal actions from a turn start to the end of the game,
-drawing ``index, seed = draw(seed, len(legal))`` exactly as the engine loop over
-``StoneGame.random_playout`` would (legal actions in increasing order, SWAP_SIDES last, one draw
+drawing ``index, seed = draw(seed, len(legal))`` exactly as the engine loop over the
+compiled rows (``Game.engine_playout``) would (legal actions in increasing order, SWAP_SIDES last, one draw
 per decision, forced passes included), so for the same seed both play the same game; the tests
 check it. ``pie_turn`` is the turn count at which seat 1 may swap sides (-1: no pie rule). A
 playout returns (outcome colour or 0, decisions, turns, whether the sides swapped). Reversi's
-playout is in ``envs.stones.flanking``, the neutral games' in ``envs.neutral.kernels``.
+playout is ``envs.row_playout``'s over its rows, the neutral games' in ``envs.neutral.kernels``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """Chains touching sides, as a union-find whose roots hold the sides they touch (a goal like Y's).
 
-Y judges its goal by ``envs.kernels.chain_sides`` in the engine and the neutral playout; the
-plain playout (``envs.stones.playout``) keeps this union-find, since stones are only ever added there.
+Neu-Y judges its goal by ``envs.kernels.chain_sides`` (a swap gives stones back); plain Y's rows
+(``envs.stones.compiled``) and playout (``envs.stones.playout``) keep this union-find, since
+stones are only ever added there.
 """
 
 from __future__ import annotations

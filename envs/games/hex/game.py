@@ -22,8 +22,7 @@ import numpy as np
 from envs.kernels import GOAL_CHAIN
 from envs.neutral.mutator import NeutralGame
 from envs.stones.board import HEX_STEPS, check_size, hex_diagram, neighbour_table
-from envs.stones.chains import link, link_joins
-from envs.stones.rules import Rules, StoneGame, cells_with
+from envs.stones.rules import Rules, StoneGame
 
 
 class HexRules(Rules):
@@ -51,26 +50,6 @@ class HexRules(Rules):
         # per colour and cell, the colour's edges it lies on as bits (1: the first edge, 2: the second)
         self.goal_sides = np.stack([np.zeros(n * n), (r == 0) + 2 * (r == n - 1), (c == 0) + 2 * (c == n - 1)])
         self.goal_sides = self.goal_sides.astype(np.uint8)
-
-    def wins(self, board: bytearray, colour: int, cells: Sequence[int]) -> bool:
-        """Whether a chain of ``colour`` through one of ``cells`` joins that colour's two edges."""
-        n = self.n
-        near, far = (board[:n], board[-n:]) if colour == 1 else (board[::n], board[n - 1 :: n])
-        if colour not in near or colour not in far:  # no chain joins an edge the colour does not touch
-            return False
-        return super().wins(board, colour, cells)
-
-    def chains(self, board: bytearray) -> np.ndarray:
-        """Both colours' chains as ``envs.stones.chains``' union-find (cells, then each colour's
-        two edges as nodes), kept up to date by ``link``. Stones are only ever added: neutral
-        games, where a stone can be given back, judge by ``wins`` instead."""
-        parent = np.arange(len(board) + 4)
-        for cell in cells_with(board, 1, 2):
-            link(board, self.n, parent, self.neighbour_array, cell)
-        return parent
-
-    def link(self, chains: np.ndarray, board: bytearray, cell: int) -> bool:
-        return link_joins(board, self.n, chains, self.neighbour_array, cell)
 
     def diagram(self, symbols: Sequence[str]) -> list[str]:
         return hex_diagram(symbols, self.n)

@@ -14,19 +14,10 @@ passes; when neither side has one the game ends and more stones wins.
 
 from __future__ import annotations
 
-import numpy as np
-
-from envs.kernels import GOAL_COUNT
+from envs.kernels import EMPTY, FIRST, GOAL_COUNT, SECOND
 from envs.neutral.mutator import NeutralGame
 from envs.stones.board import check_size
-from envs.stones.flanking import (
-    captures,
-    capturing_cells,
-    placements_after,
-    reversi_playout,
-    swap_starts,
-)
-from envs.stones.rules import EMPTY, FIRST, NO_GOAL, SECOND, Rules, StoneGame
+from envs.stones.rules import NO_GOAL, Rules, StoneGame
 
 
 class ReversiRules(Rules):
@@ -48,27 +39,8 @@ class ReversiRules(Rules):
             board[r * n + c] = colour
         return board
 
-    def flips(self, board: bytearray, cell: int, colour: int) -> list[int] | None:
-        """Enemy and neutral stones flanked from ``cell``, or None when there are none."""
-        out = np.empty(4 * self.n, np.int64)  # at most n - 2 stones in each of 8 directions
-        count = captures(board, self.n, cell, colour, out)
-        return out[:count].tolist() if count else None
-
     def why_not_placeable(self, board: bytearray, cell: int, colour: int) -> str:
         return f"a stone on {self.cell_name(cell)} captures nothing (a placement must flank a line of enemy stones)"
-
-    def placements(self, board: bytearray, colour: int, value: int) -> list[int]:
-        """Cells holding ``value`` where a ``colour`` stone flanks at least one line."""
-        return capturing_cells(board, self.n, colour, value).tolist()
-
-    def placements_after(self, board: bytearray, cell: int, colour: int, value: int) -> list[int]:
-        return placements_after(board, self.n, cell, colour, value).tolist()
-
-    def swap_starts(self, board: bytearray, colour: int) -> list[int]:
-        return swap_starts(board, self.n, colour).tolist()
-
-    def playout(self, board: bytearray, colour: int, turns: int, pie_turn: int, seed: int):
-        return reversi_playout(board, self.n, colour, seed)  # Reversi has no pie rule
 
 
 class Reversi(StoneGame):

@@ -31,10 +31,10 @@ from typing import Sequence
 import numpy as np
 
 from envs.core import NotationError, Symmetry
-from envs.kernels import EMPTY, GOAL_SIDES
+from envs.kernels import EMPTY, GOAL_SIDES, OFF_BOARD
 from envs.neutral.mutator import NeutralGame
 from envs.stones.board import COLUMNS, HEX_STEPS, cell_symmetry, check_size, neighbour_table
-from envs.stones.rules import OFF_BOARD, Rules, StoneGame
+from envs.stones.rules import Rules, StoneGame
 
 MAX_SIZE = (len(COLUMNS) + 1) // 2  # the top corner's letter is number 2n - 2
 _CELL = re.compile(r"^([a-z])([0-9]{1,2})$")
