@@ -118,11 +118,8 @@ NUMBA_MODULES = [
 # in its rows alone (the test below fails as soon as one no longer does, so the list only shrinks).
 ENGINE_READERS = {
     "envs.games.amazons.kernels": "queen_rays from amazons/game.py",
-    "envs.games.biqala.kernels": "its tables and state class from biqala/game.py",
     "envs.games.send_it.kernels": "geometry from send_it/game.py",
-    "envs.neutral.compiled": "StoneState from stones/rules.py",
     "envs.schedule.rows": "ScheduledState from schedule/mutator.py",
-    "envs.stones.compiled": "StoneGame and StoneState from stones/rules.py",
 }
 
 
