@@ -113,6 +113,8 @@ class RowGame(Game):
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
+        for writable in ("start", "_options", "_outcomes", "_probs"):  # Ray unpickles arrays read-only
+            setattr(self, writable, np.array(getattr(self, writable)))  # (the start row types the bound kernels)
         self._bind()
 
     def compiled(self) -> Rows:

@@ -119,7 +119,7 @@ def ref_hex_joined(board, n, colour):
 
 
 def ref_five(board, n, colour):
-    grid = np.array(board).reshape(n, n) == colour
+    grid = np.frombuffer(bytes(board), np.uint8).reshape(n, n) == colour  # a board's cells, as bytes or a list
     lines = [np.all([g[:, k : n - 4 + k] for k in range(5)], axis=0) for g in (grid, grid.T)]
     lines += [np.all([g[k : n - 4 + k, k : n - 4 + k] for k in range(5)], axis=0) for g in (grid, grid[:, ::-1])]
     return any(line.any() for line in lines)

@@ -105,7 +105,8 @@ def test_node_budget_and_spec_errors():
     with pytest.raises(ValueError, match="node budget"):
         make_player("solver:many", game)
     with pytest.raises(ValueError, match="decision state"):
-        Solver(game).optimal_turns(random_position(make_game("hex", size=2), np.random.default_rng(0), 4))
+        hex2 = make_game("hex", size=2)  # four turns fill its board: no decision left
+        Solver(hex2).optimal_turns(random_position(hex2, np.random.default_rng(0), 4))
 
 
 @pytest.mark.slow
