@@ -526,8 +526,9 @@ def check_rules(game, seed: int, every: int = 1) -> int:
 
 
 def independent_legal_steps(game, state) -> bool:
-    trial = state.copy()
-    trial.phase, trial.picked = 0, -1
+    """Whether a stone of the mover could still step, were the turn back in its step phase."""
+    s = state
+    trial = game.state_of(s.pos, s.player, s.turn, 0, s.steps_left, s.moved, -1, s.walls_left, s.result)
     return bool(independent_legal(game, trial))
 
 
