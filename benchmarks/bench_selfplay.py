@@ -19,10 +19,12 @@ measure's ratio to the first column's.
 
 ``--profile`` adds, per column, where a position's milliseconds go: every function that does
 one part of self-play is wrapped by a timer for the measured games (exclusive time: a part
-nested in another counts only in itself), and the parts are the numba search kernels, the
-leaves' random playouts (the game's playout kernel, where ``playout_mix`` asks for them), the
-Gumbel root's sequential halving, the network's planes (built by a kernel from the
-search's rows, or ``game.observe`` of engine states), the inference call itself,
+nested in another counts only in itself), and the parts are the numba search kernels (with
+each wave's root choice of sequential halving and the network's planes, which the wave's
+selecting kernel builds from the search's rows), the leaves' random playouts (the game's
+playout kernel, where ``playout_mix`` asks for them), the Gumbel root's sequential halving in
+Python (setting it up, the chosen action and policy), the network's planes where the search
+hands the estimator engine states (``game.observe``; the ``decode`` inputs), the inference call itself,
 the estimator's numpy around it (masking, softmax), the search's Python between kernels, the
 training targets (observation, outcome playouts),
 playing the chosen moves, and self-play's own loop (the rest).
@@ -342,14 +344,13 @@ SEARCH, TARGETS, MOVES, LOOP = (
 )
 PARTS = (KERNELS, PLAYOUTS, HALVING, PLANES, INFERENCE, ESTIMATOR, SEARCH, TARGETS, MOVES, LOOP)
 WRAPPED = (
-    *((driver_module, name, KERNELS) for name in ("descend", "finish", "legal_actions")),
-    (driver_module, "playouts", PLAYOUTS),
-    (driver_module, "observe_leaves", PLANES),
+    *((driver_module, name, KERNELS) for name in ("descend_wave", "finish", "run", "legal_actions")),
+    (driver_module, "mixed_playouts", PLAYOUTS),
     (NetEstimator, "estimate", PLANES),
     (NetEstimator, "estimate_planes", ESTIMATOR),
     (NetEstimator, "forward", ESTIMATOR),
     *((SequentialHalving, name, HALVING) for name in ("__init__", "choose", "selected", "improved_policy")),
-    *((RootHalvings, name, HALVING) for name in ("__init__", "choose")),
+    (RootHalvings, "__init__", HALVING),
     (MCTS, "search_many", SEARCH),
     (selfplay_module, "_record", TARGETS),
     (selfplay_module, "_play", MOVES),

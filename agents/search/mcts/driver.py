@@ -11,15 +11,18 @@ edge's action (or chance outcome) in ``edge_action``. A wave (one simulation of 
 :func:`descend` (select, create new children by the game's ``apply``, judge them by
 ``to_play``/``returns``, expand new chance nodes by the game's ``chance`` and, in expectation
 mode, create all their outcomes; in sample mode draw the outcome), the leaf estimates, then
-:func:`finish` (expand the new decision leaves with the game's ``legal``, back up). With a
-network, Python runs between the two: it calls the estimator on the new leaves (and seeds their
-playouts where ``playout_mix`` asks for them); :func:`finish` sums each leaf's prior mass on its
-legal actions as numpy would. With Gumbel root search, one call per wave chooses every root's
-first child (:class:`~agents.search.mcts.halving.RootHalvings`). An estimator with ``estimate_planes``
+:func:`finish` (expand the new decision leaves with the game's ``legal``, back up). With Gumbel
+root search, the wave's kernel first chooses every root's first child
+(:class:`~agents.search.mcts.halving.RootHalvings`). With a network, Python runs between
+:func:`descend_wave` (the choice, :func:`descend`, and the new leaves' network planes) and
+:func:`finish`: it calls the estimator on the new leaves, and where ``playout_mix`` asks for
+playouts, :func:`mixed_playouts` plays them (seeded by raw draws of the leaves' roots'
+generators) and mixes their returns into the estimates; :func:`finish` sums each leaf's prior
+mass on its legal actions as numpy would. An estimator with ``estimate_planes``
 (``NetEstimator``) over the search's game, where the game registers ``observe``, gets the
-leaves' observation planes, legal masks and movers built from the rows in one
-:func:`observe_leaves` call into arrays made once per search; any other estimator gets the
-leaves decoded into engine states. Random rollouts (``RolloutEstimator`` with the search's
+leaves' observation planes, legal masks and movers built from the rows by
+:func:`observe_leaves` into arrays that grow with the wave's leaves; any other estimator gets
+the leaves decoded into engine states. Random rollouts (``RolloutEstimator`` with the search's
 game) and uniform estimates (``UniformEstimator``) run every wave in one :func:`run` call.
 
 The random numbers of the waves (a sampled chance outcome: ``rng.random()`` of its root's
@@ -33,8 +36,9 @@ The kernels call the game through ``envs.compiled`` (numba specialises them on t
 context type) and sit in numba's on-disk cache like the rest. ``tree`` in their arguments is
 the tuple ``(nodes, values, edge_child, edge_prior, edge_action, rows, counts)``, ``counts``
 the nodes, edges and wave leaves used (``NODES, EDGES, LEAVES``); ``walks`` is
-``(roots, paths, lengths, leaves, owners, firsts)``: per root its path, path length and the
-child it takes first (-1: PUCT's), per new decision leaf of the wave its node and root;
+``(roots, paths, lengths, leaves, owners, firsts, planes, masks, movers)``: per root its path,
+path length and the child it takes first (-1: PUCT's), per new decision leaf of the wave its
+node, root and network inputs (no rows where the estimator takes no planes);
 ``work`` holds scratch room for legal actions and chance outcomes. A kernel that finds an
 array or a path full stops before changing the tree (``NEED_ROOM``, the sizes in ``need``:
 those three and the ``PATH`` length, which starts at twice ``max_decisions``) or a draw
@@ -52,7 +56,7 @@ from numba import njit
 
 from agents.search.estimators import RolloutEstimator, UniformEstimator
 from agents.search.mcts import python_rows
-from agents.search.mcts.halving import RootHalvings
+from agents.search.mcts.halving import RootHalvings, choose_children
 from agents.search.mcts.interface import checked, estimates
 from agents.search.mcts.kernels import (
     AT_TERMINAL,
@@ -74,13 +78,12 @@ from agents.search.mcts.tree import Tree, blank_nodes, doubled
 from agents.search.sums import pairwise_sum
 from envs import compiled as rules
 from envs.core import CHANCE, TERMINAL
-from envs.kernels import playout_seed
 
 ROLLOUT, UNIFORM = 0, 1  # what run() estimates leaves with
 DONE, NEED_ROOM, NEED_DRAWS = range(3)  # what a kernel stopped at
 NODES, EDGES, LEAVES, PATH = range(4)  # counts entries (the first three) and need entries
-WAVE, PHASE, INDEX = range(3)  # progress entries: the wave, DESCEND or EXPAND, the root or leaf
-DESCEND, EXPAND = range(2)
+WAVE, PHASE, INDEX = range(3)  # progress entries: the wave, CHOOSE, DESCEND or EXPAND, the root or leaf
+CHOOSE, DESCEND, EXPAND = range(3)
 SUMMED = (np.float64, np.float32)  # priors whose sums the kernels add as numpy does; others become float64
 FIRST_EDGES = 2**18  # the most edges a search starts with (6 MiB)
 # Bit generators whose ``random()`` is one raw draw's top 53 bits (numpy's ``next_double``).
@@ -161,12 +164,15 @@ class RowSearch:
         self.lengths = np.zeros(count, dtype=np.int64)
         self.leaves, self.owners = np.zeros(count, dtype=np.int64), np.zeros(count, dtype=np.int64)
         self.firsts = np.full(count, -1, dtype=np.int64)  # the root child each walk takes (-1: PUCT's)
+        self.raws = [rng.bit_generator.random_raw for rng in rngs]  # each root's draws of playout seeds
+        self.mixed = np.zeros((count, mcts.game.info.num_seats))  # the wave's leaf values, playouts mixed in
         outcomes = max(compiled.max_chance, 1)
         self.work = (np.empty(compiled.max_legal, np.int64), np.empty(outcomes, np.int64), np.empty(outcomes))
         self.progress, self.need = np.zeros(3, dtype=np.int64), np.zeros(4, dtype=np.int64)
         self.draws, self.streams = self._streams(rngs, count, simulations)
-        self.no_masks = np.zeros((0, mcts.game.info.num_actions), dtype=bool)  # for leaves without planes
-        self.inputs = None  # the network's inputs for a wave's leaves, built from their rows
+        self.no_inputs = self._inputs(0)  # for leaves without planes
+        # the network's inputs for a wave's leaves, built from their rows (as long as ``leaves``)
+        self.inputs = None
         observes = getattr(estimator, "game", None) is mcts.game and rules.provides(compiled, "observe")
         if self.kind is None and observes and hasattr(estimator, "estimate_planes"):
             self.inputs = self._inputs(count)
@@ -200,7 +206,8 @@ class RowSearch:
         return self.nodes, self.values, self.edge_child, self.edge_prior, self.edge_action, self.rows, self.counts
 
     def walks(self) -> tuple:
-        return self.roots, self.paths, self.lengths, self.leaves, self.owners, self.firsts
+        inputs = self.no_inputs if self.inputs is None else self.inputs
+        return self.roots, self.paths, self.lengths, self.leaves, self.owners, self.firsts, *inputs
 
     def tree(self) -> Tree:
         return Tree.of_arrays(self.nodes, self.values, self.edge_child, self.edge_prior, self.edge_action)
@@ -217,6 +224,8 @@ class RowSearch:
             self.edge_action = doubled(self.edge_action, 0)
         while len(self.leaves) < leaves:
             self.leaves, self.owners = doubled(self.leaves, 0), doubled(self.owners, 0)
+            if self.inputs is not None:
+                self.inputs = tuple(doubled(array, 0) for array in self.inputs)
         while self.paths.shape[1] < path:  # a game deeper than its max_decisions says
             self.paths = np.concatenate([self.paths, np.zeros_like(self.paths)], axis=1)
 
@@ -246,55 +255,49 @@ class RowSearch:
         """Simulations (waves) ``first`` to ``last - 1``; ``halving``: each root's
         ``SequentialHalving`` (None at a chance root), which chooses its root child before
         every wave. The generators are left as far on as the waves drew from them."""
-        if halving is None and self.kind is not None:
-            self.run(first, last)
+        choices = RootHalvings([] if halving is None else halving).arrays
+        if self.kind is not None:
+            self.run(first, last, choices)
         else:
-            choices = None if halving is None else RootHalvings(halving)
-            for wave in range(first, last):
-                if choices is not None:
-                    choices.choose(self.nodes, self.values, self.edge_child, self.roots, self.firsts)
-                if self.kind is None:
-                    self.step()
-                else:
-                    self.run(wave, wave + 1)
+            for _ in range(first, last):
+                self.step(choices)
         self.draws.give_back()
 
-    def run(self, first: int, last: int) -> None:
+    def run(self, first: int, last: int, choices: tuple) -> None:
         """Waves ``first`` to ``last - 1`` estimated in the kernel (ROLLOUT or UNIFORM)."""
         mcts, rollouts = self.mcts, self.estimator.num_rollouts if self.kind == ROLLOUT else 1
-        self.progress[:] = first, DESCEND, 0
+        self.progress[:] = first, CHOOSE, 0
         self.counts[LEAVES] = 0
-        self.call(self.kernels.run, last, mcts._c_puct, mcts._fpu_reduction, mcts._expect, self.kind, rollouts)
+        arguments = (mcts._c_puct, mcts._fpu_reduction, mcts._expect, choices, self.kind, rollouts)
+        self.call(self.kernels.run, last, *arguments)
 
-    def step(self) -> None:
-        """One wave with the estimator called from Python on the new decision leaves."""
+    def step(self, choices: tuple) -> None:
+        """One wave with the estimator called from Python on the new decision leaves: a kernel
+        call that selects them (and builds their planes), the estimator's, one that plays the
+        leaves' playouts where ``playout_mix`` asks for them, one that expands them and backs up."""
         compiled, mcts, info = self.compiled, self.mcts, self.game.info
-        self.progress[:] = 0, DESCEND, 0
+        self.progress[:] = 0, CHOOSE, 0
         self.counts[LEAVES] = 0
-        self.call(self.kernels.descend, mcts._c_puct, mcts._fpu_reduction, mcts._expect)
+        self.call(self.kernels.descend_wave, mcts._c_puct, mcts._fpu_reduction, mcts._expect, choices)
         self.draws.give_back()  # the estimator may draw from the same generators
         count = int(self.counts[LEAVES])
-        leaves, owners = self.leaves[:count], self.owners[:count]
-        masks = self.no_masks  # the decoded leaves' totals follow their legal actions' order
+        leaves = self.leaves[:count]
+        masks = self.no_inputs[1]  # no masks: the decoded leaves' totals follow their legal actions' order
         if not count:
             priors = values = np.zeros((0, info.num_actions))
         elif self.inputs is None:
             priors, values = estimates(self.estimator, [compiled.decode(self.rows[node]) for node in leaves], info)
         else:
-            if count > len(self.inputs[0]):
-                self.inputs = self._inputs(max(count, 2 * len(self.inputs[0])))
-            planes, masks, movers = self.inputs
-            self.kernels.observe_leaves(
-                compiled.context, self.arrays(), self.walks(), self.work[0], planes, masks, movers
-            )
-            inputs = planes[:count], masks[:count], movers[:count]
-            priors, values = checked(self.estimator.estimate_planes(*inputs), count, info)
+            planes, masks, movers = (array[:count] for array in self.inputs)
+            priors, values = checked(self.estimator.estimate_planes(planes, masks, movers), count, info)
         mix = mcts._playout_mix
-        if mix and count:  # each playout seeded from its root's generator, in leaf order
-            seeds = np.array([playout_seed(self.rngs[owner]) for owner in owners.tolist()], dtype=np.int64)
-            played = np.zeros((count, info.num_seats))
-            self.kernels.playouts(compiled.context, self.rows, leaves, seeds, played)
-            values = (1.0 - mix) * values + mix * played
+        if mix and count:  # each playout seeded by a raw draw of its root's generator, in leaf order
+            raws = np.array([self.raws[owner]() for owner in self.owners[:count].tolist()], dtype=np.uint64)
+            if len(self.mixed) < count:
+                self.mixed = np.zeros((len(self.leaves), info.num_seats))
+            mixed = self.mixed[:count]
+            self.kernels.mixed_playouts(compiled.context, self.rows, leaves, raws, values, mix, mixed)
+            values = mixed
         if priors.dtype not in SUMMED:
             priors = priors.astype(np.float64)
         self.progress[INDEX] = 0
@@ -315,10 +318,24 @@ def playouts(context, rows, nodes, seeds, out):
 
 
 @njit(cache=True)
-def observe_leaves(context, tree, walks, scratch, planes, masks, movers):
+def mixed_playouts(context, rows, nodes, raws, values, mix, out):
+    """``out[i] = (1 - mix) * values[i] + mix * returns`` (numpy's arithmetic), the returns of the
+    game's ``playout`` from ``rows[nodes[i]]`` seeded by the raw draw ``raws[i]`` as
+    ``playout_seed`` seeds it (its top 63 bits)."""
+    played = np.zeros(out.shape[1])
+    for i in range(nodes.shape[0]):
+        rules.playout(context, rows[nodes[i]], np.int64(np.uint64(raws[i]) >> np.uint64(1)), played)
+        for seat in range(out.shape[1]):
+            out[i, seat] = (1.0 - mix) * values[i, seat] + mix * played[seat]
+
+
+@njit(cache=True)
+def observe_leaves(context, tree, walks, scratch):
     """The wave's ``i``-th leaf's ``game.observe`` into ``planes[i]``, ``game.legal_mask``
-    into ``masks[i]`` and seat to move into ``movers[i]``, by the game's ``observe`` and ``legal``."""
+    into ``masks[i]`` and seat to move into ``movers[i]`` (``walks``' last three), by the
+    game's ``observe`` and ``legal``."""
     nodes, rows, leaves = tree[0], tree[5], walks[3]
+    planes, masks, movers = walks[6], walks[7], walks[8]
     for i in range(tree[6][LEAVES]):
         node = leaves[i]
         rules.observe(context, rows[node], planes[i])
@@ -337,6 +354,28 @@ def next_raw(draws, stream):
         return False, np.int64(0)
     cursors[stream] = k + 1
     return True, raws[stream, k]
+
+
+@njit(cache=True)
+def descend_wave(context, tree, walks, work, draws, progress, need, c_puct, fpu_reduction, expect, halvings):
+    """A wave's selection: every root's first child chosen by :func:`choose`, the walks of
+    :func:`descend`, then the new decision leaves' planes (:func:`observe_leaves`) where
+    ``walks`` has room for them."""
+    if progress[PHASE] == CHOOSE:
+        choose(tree, walks, halvings)
+        progress[PHASE], progress[INDEX] = DESCEND, 0
+    status = descend(context, tree, walks, work, draws, progress, need, c_puct, fpu_reduction, expect)
+    if status == DONE and walks[6].shape[0]:
+        observe_leaves(context, tree, walks, work[0])
+    return status
+
+
+@njit(cache=True)
+def choose(tree, walks, halvings):
+    """Each root's child for the wave into ``firsts`` by its sequential halving (``halvings``:
+    ``RootHalvings.arrays``; none for no root: PUCT's throughout)."""
+    if halvings[0].shape[0]:
+        choose_children(tree[0], tree[1], tree[2], walks[0], walks[5], halvings)
 
 
 @njit(cache=True)
@@ -560,15 +599,21 @@ def legal_mass(prior_row, masks, i, legal, count):
 
 
 @njit(cache=True)
-def run(context, tree, walks, work, draws, progress, need, last, c_puct, fpu_reduction, expect, kind, rollouts):
+def run(
+    context, tree, walks, work, draws, progress, need, last, c_puct, fpu_reduction, expect, halvings, kind, rollouts
+):
     """Waves ``progress[WAVE]`` to ``last - 1`` with leaves estimated here: ROLLOUT (uniform
     priors, the mean returns of ``rollouts`` playouts, seeded by the rollout stream's draws in
-    leaf order) or UNIFORM (zero values)."""
+    leaf order) or UNIFORM (zero values); the root children chosen as :func:`descend_wave`
+    chooses them."""
     counts, leaves = tree[6], walks[3]
     stream = draws[2][walks[0].shape[0]]
     ones = np.ones(1)
     value, sample = np.zeros(tree[1].shape[1]), np.zeros(tree[1].shape[1])
     while progress[WAVE] < last:
+        if progress[PHASE] == CHOOSE:
+            choose(tree, walks, halvings)
+            progress[PHASE], progress[INDEX] = DESCEND, 0
         if progress[PHASE] == DESCEND:
             status = descend(context, tree, walks, work, draws, progress, need, c_puct, fpu_reduction, expect)
             if status != DONE:
@@ -591,7 +636,7 @@ def run(context, tree, walks, work, draws, progress, need, last, c_puct, fpu_red
             attach(tree, node, work[0], count, ones, 1.0, value)
             progress[INDEX] += 1
         back_up(tree, walks, expect)
-        progress[WAVE], progress[PHASE], progress[INDEX] = progress[WAVE] + 1, DESCEND, 0
+        progress[WAVE], progress[PHASE], progress[INDEX] = progress[WAVE] + 1, CHOOSE, 0
         counts[LEAVES] = 0
     return DONE
 

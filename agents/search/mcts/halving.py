@@ -86,9 +86,9 @@ class SequentialHalving:
 
 
 class RootHalvings:
-    """The ``SequentialHalving`` of every root of a search (None at a chance root) as arrays, a
-    row per root, so that one kernel call (:func:`choose_children`) chooses every root's child
-    for a simulation as each one's :meth:`SequentialHalving.choose` would."""
+    """The ``SequentialHalving`` of every root of a search (None at a chance root) as arrays
+    (``arrays``), a row per root, so that one kernel call (:func:`choose_children`) chooses every
+    root's child for a simulation as each one's :meth:`SequentialHalving.choose` would."""
 
     def __init__(self, halvings: list):
         count, present = len(halvings), [h for h in halvings if h is not None]
@@ -111,14 +111,11 @@ class RootHalvings:
         done = np.zeros(count, np.int64)  # each root's choices so far
         self.arrays = (sizes, priors, noisy_logits, orders, values, schedules, done, *map(float, constants))
 
-    def choose(self, nodes, values, edge_child, roots, firsts) -> None:
-        """Each root's child for the next simulation into ``firsts`` (-1 where it has no halving)."""
-        choose_children(nodes, values, edge_child, roots, firsts, self.arrays)
-
 
 @numba.njit(cache=True)
 def choose_children(nodes, values, edge_child, roots, firsts, halvings):
-    """:meth:`RootHalvings.choose`, ``halvings`` its ``arrays``."""
+    """Each root's child for the next simulation into ``firsts`` (-1 where it has no halving),
+    ``halvings`` a :class:`RootHalvings`' ``arrays``."""
     sizes, priors, noisy_logits, orders, root_values, schedules, done, c_visit, scale = halvings
     for r in range(roots.shape[0]):
         n = sizes[r]
