@@ -7,7 +7,7 @@ Each game's own kernels sit beside its rules: ``envs.stones.chains`` (Hex's unio
 (the neutral games' end-game rule and playouts), and each other game's in its own folder
 (``envs.games.NAME.kernels``, ``envs.games.NAME.playout``: the random playout over the game's own
 arrays). The stone games' read the board as their rows hold it (``envs.stones.compiled``: the
-values below), the scheduled games' ``ScheduledState``'s int8 array (``envs.schedule.moves``'
+values below), the scheduled games' rows (``envs.schedule.rows``: ``envs.schedule.moves``'
 values), so no conversion happens per call. Compiled on first use and cached on disk.
 
 The stone games' rules (``envs.stones.compiled``, ``envs.neutral.compiled``) are built from these

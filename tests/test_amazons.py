@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import envs  # noqa: F401  (registers the ids)
-from envs import Game, IllegalActionError, NotationError, make_game
+from envs import IllegalActionError, NotationError, make_game
 from envs.games.amazons.game import TEXT_START, standard_start
 from envs.records import format_game, parse_header, read_record, replay
 from envs.schedule.moves import BLOCK, EMPTY, PIECE
@@ -276,16 +276,3 @@ def test_hand_made_positions_play_out_as_the_engine_loop():
     for game, state in cases:
         for seed in range(20):
             check_playout(game, state, seed, game.compiled())
-
-
-def test_rules_without_a_kernel_keep_the_engine_loop(monkeypatch):
-    """Every scheduled game has a kernel now; rules that lack one (``has_playout`` false, as a new
-    game's rules start) play ``random_playout`` through the engine loop, the same game for the
-    same generator."""
-    game = make_game("amazons", size=6)
-    monkeypatch.setattr(type(game.rules), "has_playout", False)
-    monkeypatch.setattr(type(game.rules), "playout", None)  # a call to the kernel would fail
-    state = game.initial_state()
-    played = game.random_playout(state, np.random.default_rng(3))
-    assert played == Game.random_playout(game, state, np.random.default_rng(3))
-    assert played[1] > 0

@@ -116,11 +116,7 @@ NUMBA_MODULES = [
 ]
 # Rules modules that still read an engine's Python module, each to go once its game's rules live
 # in its rows alone (the test below fails as soon as one no longer does, so the list only shrinks).
-ENGINE_READERS = {
-    "envs.games.amazons.kernels": "queen_rays from amazons/game.py",
-    "envs.games.send_it.kernels": "geometry from send_it/game.py",
-    "envs.schedule.rows": "ScheduledState from schedule/mutator.py",
-}
+ENGINE_READERS: dict[str, str] = {}
 
 
 def engine_imports(imported: set[str]) -> list[str]:

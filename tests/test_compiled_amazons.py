@@ -18,6 +18,7 @@ from agents.net.network import NetConfig, PolicyValueNet
 from agents.search.mcts import MCTS, SearchConfig
 from envs import make_game
 from envs.core import TERMINAL
+from envs.games.amazons import kernels
 
 torch.set_num_threads(1)
 
@@ -39,15 +40,15 @@ def same_state(a, b) -> bool:
 
 def test_a_board_that_lost_an_amazon_is_refused():
     game = make_game("amazons", size=5)
-    state = game.initial_state()
-    state.board[np.flatnonzero(state.board == 2)[0]] = 0
-    with pytest.raises(ValueError, match="amazons: 3 amazons of a seat that starts with 4"):
-        game.compiled().encode(state)
+    board = game.rules.start.copy()
+    board[np.flatnonzero(board == 2)[0]] = 0
+    with pytest.raises(ValueError, match=r"amazons: the board has \[4, 3\] amazons a seat"):
+        game.state_at(board)
 
 
-def test_the_engine_reaches_the_kernels_cells():
-    """``AmazonsRules.reach`` (the kernel) against queen moves walked by coordinates."""
-    game, rng = make_game("amazons", size=7), np.random.default_rng(0)
+def test_the_kernel_reaches_queen_moves():
+    """The kernel's ``reach`` against queen moves walked by coordinates."""
+    rng, out = np.random.default_rng(0), np.empty(49, np.int64)
     for _ in range(40):
         board = rng.choice(np.array([0, 0, 0, 1, 2, 3], np.int8), 49)
         cell = int(rng.integers(49))
@@ -58,7 +59,8 @@ def test_the_engine_reaches_the_kernels_cells():
                 while (dr or dc) and 0 <= r < 7 and 0 <= c < 7 and board[r * 7 + c] == 0:
                     expected.append(r * 7 + c)
                     r, c = r + dr, c + dc
-        assert game.rules.reach(board, cell) == sorted(expected)
+        found = out[: kernels.reach(board, *kernels.tables(7), cell, out)].tolist()
+        assert found == sorted(expected)
 
 
 @pytest.mark.parametrize("kind", ["uniform", "planes", "rollout", "rollout x3"])

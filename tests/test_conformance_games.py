@@ -221,14 +221,15 @@ def test_a_kernel_fault_is_found(monkeypatch, name, function, fault):
         check_random_game(make_game(name, **SMALL[name]), 0)
 
 
-def forgetting_captures(play):
-    """Send It's engine drop that leaves the rival stones it captures on the board."""
+def forgetting_captures(apply):
+    """Send It's engine ``apply`` that leaves the rival stones a drop captures on the board."""
 
-    def drop(self, board, seat, partial, cell):
-        before = board.copy()
-        played = play(self, board, seat, partial, cell)
+    def drop(self, state, action):
+        seat, cells = state.player, self.rules.num_cells
+        before = state.row[:cells].copy()
+        apply(self, state, action)
+        board = state.row[:cells]
         board[(before == PIECE[1 - seat]) & (board == EMPTY)] = PIECE[1 - seat]
-        return played
 
     return drop
 
@@ -236,7 +237,7 @@ def forgetting_captures(play):
 @pytest.mark.parametrize("compiled", [True, False], ids=["against the rows", "against the reading"])
 def test_an_apply_that_forgets_a_capture_is_found(monkeypatch, compiled):
     game = make_game("send_it", size=5, move_limit=60)
-    monkeypatch.setattr(type(game.rules), "play", forgetting_captures(type(game.rules).play))
+    monkeypatch.setattr(type(game), "apply", forgetting_captures(type(game).apply))
     with pytest.raises(AssertionError):
         for seed in range(20):  # a game with a capture
             check_random_game(game, seed, SendItReading(game), compiled=compiled, playouts=4 * compiled)

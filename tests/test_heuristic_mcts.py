@@ -18,7 +18,6 @@ from envs.games.four_way_walls.game import WALL, start_stones, wall_array
 from envs.games.four_way_walls.kernels import steps_to_go
 from envs.kernels import playout_seed
 from envs.schedule.moves import BLOCK, PIECE
-from envs.schedule.mutator import ScheduledState
 
 
 def lead(value: float, scale: float) -> tuple[float, float]:
@@ -43,7 +42,7 @@ def columns_board(n: int) -> np.ndarray:
 
 def test_send_it_counts_area():
     game = make_game("send_it", size=5)
-    assert game.heuristic_returns(ScheduledState(columns_board(5))) == lead(10 - 15, 5)
+    assert game.heuristic_returns(game.state_at(columns_board(5))) == lead(10 - 15, 5)
 
 
 def test_push_go_counts_area_less_the_komi():
@@ -58,7 +57,7 @@ def test_hexxagon_counts_stones():
     assert game.heuristic_returns(state) == lead(0, 9)
     board = state.board.copy()
     board[np.flatnonzero(board == 0)[:2]] = PIECE[0]  # two more x stones
-    assert game.heuristic_returns(ScheduledState(board)) == lead(2, 9)
+    assert game.heuristic_returns(game.state_at(board)) == lead(2, 9)
     assert make_game("hexxagon_1344").heuristic_returns(make_game("hexxagon_1344").initial_state()) == lead(0, 17)
 
 
@@ -68,7 +67,7 @@ def test_amazons_counts_the_cells_each_side_reaches_first():
     assert game.heuristic_returns(game.initial_state()) == lead(0, 4)
     board = game.initial_state().board.copy()
     board[[1, 4, 5]] = BLOCK  # arrows on b1, a2 and b2 shut a1's amazon in: d4's reaches all 11 empty cells
-    assert game.heuristic_returns(ScheduledState(board)) == lead(-11, 4)
+    assert game.heuristic_returns(game.state_at(board)) == lead(-11, 4)
     distances = game.rules.queen_distances(board, PIECE[1])
     assert distances[[14, 13, 12, 11, 7, 3, 10]].tolist() == [1] * 7
     assert distances[[2, 6, 8, 9]].tolist() == [2] * 4
@@ -112,8 +111,7 @@ def test_a_cut_rollout_scores_where_it_stops_or_where_the_game_ends():
     game = make_game("amazons", size=4, start="a1 / d4")
     board = game.initial_state().board.copy()
     board[[10, 11, 14]] = BLOCK  # c3, d3, c4: d4's amazon is shut in, so x wins by any move
-    state = ScheduledState(board)
-    game._start_turn(state, 0, 0)
+    state = game.state_at(board)
     before = board.copy()
     at_leaf = CutRolloutEstimator(game, np.random.default_rng(0), 0).value(state)
     assert at_leaf == game.heuristic_returns(state) and 0 < at_leaf[0] < 1

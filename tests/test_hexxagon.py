@@ -3,6 +3,7 @@ diagram, hand-made positions for each rule, and random games against an independ
 the rules in the text's doubled coordinates (hypothesis)."""
 
 from pathlib import Path
+from types import SimpleNamespace
 
 import gymnasium as gym
 import numpy as np
@@ -287,10 +288,9 @@ def test_thousands_of_random_games_follow_the_rules():
 
 
 def state_as(state, seat):
-    """``state`` seen as ``seat``'s position at the start of a move (for the mask of a turn that ended)."""
-    other = state.copy()
-    other.player, other.partial = seat, ()
-    return other
+    """``state``'s board seen as ``seat``'s position at the start of a move (for the mask of a turn
+    that ended): what :func:`expected_mask` reads."""
+    return SimpleNamespace(board=state.board, player=seat, partial=())
 
 
 # --- playouts from hand-made positions ---------------------------------------------------------

@@ -125,7 +125,7 @@ def test_a_turn_may_stop_early_and_two_passed_turns_end_the_game_by_area():
 
 def test_area_counts_stones_and_the_empty_regions_that_touch_one_side():
     game = make_game("send_it", size=5, start="b1 b2 b3 b4 b5 / d1 d2 d3 d4 d5")
-    board = game.initial_state().board
+    board = game.initial_state().board.copy()
     assert game.rules.area(board) == (10, 10)  # column a is x's, column e o's, column c touches both
     board[cell(game, "c3")] = PIECE[0]
     assert game.rules.area(board) == (11, 10)

@@ -2,9 +2,10 @@
 
 A move picks cells one at a time: a piece, then its destination, then (Amazons)
 the arrow. Every micro-step is one action, so the action space stays the size
-of the board. The rules say which cells each micro-step offers, apply a step,
-and decide the end; the mutator (:mod:`envs.schedule.mutator`) groups moves into
-turns and keeps the turn's restriction.
+of the board. :class:`BoardRules` say how a person reads and writes the moves and the
+board; the rules themselves are a game's kernels over ``envs.schedule.rows``
+(``envs.schedule.game.ScheduledGame``), or, for a game still on the Python engine
+(:mod:`envs.schedule.mutator`), :class:`MoveRules`' ``options`` and ``play``.
 
 Board values (a flat int8 array over ``rows * cols`` cells):
 ``EMPTY``, ``PIECE[seat]`` (1 and 2), ``BLOCK`` (an Amazons arrow) and ``OFF_BOARD``
@@ -35,8 +36,9 @@ NO_BOARD = np.empty(0, np.int8)  # ``MoveRules.playout``'s ``cut_board`` when it
 PIECE = (1, 2)
 
 
-class MoveRules(abc.ABC):
-    """One move of a base game as micro-steps over cells (module doc)."""
+class BoardRules(abc.ABC):
+    """What a person reads and types of a scheduled game: its board's notation, text and view,
+    the words of its errors and results (module doc)."""
 
     name: str
     seat_names: tuple[str, str]
@@ -44,85 +46,35 @@ class MoveRules(abc.ABC):
     cols: int
     #: what each micro-step of a move chooses, the first one included ("piece", "destination", "arrow")
     step_names: tuple[str, ...]
-    #: planes the rules add to the observation (``extra_planes``)
+    #: planes the rules add to the observation
     extra_plane_names: tuple[str, ...] = ()
     #: the restriction the rules keep when ``restricted``, in words
     restriction_text: str = ""
     #: whether the board's rows and columns wrap round (``GameInfo.torus``)
     torus: bool = False
+    #: whether a PASS action (the one after the cells) may end a turn at any whole move: at the
+    #: turn's start it passes the turn; two passed turns in a row end the game
+    can_pass: bool = False
+    #: whether a seat with no move at the start of its turn passes (PASS its only action, Reversi's
+    #: forced pass) while the other seat still has a move; when neither has one the game ends.
+    #: Without it the seat to start a turn without a move ends the game.
+    passes_when_stuck: bool = False
+    #: a game that reaches this many moves ends (None: no limit)
+    move_limit: int | None = None
 
     @property
     def num_cells(self) -> int:
         return self.rows * self.cols
 
     @abc.abstractmethod
-    def initial_board(self) -> np.ndarray:
-        """The start: int8 values of every cell (module doc)."""
-
-    #: whether a PASS action (the one after the cells) may end a turn at any whole move: at the
-    #: turn's start it passes the turn; two passed turns in a row end the game (``pass_returns``)
-    can_pass: bool = False
-    #: whether a seat with no move at the start of its turn passes (PASS its only action, Reversi's
-    #: forced pass) while the other seat still has a move; when neither has one the game ends
-    #: (``stuck_returns``). Without it the seat to start a turn without a move ends the game.
-    passes_when_stuck: bool = False
-
-    @abc.abstractmethod
-    def options(self, board: np.ndarray, seat: int, partial: tuple[int, ...], origins, placed) -> list[int]:
-        """The cells the next micro-step may choose, sorted, after ``partial`` (the move's cells so
-        far, already applied to ``board``); every one can be completed into a whole move.
-        ``placed``: the cells this turn's earlier moves put a piece on (``landing``)."""
-
-    @abc.abstractmethod
-    def play(self, board: np.ndarray, seat: int, partial: tuple[int, ...], cell: int) -> bool:
-        """Apply the micro-step ``cell`` to ``board`` in place; True when it completes the move."""
-
-    @abc.abstractmethod
     def why_illegal(self, board: np.ndarray, seat: int, partial: tuple[int, ...], origins, placed, cell: int) -> str:
-        """Why the micro-step ``cell`` is not among ``options`` (one sentence naming the cell)."""
-
-    @abc.abstractmethod
-    def stuck_returns(self, board: np.ndarray, seat: int) -> tuple[float, float]:
-        """The returns when ``seat`` is to start a turn and has no move (with ``passes_when_stuck``:
-        and neither has the other seat)."""
-
-    #: whether the rules have a compiled random playout (``playout``)
-    has_playout: bool = False
-
-    def playout(
-        self, state, schedule: np.ndarray, restricted: bool, seed: int, cut: int, cut_board: np.ndarray
-    ) -> tuple[int, int, int]:
-        """A compiled random playout from ``state`` (a ``ScheduledState`` not over, left untouched):
-        ``(outcome, decisions, turns)``, ``outcome`` the winning seat's piece (``PIECE``) or 0 for
-        a draw, the game ``ScheduledGame.engine_playout`` plays for ``seed`` (``has_playout``);
-        ``schedule``: the move counts as int64 (``TurnSchedule.counts``). With ``cut >= 0`` (rules
-        with a heuristic) it stops once ``cut`` turns have ended: outcome ``envs.kernels.CUT``,
-        the board it stopped at in ``cut_board`` (a board's size; otherwise unused, ``NO_BOARD``)."""
-        raise NotImplementedError(f"{self.name} has no compiled playout")
-
-    def landing(self, cells: Sequence[int]) -> int:
-        """The cell a whole move (its micro-step cells) puts the mover's piece on."""
-        return cells[-1]
-
-    def pass_returns(self, board: np.ndarray) -> tuple[float, float]:
-        """The returns when both seats have passed a turn in a row (``can_pass``)."""
-        raise NotImplementedError(f"{self.name} has no pass")
-
-    def over_returns(self, board: np.ndarray) -> tuple[float, float] | None:
-        """The returns when the game has ended after a move (Hexxagon: a full board), else None."""
-        return None
+        """Why the micro-step ``cell`` is not legal after ``partial`` (one sentence naming the
+        cell); ``origins`` None without the restriction."""
 
     def heuristic_returns(self, board: np.ndarray) -> tuple[float, float]:
         """``Game.heuristic_returns`` of a position with this board (the rules' docstring says
         what it measures); NotImplementedError where the rules have none."""
         raise NotImplementedError(f"{self.name} has no heuristic value")
-
-    #: a game that reaches this many moves ends, scored by ``limit_returns`` (None: no limit)
-    move_limit: int | None = None
-
-    def limit_returns(self, board: np.ndarray) -> tuple[float, float]:
-        """The returns of a game that reaches ``move_limit``."""
-        return (0.0, 0.0)
 
     @abc.abstractmethod
     def max_moves(self) -> int:
@@ -160,10 +112,6 @@ class MoveRules(abc.ABC):
         return [self.parse_move(word) for word in re.split(r"[\s,]+", text.strip()) if word]
 
     # --- pictures and symmetry -------------------------------------------------------------------
-    def extra_planes(self, board: np.ndarray, seat: int) -> list[np.ndarray]:
-        """Planes (flat over the cells) for ``extra_plane_names``, seen by ``seat``, the mover."""
-        return []
-
     @abc.abstractmethod
     def diagram(self, board: np.ndarray) -> str:
         """The board as text, like the text's diagrams."""
@@ -186,6 +134,64 @@ class MoveRules(abc.ABC):
     def symmetries(self, num_actions: int) -> list[Symmetry]:
         """Board maps the rules are invariant under, identity first."""
         return [Symmetry("identity", lambda planes: planes, np.arange(num_actions))]
+
+
+class MoveRules(BoardRules):
+    """A base game's move generation in Python, for the mutator's engine
+    (:mod:`envs.schedule.mutator`, Biversi's)."""
+
+    @abc.abstractmethod
+    def initial_board(self) -> np.ndarray:
+        """The start: int8 values of every cell (module doc)."""
+
+    @abc.abstractmethod
+    def options(self, board: np.ndarray, seat: int, partial: tuple[int, ...], origins, placed) -> list[int]:
+        """The cells the next micro-step may choose, sorted, after ``partial`` (the move's cells so
+        far, already applied to ``board``); every one can be completed into a whole move.
+        ``placed``: the cells this turn's earlier moves put a piece on (``landing``)."""
+
+    @abc.abstractmethod
+    def play(self, board: np.ndarray, seat: int, partial: tuple[int, ...], cell: int) -> bool:
+        """Apply the micro-step ``cell`` to ``board`` in place; True when it completes the move."""
+
+    @abc.abstractmethod
+    def stuck_returns(self, board: np.ndarray, seat: int) -> tuple[float, float]:
+        """The returns when ``seat`` is to start a turn and has no move (with ``passes_when_stuck``:
+        and neither has the other seat)."""
+
+    #: whether the rules have a compiled random playout (``playout``)
+    has_playout: bool = False
+
+    def playout(
+        self, state, schedule: np.ndarray, restricted: bool, seed: int, cut: int, cut_board: np.ndarray
+    ) -> tuple[int, int, int]:
+        """A compiled random playout from ``state`` (a ``ScheduledState`` not over, left untouched):
+        ``(outcome, decisions, turns)``, ``outcome`` the winning seat's piece (``PIECE``) or 0 for
+        a draw, the game ``ScheduledGame.engine_playout`` plays for ``seed`` (``has_playout``);
+        ``schedule``: the move counts as int64 (``TurnSchedule.counts``). With ``cut >= 0`` (rules
+        with a heuristic) it stops once ``cut`` turns have ended: outcome ``envs.kernels.CUT``,
+        the board it stopped at in ``cut_board`` (a board's size; otherwise unused, ``NO_BOARD``)."""
+        raise NotImplementedError(f"{self.name} has no compiled playout")
+
+    def landing(self, cells: Sequence[int]) -> int:
+        """The cell a whole move (its micro-step cells) puts the mover's piece on."""
+        return cells[-1]
+
+    def pass_returns(self, board: np.ndarray) -> tuple[float, float]:
+        """The returns when both seats have passed a turn in a row (``can_pass``)."""
+        raise NotImplementedError(f"{self.name} has no pass")
+
+    def over_returns(self, board: np.ndarray) -> tuple[float, float] | None:
+        """The returns when the game has ended after a move (Hexxagon: a full board), else None."""
+        return None
+
+    def limit_returns(self, board: np.ndarray) -> tuple[float, float]:
+        """The returns of a game that reaches ``move_limit``."""
+        return (0.0, 0.0)
+
+    def extra_planes(self, board: np.ndarray, seat: int) -> list[np.ndarray]:
+        """Planes (flat over the cells) for ``extra_plane_names``, seen by ``seat``, the mover."""
+        return []
 
 
 def read_start(

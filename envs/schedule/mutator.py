@@ -1,4 +1,6 @@
-"""The turn-schedule mutator (docs/rules.md) over any base game's :class:`MoveRules`.
+"""The turn-schedule mutator (docs/rules.md) over any base game's :class:`MoveRules`, in
+Python: the engine of a scheduled game whose rules are not yet compiled rows
+(``envs.schedule.game.TurnGame``'s).
 
 This module knows everything about turns of several moves and nothing about the
 particular base game; the rules say what one move is (its micro-steps, their
@@ -24,14 +26,12 @@ cells, how the game ends) and the schedule says how many moves each turn holds.
 
 from __future__ import annotations
 
-from typing import Sequence
-
 import numpy as np
 
-from envs.core import TERMINAL, Game, GameInfo, IllegalActionError, NotationError, Symmetry, turn_text
+from envs.core import TERMINAL, Game, IllegalActionError
 from envs.kernels import OUTCOME_RETURNS, cut_returns, playout_seed
+from envs.schedule.base import ScheduledBase
 from envs.schedule.moves import NO_BOARD, PIECE, MoveRules
-from envs.schedule.schedule import TurnSchedule
 
 
 class ScheduledState:
@@ -88,9 +88,8 @@ class ScheduledState:
         )
 
 
-class ScheduledGame(Game):
-    """A base game's moves grouped into turns by a schedule: Amazons, Hexxagon (and their plain
-    forms with schedule ``1``), Send It, Biversi.
+class ScheduledGame(ScheduledBase, Game):
+    """A base game's moves grouped into turns by a schedule (Biversi).
 
     ===================  ================================================================
     Actions              ``Discrete(rows * cols)``: one board cell per micro-step (a
@@ -111,29 +110,8 @@ class ScheduledGame(Game):
     """
 
     def __init__(self, rules: MoveRules, schedule="1", restricted: bool = True, name: str | None = None):
-        if not isinstance(restricted, (bool, np.bool_)):
-            raise ValueError(f"restricted must be true or false, got {restricted!r}")
-        self.rules = rules
-        self.schedule = TurnSchedule(schedule)
+        self.info = self._set_up(rules, schedule, restricted, name)
         self._counts = np.array(self.schedule.counts, np.int64)  # for the kernels (``rules.playout``)
-        self.restricted = bool(restricted)
-        self._steps = len(rules.step_names)
-        self._extra = len(rules.extra_plane_names)
-        planes = 2 + self._extra + 1 + (self._steps - 1) + 3
-        self.PASS = rules.num_cells  # an action only where ``rules.can_pass`` or ``rules.passes_when_stuck``
-        self._has_pass = bool(rules.can_pass or rules.passes_when_stuck)
-        # a pass ends at most one turn with moves and one without between two such turns; a forced
-        # pass comes at most once between two moves
-        passes = (2 * rules.max_moves() + 1) * rules.can_pass or (rules.max_moves() + 1) * rules.passes_when_stuck
-        self.info = GameInfo(
-            name=name or rules.name,
-            seat_names=rules.seat_names,
-            num_actions=rules.num_cells + self._has_pass,
-            obs_shape=(planes, rules.rows, rules.cols),
-            max_decisions=self._steps * rules.max_moves() + passes,
-            params={"schedule": self.schedule.text, "restricted": self.restricted},
-            torus=rules.torus,
-        )
 
     # --- state and transitions --------------------------------------------------------------
     def initial_state(self) -> ScheduledState:
@@ -188,8 +166,8 @@ class ScheduledGame(Game):
 
     def random_playout(self, state: ScheduledState, rng: np.random.Generator) -> tuple[tuple[float, float], int, int]:
         """Uniformly random legal actions from ``state`` (left untouched) to the end:
-        ``(returns, decisions, turns)``. Where the rules have a kernel (``rules.playout``: Amazons,
-        Biversi, Hexxagon, Send It) it plays from any position, a turn or a move begun included, drawing one seed
+        ``(returns, decisions, turns)``. Where the rules have a kernel (``rules.playout``: Biversi's)
+        it plays from any position, a turn or a move begun included, drawing one seed
         from ``rng`` (``playout_seed``) and then exactly as ``Game.engine_playout`` does from that
         seed; the tests check it. Otherwise the engine loop draws from ``rng`` (``Game``'s)."""
         if state.result is None and self.rules.has_playout:
@@ -207,10 +185,6 @@ class ScheduledGame(Game):
         outcome = self.rules.playout(state, self._counts, self.restricted, playout_seed(rng), turns, board)[0]
         return cut_returns(outcome, lambda: self.rules.heuristic_returns(board))
 
-    def heuristic_returns(self, state: ScheduledState) -> tuple[float, float]:
-        """The rules' guess from the board (``MoveRules.heuristic_returns``)."""
-        return self.rules.heuristic_returns(state.board)
-
     def _end_turn(self, state: ScheduledState, seat: int) -> None:
         state.passes = 0 if state.placed else state.passes + 1
         if state.passes >= 2:
@@ -225,39 +199,11 @@ class ScheduledGame(Game):
         if not self.legal_actions(state):
             state.result = self.rules.stuck_returns(state.board, seat)
 
-    def _origins(self, state: ScheduledState):
-        return state.origins if self.restricted else None
-
     def _other_can_move(self, state: ScheduledState) -> bool:
         """Whether the other seat would have a move at the start of a turn of its own."""
         other = 1 - state.player
         origins = frozenset(np.flatnonzero(state.board == PIECE[other]).tolist()) if self.restricted else None
         return bool(self.rules.options(state.board, other, (), origins, ()))
-
-    def _why_illegal(self, state: ScheduledState, cell: int) -> str:
-        if cell == self.PASS and self.rules.can_pass:
-            return "pass ends a turn only after a whole move; finish the move first"
-        if cell == self.PASS and self.rules.passes_when_stuck:
-            return "pass is legal only at the start of a turn with no move to make"
-        return self.rules.why_illegal(
-            state.board, state.player, state.partial, self._origins(state), state.placed, cell
-        )
-
-    # --- what generic code asks ------------------------------------------------------------------
-    def turn_kind(self, state: ScheduledState, actions: Sequence[int]) -> str:
-        """``place`` for a turn of the schedule's full count, ``short`` for one that ended early,
-        ``pass`` for a turn passed at its start."""
-        moves = self._moves_of(state, actions)
-        if not moves:
-            return "pass"
-        return "place" if len(moves) == state.moves_left else "short"
-
-    def goal_text(self, seat: int) -> str:
-        counts = ", ".join(map(str, self.schedule.counts))
-        return f"{self.rules.goal_text(seat)}; turns hold {counts} moves (the last count for ever)"
-
-    def result_text(self, state: ScheduledState) -> str:
-        return self.rules.result_text(state.board, self.winner(state))
 
     # --- observation and symmetry ------------------------------------------------------------------
     def observe(self, state: ScheduledState) -> np.ndarray:
@@ -279,86 +225,3 @@ class ScheduledGame(Game):
         for cell in state.placed:
             planes[base + self._steps + 2, cell] = 1.0
         return planes.reshape(self.info.obs_shape)
-
-    def symmetries(self) -> list[Symmetry]:
-        return self.rules.symmetries(self.info.num_actions)
-
-    # --- text ----------------------------------------------------------------------------------------
-    def action_to_text(self, state: ScheduledState, action: int) -> str:
-        action = int(action)
-        if not 0 <= action < self.info.num_actions:
-            raise IllegalActionError(f"action {action} is out of range 0..{self.info.num_actions - 1}")
-        return "pass" if action == self.PASS else self.rules.cell_name(action)
-
-    def format_turn(self, state: ScheduledState, actions: Sequence[int]) -> str:
-        """The turn's moves in the rules' notation, ``a7d7/g4 d19g16/g7`` (a move cut short at the
-        end of ``actions`` is written as far as it goes); a turn passed at its start is ``pass``, and
-        the pass that ends a turn after some moves is not written."""
-        moves = self._moves_of(state, actions)
-        return self.rules.turn_text(moves) if moves else "pass"
-
-    def _moves_of(self, state: ScheduledState, actions: Sequence[int]) -> list[list[int]]:
-        state, moves, current = state.copy(), [], []
-        for action in actions:
-            self.apply(state, action)
-            if action == self.PASS and self._has_pass:
-                continue
-            current.append(int(action))
-            if not state.partial:
-                moves.append(current)
-                current = []
-        return moves + ([current] if current else [])
-
-    def parse_turn(self, state: ScheduledState, text: str) -> list[int]:
-        """A whole turn, its moves separated by spaces or commas (``a7d7/g4 d19g16/g7``); every move
-        is checked in the position it is played in, and the turn must end where the text does
-        (where the rules allow a pass, one ends a turn cut short, and ``pass`` passes the turn)."""
-        text = turn_text(text).strip()
-        if state.result is not None:
-            raise IllegalActionError(f"turn {text!r}: the game is over")
-        if self.rules.passes_when_stuck and text.lower() == "pass":
-            if self.PASS not in self.legal_actions(state):
-                raise IllegalActionError(f"turn {text!r}: {self._why_illegal(state, self.PASS)}")
-            return [self.PASS]
-        can_pass = self.rules.can_pass
-        moves = [] if can_pass and text.lower() == "pass" else self.rules.read_turn(text)
-        if not moves and not (can_pass and text.lower() == "pass"):
-            raise NotationError(f"cannot read {self.info.name} turn {text!r}: no moves")
-        trial, actions, seat = state.copy(), [], state.player
-        for number, cells in enumerate(moves, start=1):
-            if self.to_play(trial) != seat:
-                raise IllegalActionError(
-                    f"turn {text!r} has {len(moves)} moves, but the turn ends after {number - 1} "
-                    f"(schedule {self.schedule.text})"
-                )
-            word = self.rules.move_text(cells)
-            for cell in cells:
-                try:
-                    self.apply(trial, cell)
-                except IllegalActionError as error:
-                    raise IllegalActionError(f"move {word!r} of turn {text!r}: {error}") from None
-                actions.append(cell)
-            if trial.partial:
-                raise NotationError(f"move {word!r} of turn {text!r} is not a whole move")
-        if self.to_play(trial) == seat:
-            if not can_pass:
-                raise IllegalActionError(
-                    f"turn {text!r} has {len(moves)} moves; this turn holds {state.moves_left} "
-                    f"(schedule {self.schedule.text})"
-                )
-            actions.append(self.PASS)  # the turn stops here
-        return actions
-
-    def render_text(self, state: ScheduledState) -> str:
-        lines = [self.rules.diagram(state.board)]
-        if state.result is None:
-            name = self.info.seat_names[state.player]
-            lines.append(f"{name} to move: {state.moves_left} move(s) left this turn (turn {state.turn + 1})")
-        else:
-            lines.append(self.result_text(state))
-        return "\n".join(lines)
-
-    def board_view(self, state: ScheduledState):
-        from envs.schedule.view import scheduled_board_view
-
-        return scheduled_board_view(self, state)

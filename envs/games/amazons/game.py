@@ -8,46 +8,30 @@ Cells (index = r * n + c; row 1 at the top, as the text's diagram prints it)::
                                           cells; ``a7d7/g4``
 
 One move is three micro-steps (the amazon, its destination, the arrow), each a
-cell. The seat that has no move at the start of its turn loses.
+cell. The seat that has no move at the start of its turn loses. The rules are
+``kernels.py``'s (``envs.schedule.game.TurnGame`` makes them the engine); here is what a
+person reads or types: the table, the notation, the text and the board's view.
 """
 
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import Sequence
 
 import numpy as np
 
 from envs.core import NotationError, lead_returns
 from envs.games.amazons import kernels as kernel
-from envs.schedule.moves import BLOCK, EMPTY, PIECE, MoveRules, read_start
-from envs.schedule.mutator import ScheduledGame
-from envs.schedule.rows import RowRules
-from envs.stones.board import (
-    COLUMNS,
-    DIHEDRAL,
-    board_symmetry,
-    cell_name,
-    check_size,
-    parse_cell,
-    ray_table,
-    square_diagram,
-)
+from envs.schedule.game import TurnGame
+from envs.schedule.moves import BLOCK, EMPTY, PIECE, BoardRules, read_start
+from envs.stones.board import COLUMNS, DIHEDRAL, board_symmetry, cell_name, check_size, parse_cell, square_diagram
 
-QUEEN_STEPS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 _MOVE = re.compile(r"^([a-z][0-9]{1,2})([a-z][0-9]{1,2})/([a-z][0-9]{1,2})$")
 
 # The text's 19x19 start, reconstructed from its record (docs/games/progressive_amazons.md): the pieces
 # that never move stand where the final diagram shows them, every other one on the from-square
 # of its first move.
 TEXT_START = "s4 a16 a8 s12 d1 p19 l1 h19 / a7 d19 l19 h1 a12 p1 s8 s16"
-
-
-@lru_cache(maxsize=None)
-def queen_rays(n: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """For every cell, the cells along each of the 8 queen directions, nearest first."""
-    return ray_table(n, QUEEN_STEPS)
 
 
 def standard_start(n: int) -> str:
@@ -58,11 +42,8 @@ def standard_start(n: int) -> str:
     return " / ".join(" ".join(side) for side in names)
 
 
-class AmazonsRules(RowRules, MoveRules):
-    """One Amazons move (a queen move and an arrow) for the turn-schedule mutator; compiled
-    over ``envs.games.amazons.kernels``' rows."""
-
-    rows_class = kernel.AmazonsRows
+class AmazonsRules(BoardRules):
+    """How a person reads and writes Amazons (a move: a queen move and an arrow)."""
 
     step_names = ("amazon", "destination", "arrow")
     extra_plane_names = ("arrows",)
@@ -71,35 +52,10 @@ class AmazonsRules(RowRules, MoveRules):
     def __init__(self, size: int, start: str, seat_names: tuple[str, str], name: str):
         self.n = self.rows = self.cols = check_size(size, 4)
         self.name, self.seat_names = name, seat_names
-        self.rays = queen_rays(self.n)
-        self._tables, self._reach = kernel.tables(self.n), np.empty(self.num_cells, np.int64)
         self.start_text = start or standard_start(self.n)
         self.start = read_start(
             self.start_text, self.num_cells, lambda word: parse_cell(word, self.n), "amazons", "a4 d1 / a7 d10"
         )
-
-    def initial_board(self) -> np.ndarray:
-        return self.start.copy()
-
-    def reach(self, board: np.ndarray, cell: int) -> list[int]:
-        """The empty cells a queen on ``cell`` reaches (sorted), by the kernel's ``reach``."""
-        return self._reach[: kernel.reach(board, *self._tables, cell, self._reach)].tolist()
-
-    def can_move(self, board: np.ndarray, cell: int) -> bool:
-        return any(ray and board[ray[0]] == EMPTY for ray in self.rays[cell])
-
-    def options(self, board, seat, partial, origins, placed) -> list[int]:
-        if not partial:
-            pieces = np.flatnonzero(board == PIECE[seat]).tolist() if origins is None else sorted(origins)
-            return [cell for cell in pieces if self.can_move(board, cell)]
-        return self.reach(board, partial[-1])
-
-    def play(self, board, seat, partial, cell) -> bool:
-        if len(partial) == 1:
-            board[partial[0]], board[cell] = EMPTY, PIECE[seat]
-        elif len(partial) == 2:
-            board[cell] = BLOCK
-        return len(partial) == 2
 
     def why_illegal(self, board, seat, partial, origins, placed, cell) -> str:
         name, value = self.cell_name(cell), board[cell]
@@ -115,12 +71,6 @@ class AmazonsRules(RowRules, MoveRules):
             return f"the {step} must go to an empty cell; {name} is not empty"
         return f"the {step} goes a queen's move from {start} over empty cells; {name} is not one"
 
-    def landing(self, cells) -> int:
-        return cells[1]  # the amazon's destination (the arrow is the third cell)
-
-    def stuck_returns(self, board, seat) -> tuple[float, float]:
-        return (-1.0, 1.0) if seat == 0 else (1.0, -1.0)
-
     def heuristic_returns(self, board) -> tuple[float, float]:
         """Territory now: the empty cells the first seat's amazons reach in fewer queen moves
         (over empty cells, ``queen_distances``) than the second's, less those the second's
@@ -134,7 +84,7 @@ class AmazonsRules(RowRules, MoveRules):
         """For every cell, the fewest queen moves over empty cells that bring an amazon ``piece``
         onto it (``kernel.UNREACHED`` where none can; the amazons' own cells 0), in the kernel."""
         distances = np.empty(self.num_cells, np.int64)
-        kernel.queen_distances(board, *self._tables, piece, distances)
+        kernel.queen_distances(board, *kernel.tables(self.n), piece, distances)
         return distances
 
     def max_moves(self) -> int:
@@ -161,9 +111,6 @@ class AmazonsRules(RowRules, MoveRules):
         return [parse_cell(word, self.n) for word in match.groups()]
 
     # --- pictures and symmetry ----------------------------------------------------------------------------
-    def extra_planes(self, board, seat):
-        return [board == BLOCK]
-
     def symbols(self) -> str:
         return "." + "".join(self.seat_names) + "#"
 
@@ -199,7 +146,7 @@ class AmazonsRules(RowRules, MoveRules):
         return [board_symmetry(name, self.n, num_actions) for name in DIHEDRAL]
 
 
-class Amazons(ScheduledGame):
+class Amazons(TurnGame):
     """The Game of the Amazons (``Amazons-v0``); ``ProgressiveAmazons`` is the text's 13(4) form.
 
     ==============  ==============================================================
@@ -236,16 +183,22 @@ class Amazons(ScheduledGame):
         if not isinstance(start, str):
             raise ValueError(f"start must be text such as 'a4 d1 / a7 d10', got {start!r}")
         rules = AmazonsRules(size, start, self.SEATS, self.registry_name())
-        super().__init__(rules, schedule, restricted)
+        super().__init__(rules, schedule, restricted, rules.start, max_legal=rules.num_cells)
         self.info.params.update(size=rules.n, start=rules.start_text)
+
+    def make_context(self, params: np.ndarray, schedule: np.ndarray) -> kernel.AmazonsContext:
+        return kernel.context(self.rules.n, params, schedule, self.rules.start)
+
+    def row_extra(self, board: np.ndarray) -> list[int]:
+        lists = kernel.amazon_lists(board)
+        counts = [int((board == piece).sum()) for piece in PIECE]
+        if counts != [int((self.rules.start == piece).sum()) for piece in PIECE]:
+            raise ValueError(f"{self.info.name}: the board has {counts} amazons a seat; the game keeps its start's")
+        return lists
 
     @classmethod
     def registry_name(cls) -> str:
         return "amazons"
-
-    def compiled(self) -> kernel.AmazonsRows:
-        """The rules over flat rows (``envs.games.amazons.kernels``), for the compiled search."""
-        return self.rules.compiled_rules(self.schedule.counts, self.restricted)
 
 
 class ProgressiveAmazons(Amazons):

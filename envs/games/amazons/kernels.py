@@ -1,16 +1,16 @@
 """Amazons' rules in numba over a flat row (``envs.schedule.rows``): the ``envs.compiled``
-functions of :class:`AmazonsRows` (``Amazons.compiled()``), which the engine's
-``random_playout`` and ``cut_playout`` run too, the queen reach the engine's move generation
-calls, and the queen-move distances its heuristic counts territory by (``queen_distances``).
+functions of an :class:`AmazonsContext` (the engine of ``envs.games.amazons.game.Amazons``,
+its playouts, the compiled search and the batched env), and the queen-move distances its
+heuristic counts territory by (``queen_distances``).
 
 A row is the scheduled game's, then each seat's amazons' cells in increasing order (the first
 seat's, then the second's; amazons are never taken, so a seat keeps as many as it starts with),
-so no step scans the board for them. ``legal`` gives the engine's cells in the engine's order
-(the amazons that may move and have an empty neighbour; then the empty cells a queen's move
-from the amazon picked; then from where it landed, for the arrow), so the playout
-(``rows.play`` over :func:`step`, ``apply`` then ``legal``) plays the engine loop's game for a seed.
-The rays are the engine's (``queen_rays``). The functions a step runs are inlined
-(``inline="always"``): called, they made the random playout about a third slower.
+so no step scans the board for them. ``legal`` gives the cells in increasing order (the
+amazons that may move and have an empty neighbour; then the empty cells a queen's move from
+the amazon picked; then from where it landed, for the arrow), so the playout (``rows.play``
+over :func:`step`, ``apply`` then ``legal``) plays the engine loop's game for a seed. The
+functions a step runs are inlined (``inline="always"``): called, they made the random playout
+about a third slower.
 """
 
 from __future__ import annotations
@@ -22,25 +22,27 @@ import numpy as np
 from numba import njit
 
 from envs.kernels import EMPTY, flat_rays
-from envs.schedule.moves import BLOCK, PIECE, MoveRules
+from envs.schedule.moves import BLOCK, PIECE
 from envs.schedule.rows import (
     CELLS,
+    MOST,
     MOVES_LEFT,
     OUTCOME,
     PARAMS,
     PARTIAL,
     PLAYING,
     RESTRICTED,
+    SCALARS,
     SEAT,
     STEP,
-    ScheduledRows,
     begin_turn,
     observe_turn,
-    play,
     record_move,
     register_game,
 )
+from envs.stones.board import ray_table
 
+QUEEN_STEPS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 UNREACHED = 1 << 16  # ``queen_distances`` of a cell no amazon reaches
 PIECES_AT, FIRST_COUNT = PARAMS, PARAMS + 1  # params: where the amazons' lists start, the first seat's count
 ARROWS = 2  # the observation's plane of arrows
@@ -50,16 +52,27 @@ AmazonsContext = namedtuple("AmazonsContext", ["params", "schedule", "rays", "bo
 @lru_cache(maxsize=None)
 def tables(n: int) -> tuple[np.ndarray, np.ndarray]:
     """(every cell's eight queen rays one after another, nearest first; where each cell's rays
-    start and end, ``(cells, 9)``), from ``queen_rays(n)``, whose directions run from the row
-    above to the row below, left to right within a row (``reach`` relies on that order)."""
-    from envs.games.amazons.game import queen_rays  # here: the game module imports this one
+    start and end, ``(cells, 9)``), the directions ``QUEEN_STEPS``: from the row above to the
+    row below, left to right within a row (``reach`` relies on that order)."""
+    return flat_rays(ray_table(n, QUEEN_STEPS))
 
-    return flat_rays(queen_rays(n))
+
+def context(n: int, params: np.ndarray, schedule: np.ndarray, start: np.ndarray) -> AmazonsContext:
+    """The context of a game on n x n: ``envs.schedule.rows``' leading ``params``, the schedule's
+    move counts and the ``start`` board (how many amazons each seat keeps)."""
+    counts = [int((start == piece).sum()) for piece in PIECE]
+    at = 2 * n * n + SCALARS + int(params[MOST])  # where the amazons' lists start
+    return AmazonsContext(np.array([*params, at, *counts], np.int64), schedule, *tables(n))
+
+
+def amazon_lists(board: np.ndarray) -> list[int]:
+    """A row's own entries (module docstring): each seat's amazons' cells, increasing."""
+    return [*np.flatnonzero(board == PIECE[0]).tolist(), *np.flatnonzero(board == PIECE[1]).tolist()]
 
 
 @njit(cache=True, inline="always")
 def legal(context, row, out):
-    """``ScheduledGame.legal_actions``: the amazons that may start a move, else the cells a
+    """The legal actions: the amazons that may start a move, else the cells a
     queen's move from the amazon picked or from where it landed."""
     fields = 2 * context.params[CELLS]
     if row[fields + OUTCOME] != PLAYING:
@@ -72,7 +85,7 @@ def legal(context, row, out):
 
 @njit(cache=True, inline="always")
 def apply(context, row, action):
-    """``ScheduledGame.apply`` of a legal micro-step: the amazon picked, its destination, or
+    """Play a legal micro-step: the amazon picked, its destination, or
     the arrow that completes the move and may end the turn (the seat to start a turn with no
     move loses)."""
     cells = context.params[CELLS]
@@ -131,14 +144,8 @@ def _pass_turn(context, row, seat):
 
 
 @njit(cache=True)
-def play_from(params, schedule, rays, bounds, row, seed, cut, cut_board):
-    """``envs.schedule.rows.play`` given the context's arrays one by one: a quicker call from Python."""
-    return play(AmazonsContext(params, schedule, rays, bounds), row, seed, cut, cut_board)
-
-
-@njit(cache=True)
 def observe(context, row, out):
-    """``ScheduledGame.observe``: ``rows.observe_turn`` and the arrows."""
+    """The observation: ``rows.observe_turn`` and the arrows."""
     observe_turn(context, row, out)
     cells = context.params[CELLS]
     flat = out.reshape(out.shape[0], cells)
@@ -198,21 +205,6 @@ def _mark_origins(context, row, seat):
     # nothing else is flagged: only amazons' cells ever are, and a cell an amazon leaves is cleared
 
 
-@njit(cache=True)
-def _write_lists(board, row, at, first_count, second_count):
-    """Each seat's amazons' cells on ``board`` into ``row``'s lists at ``at`` (room for
-    ``first_count`` and ``second_count``); the counts found."""
-    found = np.zeros(2, np.int64)
-    room = (first_count, second_count)
-    for cell in range(len(board)):
-        if board[cell] == 1 or board[cell] == 2:
-            seat = board[cell] - 1
-            if found[seat] < room[seat]:
-                row[at + seat * first_count + found[seat]] = cell
-            found[seat] += 1
-    return found[0], found[1]
-
-
 @njit(cache=True, inline="always")
 def _move_amazon(context, row, seat, origin, destination):
     """``seat``'s list of amazons with ``origin`` now ``destination``, kept in increasing order."""
@@ -233,8 +225,8 @@ def _move_amazon(context, row, seat, origin, destination):
 
 @njit(cache=True, inline="always")
 def reach(board, rays, bounds, cell, out):
-    """Write the empty cells a queen on ``cell`` reaches into ``out`` in increasing order
-    (``AmazonsRules.reach`` calls it); return how many. The directions go up-left, up, up-right, left,
+    """Write the empty cells a queen on ``cell`` reaches into ``out`` in increasing order;
+    return how many. The directions go up-left, up, up-right, left,
     right, down-left, down, down-right, so the row ``d`` above holds the ``d``-th cell of the
     first three rays and the row ``d`` below that of the last three: farthest row above first,
     the left ray backwards, the right ray forwards, then the rows below nearest first."""
@@ -309,25 +301,6 @@ def queen_distances(board, rays, bounds, piece, out):
                         found += 1
         frontier, reached = reached, frontier
         count = found
-
-
-class AmazonsRows(ScheduledRows):
-    """The ``CompiledGame`` of an Amazons game (module docstring), from its rules, schedule (the
-    move counts) and restriction."""
-
-    def __init__(self, rules: MoveRules, schedule: tuple[int, ...], restricted: bool):
-        self.counts = [int((rules.start == piece).sum()) for piece in PIECE]
-        super().__init__(rules, schedule, restricted, max_legal=rules.num_cells, extra=sum(self.counts))
-        params = np.array(self.leading_params + [self.extra_at, *self.counts], np.int64)
-        self.context = AmazonsContext(params, self.schedule, *tables(rules.n))
-
-    def encode_extra(self, state, row: np.ndarray) -> None:
-        found = _write_lists(state.board, row, self.extra_at, *self.counts)
-        for count, starting in zip(found, self.counts):
-            if count != starting:
-                raise ValueError(f"{self.rules.name}: {count} amazons of a seat that starts with {starting}")
-
-    play_from = staticmethod(play_from)
 
 
 register_game(AmazonsContext, legal=legal, apply=apply, step=step, observe=observe)

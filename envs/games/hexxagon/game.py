@@ -5,7 +5,9 @@ The board is a hexagon of side s (``envs.stones.hexagon``: cells, names, diagram
 A move is a clone (a stone of the mover's grows into an adjacent empty cell:
 one micro-step, the new cell, written ``v4``) or a jump (a stone leaves its cell
 for an empty cell two away: two micro-steps, written ``m5p4``); then every enemy
-stone next to the cell moved to turns to the mover's colour.
+stone next to the cell moved to turns to the mover's colour. The rules are ``kernels.py``'s
+(``envs.schedule.game.TurnGame`` makes them the engine); here is what a person reads or
+types: the table, the notation, the text and the board's view.
 """
 
 from __future__ import annotations
@@ -16,9 +18,8 @@ import numpy as np
 
 from envs.core import NotationError, Symmetry, lead_returns
 from envs.games.hexxagon import kernels as kernel
-from envs.schedule.moves import EMPTY, OFF_BOARD, PIECE, MoveRules, read_start
-from envs.schedule.mutator import ScheduledGame
-from envs.schedule.rows import RowRules
+from envs.schedule.game import TurnGame
+from envs.schedule.moves import EMPTY, OFF_BOARD, PIECE, BoardRules, read_start
 from envs.stones import hexagon
 from envs.stones.board import cell_symmetry
 from envs.stones.hexagon import CELL, MAX_SIDE, geometry
@@ -37,11 +38,8 @@ def corner_start(side: int) -> tuple[list[int], list[int]]:
     return cells[0::2], cells[1::2]
 
 
-class HexxagonRules(RowRules, MoveRules):
-    """One Hexxagon move (a clone or a jump, then the captures) for the turn-schedule mutator;
-    compiled over ``envs.games.hexxagon.kernels``' rows."""
-
-    rows_class = kernel.HexxagonRows
+class HexxagonRules(BoardRules):
+    """How a person reads and writes Hexxagon (a move: a clone or a jump, then the captures)."""
 
     step_names = ("stone or clone", "jump")
     extra_plane_names = ("cells of the board",)
@@ -57,13 +55,11 @@ class HexxagonRules(RowRules, MoveRules):
         self.side, self.name = int(side), name
         self.rows = self.cols = 2 * self.side - 1
         self.on = geometry(self.side)[0]
-        self.adjacent, self.two_away = hexagon.tables(self.side)  # the kernels' tables
         self.playable = int(self.on.sum())
         if isinstance(move_limit, bool) or not isinstance(move_limit, (int, np.integer)) or move_limit < 0:
             raise ValueError(f"move_limit must be a positive integer (0: four moves a cell), got {move_limit!r}")
         self.move_limit = int(move_limit) or 4 * self.playable
         self.start = self._read_start(start)
-        self._scratch, self._may_move = np.empty(self.num_cells, np.int64), np.zeros(self.num_cells, np.uint8)
         self.start_text = start or " / ".join(
             " ".join(self.cell_name(c) for c in np.flatnonzero(self.start == piece)) for piece in PIECE
         )
@@ -75,29 +71,6 @@ class HexxagonRules(RowRules, MoveRules):
         for seat, cells in enumerate(corner_start(self.side)):
             blank[cells] = PIECE[seat]
         return blank
-
-    def initial_board(self) -> np.ndarray:
-        return self.start.copy()
-
-    def options(self, board, seat, partial, origins, placed) -> list[int]:
-        """The kernels' move generation (``envs.games.hexxagon.kernels``)."""
-        out = self._scratch
-        if partial:
-            return out[: kernel.landings(board, self.two_away, partial[0], out)].tolist()
-        may_move = self._may_move
-        may_move[:] = 0
-        if origins is not None:
-            may_move[list(origins)] = 1
-        count = kernel.starts(
-            board, len(board), may_move, 0, origins is not None, self.adjacent, self.two_away, PIECE[seat], out
-        )
-        return out[:count].tolist()
-
-    def play(self, board, seat, partial, cell) -> bool:
-        if not partial and board[cell] == PIECE[seat]:
-            return False  # a jump starts
-        kernel.move_to(board, self.adjacent, PIECE[seat], partial[0] if partial else -1, cell)
-        return True
 
     def why_illegal(self, board, seat, partial, origins, placed, cell) -> str:
         if board[cell] == OFF_BOARD:
@@ -122,18 +95,6 @@ class HexxagonRules(RowRules, MoveRules):
 
     def counts(self, board) -> tuple[int, int]:
         return int((board == PIECE[0]).sum()), int((board == PIECE[1]).sum())
-
-    def _score(self, counts) -> tuple[float, float]:
-        first, second = counts
-        return (0.0, 0.0) if first == second else (1.0, -1.0) if first > second else (-1.0, 1.0)
-
-    def stuck_returns(self, board, seat) -> tuple[float, float]:
-        counts = list(self.counts(board))
-        counts[1 - seat] += int((board == EMPTY).sum())  # the side that can still move takes the empty cells
-        return self._score(counts)
-
-    def limit_returns(self, board) -> tuple[float, float]:
-        return self._score(self.counts(board))
 
     def heuristic_returns(self, board) -> tuple[float, float]:
         """Stones now: x's less o's, what the game is scored by when it ends; a lead of the
@@ -170,9 +131,6 @@ class HexxagonRules(RowRules, MoveRules):
         return [self.parse_cell(a + b) for a, b in words]
 
     # --- pictures and symmetry ----------------------------------------------------------------------------
-    def extra_planes(self, board, seat):
-        return [board != OFF_BOARD]
-
     def diagram(self, board) -> str:
         return hexagon.diagram(self.side, board, {EMPTY: ".", PIECE[0]: "x", PIECE[1]: "o"})
 
@@ -194,7 +152,7 @@ class HexxagonRules(RowRules, MoveRules):
         return [cell_symmetry(name, image, num_actions) for name, image, _ in hexagon.hexagon_maps(self.side)]
 
 
-class Hexxagon(ScheduledGame):
+class Hexxagon(TurnGame):
     """Hexxagon on a hexagon of hexagons (``Hexxagon-v0``); ``Hexxagon1344`` is the text's variant.
 
     ==============  ==============================================================
@@ -232,12 +190,14 @@ class Hexxagon(ScheduledGame):
         if not isinstance(start, str):
             raise ValueError(f"start must be text such as 'i1 q1 / y1 e5', got {start!r}")
         rules = HexxagonRules(size, start, self.registry_name(), move_limit)
-        super().__init__(rules, schedule, restricted)
+        super().__init__(rules, schedule, restricted, rules.start, max_legal=rules.num_cells)  # starts, or landings
         self.info.params.update(size=rules.side, start=rules.start_text, move_limit=rules.move_limit)
 
-    def compiled(self) -> kernel.HexxagonRows:
-        """The rules in numba over flat rows (``envs.games.hexxagon.kernels``)."""
-        return self.rules.compiled_rules(self.schedule.counts, self.restricted)
+    def make_context(self, params: np.ndarray, schedule: np.ndarray) -> kernel.HexxagonContext:
+        return kernel.context(self.rules.side, params, schedule)
+
+    def stuck_outcome(self, board: np.ndarray, seat: int) -> int:
+        return kernel.stuck_outcome(board, seat)
 
     @classmethod
     def registry_name(cls) -> str:

@@ -1,16 +1,16 @@
 """Hexxagon's rules in numba over ``envs.schedule.rows``' flat row: the ``envs.compiled``
-functions the search driver calls, the random playout built on them and the
-move generation the Python engine asks (``HexxagonRules.options``).
+functions (the engine of ``envs.games.hexxagon.game.Hexxagon``, the compiled search, the
+batched env) and the random playout built on them.
 
-The legal micro-steps are the engine's, in its order: with no stone picked, the clones
+The legal micro-steps, in order: with no stone picked, the clones
 (empty cells next to a stone of the mover's that may move) and the stones that can jump
 (with an empty cell two away), in increasing cell order; after a stone is picked, the empty
 cells two away from it in increasing order. A move turns the rival stones next to the cell
 it moved to. The context (:class:`HexxagonContext`) holds ``params`` (``envs.schedule.rows``'
 leading ones), the schedule's move counts, the neighbour tables of ``envs.stones.hexagon.tables``
-(sorted, padded with -1) and scratch room for the next position's legal cells.
+(sorted, padded with -1) and scratch room for the next position's legal cells (:func:`context`).
 
-The random playout (``Hexxagon.random_playout``, ``cut_playout``) is ``envs.schedule.rows.play``
+The random playout (``TurnGame.random_playout``, ``cut_playout``) is ``envs.schedule.rows.play``
 over :func:`step`, which applies a micro-step and leaves the next position's legal cells behind, so
 the playout finds each decision's legal cells once: one ``envs.kernels.draw`` per decision over
 them, the game the engine loop plays for the same seed (``Game.engine_playout``).
@@ -25,17 +25,23 @@ from numba import njit
 
 from envs.kernels import EMPTY
 from envs.schedule import rows
-from envs.schedule.rows import CELLS, MOVES_LEFT, OUTCOME, PARTIAL, RESTRICTED, SEAT, STEP, ScheduledRows
+from envs.schedule.rows import CELLS, MOVES_LEFT, OUTCOME, PARTIAL, RESTRICTED, SEAT, STEP
 from envs.stones.flanking import count_winner
 from envs.stones.hexagon import tables
 
 HexxagonContext = namedtuple("HexxagonContext", ["params", "schedule", "adjacent", "two_away", "scratch"])
 
 
+def context(side: int, params: np.ndarray, schedule: np.ndarray) -> HexxagonContext:
+    """The context of a hexagon of ``side``: ``envs.schedule.rows``' leading ``params`` and the
+    schedule's move counts."""
+    adjacent, two_away = tables(side)
+    return HexxagonContext(params, schedule, adjacent, two_away, np.empty(int(params[CELLS]), np.int64))
+
+
 @njit(cache=True, inline="always")
 def starts(board, cells, may_move, offset, restricted, adjacent, two_away, piece, out):
-    """The cells that start a move of ``piece`` (``HexxagonRules.options`` with no stone
-    picked), in order, into ``out``: the empty cells next to a stone that may move
+    """The cells that start a move of ``piece`` (no stone picked), in order, into ``out``: the empty cells next to a stone that may move
     (``may_move[offset + cell]`` 1, read only when ``restricted``), and such stones with an
     empty cell two away. Their count. ``board``'s first ``cells`` entries are the board."""
     count = 0
@@ -94,8 +100,8 @@ def _options(context, row, out):
 
 @njit(cache=True)
 def stuck_outcome(board, seat):
-    """``HexxagonRules.stuck_returns`` as the winning piece (0: a draw): ``seat`` cannot move,
-    the empty cells go to the other side."""
+    """The outcome, the winning piece (0: a draw), when ``seat`` cannot move at the start of its
+    turn: the empty cells go to the other side, and more stones win."""
     first = second = 0
     for v in board:
         first += v == 1 or (v == EMPTY and seat == 1)
@@ -105,13 +111,13 @@ def stuck_outcome(board, seat):
 
 @njit(cache=True)
 def legal(context, row, out):
-    """``ScheduledGame.legal_actions``."""
+    """The legal micro-steps (module docstring) into ``out``; their count."""
     return 0 if rows.is_over(context, row) else _options(context, row, out)
 
 
 @njit(cache=True, inline="always")
 def step(context, row, action, out):
-    """``ScheduledGame.apply`` of the legal micro-step ``action``; the legal cells after it
+    """Play the legal micro-step ``action``; the legal cells after it
     into ``out``, their count (0 at the end)."""
     cells = context.params[CELLS]
     base = 2 * cells
@@ -139,37 +145,19 @@ def step(context, row, action, out):
 
 @njit(cache=True)
 def apply(context, row, action):
-    """``ScheduledGame.apply`` of the legal micro-step ``action``."""
+    """Play the legal micro-step ``action``: a jump's stone picked, or a move with its captures
+    that may end the turn or the game."""
     step(context, row, action, context.scratch)
 
 
 @njit(cache=True)
-def play_from(params, schedule, adjacent, two_away, scratch, row, seed, cut, cut_board):
-    """``envs.schedule.rows.play`` given the context's arrays one by one: a quicker call from Python."""
-    context = HexxagonContext(params, schedule, adjacent, two_away, scratch)
-    return rows.play(context, row, seed, cut, cut_board)
-
-
-@njit(cache=True)
 def observe(context, row, out):
-    """``ScheduledGame.observe``, the board's cells (plane 2) Hexxagon's own plane."""
+    """The observation (``rows.observe_turn``), the board's cells (plane 2) Hexxagon's own plane."""
     rows.observe_turn(context, row, out)
     cells = context.params[CELLS]
     flat = out.reshape(out.shape[0], cells)
     for i in range(cells):
         flat[2, i] = row[i] >= 0
-
-
-class HexxagonRows(ScheduledRows):
-    """The ``CompiledGame`` of a Hexxagon game's rules, schedule and restriction."""
-
-    def __init__(self, rules, schedule, restricted: bool):
-        super().__init__(rules, schedule, restricted, max_legal=rules.num_cells)  # starts, or landings
-        params = np.array(self.leading_params, np.int64)
-        adjacent, two_away = tables(rules.side)
-        self.context = HexxagonContext(params, self.schedule, adjacent, two_away, np.empty(self.cells, np.int64))
-
-    play_from = staticmethod(play_from)
 
 
 rows.register_game(HexxagonContext, legal=legal, apply=apply, step=step, observe=observe)

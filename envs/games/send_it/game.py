@@ -11,46 +11,25 @@ Cells (index = r * n + c; row 1 at the top, as the column prints its board)::
 Each drop is one micro-step (one cell); PASS ends the turn early, or passes it.
 Groups without a liberty are captured as in Go; when both sides pass in a row
 the game ends and Chinese area counting (stones plus surrounded empty cells)
-decides.
+decides. The rules are ``kernels.py``'s (``envs.schedule.game.TurnGame`` makes them the
+engine); here is what a person reads or types: the table, the notation, the text and the
+board's view.
 """
 
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import Sequence
 
 import numpy as np
 
 from envs.core import NotationError, lead_returns
 from envs.games.send_it import kernels as kernel
-from envs.schedule.moves import EMPTY, PIECE, MoveRules, read_start
-from envs.schedule.mutator import ScheduledGame
-from envs.schedule.rows import RowRules
-from envs.stones.board import (
-    COLUMNS,
-    DIHEDRAL,
-    board_symmetry,
-    cell_name,
-    check_size,
-    parse_cell,
-    ray_table,
-    square_diagram,
-)
+from envs.schedule.game import TurnGame
+from envs.schedule.moves import EMPTY, PIECE, BoardRules, read_start
+from envs.stones.board import COLUMNS, DIHEDRAL, board_symmetry, cell_name, check_size, parse_cell, square_diagram
 
 _WORD = re.compile(r"^([a-z]+)([0-9]{1,2})$")
-STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
-
-
-@lru_cache(maxsize=None)
-def geometry(n: int):
-    """(orthogonal neighbours of every cell, the four rays of cells from every cell, nearest first)."""
-    neighbours = tuple(
-        tuple((r + dr) * n + c + dc for dr, dc in STEPS if 0 <= r + dr < n and 0 <= c + dc < n)
-        for r in range(n)
-        for c in range(n)
-    )
-    return neighbours, ray_table(n, STEPS)
 
 
 def corner_start(n: int) -> str:
@@ -62,11 +41,8 @@ def corner_start(n: int) -> str:
     )
 
 
-class SendItRules(RowRules, MoveRules):
-    """One Send It drop (a cell) for the turn-schedule mutator, with Go's captures; compiled
-    over ``envs.games.send_it.kernels``' rows."""
-
-    rows_class = kernel.SendItRows
+class SendItRules(BoardRules):
+    """How a person reads and writes Send It (a move: a drop, with Go's captures), and its area."""
 
     step_names = ("drop",)
     restriction_text = "no two of a turn's new stones in one group"
@@ -78,12 +54,7 @@ class SendItRules(RowRules, MoveRules):
         self.name = name
         self.neighbours, self.rays, self.bounds = kernel.tables(self.n)
         cells = self.num_cells  # the kernels' scratch room; ``_seen`` all zeros between calls
-        self._work, self._out = np.empty((4, cells), np.int64), np.empty(cells, np.int64)
-        self._seen, self._holds, self._dropped = (
-            np.zeros(cells, np.uint8),
-            np.empty(cells, np.uint8),
-            np.zeros(cells, np.uint8),
-        )
+        self._stack, self._seen = np.empty(cells, np.int64), np.zeros(cells, np.uint8)
         if isinstance(move_limit, bool) or not isinstance(move_limit, (int, np.integer)) or move_limit < 0:
             raise ValueError(f"move_limit must be a positive integer (0: four drops a cell), got {move_limit!r}")
         self.move_limit = int(move_limit) or 4 * self.num_cells
@@ -92,10 +63,7 @@ class SendItRules(RowRules, MoveRules):
             self.start_text, self.num_cells, lambda word: parse_cell(word, self.n), "stones", "c3 k11 / k3 c11"
         )
 
-    def initial_board(self) -> np.ndarray:
-        return self.start.copy()
-
-    # --- drops, captures and area: the kernels' (``envs.games.send_it.kernels``) ------------------
+    # --- the words of an illegal drop, and area: the kernels' (``envs.games.send_it.kernels``) ----
     def _refusal(self, board: np.ndarray, seat: int, cell: int, placed) -> str | None:
         """Why a drop on ``cell`` is illegal, or None when it is legal (``placed``: the turn's
         drops under the group rule, None without it)."""
@@ -104,7 +72,7 @@ class SendItRules(RowRules, MoveRules):
             return f"{name} is not empty"
         if not kernel.in_sight(board, self.rays, self.bounds, cell, PIECE[seat]):
             return f"{name} sees none of your stones along its row or column (only empty cells between)"
-        trial, stack = board.copy(), self._work[3]
+        trial, stack = board.copy(), self._stack
         kernel.drop(trial, self.neighbours, cell, PIECE[seat], stack, self._seen)
         size, free = kernel.group(trial, self.neighbours, cell, stack, self._seen)
         if not free:
@@ -114,42 +82,14 @@ class SendItRules(RowRules, MoveRules):
             return f"a stone on {name} joins {self.cell_name(min(joined))}, dropped this turn ({self.restriction_text})"
         return None
 
-    def options(self, board, seat, partial, origins, placed) -> list[int]:
-        rule, dropped, out = origins is not None, self._dropped, self._out  # the group rule is the restriction
-        dropped[:] = 0
-        if rule:
-            dropped[list(placed)] = 1
-        work = (self._work[0], self._work[1], self._work[2], self._work[3])
-        count = kernel.drops(
-            board, self.neighbours, self.rays, self.bounds, PIECE[seat], rule, dropped, out, work, self._holds
-        )
-        return out[:count].tolist()
-
-    def play(self, board, seat, partial, cell) -> bool:
-        kernel.drop(board, self.neighbours, cell, PIECE[seat], self._work[3], self._seen)
-        return True
-
     def why_illegal(self, board, seat, partial, origins, placed, cell) -> str:
         return self._refusal(board, seat, cell, placed if origins is not None else None) or f"{cell} is legal"
 
     # --- the end --------------------------------------------------------------------------------------
     def area(self, board: np.ndarray) -> tuple[int, int]:
         """Chinese area: each side's stones plus the empty regions that touch only its stones."""
-        first, second = kernel.area(board, self.neighbours, self._work[3], self._seen)
+        first, second = kernel.area(board, self.neighbours, self._stack, self._seen)
         return int(first), int(second)
-
-    def _score(self, board) -> tuple[float, float]:
-        first, second = self.area(board)
-        return (0.0, 0.0) if first == second else (1.0, -1.0) if first > second else (-1.0, 1.0)
-
-    def pass_returns(self, board) -> tuple[float, float]:
-        return self._score(board)
-
-    def stuck_returns(self, board, seat) -> tuple[float, float]:
-        return self._score(board)  # never reached: a pass is always legal
-
-    def limit_returns(self, board) -> tuple[float, float]:
-        return self._score(board)
 
     def heuristic_returns(self, board) -> tuple[float, float]:
         """Area now: x's Chinese area (``area``: stones plus the empty regions only its stones
@@ -230,7 +170,7 @@ class SendItRules(RowRules, MoveRules):
         return [board_symmetry(name, self.n, num_actions) for name in DIHEDRAL]
 
 
-class SendIt(ScheduledGame):
+class SendIt(TurnGame):
     """Send It (``SendIt-v0``): drops in line of sight, Go captures, area scoring, 13444 turns.
 
     ==============  ==============================================================
@@ -264,9 +204,8 @@ class SendIt(ScheduledGame):
         if not isinstance(start, str):
             raise ValueError(f"start must be text such as 'c3 k11 / k3 c11', got {start!r}")
         rules = SendItRules(size, start, "send_it", move_limit)
-        super().__init__(rules, schedule, restricted)
+        super().__init__(rules, schedule, restricted, rules.start, max_legal=rules.num_cells + 1)  # drops, PASS
         self.info.params.update(size=rules.n, start=rules.start_text, move_limit=rules.move_limit)
 
-    def compiled(self) -> kernel.SendItRows:
-        """The rules in numba over flat rows (``envs.games.send_it.kernels``)."""
-        return self.rules.compiled_rules(self.schedule.counts, self.restricted)
+    def make_context(self, params: np.ndarray, schedule: np.ndarray) -> kernel.SendItContext:
+        return kernel.context(self.rules.n, params, schedule)

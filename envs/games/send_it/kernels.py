@@ -1,18 +1,18 @@
 """Send It's rules in numba over ``envs.schedule.rows``' flat row: the ``envs.compiled``
-functions the search driver calls, the random playout built on them and the drops,
-captures and area the Python engine asks (``SendItRules``).
+functions (the engine of ``envs.games.send_it.game.SendIt``, the compiled search, the batched
+env), the random playout built on them, and the drops, captures and area that
+``SendItRules`` words its errors and scores with.
 
-The legal actions are the engine's, in its order: the drops in increasing cell order, then
+The legal actions, in order: the drops in increasing cell order, then
 PASS. Each position labels the groups once (their stones, their liberties, whether a drop of
 this turn is in one), and a drop on an empty cell in sight is then legal by its neighbours
 alone: it keeps a liberty when it touches an empty cell, a friendly group with another
 liberty, or a rival group it captures (one whose last liberty it fills); with the group
 rule, no friendly group it joins holds a drop of this turn. The context
 (:class:`SendItContext`) holds ``params`` (``envs.schedule.rows``' leading ones), the schedule's move
-counts, the neighbours and rays of :func:`tables` (the engine's ``send_it.geometry``) and
-scratch room.
+counts, the neighbours and rays of :func:`tables` and scratch room (:func:`context`).
 
-The random playout (``SendIt.random_playout``, ``cut_playout``) is ``envs.schedule.rows.play``
+The random playout (``TurnGame.random_playout``, ``cut_playout``) is ``envs.schedule.rows.play``
 over :func:`step`, which applies an action and leaves the next position's legal actions behind, so
 the playout finds each decision's legal actions once: one ``envs.kernels.draw`` per decision over
 them, the game the engine loop plays for the same seed (``Game.engine_playout``).
@@ -28,7 +28,10 @@ from numba import njit
 
 from envs.kernels import EMPTY, flat_rays
 from envs.schedule import rows
-from envs.schedule.rows import CELLS, MOVES_LEFT, OUTCOME, PLACED, PLACED_COUNT, RESTRICTED, SEAT, ScheduledRows
+from envs.schedule.rows import CELLS, MOVES_LEFT, OUTCOME, PLACED, PLACED_COUNT, RESTRICTED, SEAT
+from envs.stones.board import ray_table
+
+STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 
 SendItContext = namedtuple(
     "SendItContext",
@@ -38,15 +41,31 @@ SendItContext = namedtuple(
 
 @lru_cache(maxsize=None)
 def tables(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(the orthogonal neighbours of every cell, ``(cells, 4)`` padded with -1; every cell's four
-    rays one after another, nearest first; where each cell's rays start and end, ``(cells, 5)``)."""
-    from envs.games.send_it.game import geometry  # here: the game module imports this one
-
-    neighbours, rays = geometry(n)
+    """(the orthogonal neighbours of every cell, ``(cells, 4)`` padded with -1, in the order of
+    ``STEPS``; every cell's four rays one after another, nearest first; where each cell's rays
+    start and end, ``(cells, 5)``)."""
     table = np.full((n * n, 4), -1, np.int64)
-    for cell, others in enumerate(neighbours):
+    for cell in range(n * n):
+        r, c = divmod(cell, n)
+        others = [(r + dr) * n + c + dc for dr, dc in STEPS if 0 <= r + dr < n and 0 <= c + dc < n]
         table[cell, : len(others)] = others
-    return (table, *flat_rays(rays))
+    return (table, *flat_rays(ray_table(n, STEPS)))
+
+
+def context(n: int, params: np.ndarray, schedule: np.ndarray) -> SendItContext:
+    """The context of an n x n board: ``envs.schedule.rows``' leading ``params`` and the schedule's
+    move counts."""
+    cells = n * n
+    return SendItContext(
+        params,
+        schedule,
+        *tables(n),
+        np.empty((4, cells), np.int64),
+        np.empty(cells, np.uint8),
+        np.zeros(cells, np.uint8),
+        np.zeros(cells, np.uint8),
+        np.empty(cells + 1, np.int64),
+    )
 
 
 @njit(cache=True)
@@ -208,7 +227,7 @@ def _area_outcome(context, row):
 
 @njit(cache=True)
 def _options(context, row, out):
-    """The drops of the mover (``SendItRules.options``) into ``out``, then PASS; their count."""
+    """The drops of the mover into ``out``, then PASS; their count."""
     params = context.params
     cells = params[CELLS]
     meta, dropped = row[2 * cells :], context.dropped
@@ -237,7 +256,7 @@ def _options(context, row, out):
 
 @njit(cache=True)
 def legal(context, row, out):
-    """``ScheduledGame.legal_actions``: the drops, then PASS."""
+    """The legal actions: the drops, then PASS."""
     return 0 if rows.is_over(context, row) else _options(context, row, out)
 
 
@@ -252,7 +271,7 @@ def _end_turn(context, row, out):
 
 @njit(cache=True)
 def step(context, row, action, out):
-    """``ScheduledGame.apply`` of the legal ``action``; the legal actions after it into
+    """Play the legal ``action``; the legal actions after it into
     ``out``, their count (0 at the end)."""
     cells = context.params[CELLS]
     meta = row[2 * cells :]
@@ -271,43 +290,15 @@ def step(context, row, action, out):
 
 @njit(cache=True)
 def apply(context, row, action):
-    """``ScheduledGame.apply`` of the legal ``action``."""
+    """Play the legal ``action``: a drop with its captures, or PASS, ending the turn (and the
+    game after two passed turns in a row, or at the move limit: area decides)."""
     step(context, row, action, context.scratch)
 
 
 @njit(cache=True)
-def play_from(
-    params, schedule, neighbours, rays, bounds, work, holds_drop, dropped, seen, scratch, row, seed, cut, cut_board
-):
-    """``envs.schedule.rows.play`` given the context's arrays one by one: a quicker call from Python."""
-    context = SendItContext(params, schedule, neighbours, rays, bounds, work, holds_drop, dropped, seen, scratch)
-    return rows.play(context, row, seed, cut, cut_board)
-
-
-@njit(cache=True)
 def observe(context, row, out):
-    """``ScheduledGame.observe`` (Send It adds no planes of its own)."""
+    """The observation (``rows.observe_turn``; Send It adds no planes of its own)."""
     rows.observe_turn(context, row, out)
-
-
-class SendItRows(ScheduledRows):
-    """The ``CompiledGame`` of a Send It game's rules, schedule and restriction."""
-
-    def __init__(self, rules, schedule, restricted: bool):
-        cells = rules.num_cells
-        super().__init__(rules, schedule, restricted, max_legal=cells + 1)  # the drops, then PASS
-        self.context = SendItContext(
-            np.array(self.leading_params, np.int64),
-            self.schedule,
-            *tables(rules.n),
-            np.empty((4, cells), np.int64),
-            np.empty(cells, np.uint8),
-            np.zeros(cells, np.uint8),
-            np.zeros(cells, np.uint8),
-            np.empty(cells + 1, np.int64),
-        )
-
-    play_from = staticmethod(play_from)
 
 
 rows.register_game(SendItContext, legal=legal, apply=apply, step=step, observe=observe)
