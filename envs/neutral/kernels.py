@@ -1,6 +1,6 @@
 """The neutral mutator's compiled kernels (``envs.neutral.mutator``): its micro-steps, Taylor's
 end-game rule, the cells a drop's neutral may take in AdNeuVersi, and the random playouts of
-the neutral games (as ``envs.stones.playout`` describes a playout).
+the neutral games (as ``envs.stones.compiled.placement_play`` describes a playout).
 """
 
 from __future__ import annotations
@@ -97,7 +97,7 @@ def _taylor_playout(board, n, colour, turns, pie_turn, goal, goal_stones, neighb
     board and a change of a cell costs two increments.
 
     Hex chains live in a union-find per colour with its two edge nodes, as in
-    ``placement_playout``, built once the colour has n stones (fewer cannot join its
+    ``envs.stones.compiled.placement_play``, built once the colour has n stones (fewer cannot join its
     edges). A swap's give-back takes a stone out of a chain, which a union-find cannot
     undo: that colour's sets are then a superset of its chains (stale), so "not joined"
     is still exact and only a claimed join rebuilds them from the board before it counts.

@@ -1,7 +1,7 @@
 """Chains joining edges, as a union-find with the edges as nodes (the goal of connection games: Hex, Nex).
 
-Where stones are only ever added (plain Hex: the rows of ``envs.stones.compiled``, the playouts
-in ``envs.stones.playout``) Hex keeps its chains in this union-find, so that a join is one
+Where stones are only ever added (plain Hex: the rows and playouts of
+``envs.stones.compiled``) Hex keeps its chains in this union-find, so that a join is one
 comparison; the neutral playout (``envs.neutral.kernels``) keeps one per colour that a give-back
 leaves stale. Where a stone can be given back (the neutral rows) the goal is judged by the chain
 search ``envs.kernels.chain_sides``. In a union-find

@@ -31,14 +31,13 @@ from numba import njit
 
 from envs.compiled import register
 from envs.core import TERMINAL
-from envs.kernels import EMPTY, FIRST, GOAL_CHAIN, GOAL_COUNT, GOAL_LINE, GOAL_SIDES, OFF_BOARD, SECOND
+from envs.kernels import EMPTY, FIRST, GOAL_CHAIN, GOAL_COUNT, GOAL_LINE, GOAL_SIDES, OFF_BOARD, SECOND, draw
 from envs.row_playout import random_play
 from envs.stones.bitboards import MAX_SIZE, capturing_bits, capturing_moves
 from envs.stones.chains import link, link_joins
 from envs.stones.flanking import any_capture, captures, capturing_into
 from envs.stones.goals import TARGETS, outcome_at_end
 from envs.stones.lines import LINE, line_through
-from envs.stones.playout import placement_playout
 from envs.stones.sides import join_sides
 
 COLOUR, SWAPPED, TURNS, PLAYER, OUTCOME, COUNTS, PHASE, CHOSEN = 0, 1, 2, 3, 4, 5, 9, 10  # after the board
@@ -162,24 +161,34 @@ def apply(context, row, action):
         meta[SWAPPED] = 1
         meta[PLAYER] = (mover - 1) ^ 1
         return
-    board = row[:cells]
-    board[action] = mover
     meta[COUNTS + EMPTY] -= 1
     meta[COUNTS + mover] += 1
-    parent = row[cells + SCALARS : cells + SCALARS + cells + 4]
-    if goal == GOAL_CHAIN:
-        won = link_joins(board, n, parent, neighbours, action)
-    elif goal == GOAL_SIDES:
-        touched = row[cells + SCALARS + cells + 4 : cells + SCALARS + 2 * cells + 4]
-        touched[action] = sides[mover, action]
-        won = join_sides(board, parent, touched, neighbours, action) == TARGETS[goal]
-    else:
-        won = line_through(board, n, action, mover, LINE)  # (fewer than LINE stones never make one)
-    if won:
+    board, parent, touched = _placement_parts(row, cells)
+    if place_stone(board, n, goal, parent, touched, neighbours, sides, action, mover):
         meta[OUTCOME], meta[PLAYER] = mover, TERMINAL
         return
     meta[COLOUR] = 3 - mover
     _placement_turn(context, row)
+
+
+@njit(cache=True)
+def _placement_parts(row, cells):
+    """The board of a placement row and its chain goal's union-find and sides (empty where none)."""
+    after = cells + SCALARS
+    return row[:cells], row[after : after + cells + 4], row[after + cells + 4 : after + 2 * cells + 4]
+
+
+@njit(cache=True, inline="always")
+def place_stone(board, n, goal, parent, touched, neighbours, sides, cell, colour):
+    """A ``colour`` stone on ``cell``, joined into the chain goal's union-find: whether it
+    reaches the goal (fewer than ``LINE`` stones never make a line)."""
+    board[cell] = colour
+    if goal == GOAL_CHAIN:
+        return link_joins(board, n, parent, neighbours, cell)
+    if goal == GOAL_SIDES:
+        touched[cell] = sides[colour, cell]
+        return join_sides(board, parent, touched, neighbours, cell) == TARGETS[goal]
+    return line_through(board, n, cell, colour, LINE)
 
 
 @njit(cache=True)
@@ -208,19 +217,42 @@ def won_by(outcome, swapped, out):
 
 @njit(cache=True)
 def placement_play(context, row, seed):
-    """A random game from the row (left untouched) by ``envs.stones.playout``: ``(outcome
-    colour or 0, decisions, turns, the pie swap taken)``, the game ``envs.row_playout`` plays."""
+    """A random game from the row (left untouched): ``(outcome colour or 0, decisions, turns,
+    the pie swap taken)``, the game ``envs.row_playout`` plays over ``legal`` and ``apply``
+    (the tests check it). Its stones are ``apply``'s (:func:`place_stone` on a copy of the row's
+    board and union-find); the empty cells are kept in order as they fill, so no draw scans the
+    board, and the turn's scalars live in locals until the end."""
     params, neighbours, sides = context.params, context.neighbours, context.sides
-    n = params[N]
+    n, goal, pie_turn = params[N], params[GOAL], params[PIE_TURN]
     cells = n * n
-    if row[cells + PLAYER] == TERMINAL:
-        return row[cells + OUTCOME], 0, 0, row[cells + SWAPPED] != 0
-    swapped = row[cells + SWAPPED]
-    pie_turn = -1 if params[PIE_TURN] < 0 or swapped else params[PIE_TURN]
-    outcome, decisions, turns, swaps = placement_playout(
-        row[:cells], n, row[cells + COLOUR], row[cells + TURNS], pie_turn, params[GOAL], neighbours, sides, seed
-    )
-    return outcome, decisions, turns, swapped != 0 or swaps
+    meta = row[cells : cells + SCALARS]
+    colour, turns, swapped = meta[COLOUR], meta[TURNS], meta[SWAPPED] != 0
+    if meta[PLAYER] == TERMINAL:
+        return meta[OUTCOME], 0, 0, swapped
+    board, parent, touched = _placement_parts(row, cells)  # copies, in the narrow types quickest here
+    board, parent, touched = board.astype(np.uint8), parent.astype(np.int64), touched.astype(np.uint8)
+    empty = np.empty(cells, np.int64)
+    count = 0
+    for i in range(cells):
+        if board[i] == EMPTY:
+            empty[count] = i
+            count += 1
+    decisions, start = 0, turns
+    while count:  # ``legal``: the empty cells in order, then SWAP_SIDES where the pie rule offers it
+        index, seed = draw(seed, count + (turns == pie_turn and not swapped))
+        decisions += 1
+        turns += 1
+        if index == count:  # swap-sides: the same colour moves next, now seat 0's
+            swapped = True
+            continue
+        cell = empty[index]
+        for i in range(index, count - 1):
+            empty[i] = empty[i + 1]
+        count -= 1
+        if place_stone(board, n, goal, parent, touched, neighbours, sides, cell, colour):
+            return colour, decisions, turns - start, swapped
+        colour = 3 - colour
+    return outcome_at_end(board, 0, 0, n, goal, neighbours, sides), decisions, turns - start, swapped
 
 
 @njit(cache=True)

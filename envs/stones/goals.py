@@ -10,8 +10,8 @@ A game names its goal by a code (``Rules.kernel_goal``):
 - ``GOAL_COUNT``: no goal during play; more stones wins when neither side can move (Reversi).
 
 These functions search the board, so they are exact after any change, a stone given back
-included. Where stones are only ever added, the plain playout (``envs.stones.playout``) and
-the plain games' rows keep the same answer up to date in a union-find
+included. Where stones are only ever added, the plain games' rows and
+playouts (``envs.stones.compiled``) keep the same answer up to date in a union-find
 (``envs.stones.chains``, ``envs.stones.sides``) instead; the tests hold both to the same games.
 """
 

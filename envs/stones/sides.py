@@ -1,7 +1,7 @@
 """Chains touching sides, as a union-find whose roots hold the sides they touch (a goal like Y's).
 
 Neu-Y judges its goal by ``envs.kernels.chain_sides`` (a swap gives stones back); plain Y's rows
-(``envs.stones.compiled``) and playout (``envs.stones.playout``) keep this union-find, since
+and playout (``envs.stones.compiled``) keep this union-find, since
 stones are only ever added there.
 """
 
