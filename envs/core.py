@@ -195,9 +195,7 @@ class Game(abc.ABC):
         once ``cut`` turns have ended (a turn ends where the seat to play changes) and scores the
         position by ``heuristic_returns``. The game a compiled :meth:`random_playout` (and
         :meth:`cut_playout`) must play for the same seed (games without chance;
-        ``tests/test_scheduled_playouts.py``, ``tests/test_wall_block_playouts.py``,
-        ``tests/test_compiled_hop_chess.py``, ``tests/test_biqala_playouts.py``,
-        ``tests/test_push_go_playouts.py``)."""
+        ``tests/conformance.py`` checks it for every game)."""
         state, decisions, turns = state.copy(), 0, 0
         mover = self.to_play(state)
         while mover != TERMINAL:
