@@ -213,7 +213,11 @@ def main() -> None:
     except ImportError:
         has_open_spiel = False
 
-    print(f"{'game':<16}{'via':<10}{'games/s':>12}{'decisions/s':>14}{'turns/s':>12}")
+    def label_of(name: str) -> str:
+        return " ".join([name] + ([] if args.size is None else [str(args.size)]) + args.param)
+
+    width = max(16, 1 + max((len(label_of(name)) for name in args.games), default=0))  # a space after the longest label
+    print(f"{'game':<{width}}{'via':<10}{'games/s':>12}{'decisions/s':>14}{'turns/s':>12}")
 
     def show(name, via, row, shown, base_row, engine_row=None) -> None:  # label: the game's, as records name it
         notes = []
@@ -230,13 +234,15 @@ def main() -> None:
                 f"{label} {path}", "cost per whole turn", f"{base} {path}", base_row["turns/s"] / row["turns/s"]
             )
         note = f"  ({'; '.join(notes)})" if notes else ""
-        print(f"{shown:<16}{via:<10}{rate(row['games/s'])}{row['decisions/s']:>14.0f}{row['turns/s']:>12.0f}{note}")
+        print(
+            f"{shown:<{width}}{via:<10}{rate(row['games/s'])}{row['decisions/s']:>14.0f}{row['turns/s']:>12.0f}{note}"
+        )
 
     for name in sorted(args.games, key=lambda name: (name in BASE_GAME, name)):  # base games first
         params = ({} if args.size is None else {"size": args.size}) | extra
         game = make_game(name, **params)
         base = make_game(BASE_GAME[name], **params) if name in BASE_GAME else None
-        label = " ".join([name] + ([] if args.size is None else [str(args.size)]) + args.param)
+        label = label_of(name)
         row = engine_playouts(game, args.seconds, rng, clock)
         show(name, "engine", row, label, None if base is None else engine_playouts(base, args.seconds, rng, clock))
         kernel = kernel_playouts(game, args.seconds, rng, clock)
@@ -255,14 +261,14 @@ def main() -> None:
                     ours["decisions/s"] / theirs["decisions/s"],
                 )
             print(
-                f"{'':<16}{'openspiel':<10}{rate(theirs['games/s'])}{theirs['decisions/s']:>14.0f}"
+                f"{'':<{width}}{'openspiel':<10}{rate(theirs['games/s'])}{theirs['decisions/s']:>14.0f}"
                 f"{theirs['turns/s']:>12.0f}  (ours/theirs: {ratios}; pyspiel {spiel_name})"
             )
         env_row = env_playouts(GAMES[name][0], args.seconds, args.seed, params, clock)
         ratio = env_row["decisions/s"] / row["decisions/s"]
         records.add(f"{label} Gymnasium env", "decisions/s", f"{label} engine loop", ratio)
         print(
-            f"{'':<16}{'env':<10}{rate(env_row['games/s'])}{env_row['decisions/s']:>14.0f}"
+            f"{'':<{width}}{'env':<10}{rate(env_row['games/s'])}{env_row['decisions/s']:>14.0f}"
             f"{'':>12}  (env/engine {ratio:.2f}x)"
         )
         if args.mcts:
@@ -279,7 +285,7 @@ def main() -> None:
                     note=f"{fast * 1e3:.1f} vs {loop * 1e3:.1f} ms over {args.moves} positions",
                 )
             print(
-                f"{'':<16}{'mcts':<10}  mcts:{args.mcts} ms/move over {args.moves} positions: playout {fast * 1e3:.1f}{versus}"
+                f"{'':<{width}}{'mcts':<10}  mcts:{args.mcts} ms/move over {args.moves} positions: playout {fast * 1e3:.1f}{versus}"
             )
     if "odoku" in args.games:
         per_move = oracle_time_per_move(200, rng)

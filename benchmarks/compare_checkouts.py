@@ -60,9 +60,10 @@ def main() -> None:
             ratios.setdefault(row, []).append(new[row] / old[row])
     clock = "CPU" if args.cpu_time else "wall"
     print(f"new/old decisions per second ({clock} time), median of {args.rounds} alternating rounds")
-    print(f"{'game':<12}{'via':<9}{'median':>8}{'min':>8}{'max':>8}")
+    width = max([12] + [len(game) + 1 for game, _ in ratios])  # a space after the longest name
+    print(f"{'game':<{width}}{'via':<9}{'median':>8}{'min':>8}{'max':>8}")
     for (game, via), values in sorted(ratios.items()):
-        print(f"{game:<12}{via:<9}{statistics.median(values):>8.3f}{min(values):>8.3f}{max(values):>8.3f}")
+        print(f"{game:<{width}}{via:<9}{statistics.median(values):>8.3f}{min(values):>8.3f}{max(values):>8.3f}")
 
 
 if __name__ == "__main__":
