@@ -16,6 +16,7 @@ figure whose target is a lowest score by a sequential test (evaluate.py
 ``test=sprt``) between the target minus and plus ``--sprt-margin`` (or
 ``--sprt-low``, ``--sprt-high``), at error rates ``--sprt-alpha``, ``--sprt-beta``,
 in at most ``--sprt-cap`` games (the planned games); the others are measured as planned.
+A figure whose plan names its own test (a card on a text's board) is always decided by it.
 
 Each evaluation's files go to ``--out/NAME/FIGURE``, but a match figure's journal
 is kept in the zoo's folder, ``agents/net/zoo/journals/NAME/FIGURE.jsonl``, while the
@@ -99,7 +100,7 @@ def measure(
     for planned in planned_figures(card["game"]):
         if only and only not in planned.name:
             continue
-        test = sequential.test_for(planned) if sequential is not None else None
+        test = planned.test or (sequential.test_for(planned) if sequential is not None else None)
         command = planned.command(batch_games, test)
         if not (only or again) and any(f["name"] == planned.name and f["command"] == command for f in card["figures"]):
             log.info("%s: on the card already (--again measures it anew)", planned.name)

@@ -40,7 +40,13 @@ if str(ROOT) not in sys.path:  # the checkout's code, not another installed copy
 import yaml  # noqa: E402
 
 from agents.evaluation.report_page import headline, report_command  # noqa: E402
-from agents.evaluation.zoo_cards import board_note, default_changes, planned_figures, recipe_command  # noqa: E402
+from agents.evaluation.zoo_cards import (  # noqa: E402
+    board_note,
+    default_changes,
+    planned_figures,
+    recipe_command,
+    text_board_card,
+)
 from agents.net.zoo import ZOO_DIR, board_changes, read_card, weights_path, zoo_names  # noqa: E402
 from envs import CHANCE, GAMES, game_defaults, make_game  # noqa: E402
 from envs.board_view import board_svg  # noqa: E402
@@ -270,6 +276,9 @@ def zoo_section(name: str, game_cards: list[dict], zoo: Path) -> list[str]:
             if card.get("play")
             else ""
         )
+        text_board = text_board_card(card["game"])
+        if text_board is not None:
+            plays += f" Its card is decided on the text's board against `{text_board.baseline}`: {text_board.why}."
         lines += [
             f"`zoo:{card['name']}` ([its card](../../agents/net/zoo/{card['name']}.json)) plays `{name}({params})`: "
             f'`python evaluate.py mode=play game={name}{_overrides(default_changes(card))} "players=[human,zoo]"`.{where}{plays}',

@@ -243,15 +243,15 @@ def test_a_game_opens_against_its_zoo_network_which_plays_its_turns(browser, bas
 def test_a_game_whose_network_plays_another_board_opens_on_that_board(browser, base):
     size = "return document.querySelector(`#params input[name='size']`).value"
     options = "return [...document.querySelectorAll('#specs option')].map(o => o.value)"
-    ready(browser, base, "/play/hexxagon_1344")  # trained on side 5, not the text's side 9
-    assert script(browser, size) == "5" and "zoo" in script(browser, options)
+    ready(browser, base, "/play/progressive_amazons")  # trained on 10x10, not the text's 19x19
+    assert script(browser, size) == "10" and "zoo" in script(browser, options)
     labels = "return [...document.querySelectorAll('#specs option')].map(o => o.label)"
-    assert "zoo (size 5)" in script(browser, labels)  # the sizes its network was trained on
+    assert "zoo (size 10)" in script(browser, labels)  # the sizes its network was trained on
     assert script(browser, "return document.getElementById('seat1').value") == "zoo"
-    assert len(owners(browser)) == 61 and not browser.find_elements("css selector", "#zoo-board")
-    set_param(browser, "size", 9)
+    assert len(owners(browser)) == 100 and not browser.find_elements("css selector", "#zoo-board")
+    set_param(browser, "size", 19)
     browser.find_element("css selector", "#zoo-board").click()
-    assert script(browser, size) == "5"
+    assert script(browser, size) == "10"
 
     ready(browser, base, "/play/four_way_walls")  # its network also differs in a rule: two walls a side
     walls = "return document.querySelector(`#params input[name='walls']`).value"
@@ -297,7 +297,8 @@ def test_the_games_are_listed_by_name_with_a_picture_and_their_networks_strength
     assert [(name, title) for name, title, _, _ in games] == [(name, game_title(name)) for name in GAMES]
     entries = {name: (strength, cells) for name, _, strength, cells in games}
     assert entries["biqala"][0] == "zoo network: 93.5% vs mcts:1600"
-    assert entries["hexxagon_1344"] == ("zoo network (size 5): 94.5% vs mcts:1600", 61)  # the board it opens on
+    assert entries["progressive_amazons"] == ("zoo network (size 10): 92.0% vs mcts:1600", 100)  # the board it opens on
+    assert entries["hexxagon_1344"] == ("zoo network (sizes 5 and 9): 100.0% vs mcts:400", 217)  # the text's board
     assert entries["hop_chess"] == ("no zoo network: mcts:100 plays", 64)
     assert all(cells > 0 for _, cells in entries.values())
     assert browser.title == "neuzero: the games"

@@ -309,15 +309,17 @@ def test_the_games_list_names_the_board_each_zoo_network_plays(client):
     assert zoo["odoku"] == {"board": {}, "sizes": [], "strength": "49.5% vs mcts:1600"}
     assert zoo["nex"] == {"board": {"size": 11}, "sizes": [11], "strength": "100.0% vs mcts:1600"}
     assert zoo["hop_chess"] is None
-    assert zoo["hexxagon_1344"]["board"] == {"size": 5}  # trained on side 5, not the text's side 9
+    assert zoo["progressive_amazons"]["board"] == {"size": 10}  # trained on 10x10, not the text's 19x19
     assert zoo["four_way_walls"]["board"] == {"size": 5, "walls": 2}  # and a rule that differs at that size
-    refused = error(post(client, "/api/new", game="hexxagon_1344", params={}, seats=["human", "zoo"]), 400)
+    assert zoo["hexxagon_1344"] == {"board": {"size": 9}, "sizes": [5, 9], "strength": "100.0% vs mcts:400"}
+    refused = error(post(client, "/api/new", game="progressive_amazons", params={}, seats=["human", "zoo"]), 400)
     assert refused.endswith(
-        "hexxagon_1344.pt was trained on hexxagon_1344 at size 5, not at the size asked, 9; "
-        "zoo:hexxagon_1344@any plays it at any size, untrained there (zero-shot)"
+        "progressive_amazons.pt was trained on progressive_amazons at size 10, not at the size asked, 19; "
+        "zoo:progressive_amazons@any plays it at any size, untrained there (zero-shot)"
     )
-    view = new(client, game="hexxagon_1344", params=zoo["hexxagon_1344"]["board"], seats=("human", "zoo"))
-    assert len(view["board"]["cells"]) == 61 and not view["over"]
+    board = zoo["progressive_amazons"]["board"]
+    view = new(client, game="progressive_amazons", params=board, seats=("human", "zoo"))
+    assert len(view["board"]["cells"]) == 100 and not view["over"]
 
 
 def hex_of_sizes(sizes: list[int], directory, monkeypatch) -> None:

@@ -1,6 +1,7 @@
 """The zoo: every shipped network loads, plays legally and beats random; every card is
 complete and its commands compose; a network refuses any other game, rules or size."""
 
+import dataclasses
 import json
 import shlex
 import shutil
@@ -17,8 +18,11 @@ from hydra import compose, initialize_config_dir
 import envs
 from agents.evaluation.modes import evaluate
 from agents.evaluation.runner import play_game, play_games
+from agents.evaluation.sprt import SPRT
 from agents.evaluation.zoo_cards import (
     CONFIGS,
+    TEXT_BOARD_CARDS,
+    TEXT_BOARD_TEST,
     PlannedFigure,
     batch_games_of,
     default_changes,
@@ -279,9 +283,37 @@ def test_a_card_on_another_board_measures_and_names_that_board():
         "'players=[zoo:four_way_walls,mcts:400]' games=200"
     )
     assert board_changes({"name": "biqala", "params": dict(make_game("biqala").info.params)}) == {}
-    scheduled = read_card("hexxagon_1344")
-    assert default_changes(scheduled) == {"size": 5} and default_changes(read_card("hexxagon")) == {}
-    assert "  board: size=5 (default 9); it refuses the default board" in format_card(scheduled).splitlines()
+    smaller = read_card("progressive_amazons")
+    assert default_changes(smaller) == {"size": 10} and default_changes(read_card("hexxagon")) == {}
+    assert "  board: size=10 (default 19); it refuses the default board" in format_card(smaller).splitlines()
+    # trained across sides 5 and 9: on its text's side-9 board, which it plays
+    assert default_changes(read_card("hexxagon_1344")) == {}
+
+
+def test_a_card_on_its_texts_board_is_decided_by_the_sequential_test_against_its_baseline():
+    side_9 = {"name": "hexxagon_1344", "params": dict(make_game("hexxagon_1344").info.params)}
+    decided, raw = planned_figures(side_9)
+    assert decided.test == TEXT_BOARD_TEST and decided.sequential and decided.goal == (">=", 0.9)
+    assert decided.command() == (
+        "python evaluate.py game=hexxagon_1344 game.size=9 'players=[zoo:hexxagon_1344,mcts:400]' games=120 "
+        "test=sprt sprt.low=0.85 sprt.high=0.95 sprt.alpha=0.05 sprt.beta=0.05"
+    )
+    assert raw.command() == (
+        "python evaluate.py game=hexxagon_1344 game.size=9 'players=[zoo:hexxagon_1344:0,mcts:400]' games=20"
+    )
+    assert raw.test is None and raw.goal is None
+    # the smaller board keeps the full plan; a long game's baseline cuts its rollouts
+    side_5 = {"name": "hexxagon_1344", "params": dict(make_game("hexxagon_1344", size=5).info.params)}
+    assert [p.name for p in planned_figures(side_5)] == [
+        "score vs mcts:400",
+        "score vs mcts:1600",
+        "raw network (no search) vs mcts:400",
+    ]
+    hop_chess = planned_figures({"name": "hop_chess", "params": dict(make_game("hop_chess").info.params)})
+    assert [p.name for p in hop_chess] == ["score vs hmcts:400", "raw network (no search) vs hmcts:400"]
+    assert set(TEXT_BOARD_CARDS) <= set(envs.GAMES)
+    why = TEXT_BOARD_CARDS["hexxagon_1344"].why
+    assert f"  baseline: {why}" in format_card(read_card("hexxagon_1344")).splitlines()
 
 
 def test_recipe_commands_for_the_missing_networks():
@@ -412,6 +444,22 @@ def test_a_card_measurement_continues_from_a_fresh_clone_to_the_verdict_of_one_r
     assert "sequential test: SPRT on seat-swapped pairs, <= 0.3 against >= 0.7, alpha 0.05, beta 0.05, cap 40" in text
 
 
+def test_a_figure_that_plans_its_own_test_is_always_decided_by_it(tmp_path, monkeypatch):
+    planned = dataclasses.replace(CHEAP_FIGURE, test=SPRT(0.3, 0.7, 0.05, 0.05, 40))
+    script = load_script("benchmarks/zoo_measure.py")
+    monkeypatch.setattr(script, "planned_figures", lambda game: [planned])
+    monkeypatch.setattr("agents.evaluation.zoo_cards.planned_figures", lambda game: [planned])
+    card = {**read_card("hex"), "figures": []}
+    for folder, sequential in (("plain", None), ("asked", script.Sequential(margin=0.1))):
+        (tmp_path / folder).mkdir()
+        card_path("hex", tmp_path / folder).write_text(json.dumps(card))
+        [figure] = script.measure("hex", None, 1, tmp_path / "out", directory=tmp_path / folder, sequential=sequential)
+        assert figure["command"] == planned.command() and figure["command"].endswith(
+            "games=40 test=sprt sprt.low=0.3 sprt.high=0.7 sprt.alpha=0.05 sprt.beta=0.05"
+        )
+        assert figure["sprt"]["decision"] == "high" and figure["games"] < 40
+
+
 def test_a_sequential_figure_that_contradicts_its_test_is_refused():
     figure = {
         "name": "score vs mcts:1600",
@@ -469,8 +517,9 @@ def test_mode_zoo_prints_the_cards_and_the_missing_games(tmp_path):
     assert "python train.py game=hop_chess" in text
     on_default_board = {read_card(n)["game"]["name"] for n in NAMES if not default_changes(read_card(n))}
     assert sorted(document["missing"]) == sorted(set(envs.GAMES) - on_default_board)
-    assert "hexxagon_1344" in document["missing"]  # its network plays side 5, not the default side 9
-    assert "(zoo:hexxagon_1344 plays size=5 (default 9); it refuses the default board)" in text
+    assert "progressive_amazons" in document["missing"]  # its network plays 10x10, not the default 19x19
+    assert "(zoo:progressive_amazons plays size=10 (default 19); it refuses the default board)" in text
+    assert "hexxagon_1344" not in document["missing"]  # trained across sides 5 and 9, the default
 
 
 def test_export_writes_the_network_alone_and_the_training_part_of_its_card(tmp_path, monkeypatch):

@@ -6,7 +6,11 @@ it (issue 36): the zoo network's score against ``mcts:400`` and ``mcts:1600``
 over 200 games, seats alternating (duplicate matches for a game with a chance
 setup at its start: Sudoku Moyo's puzzle), its raw network against ``mcts:400``,
 and for Odoku the regret per move against the oracle from each seat.
-:func:`read_figure` turns an evaluation's ``results.json`` document into a
+A card on a text's own board that such matches would take days of one core to
+measure (:data:`TEXT_BOARD_CARDS`) carries two figures instead, against one
+baseline named with its reason: the network's score decided by
+:data:`TEXT_BOARD_TEST` (at least 0.90), and its raw network's over
+:data:`TEXT_BOARD_RAW_GAMES` games. :func:`read_figure` turns an evaluation's ``results.json`` document into a
 card's figure; ``benchmarks/zoo_measure.py`` runs the commands and writes the
 figures. :func:`zoo_listing` is what ``python evaluate.py mode=zoo`` prints: every
 card, then every registered game that has no network on its default board, with
@@ -37,13 +41,16 @@ SUDOKU_CEILING = 0.665
 
 @dataclass(frozen=True)
 class PlannedFigure:
-    """A figure a card carries: what ``evaluate.py`` overrides measure it, how to read it and its target."""
+    """A figure a card carries: what ``evaluate.py`` overrides measure it, how to read it and its target;
+    ``test``: the sequential test that always decides it (else it is played as planned, or decided by
+    the test ``zoo_measure.py --sprt`` asks)."""
 
     name: str
     overrides: tuple[str, ...]
     reads: tuple[str, str, str]  # ("score", SPEC, OPPONENT): a match row; ("regret", SPEC, SEAT): mode=odoku
     target: str
     goal: tuple[str, float] | None  # (">=" or "<=", bound); None: reported, no target
+    test: SPRT | None = None
 
     def command(self, batch_games: int = 1, test: SPRT | None = None) -> str:
         """The command that measures it; ``batch_games``: its games played in lockstep groups of
@@ -53,6 +60,7 @@ class PlannedFigure:
 
     def overrides_for(self, batch_games: int = 1, test: SPRT | None = None) -> tuple[str, ...]:
         overrides = self.overrides
+        test = test or self.test
         if test is not None:
             overrides = tuple(o for o in overrides if not o.startswith("games=")) + (
                 f"games={test.cap}",
@@ -79,11 +87,78 @@ def has_chance_setup(name: str) -> bool:
     return name == "sudoku_moyo"
 
 
+@dataclass(frozen=True)
+class TextBoardCard:
+    """How the card of a network on its text's own board is decided: against ``baseline``, for ``why``."""
+
+    baseline: str
+    why: str
+
+
+# The texts' boards where plain MCTS's 200-game matches (against mcts:400 and mcts:1600) would take
+# days of one core (benchmarks/zoo_card_cost.py estimates them): such a card is decided by a
+# sequential test against one baseline. Plain MCTS's random rollouts cost as many moves as a game
+# has left; where even 60 games of mcts:400 would take most of a day, the baseline is hmcts:400, whose
+# rollouts stop after four turns and are scored by the game's heuristic (docs/search.md).
+_PLAIN = (
+    "mcts:400, as on the smaller boards' cards: the test's games against it (about 60 for a network "
+    "scoring 0.97) fit in a few hours of one core"
+)
+_CUT = "hmcts:400 (rollouts cut after four turns, scored by {}): a move of mcts:400 takes seconds on this board; {}"
+TEXT_BOARD_CARDS = {
+    "progressive_amazons": TextBoardCard("mcts:400", _PLAIN),
+    "hexxagon_1344": TextBoardCard("mcts:400", _PLAIN),
+    "send_it": TextBoardCard("mcts:400", _PLAIN),
+    "blockdance": TextBoardCard("mcts:400", _PLAIN),
+    "four_way_walls": TextBoardCard(
+        "hmcts:400",
+        _CUT.format(
+            "the steps each side has to go", "on the 5x5 board it beat mcts:400 in 18 of 20 games (docs/results.md)"
+        ),
+    ),
+    "hop_chess": TextBoardCard(
+        "hmcts:400", _CUT.format("material", "hmcts:100 beat mcts:100 in 3 of 4 games (docs/results.md)")
+    ),
+}
+# decides ">= 0.90"; a cap of 120 games keeps both error rates within 0.05 (benchmarks/sprt_games.py --cap 120)
+TEXT_BOARD_TEST = SPRT(low=0.85, high=0.95, alpha=0.05, beta=0.05, cap=120)
+TEXT_BOARD_RAW_GAMES = 20
+
+
+def text_board_card(game: dict) -> TextBoardCard | None:
+    """How a card for ``game`` on its text's board is decided; None where the full plan serves
+    (the game is not among :data:`TEXT_BOARD_CARDS`, or ``game`` is another board than its default)."""
+    plan = TEXT_BOARD_CARDS.get(game["name"])
+    defaults = game_defaults(game["name"])
+    on_default = all(defaults.get(key) == value for key, value in board_changes(game).items())
+    return plan if plan is not None and on_default else None
+
+
 def planned_figures(game: dict) -> list[PlannedFigure]:
     """The figures of a card for ``game`` (``{"name", "params"}``, as on the card)."""
     name = game["name"]
     base = [f"game={name}"] + [f"game.{key}={_override_text(value)}" for key, value in board_changes(game).items()]
     zoo, raw = f"zoo:{name}", f"zoo:{name}:0"
+    text_board = text_board_card(game)
+    if text_board is not None:
+        baseline, test = text_board.baseline, TEXT_BOARD_TEST
+        return [
+            PlannedFigure(
+                f"score vs {baseline}",
+                (*base, f"players=[{zoo},{baseline}]", f"games={test.cap}"),
+                ("score", zoo, baseline),
+                f">= {STRONG:.2f} by the sequential test (<= {test.low:g} against >= {test.high:g})",
+                (">=", STRONG),
+                test,
+            ),
+            PlannedFigure(
+                f"raw network (no search) vs {baseline}",
+                (*base, f"players=[{raw},{baseline}]", f"games={TEXT_BOARD_RAW_GAMES}"),
+                ("score", raw, baseline),
+                "none set (reported)",
+                None,
+            ),
+        ]
     chance_setup = has_chance_setup(name)
     match = [f"games={SCORE_GAMES}"] + (["duplicate=true"] if chance_setup else [])
     small_board = name in ("neuy", "y")
@@ -249,6 +324,7 @@ def format_card(card: dict) -> str:
             if "sizes" in card
             else []
         ),
+        *([f"  baseline: {text_board.why}"] if (text_board := text_board_card(card["game"])) else []),
         *(
             [f"  plays with: {', '.join(f'{k}={v}' for k, v in card['play'].items())} (changed from its training's)"]
             if card.get("play")

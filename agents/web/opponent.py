@@ -27,7 +27,7 @@ log = logging.getLogger("agents.web")
 FALLBACK = "mcts:400"
 FALLBACKS = {"odoku": "oracle", "hop_chess": "mcts:100", "blockdance": "mcts:200"}
 PLAYERS = {"mcts": "plain MCTS, {} random rollouts a move", "oracle": "Odoku's exact perfect player"}
-_SCORE = re.compile(r"score vs (mcts:(\d+))")
+_SCORE = re.compile(r"score vs (h?mcts:(\d+))")  # hmcts: a text's board's baseline (agents.evaluation.zoo_cards)
 
 
 @dataclass(frozen=True)
