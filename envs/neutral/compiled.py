@@ -36,7 +36,7 @@ from numba import njit
 from envs.compiled import register
 from envs.core import TERMINAL
 from envs.kernels import EMPTY, FIRST, GOAL_CHAIN, NEUTRAL, SECOND, draw, nth
-from envs.stones.chains import EXACT, STALE, UNTRACKED, joined, link
+from envs.stones.chains import STALE, UNTRACKED, joined, link
 from envs.stones.compiled import (
     CHOSEN,
     COLOUR,
@@ -359,49 +359,50 @@ def play(context, row, seed):
     board = np.empty(cells, np.uint8)
     counts = np.zeros(5, np.int64)  # empty, colour 1, colour 2, neutral, off the board
     rows = np.zeros((5, n), np.int64)  # the same per board row
-    touch = np.zeros(cells, np.int64)  # AdNeuVersi: the non-empty cells around each cell
+    touch = np.zeros(cells if adjacent else 0, np.int64)  # AdNeuVersi: the filled cells around each cell
     for i in range(cells):
         board[i] = row[i]
         counts[row[i]] += 1
         rows[row[i], i // n] += 1
     parents = np.empty((3, cells + 4), np.int64)  # row c: colour c's union-find
     sets = np.full(3, UNTRACKED)  # per colour: UNTRACKED, EXACT or STALE
-    starts = np.empty(cells, np.int64)
+    room = cells if capturing or adjacent else 0  # the scratch of captures and adjacency, else none
+    starts = np.empty(room, np.int64)
     touching = 0  # AdNeuVersi: the empty cells with a non-empty one around
     if adjacent:
         touching = touching_into(board, n, starts)
         for i in range(cells):
             if board[i] != EMPTY:
                 _stone_touches(board, n, touch, i)
-    work = (np.empty(cells, np.int64), np.empty(cells, np.uint8), np.empty(4 * n, np.int64))
+    work = (np.empty(room, np.int64), np.empty(room, np.uint8), np.empty(4 * n if capturing else 0, np.int64))
     decisions, start = 0, turns
     drop = swap = True
     while True:
-        count = pie = 0
+        pie = 0
         if phase == START:
-            count = start_count(
-                board, n, colour, counts[EMPTY], counts[NEUTRAL], counts[colour], capturing, starts, work
-            )
-            if count == 0:  # a pass where the other side has a turn, else the end
-                other = 3 - colour
-                if start_count(board, n, other, counts[EMPTY], counts[NEUTRAL], counts[other], capturing, starts, work):
-                    _, seed = draw(seed, 1)
-                    decisions += 1
-                    turns += 1
-                    colour = other
-                    continue
-                break
             drop, swap, _, _ = turn_starts(counts[EMPTY], counts[NEUTRAL], counts[colour], capturing)
             pie = 1 if turns == pie_turn and not swapped else 0
         first, second, skip, skip_too = offered(
             phase, colour, counts[EMPTY], counts[NEUTRAL], counts[colour], chosen, chosen_too, capturing, adjacent
         )
-        if first >= 0:  # else at a turn's start with captures: the starts counted above
+        if first >= 0:
             count = counts[first] + (counts[second] if second != first else 0) - (skip >= 0) - (skip_too >= 0)
         elif phase == DROP_NEUTRAL:
             count = touching
-        elif phase == SWAP_SECOND:
+        else:
             count = picked_into(board, n, phase, colour, starts, work)
+        if count == 0:  # no turn for the mover: a pass where the other side has one, else the end
+            other = 3 - colour
+            others = start_count(
+                board, n, other, counts[EMPTY], counts[NEUTRAL], counts[other], capturing, starts, work
+            )
+            if others == 0:
+                break
+            _, seed = draw(seed, 1)
+            decisions += 1
+            turns += 1
+            colour = other
+            continue
         index, seed = draw(seed, count + pie)
         decisions += 1
         if index == count:  # swap-sides: the same colour moves next, now the other seat's
@@ -409,8 +410,11 @@ def play(context, row, seed):
             turns += 1
             continue
         if first >= 0:
-            for cell in (min(skip, skip_too), max(skip, skip_too)):  # ranks among all, skipped cells counted
-                if cell >= 0 and index >= _row_rank(board, n, rows, first, cell):
+            if skip >= 0:  # ranks among all, the skipped cells counted
+                low, high = min(skip, skip_too), max(skip, skip_too)
+                if index >= _row_rank(board, n, rows, first, low):
+                    index += 1
+                if index >= _row_rank(board, n, rows, first, high):
                     index += 1
             cell = _row_nth(board, n, rows, first, second, index)
         elif phase == DROP_NEUTRAL:
@@ -425,10 +429,10 @@ def play(context, row, seed):
         _set(board, n, counts, rows, cell, value)
         if was_empty and adjacent:
             touching += _stone_touches(board, n, touch, cell)
-        if goal == GOAL_CHAIN:
-            if value == colour and sets[colour] != UNTRACKED:
+        if goal == GOAL_CHAIN and sets[colour] != UNTRACKED:
+            if value == colour:
                 link(board, n, parents[colour], neighbours, cell)
-            elif not was_empty and sets[colour] == EXACT:  # a stone given back
+            elif not was_empty:  # a stone given back
                 sets[colour] = STALE
         if phase == START:
             chosen = cell
