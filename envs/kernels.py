@@ -3,8 +3,7 @@ codes the generic playouts dispatch on, the playouts' random numbers, a union-fi
 the chain search by which Hex and Y judge their goals.
 
 Each game's own kernels sit beside its rules: ``envs.stones.chains`` (Hex's union-find),
-``envs.stones.sides`` (Y's), ``envs.stones.lines`` (lines), ``envs.stones.flanking`` (captures), ``envs.neutral.kernels``
-(the neutral games' end-game rule and playouts), and each other game's in its own folder
+``envs.stones.sides`` (Y's), ``envs.stones.lines`` (lines), ``envs.stones.flanking`` (captures), and each other game's in its own folder
 (``envs.games.NAME.kernels``, ``envs.games.NAME.playout``: the random playout over the game's own
 arrays). The stone games' read the board as their rows hold it (``envs.stones.compiled``: the
 values below), the scheduled games' rows (``envs.schedule.rows``: ``envs.schedule.moves``'

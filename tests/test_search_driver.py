@@ -25,7 +25,7 @@ from envs import compiled as rules
 from envs import make_game
 from envs.core import CHANCE, TERMINAL
 from envs.kernels import playout_seed
-from envs.neutral.kernels import START
+from envs.neutral.compiled import START
 
 torch.set_num_threads(1)  # tiny batches: threads only contend on the shared CPU
 

@@ -35,7 +35,7 @@ import re
 from envs.core import IllegalActionError, NotationError, turn_text
 from envs.kernels import EMPTY, NEUTRAL, OFF_BOARD
 from envs.neutral import compiled
-from envs.neutral.kernels import DROP_NEUTRAL, START, SWAP_GIVE, SWAP_SECOND
+from envs.neutral.compiled import DROP_NEUTRAL, START, SWAP_GIVE, SWAP_SECOND
 from envs.stones.rules import Rules, StoneGame, StoneState
 
 _SWAP_WORD = re.compile(r"^([a-z][0-9]{1,2})([a-z][0-9]{1,2})$")

@@ -2,7 +2,7 @@
 
 Where stones are only ever added (plain Hex: the rows and playouts of
 ``envs.stones.compiled``) Hex keeps its chains in this union-find, so that a join is one
-comparison; the neutral playout (``envs.neutral.kernels``) keeps one per colour that a give-back
+comparison; the neutral playout (``envs.neutral.compiled.play``) keeps one per colour that a give-back
 leaves stale. Where a stone can be given back (the neutral rows) the goal is judged by the chain
 search ``envs.kernels.chain_sides``. In a union-find
 over ``n * n + 4`` nodes cell ``c`` is node ``c``, and colour ``k``'s two edges are nodes
