@@ -361,9 +361,7 @@ def descend_wave(context, tree, walks, work, draws, progress, need, c_puct, fpu_
     """A wave's selection: every root's first child chosen by :func:`choose`, the walks of
     :func:`descend`, then the new decision leaves' planes (:func:`observe_leaves`) where
     ``walks`` has room for them."""
-    if progress[PHASE] == CHOOSE:
-        choose(tree, walks, halvings)
-        progress[PHASE], progress[INDEX] = DESCEND, 0
+    choose(tree, walks, halvings, progress)
     status = descend(context, tree, walks, work, draws, progress, need, c_puct, fpu_reduction, expect)
     if status == DONE and walks[6].shape[0]:
         observe_leaves(context, tree, walks, work[0])
@@ -371,11 +369,16 @@ def descend_wave(context, tree, walks, work, draws, progress, need, c_puct, fpu_
 
 
 @njit(cache=True)
-def choose(tree, walks, halvings):
-    """Each root's child for the wave into ``firsts`` by its sequential halving (``halvings``:
-    ``RootHalvings.arrays``; none for no root: PUCT's throughout)."""
+def choose(tree, walks, halvings, progress):
+    """At a wave's CHOOSE phase: each root's child for the wave into ``firsts`` by its
+    sequential halving (``halvings``: ``RootHalvings.arrays``; none for no root: PUCT's
+    throughout), and the wave on to DESCEND from its first root. In any other phase (a kernel
+    called again after Python made room) the children stand chosen."""
+    if progress[PHASE] != CHOOSE:
+        return
     if halvings[0].shape[0]:
         choose_children(tree[0], tree[1], tree[2], walks[0], walks[5], halvings)
+    progress[PHASE], progress[INDEX] = DESCEND, 0
 
 
 @njit(cache=True)
@@ -611,9 +614,7 @@ def run(
     ones = np.ones(1)
     value, sample = np.zeros(tree[1].shape[1]), np.zeros(tree[1].shape[1])
     while progress[WAVE] < last:
-        if progress[PHASE] == CHOOSE:
-            choose(tree, walks, halvings)
-            progress[PHASE], progress[INDEX] = DESCEND, 0
+        choose(tree, walks, halvings, progress)
         if progress[PHASE] == DESCEND:
             status = descend(context, tree, walks, work, draws, progress, need, c_puct, fpu_reduction, expect)
             if status != DONE:
