@@ -1,7 +1,6 @@
-"""What every scheduled game shares whichever engine runs its rules (``envs.schedule.game``'s
-compiled rows, or :mod:`envs.schedule.mutator`'s Python): the ``GameInfo`` of its rules and
-schedule, and what a person reads and types: notation both ways, text, the board's view,
-the words of an illegal move, symmetries.
+"""What every scheduled game (``envs.schedule.game.TurnGame``) shares beside its kernels: the
+``GameInfo`` of its rules and schedule, and what a person reads and types: notation both ways,
+text, the board's view, the words of an illegal move, symmetries.
 
 A state here has ``board``, ``player``, ``turn``, ``moves_left``, ``partial``, ``origins``,
 ``placed`` and ``result``; the rules are an ``envs.schedule.moves.BoardRules``.
