@@ -53,7 +53,7 @@ from envs.board_view import board_svg  # noqa: E402
 from envs.compiled import rules_module  # noqa: E402
 from envs.kit import RowGame  # noqa: E402
 from envs.neutral.mutator import NeutralGame  # noqa: E402
-from envs.schedule.base import ScheduledBase  # noqa: E402
+from envs.schedule.game import TurnGame  # noqa: E402
 from envs.stones.rules import StoneGame  # noqa: E402
 
 RULES = "docs/rules"  # the rule sources, relative to a checkout's root
@@ -64,7 +64,7 @@ GENERATED = "<!-- Written by python docs/make_game_pages.py from the code and {s
 # the frameworks a game may be built on, most specific first: (class, what it is, its page under docs/)
 FRAMEWORKS = (
     (NeutralGame, "the neutral mutator", "rules.md#the-neutral-mutator"),
-    (ScheduledBase, "the turn-schedule mutator", "rules.md#the-turn-schedule-mutator"),
+    (TurnGame, "the turn-schedule mutator", "rules.md#the-turn-schedule-mutator"),
     (StoneGame, "the stone games' framework", "games.md"),
     (RowGame, "the rules-once kit: its compiled rules are its engine", "architecture.md#add-your-game"),
 )

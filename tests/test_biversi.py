@@ -1,7 +1,7 @@
 """Biversi (docs/games/biversi.md): the text's sample replayed to its printed board, hand-made
 positions for each rule (flips round the edges, the section rule, the 1222 quota, a turn cut
 short, the forced pass, the end and the count), and random games against an independent reading
-of the rules (plain modular arithmetic, not the engine's tiling)."""
+of the rules (plain modular arithmetic, not the kernels' neighbour tables)."""
 
 from pathlib import Path
 
@@ -15,7 +15,9 @@ from hypothesis import strategies as st
 
 import envs  # noqa: F401  (registers the ids)
 from envs import IllegalActionError, NotationError, make_game
+from envs.games.biversi import kernels
 from envs.records import parse_header, read_record
+from envs.schedule import rows
 from envs.schedule.moves import EMPTY, PIECE
 
 DATA = Path(__file__).parent / "data"
@@ -58,6 +60,17 @@ def cell(game, name):
 
 def names(game, cells):
     return [game.rules.cell_name(c) for c in cells]
+
+
+def placements(game, board, seat, placed=()):
+    """The cells ``kernels.placements`` offers ``seat`` on ``board`` in a turn that has placed on
+    ``placed`` (the cells must hold ``seat``'s stones)."""
+    row = rows.start_row(board, game.schedule.counts, seat, 0, game.row_extra(board))
+    fields = 2 * len(board)
+    row[fields + rows.PLACED_COUNT] = len(placed)
+    row[fields + rows.PLACED : fields + rows.PLACED + len(placed)] = placed
+    out = np.empty(len(board), np.int64)
+    return out[: kernels.placements(game.context, row, PIECE[seat], len(placed), out)].tolist()
 
 
 def stones(game, board, seat):
@@ -282,7 +295,7 @@ def test_while_apart_a_turns_two_placements_go_one_into_each_section():
     game.apply(state, cell(game, "d4"))
     second = names(game, game.legal_actions(state))
     assert second and all(w[0] in "efghij" for w in second)  # only next to the parallel section
-    assert "b4" in names(game, game.rules.placements(state.board, 1))  # legal by flanking ...
+    assert "b4" in names(game, placements(game, state.board, 1))  # legal by flanking ...
     with pytest.raises(IllegalActionError, match="not in the section this turn has still to play in"):
         game.apply(state, cell(game, "b4"))  # ... but in the section the turn has played in
 
@@ -354,7 +367,7 @@ def test_the_8_maps_of_the_square_map_the_legal_placements():
             for symmetry in game.symmetries():
                 board = symmetry.obs(state.board.reshape(1, 8, 8).astype(np.float32)).reshape(-1).astype(np.int8)
                 placed = [int(symmetry.action_perm[c]) for c in state.placed]
-                mapped = game.rules.options(board, state.player, (), None, tuple(placed))
+                mapped = placements(game, board, state.player, placed)
                 assert mapped == sorted(int(symmetry.action_perm[a]) for a in legal), symmetry.name
             checked += 1
         game.apply(state, int(rng.choice(legal)))
@@ -492,28 +505,26 @@ def test_thousands_of_random_games_follow_the_rules():
 
 
 def test_the_compiled_placements_and_flips_equal_the_reference_on_thousands_of_random_positions():
-    """``BiversiRules.options``, ``apart`` and ``play`` (the playout's compiled ``legal_cells``,
-    ``section_count`` and ``place``) against the reference on random boards, not only reachable
-    ones: any number of sections, a random seat and a random set of the mover's stones as the
-    turn's placements so far, every size class, both settings."""
+    """``kernels.placements``, ``BiversiRules.apart`` and ``kernels.flips`` against the reference
+    on random boards, not only reachable ones: any number of sections, a random seat and a random
+    set of the mover's stones as the turn's placements so far, every size class, both settings."""
     rng = np.random.default_rng(7)
     apart = 0
     for k in range(3000):
         size, must_flank = (6, 8, 10, 12)[k % 4], bool(k % 3)
-        rules = make_game("biversi", size=size, must_flank=must_flank).rules
+        game = make_game("biversi", size=size, must_flank=must_flank)
         board = rng.choice(np.array([EMPTY, *PIECE], np.int8), size * size, p=[0.6, 0.2, 0.2])
         seat = int(rng.integers(2))
         mine = np.flatnonzero(board == PIECE[seat])
         placed = [int(c) for c in rng.choice(mine, min(len(mine), int(rng.integers(3))), replace=False)]
         expected = reference_options(board, size, seat, placed, must_flank)
-        assert rules.options(board, seat, (), None, tuple(placed)) == expected, k
-        assert rules.placements(board, seat) == reference_options(board, size, seat, [], must_flank), k
-        assert rules.apart(board) == (len(reference_groups(board, size)) >= 2), k
+        assert placements(game, board, seat, placed) == expected, k
+        assert placements(game, board, seat) == reference_options(board, size, seat, [], must_flank), k
+        assert game.rules.apart(board) == (len(reference_groups(board, size)) >= 2), k
         for cell_ in expected[:2]:  # and each placement flips what the reference flips
-            after, played = board.copy(), board.copy()
-            after[list(reference_flips(board, size, cell_, PIECE[seat])) + [cell_]] = PIECE[seat]
-            rules.play(played, seat, (), cell_)
-            assert np.array_equal(played, after), k
+            flipped = np.empty(8 * size, np.int64)
+            count = kernels.flips(board, game.rules.neighbours, cell_, PIECE[seat], flipped)
+            assert set(flipped[:count].tolist()) == reference_flips(board, size, cell_, PIECE[seat]), k
         apart += bool(placed) and len(reference_groups(board, size)) >= 2
     assert apart > 300  # the section rule is exercised, not only the flanking
 

@@ -21,7 +21,6 @@ from test_biversi import BiversiReading
 from test_blockdance import random_start
 from test_compiled_amazons import CONFIGS as AMAZONS_CONFIGS
 from test_compiled_amazons import same_state as amazons_same_state
-from test_compiled_biversi import same_state as biversi_same_state
 from test_compiled_block_walls import GAMES as WALLS_CONFIGS
 from test_compiled_hop_chess import BEGUN as HOP_CHESS_BEGUN
 from test_compiled_hop_chess import CONFIGS as HOP_CHESS_CONFIGS
@@ -56,7 +55,6 @@ READINGS = {
 SAME_STATE = {
     "amazons": amazons_same_state,
     "progressive_amazons": amazons_same_state,
-    "biversi": biversi_same_state,
 }
 # rare rules a game's playouts must start from too (beyond a turn begun)
 MARKS = {"push_go": (*PUSH_GO_RARE_RULES, stands_twice), "biqala": BIQALA_RARE_RULES, "hop_chess": HOP_CHESS_BEGUN}

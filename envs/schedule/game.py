@@ -1,26 +1,30 @@
 """A scheduled game whose engine is its compiled rows (``envs.schedule.rows``): the rules are
 the game's kernels (``envs.games.NAME.kernels``), ``envs.kit.RowGame`` plays them, and the
 state is the row (:class:`TurnState`, whose properties read it). What a person reads and
-types comes from ``envs.schedule.base`` and the game's ``BoardRules``.
+types (notation both ways, text, the board's view, the words of an illegal move) is
+:class:`TurnGame`'s over the game's ``BoardRules``.
 
 The turns (docs/rules.md, the turn-schedule mutator): a turn of seat ``s`` holds
 ``schedule.moves(turn)`` moves, every move one to three micro-steps, each one action; with
 ``restricted`` a move starts only from a piece that stood where it stands at the start of the
 turn; a turn whose quota cannot be filled ends after the moves it has; a seat with no move at
-the start of its turn ends the game; where the rules allow it (Send It) PASS ends the turn
+the start of its turn ends the game, or, where the rules say so (Biversi), passes while the
+other seat has a move; where the rules allow it (Send It) PASS ends the turn
 after any whole move, and two passed turns in a row end the game.
 """
 
 from __future__ import annotations
 
+from typing import Sequence
+
 import numpy as np
 
-from envs.core import Game
+from envs.core import Game, GameInfo, IllegalActionError, NotationError, Symmetry, turn_text
 from envs.kernels import CUT, OUTCOME_RETURNS, playout_seed
 from envs.kit import RowGame, RowState, bound, row_field
 from envs.schedule import rows
-from envs.schedule.base import ScheduledBase
 from envs.schedule.moves import BoardRules
+from envs.schedule.schedule import TurnSchedule
 
 
 def _fields(row) -> int:
@@ -68,7 +72,7 @@ class TurnState(RowState):
         return None if outcome == rows.PLAYING else OUTCOME_RETURNS[outcome]
 
 
-class TurnGame(ScheduledBase, RowGame):
+class TurnGame(RowGame):
     """A scheduled game over its kernels (module docstring). A subclass calls
     ``super().__init__(rules, schedule, restricted, start, max_legal)`` with its ``BoardRules``
     and start board, and gives :meth:`make_context` (its kernels' context), and where its rows
@@ -78,10 +82,32 @@ class TurnGame(ScheduledBase, RowGame):
     state_class = TurnState
 
     def __init__(self, rules: BoardRules, schedule, restricted: bool, start: np.ndarray, max_legal: int):
-        info = self._set_up(rules, schedule, restricted)
+        if not isinstance(restricted, (bool, np.bool_)):
+            raise ValueError(f"restricted must be true or false, got {restricted!r}")
+        self.rules = rules
+        self.schedule = TurnSchedule(schedule)
+        self.restricted = bool(restricted)
+        self._steps = len(rules.step_names)
+        self._extra = len(rules.extra_plane_names)
+        planes = 2 + self._extra + 1 + (self._steps - 1) + 3
+        self.PASS = rules.num_cells  # an action only where ``rules.can_pass`` or ``rules.passes_when_stuck``
+        self._has_pass = bool(rules.can_pass or rules.passes_when_stuck)
+        # a pass ends at most one turn with moves and one without between two such turns; a forced
+        # pass comes at most once between two moves
+        passes = (2 * rules.max_moves() + 1) * rules.can_pass or (rules.max_moves() + 1) * rules.passes_when_stuck
+        info = GameInfo(
+            name=rules.name,
+            seat_names=rules.seat_names,
+            num_actions=rules.num_cells + self._has_pass,
+            obs_shape=(planes, rules.rows, rules.cols),
+            max_decisions=self._steps * rules.max_moves() + passes,
+            params={"schedule": self.schedule.text, "restricted": self.restricted},
+            torus=rules.torus,
+        )
         counts = self.schedule.counts
-        limit = rules.move_limit
-        params = rows.leading_params(len(start), restricted, max(counts), self._steps, self._extra, limit, max_legal)
+        params = rows.leading_params(
+            len(start), restricted, max(counts), self._steps, self._extra, rules.move_limit, max_legal
+        )
         context = self.make_context(np.array(params, np.int64), np.array(counts, np.int64))
         super().__init__(info, context, rows.start_row(start, counts, 0, 0, self.row_extra(start)), max_legal)
         self.start = self.state_at(start).row
@@ -131,5 +157,114 @@ class TurnGame(ScheduledBase, RowGame):
         outcome = self._play(self.context, final, playout_seed(rng), turns)[0]
         return self.heuristic_returns(self.state_class(final)) if outcome == CUT else OUTCOME_RETURNS[outcome]
 
-    def illegal_text(self, state: TurnState, action: int) -> str:
-        return self._why_illegal(state, action)
+    # --- the rules' words ----------------------------------------------------------------------------
+    def heuristic_returns(self, state) -> tuple[float, float]:
+        """The rules' guess from the board (``BoardRules.heuristic_returns``)."""
+        return self.rules.heuristic_returns(state.board)
+
+    def illegal_text(self, state: TurnState, cell: int) -> str:
+        if cell == self.PASS and self.rules.can_pass:
+            return "pass ends a turn only after a whole move; finish the move first"
+        if cell == self.PASS and self.rules.passes_when_stuck:
+            return "pass is legal only at the start of a turn with no move to make"
+        origins = state.origins if self.restricted else None
+        return self.rules.why_illegal(state.board, state.player, state.partial, origins, state.placed, cell)
+
+    # --- what generic code asks ------------------------------------------------------------------
+    def turn_kind(self, state, actions: Sequence[int]) -> str:
+        """``place`` for a turn of the schedule's full count, ``short`` for one that ended early,
+        ``pass`` for a turn passed at its start."""
+        moves = self._moves_of(state, actions)
+        if not moves:
+            return "pass"
+        return "place" if len(moves) == state.moves_left else "short"
+
+    def goal_text(self, seat: int) -> str:
+        counts = ", ".join(map(str, self.schedule.counts))
+        return f"{self.rules.goal_text(seat)}; turns hold {counts} moves (the last count for ever)"
+
+    def result_text(self, state) -> str:
+        return self.rules.result_text(state.board, self.winner(state))
+
+    def symmetries(self) -> list[Symmetry]:
+        return self.rules.symmetries(self.info.num_actions)
+
+    # --- text ----------------------------------------------------------------------------------------
+    def action_to_text(self, state, action: int) -> str:
+        action = int(action)
+        if not 0 <= action < self.info.num_actions:
+            raise IllegalActionError(f"action {action} is out of range 0..{self.info.num_actions - 1}")
+        return "pass" if action == self.PASS else self.rules.cell_name(action)
+
+    def format_turn(self, state, actions: Sequence[int]) -> str:
+        """The turn's moves in the rules' notation, ``a7d7/g4 d19g16/g7`` (a move cut short at the
+        end of ``actions`` is written as far as it goes); a turn passed at its start is ``pass``, and
+        the pass that ends a turn after some moves is not written."""
+        moves = self._moves_of(state, actions)
+        return self.rules.turn_text(moves) if moves else "pass"
+
+    def _moves_of(self, state, actions: Sequence[int]) -> list[list[int]]:
+        state, moves, current = state.copy(), [], []
+        for action in actions:
+            self.apply(state, action)
+            if action == self.PASS and self._has_pass:
+                continue
+            current.append(int(action))
+            if not state.partial:
+                moves.append(current)
+                current = []
+        return moves + ([current] if current else [])
+
+    def parse_turn(self, state, text: str) -> list[int]:
+        """A whole turn, its moves separated by spaces or commas (``a7d7/g4 d19g16/g7``); every move
+        is checked in the position it is played in, and the turn must end where the text does
+        (where the rules allow a pass, one ends a turn cut short, and ``pass`` passes the turn)."""
+        text = turn_text(text).strip()
+        if state.result is not None:
+            raise IllegalActionError(f"turn {text!r}: the game is over")
+        if self.rules.passes_when_stuck and text.lower() == "pass":
+            if self.PASS not in self.legal_actions(state):
+                raise IllegalActionError(f"turn {text!r}: {self.illegal_text(state, self.PASS)}")
+            return [self.PASS]
+        can_pass = self.rules.can_pass
+        moves = [] if can_pass and text.lower() == "pass" else self.rules.read_turn(text)
+        if not moves and not (can_pass and text.lower() == "pass"):
+            raise NotationError(f"cannot read {self.info.name} turn {text!r}: no moves")
+        trial, actions, seat = state.copy(), [], state.player
+        for number, cells in enumerate(moves, start=1):
+            if self.to_play(trial) != seat:
+                raise IllegalActionError(
+                    f"turn {text!r} has {len(moves)} moves, but the turn ends after {number - 1} "
+                    f"(schedule {self.schedule.text})"
+                )
+            word = self.rules.move_text(cells)
+            for cell in cells:
+                try:
+                    self.apply(trial, cell)
+                except IllegalActionError as error:
+                    raise IllegalActionError(f"move {word!r} of turn {text!r}: {error}") from None
+                actions.append(cell)
+            if trial.partial:
+                raise NotationError(f"move {word!r} of turn {text!r} is not a whole move")
+        if self.to_play(trial) == seat:
+            if not can_pass:
+                raise IllegalActionError(
+                    f"turn {text!r} has {len(moves)} moves; this turn holds {state.moves_left} "
+                    f"(schedule {self.schedule.text})"
+                )
+            actions.append(self.PASS)  # the turn stops here
+        return actions
+
+    def render_text(self, state) -> str:
+        lines = [self.rules.diagram(state.board)]
+        if state.result is None:
+            name = self.info.seat_names[state.player]
+            lines.append(f"{name} to move: {state.moves_left} move(s) left this turn (turn {state.turn + 1})")
+        else:
+            lines.append(self.result_text(state))
+        return "\n".join(lines)
+
+    def board_view(self, state):
+        from envs.schedule.view import scheduled_board_view
+
+        return scheduled_board_view(self, state)

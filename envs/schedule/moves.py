@@ -4,8 +4,7 @@ A move picks cells one at a time: a piece, then its destination, then (Amazons)
 the arrow. Every micro-step is one action, so the action space stays the size
 of the board. :class:`BoardRules` say how a person reads and writes the moves and the
 board; the rules themselves are a game's kernels over ``envs.schedule.rows``
-(``envs.schedule.game.ScheduledGame``), or, for a game still on the Python engine
-(:mod:`envs.schedule.mutator`), :class:`MoveRules`' ``options`` and ``play``.
+(``envs.schedule.game.TurnGame``).
 
 Board values (a flat int8 array over ``rows * cols`` cells):
 ``EMPTY``, ``PIECE[seat]`` (1 and 2), ``BLOCK`` (an Amazons arrow) and ``OFF_BOARD``
@@ -32,7 +31,6 @@ from envs.core import NotationError, Symmetry
 from envs.stones.view import STONE_OF_VALUE
 
 EMPTY, BLOCK, OFF_BOARD = 0, 3, -1
-NO_BOARD = np.empty(0, np.int8)  # ``MoveRules.playout``'s ``cut_board`` when it plays to the end
 PIECE = (1, 2)
 
 
@@ -134,64 +132,6 @@ class BoardRules(abc.ABC):
     def symmetries(self, num_actions: int) -> list[Symmetry]:
         """Board maps the rules are invariant under, identity first."""
         return [Symmetry("identity", lambda planes: planes, np.arange(num_actions))]
-
-
-class MoveRules(BoardRules):
-    """A base game's move generation in Python, for the mutator's engine
-    (:mod:`envs.schedule.mutator`, Biversi's)."""
-
-    @abc.abstractmethod
-    def initial_board(self) -> np.ndarray:
-        """The start: int8 values of every cell (module doc)."""
-
-    @abc.abstractmethod
-    def options(self, board: np.ndarray, seat: int, partial: tuple[int, ...], origins, placed) -> list[int]:
-        """The cells the next micro-step may choose, sorted, after ``partial`` (the move's cells so
-        far, already applied to ``board``); every one can be completed into a whole move.
-        ``placed``: the cells this turn's earlier moves put a piece on (``landing``)."""
-
-    @abc.abstractmethod
-    def play(self, board: np.ndarray, seat: int, partial: tuple[int, ...], cell: int) -> bool:
-        """Apply the micro-step ``cell`` to ``board`` in place; True when it completes the move."""
-
-    @abc.abstractmethod
-    def stuck_returns(self, board: np.ndarray, seat: int) -> tuple[float, float]:
-        """The returns when ``seat`` is to start a turn and has no move (with ``passes_when_stuck``:
-        and neither has the other seat)."""
-
-    #: whether the rules have a compiled random playout (``playout``)
-    has_playout: bool = False
-
-    def playout(
-        self, state, schedule: np.ndarray, restricted: bool, seed: int, cut: int, cut_board: np.ndarray
-    ) -> tuple[int, int, int]:
-        """A compiled random playout from ``state`` (a ``ScheduledState`` not over, left untouched):
-        ``(outcome, decisions, turns)``, ``outcome`` the winning seat's piece (``PIECE``) or 0 for
-        a draw, the game ``ScheduledGame.engine_playout`` plays for ``seed`` (``has_playout``);
-        ``schedule``: the move counts as int64 (``TurnSchedule.counts``). With ``cut >= 0`` (rules
-        with a heuristic) it stops once ``cut`` turns have ended: outcome ``envs.kernels.CUT``,
-        the board it stopped at in ``cut_board`` (a board's size; otherwise unused, ``NO_BOARD``)."""
-        raise NotImplementedError(f"{self.name} has no compiled playout")
-
-    def landing(self, cells: Sequence[int]) -> int:
-        """The cell a whole move (its micro-step cells) puts the mover's piece on."""
-        return cells[-1]
-
-    def pass_returns(self, board: np.ndarray) -> tuple[float, float]:
-        """The returns when both seats have passed a turn in a row (``can_pass``)."""
-        raise NotImplementedError(f"{self.name} has no pass")
-
-    def over_returns(self, board: np.ndarray) -> tuple[float, float] | None:
-        """The returns when the game has ended after a move (Hexxagon: a full board), else None."""
-        return None
-
-    def limit_returns(self, board: np.ndarray) -> tuple[float, float]:
-        """The returns of a game that reaches ``move_limit``."""
-        return (0.0, 0.0)
-
-    def extra_planes(self, board: np.ndarray, seat: int) -> list[np.ndarray]:
-        """Planes (flat over the cells) for ``extra_plane_names``, seen by ``seat``, the mover."""
-        return []
 
 
 def read_start(

@@ -1,6 +1,7 @@
 """The flat int32 row of a scheduled game (``envs.schedule.game.TurnGame``: its state is
 the row), and the turn bookkeeping and random playout every scheduled game's rules share
-(``envs.games.amazons.kernels``, ``envs.games.hexxagon.kernels``, ``envs.games.send_it.kernels``).
+(``envs.games.amazons.kernels``, ``envs.games.hexxagon.kernels``, ``envs.games.send_it.kernels``,
+``envs.games.biversi.kernels``).
 
 A row holds, for a board of ``cells`` cells::
 

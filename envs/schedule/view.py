@@ -10,7 +10,7 @@ from envs.board_view import BoardView, Cell
 
 
 def scheduled_board_view(game, state) -> BoardView:
-    """The view of ``game`` (a ``ScheduledGame``) at ``state``."""
+    """The view of ``game`` (a ``TurnGame``) at ``state``."""
     rules = game.rules
     layout = rules.view_layout()
     marks = {cell: str(number) for number, cell in enumerate(state.placed, start=1)}

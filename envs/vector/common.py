@@ -6,19 +6,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from envs.kernels import draw, nth
+from envs.kernels import draw
 
 TERMINAL = -2
 PLAYER, SEAT, DONE, LEGAL = range(4)  # meta columns: seat to play, agent's seat, over, legal actions
 SHARED_META = 4  # a game's own columns follow
 RANDOM_SEAT = -1  # seat option: drawn per game
 OUTCOME_SCALE = 1 << 30  # a chance outcome is drawn as draw(seed, OUTCOME_SCALE) against its probabilities
-
-
-@njit(cache=True)
-def nth_legal(mask, index):
-    """The ``index``-th legal action (from 0) of a mask row (0 or 1 per action), in increasing order."""
-    return nth(mask, 0, len(mask), 1, 1, index, -1, -1)
 
 
 @njit(cache=True)

@@ -1,7 +1,7 @@
 """The batch of a game without compiled rules (``Game.compiled()`` is None): the engine's own
-states, stepped one by one in Python, behind the same arrays and the same random streams as
-``envs.vector.compiled_batch``, so that ``envs.make_vec`` serves every game and a game plays
-the same games on either."""
+states, stepped one by one in Python, behind the same arrays, the same random streams and the
+same bookkeeping of a step (``envs.vector.common``) as ``envs.vector.compiled_batch``, so that
+``envs.make_vec`` serves every game and a game plays the same games on either."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import numpy as np
 from envs.core import CHANCE, Game
 from envs.core import TERMINAL as ENGINE_TERMINAL
 from envs.kernels import draw
-from envs.vector.common import DONE, LEGAL, PLAYER, RANDOM_SEAT, SEAT, SHARED_META, TERMINAL, Batch, draw_outcome
+from envs.vector import common
+from envs.vector.common import DONE, LEGAL, PLAYER, SEAT, SHARED_META, TERMINAL, Batch, draw_outcome
 
 
 def chance_from_stream(game: Game, state, seed: int) -> tuple[int, int]:
@@ -34,25 +35,21 @@ class EngineBatch(Batch):
             self._reset(int(i))
 
     def step(self, actions: np.ndarray, illegal: np.ndarray) -> None:
+        meta, returns = self.meta, self.returns
         for i in range(self.num_envs):
-            row = self.meta[i]
-            self.rewards[i], self.terminated[i], self.returns[i] = 0.0, False, 0.0
-            if row[DONE]:
+            common.begin_step(i, self.rewards, self.terminated, returns)
+            if meta[i, DONE]:
                 self._reset(i)
                 continue
-            actor = int(row[PLAYER])
+            actor = int(meta[i, PLAYER])
             if illegal[i]:
-                self.returns[i, actor], self.returns[i, 1 - actor] = -1.0, 1.0
-                row[PLAYER], row[LEGAL] = TERMINAL, 0
-                self.mask[i] = 0
+                common.lose_by_illegal(i, actor, meta, self.mask, returns)
             else:
                 self.game.apply(self.states[i], int(actions[i]))
                 self._advance(i)
-            if row[PLAYER] == TERMINAL:
-                if not illegal[i]:
-                    self.returns[i] = self.game.returns(self.states[i])
-                row[DONE], self.terminated[i] = 1, True
-                self.rewards[i] = self.returns[i, row[SEAT] if self.single_agent else actor]
+                if meta[i, PLAYER] == TERMINAL:
+                    returns[i] = self.game.returns(self.states[i])
+            common.end_step(i, actor, self.single_agent, meta, self.rewards, self.terminated, returns)
             self.obs[i] = self.game.observe(self.states[i])
 
     @property
@@ -64,10 +61,7 @@ class EngineBatch(Batch):
         return self.states[i].copy()
 
     def _reset(self, i: int) -> None:
-        row = self.meta[i]
-        row[DONE], row[SEAT] = 0, self.seat_option
-        if self.single_agent and self.seat_option == RANDOM_SEAT:
-            row[SEAT], self.seeds[i] = draw(self.seeds[i], 2)
+        common.new_game(i, self.meta, self.seeds, self.single_agent, self.seat_option)
         self.states[i] = self.game.initial_state()
         self._advance(i)
         self.obs[i] = self.game.observe(self.states[i])

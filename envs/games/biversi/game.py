@@ -15,6 +15,8 @@ the edges (``torus``), and flips them. o moves first with one placement, then
 every turn holds two (schedule ``12``); while the two sections (the groups of
 stones grown from the two patterns) are apart, a turn's placements go one into
 each. A seat without a placement passes; when neither has one, more stones wins.
+The rules are ``kernels.py``'s (``envs.schedule.game.TurnGame`` makes them the engine); here
+is what a person reads or types: the table, the notation, the text and the board's view.
 """
 
 from __future__ import annotations
@@ -24,13 +26,12 @@ from typing import Sequence
 
 import numpy as np
 
-from envs.compiled import CompiledGame
 from envs.core import NotationError
-from envs.games.biversi import kernels, torus
-from envs.kernels import OUTCOME_RETURNS
-from envs.schedule.moves import EMPTY, PIECE, MoveRules, read_start
-from envs.schedule.mutator import ScheduledGame, ScheduledState
+from envs.games.biversi import kernels
+from envs.schedule.game import TurnGame
+from envs.schedule.moves import EMPTY, PIECE, BoardRules, read_start
 from envs.stones.board import COLUMNS, DIHEDRAL, board_symmetry, cell_name, square_diagram
+from envs.stones.flanking import count_winner
 
 MIN_SIZE, MAX_SIZE = 6, len(COLUMNS)  # the patterns stay apart from 6 x 6 on
 # a cell: column letter, row number (the text writes row 10 as 0), then the text's mark J on the
@@ -51,9 +52,9 @@ def start_board(n: int) -> np.ndarray:
     return board
 
 
-class BiversiRules(MoveRules):
-    """One Biversi placement for the turn-schedule mutator: a flanking stone on the torus, in the
-    section the turn has not played in while the sections are apart."""
+class BiversiRules(BoardRules):
+    """How a person reads and writes Biversi (a move: one placement, a flanking stone on the
+    torus; the rules are ``kernels.py``'s)."""
 
     name = "biversi"
     seat_names = ("o", "x")
@@ -81,50 +82,20 @@ class BiversiRules(MoveRules):
             if start
             else start_board(self.n)
         )
-        self._rows: dict[tuple[int, ...], BiversiRows] = {}  # by schedule
         self.start_text = " / ".join(
             " ".join(self.cell_name(c) for c in np.flatnonzero(self.start == piece)) for piece in PIECE
         )
-
-    def initial_board(self) -> np.ndarray:
-        return self.start.copy()
-
-    # --- placements ---------------------------------------------------------------------------
-    def placements(self, board: np.ndarray, seat: int) -> list[int]:
-        """The empty cells a stone of ``seat``'s may go on, the section rule aside."""
-        return self.options(board, seat, (), None, ())
-
-    def options(self, board, seat, partial, origins, placed) -> list[int]:
-        """The placements in increasing cell order, by the playout's compiled ``legal_cells``: a
-        flanking (or, without ``must_flank``, touching) empty cell, and while the sections are
-        apart and the turn has placed, one next to a section none of ``placed`` is in."""
-        torus_of, centre = torus.tiling(self.n)
-        cells = kernels.legal_cells(
-            board,
-            self.n,
-            self.must_flank,
-            PIECE[seat],
-            np.array(placed, np.int64),
-            torus.torus_neighbours(self.n),
-            torus_of,
-            centre,
-        )
-        return cells.tolist()
+        self.neighbours = kernels.torus_neighbours(self.n)
 
     def apart(self, board: np.ndarray) -> bool:
         """Whether the sections are apart (two or more groups of stones)."""
-        return kernels.section_count(board, torus.torus_neighbours(self.n)) >= 2
-
-    def play(self, board, seat, partial, cell) -> bool:
-        torus_of, centre = torus.tiling(self.n)
-        kernels.place(board, self.n, cell, PIECE[seat], torus_of, centre)
-        return True
+        return kernels.sections(board, self.neighbours, np.empty(len(board), np.int64)) >= 2
 
     def why_illegal(self, board, seat, partial, origins, placed, cell) -> str:
         name = self.cell_name(cell)
         if board[cell] != EMPTY:
             return f"{name} is not empty"
-        if cell not in self.placements(board, seat):
+        if not kernels.placeable(board, self.neighbours, self.must_flank, PIECE[seat], cell):
             if self.must_flank:
                 return (
                     f"a stone on {name} flanks no line of rival stones (a placement must flank one, as at "
@@ -133,30 +104,9 @@ class BiversiRules(MoveRules):
             return f"{name} touches no stone (a placement goes next to a stone)"
         return f"{name} is not in the section this turn has still to play in ({self.restriction_text})"
 
-    has_playout = True
-
-    def playout(self, state, schedule, restricted, seed, cut, cut_board) -> tuple[int, int, int]:
-        """The compiled random playout (``kernels.play`` on the state's row), to the end: Biversi
-        has no heuristic value to cut one with."""
-        if cut >= 0:
-            raise NotImplementedError(f"{self.name} has no heuristic value")
-        rows = self.compiled_rows(schedule)
-        return kernels.play(rows.context, rows.encode(state), seed)
-
-    def compiled_rows(self, schedule: np.ndarray) -> BiversiRows:
-        """The compiled rules (``kernels``) of these rules under ``schedule`` (its counts)."""
-        key = tuple(schedule.tolist())
-        if key not in self._rows:
-            self._rows[key] = BiversiRows(self, schedule)
-        return self._rows[key]
-
     # --- the end --------------------------------------------------------------------------------
     def counts(self, board) -> tuple[int, int]:
         return int((board == PIECE[0]).sum()), int((board == PIECE[1]).sum())
-
-    def stuck_returns(self, board, seat) -> tuple[float, float]:
-        first, second = self.counts(board)
-        return (0.0, 0.0) if first == second else (1.0, -1.0) if first > second else (-1.0, 1.0)
 
     def max_moves(self) -> int:
         return int((self.start == EMPTY).sum())  # every placement fills an empty cell
@@ -197,9 +147,6 @@ class BiversiRules(MoveRules):
         return [(row - 1) * self.n + column]
 
     # --- pictures and symmetry ----------------------------------------------------------------------
-    def extra_planes(self, board, seat):
-        return [np.full(self.num_cells, float(value), np.float32) for value in (self.apart(board), seat)]
-
     def symbols(self) -> str:
         return "." + "".join(self.seat_names)
 
@@ -236,7 +183,7 @@ class BiversiRules(MoveRules):
         return [board_symmetry(name, self.n, num_actions) for name in DIHEDRAL]
 
 
-class Biversi(ScheduledGame):
+class Biversi(TurnGame):
     """Biversi (``Biversi-v0``): Reversi on an n x n torus from a crossed and a parallel start
     pattern set antipodally, one placement and then two a turn (docs/games/biversi.md).
 
@@ -275,47 +222,15 @@ class Biversi(ScheduledGame):
 
     def __init__(self, size: int = 10, schedule: str = "12", must_flank: bool = True, start: str = ""):
         rules = BiversiRules(size, must_flank, start)
-        super().__init__(rules, schedule, restricted=False)
+        super().__init__(rules, schedule, False, rules.start, max_legal=rules.num_cells)  # placements, or PASS
         self.info.params.update(size=rules.n, must_flank=rules.must_flank, start=rules.start_text)
         del self.info.params["restricted"]  # placements have no origins to restrict
 
-    def compiled(self) -> BiversiRows:
-        """The game's rules over flat rows (``envs.games.biversi.kernels``)."""
-        return self.rules.compiled_rows(self._counts)
+    def make_context(self, params: np.ndarray, schedule: np.ndarray) -> kernels.BiversiContext:
+        return kernels.context(self.rules.n, self.rules.must_flank, params, schedule)
 
+    def row_extra(self, board: np.ndarray) -> list[int]:
+        return [kernels.sections(board, self.rules.neighbours, np.empty(len(board), np.int64))]
 
-class BiversiRows(CompiledGame):
-    """Biversi's ``envs.compiled.CompiledGame``: its rows and context (``kernels``' docstring)."""
-
-    def __init__(self, rules: BiversiRules, schedule: np.ndarray):
-        self.rules, self.cells = rules, rules.num_cells
-        self.most = int(schedule.max())
-        self.origins = self.cells + kernels.SCALARS + self.most  # where the origin bits start
-        self.width = self.origins + kernels.origin_words(self.cells)
-        self.max_legal = self.cells  # the placements, or PASS alone
-        self.context = kernels.context(rules.n, rules.must_flank, schedule, self.width)
-
-    def encode(self, state: ScheduledState) -> np.ndarray:
-        cells = self.cells
-        row = np.zeros(self.width, np.int32)
-        row[:cells] = state.board
-        outcome = kernels.RUNNING if state.result is None else OUTCOME_RETURNS.index(tuple(state.result))
-        scalars = (state.player, state.turn, state.moves_left, state.passes, state.moves, outcome, len(state.placed))
-        row[cells : cells + kernels.SCALARS] = scalars
-        row[cells + kernels.SCALARS : cells + kernels.SCALARS + len(state.placed)] = state.placed
-        for cell in state.origins:
-            row[self.origins + cell // kernels.CELLS_A_WORD] |= 1 << (cell % kernels.CELLS_A_WORD)
-        return row
-
-    def decode(self, row: np.ndarray) -> ScheduledState:
-        cells = self.cells
-        state = ScheduledState(row[:cells].astype(self.rules.start.dtype))
-        player, turn, moves_left, passes, moves, outcome, placed = row[cells : cells + kernels.SCALARS].tolist()
-        state.player, state.turn, state.moves_left, state.passes, state.moves = player, turn, moves_left, passes, moves
-        state.result = None if outcome == kernels.RUNNING else OUTCOME_RETURNS[outcome]
-        state.placed = tuple(row[cells + kernels.SCALARS : cells + kernels.SCALARS + placed].tolist())
-        bits = row[self.origins :].astype(np.int64)
-        state.origins = frozenset(
-            cell for cell in range(cells) if bits[cell // kernels.CELLS_A_WORD] >> (cell % kernels.CELLS_A_WORD) & 1
-        )
-        return state
+    def stuck_outcome(self, board: np.ndarray, seat: int) -> int:
+        return count_winner(board)  # neither seat can place: more stones wins
