@@ -404,14 +404,16 @@ def test_a_new_game_without_seats_faces_the_zoo_network_where_it_plays_the_board
     nex = client.post("/api/new", json={"game": "nex"}).json()
     assert nex["seats"] == ["human", "zoo"]
     assert nex["opponent"] == "the zoo network for Nex (size 11): 100.0% vs mcts:1600"
-    send_it = client.post("/api/new", json={"game": "send_it", "params": {"size": 7}}).json()
-    assert send_it["seats"] == ["human", "zoo"] and send_it["opponent"].endswith("(size 7): 81.5% vs mcts:1600")
-    other = client.post("/api/new", json={"game": "send_it", "params": {"size": 5}}).json()  # not its board
+    amazons = client.post("/api/new", json={"game": "progressive_amazons", "params": {"size": 10}}).json()
+    assert amazons["seats"] == ["human", "zoo"] and amazons["opponent"].endswith("(size 10): 92.0% vs mcts:1600")
+    other = client.post("/api/new", json={"game": "progressive_amazons", "params": {"size": 8}}).json()  # not its board
     assert other["seats"] == ["human", "mcts:400"]
     assert other["opponent"] == (
-        "the zoo network for Send It plays only size 7, not this board: "
+        "the zoo network for Progressive Amazons plays only size 10, not this board: "
         "mcts:400 (plain MCTS, 400 random rollouts a move) plays instead"
     )
+    send_it = client.post("/api/new", json={"game": "send_it"}).json()  # trained across 7x7 and the text's 13x13
+    assert send_it["seats"] == ["human", "zoo"] and "(sizes 7 and 13): " in send_it["opponent"]
     chess = client.post("/api/new", json={"game": "hop_chess"}).json()
     assert chess["seats"] == ["human", "mcts:100"]
     assert chess["opponent"].startswith("Hop Chess has no zoo network: mcts:100 (plain MCTS")
