@@ -6,8 +6,8 @@ it (issue 36): the zoo network's score against ``mcts:400`` and ``mcts:1600``
 over 200 games, seats alternating (duplicate matches for a game with a chance
 setup at its start: Sudoku Moyo's puzzle), its raw network against ``mcts:400``,
 and for Odoku the regret per move against the oracle from each seat.
-A card on a text's own board that such matches would take days of one core to
-measure (:data:`TEXT_BOARD_CARDS`) carries two figures instead, against one
+A card on a text's own board where such matches would take some 7 to 350 hours
+of one core (:data:`TEXT_BOARD_CARDS`) carries two figures instead, against one
 baseline named with its reason: the network's score decided by
 :data:`TEXT_BOARD_TEST` (at least 0.90), and its raw network's over
 :data:`TEXT_BOARD_RAW_GAMES` games. :func:`read_figure` turns an evaluation's ``results.json`` document into a
@@ -96,7 +96,7 @@ class TextBoardCard:
 
 
 # The texts' boards where plain MCTS's 200-game matches (against mcts:400 and mcts:1600) would take
-# days of one core (benchmarks/zoo_card_cost.py estimates them): such a card is decided by a
+# some 7 to 350 hours of one core (benchmarks/zoo_card_cost.py estimates them): such a card is decided by a
 # sequential test against one baseline. Plain MCTS's random rollouts cost as many moves as a game
 # has left; where even 60 games of mcts:400 would take most of a day, the baseline is hmcts:400, whose
 # rollouts stop after four turns and are scored by the game's heuristic (docs/search.md).
@@ -129,9 +129,7 @@ def text_board_card(game: dict) -> TextBoardCard | None:
     """How a card for ``game`` on its text's board is decided; None where the full plan serves
     (the game is not among :data:`TEXT_BOARD_CARDS`, or ``game`` is another board than its default)."""
     plan = TEXT_BOARD_CARDS.get(game["name"])
-    defaults = game_defaults(game["name"])
-    on_default = all(defaults.get(key) == value for key, value in board_changes(game).items())
-    return plan if plan is not None and on_default else None
+    return plan if plan is not None and not default_changes({"game": game}) else None
 
 
 def planned_figures(game: dict) -> list[PlannedFigure]:
