@@ -17,6 +17,9 @@ figure whose target is a lowest score by a sequential test (evaluate.py
 ``--sprt-low``, ``--sprt-high``), at error rates ``--sprt-alpha``, ``--sprt-beta``,
 in at most ``--sprt-cap`` games (the planned games); the others are measured as planned.
 A figure whose plan names its own test (a card on a text's board) is always decided by it.
+``--adopt JOURNAL`` takes over a match the network played before it was in the zoo, under
+another spec that builds the same player (its training progress file as ``az:PATH``): the
+journal becomes its figure's and is resumed (:mod:`agents.evaluation.adopt`).
 
 Each evaluation's files go to ``--out/NAME/FIGURE``, but a match figure's journal
 is kept in the zoo's folder, ``agents/net/zoo/journals/NAME/FIGURE.jsonl``, while the
@@ -36,10 +39,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hydra import compose, initialize_config_dir
+from omegaconf import DictConfig
 
-from agents.config import LogLines
+from agents.config import LogLines, game_from_config
+from agents.evaluation.adopt import adopt, adoption_differences, journal_settings
 from agents.evaluation.journal import JOURNAL
-from agents.evaluation.modes import MODES, evaluate, run_match
+from agents.evaluation.modes import MODES, evaluate, match_settings_of, run_match
 from agents.evaluation.sprt import SPRT
 from agents.evaluation.zoo_cards import CONFIGS, PlannedFigure, planned_figures, read_figure
 from agents.net.zoo import ZOO_DIR, card_path, figure_slug, journal_path, write_card
@@ -115,8 +120,7 @@ def measure(
                 modes = {**MODES, "match": functools.partial(run_match, journal_path=journal)}
                 if journal.is_file():
                     overrides.append(f"resume={run_dir}")
-            with initialize_config_dir(config_dir=str(CONFIGS), version_base="1.3"):
-                cfg = compose("evaluate", overrides=overrides)
+            cfg = _compose(overrides)
             documents[command] = evaluate(cfg, run_dir, LogLines(log), modes)
             log.info("%s: %.1f min", command, (time.time() - started) / 60)
         figure = read_figure(planned, documents[command], batch_games=batch_games)
@@ -131,6 +135,36 @@ def measure(
         log.info("%s: %s", figure["name"], figure["verdict"])
         measured.append(figure)
     return measured
+
+
+def adopt_journals(
+    name: str, sources: list[Path], directory: Path = ZOO_DIR, sequential: Sequential | None = None
+) -> None:
+    """Make each match journal in ``sources`` the journal of the figure of card ``name`` whose match
+    it plays under other player specs that build the same players (:mod:`agents.evaluation.adopt`),
+    so that measuring resumes it; a journal no figure's match takes is refused, naming why."""
+    card = json.loads(card_path(name, directory).read_text())
+    for source in sources:
+        saved = journal_settings(source)
+        why = []
+        for planned in planned_figures(card["game"]):
+            if planned.reads[0] != "score":
+                continue
+            test = planned.test or (sequential.test_for(planned) if sequential is not None else None)
+            settings = match_settings_of(_compose(planned.overrides_for(1, test)))
+            found = adoption_differences(saved, settings, game_from_config(settings["game"]))
+            if not found:
+                games = adopt(source, journal_path(name, planned.name, directory), settings)
+                log.info("%s: %d games adopted from %s", planned.name, games, source)
+                break
+            why.append(f"{planned.name}: {'; '.join(found)}")
+        else:
+            raise ValueError(f"--adopt {source}: no figure of card {name!r} plays its match ({' | '.join(why)})")
+
+
+def _compose(overrides) -> DictConfig:
+    with initialize_config_dir(config_dir=str(CONFIGS), version_base="1.3"):
+        return compose("evaluate", overrides=list(overrides))
 
 
 def _planned_games(planned: PlannedFigure) -> int:
@@ -164,6 +198,16 @@ def main(argv: list[str] | None = None) -> int:
     arguments.add_argument(
         "--again", action="store_true", help="measure figures the card holds already (default: only those it lacks)"
     )
+    arguments.add_argument(
+        "--adopt",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="JOURNAL",
+        help="a match journal (match.jsonl) the network played under another spec, e.g. as its progress file "
+        "az:agents/net/zoo/training/NAME.pt: it becomes the journal of the figure whose match it plays, "
+        "where both specs build the same player (kind, search settings, every weight), and is resumed",
+    )
     sprt = arguments.add_argument_group("sequential test (evaluate.py test=sprt, docs/evaluate.md)")
     sprt.add_argument(
         "--sprt", action="store_true", help="decide each figure whose target is a lowest score by a sequential test"
@@ -190,6 +234,7 @@ def main(argv: list[str] | None = None) -> int:
             args.sprt_margin, args.sprt_low, args.sprt_high, args.sprt_alpha, args.sprt_beta, args.sprt_cap
         )
     try:
+        adopt_journals(args.name, args.adopt, sequential=sequential)
         measure(args.name, args.only, args.workers, args.out, args.batch_games, sequential=sequential, again=args.again)
     except ValueError as error:
         log.error("error: %s", error)

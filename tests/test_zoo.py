@@ -2,7 +2,9 @@
 complete and its commands compose; a network refuses any other game, rules or size."""
 
 import dataclasses
+import io
 import json
+import re
 import shlex
 import shutil
 import subprocess
@@ -380,13 +382,13 @@ def test_zoo_measure_writes_a_lockstep_figure_with_its_batch_and_resumes_it(tmp_
     assert json.loads(lines[0])["settings"]["batch_games"] == 2 and len(lines) == 1 + 4
 
 
-CHEAP_FIGURE = PlannedFigure(
-    "score vs random",
-    ("game=hex", "game.size=4", "players=[mcts:8,random]", "games=40"),
-    ("score", "mcts:8", "random"),
-    ">= 0.50",
-    (">=", 0.5),
-)
+def hex4_figure(player: str, games: int) -> PlannedFigure:
+    """A cheap figure: ``player``'s score against random on Hex 4x4, at least 0.50 in ``games`` games."""
+    overrides = ("game=hex", "game.size=4", f"players=[{player},random]", f"games={games}")
+    return PlannedFigure("score vs random", overrides, ("score", player, "random"), ">= 0.50", (">=", 0.5))
+
+
+CHEAP_FIGURE = hex4_figure("mcts:8", 40)
 
 
 def git(folder, *words):
@@ -458,6 +460,70 @@ def test_a_figure_that_plans_its_own_test_is_always_decided_by_it(tmp_path, monk
             "games=40 test=sprt sprt.low=0.3 sprt.high=0.7 sprt.alpha=0.05 sprt.beta=0.05"
         )
         assert figure["sprt"]["decision"] == "high" and figure["games"] < 40
+
+
+ADOPTED_FIGURE = hex4_figure("zoo:hex@any:4", 12)
+
+
+def _match_as(spec: str, run_dir, games: int = 12) -> None:
+    """Play ADOPTED_FIGURE's match with ``spec`` as the first player (its network before it was in
+    the zoo), stopped after three games as a machine going away stops it."""
+    with initialize_config_dir(config_dir=str(CONFIGS), version_base="1.3"):
+        overrides = ["game=hex", "game.size=4", f"players=[{spec},random]", f"games={games}", "progress=false"]
+        cfg = compose("evaluate", overrides=overrides)
+    with pytest.raises(KeyboardInterrupt):
+        evaluate(cfg, run_dir, io.StringIO())
+
+
+def test_a_match_played_as_the_progress_file_is_adopted_by_the_zoo_card(tmp_path, monkeypatch):
+    """Games the network played as its progress file (``az:PATH``) count for its zoo card, which
+    then ends as a card measured straight through ends; other players or settings are refused."""
+    script = load_script("benchmarks/zoo_measure.py")
+    card = {**read_card("hex"), "figures": []}
+    progress = tmp_path / "training" / "hex_progress.pt"  # the same weights, in the zoo's format
+    progress.parent.mkdir()
+    shutil.copy(weights_path("hex"), progress)
+    other = torch.load(progress, weights_only=True)
+    other["model"] = {
+        key: tensor + 1 if tensor.is_floating_point() else tensor for key, tensor in other["model"].items()
+    }
+    torch.save(other, tmp_path / "training" / "other.pt")
+    (tmp_path / "adopting").mkdir()
+    card_path("hex", tmp_path / "adopting").write_text(json.dumps(card))
+    monkeypatch.setattr(script, "planned_figures", lambda game: [ADOPTED_FIGURE])
+    [straight] = script.measure("hex", None, 1, tmp_path / "out0", directory=tmp_path / "adopting")
+    card_path("hex", tmp_path / "adopting").write_text(json.dumps(card))
+    shutil.rmtree(tmp_path / "out0")
+    stop_after(monkeypatch, 3)
+    for name, spec, games in (
+        ("same", f"az:{progress}:4", 12),
+        ("sims", f"az:{progress}:8", 12),
+        ("weights", f"az:{tmp_path / 'training' / 'other.pt'}:4", 12),
+        ("games", f"az:{progress}:4", 10),
+    ):
+        _match_as(spec, tmp_path / name, games)
+    monkeypatch.undo()
+    monkeypatch.setattr(script, "planned_figures", lambda game: [ADOPTED_FIGURE])
+    refusals = {
+        "sims": "zoo:hex@any:4: search settings differ: num_simulations 8 and 4",
+        "weights": "zoo:hex@any:4: network weights differ in",
+        "games": "games: 10 then, 12 now",
+    }
+    for name, why in refusals.items():
+        with pytest.raises(ValueError, match=re.escape(why)):
+            script.adopt_journals("hex", [tmp_path / name / "match.jsonl"], tmp_path / "adopting")
+    assert not (tmp_path / "adopting" / "journals").exists()
+    with pytest.raises(ValueError, match="is not a match journal"):
+        script.adopt_journals("hex", [progress], tmp_path / "adopting")
+
+    script.adopt_journals("hex", [tmp_path / "same" / "match.jsonl"], tmp_path / "adopting")
+    journal = journal_path("hex", "score vs random", tmp_path / "adopting")
+    header, *games = journal.read_text().splitlines()
+    assert json.loads(header)["settings"]["players"] == ["zoo:hex@any:4", "random"] and len(games) == 3
+    with pytest.raises(ValueError, match="holds a journal already"):
+        script.adopt_journals("hex", [tmp_path / "same" / "match.jsonl"], tmp_path / "adopting")
+    [figure] = script.measure("hex", None, 1, tmp_path / "out0", directory=tmp_path / "adopting")
+    assert figure == straight and figure["games"] == 12
 
 
 def test_a_sequential_figure_that_contradicts_its_test_is_refused():

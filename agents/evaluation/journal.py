@@ -77,11 +77,11 @@ class MatchJournal:
         header = _parse(lines[0])
         if not isinstance(header, dict) or header.get("format") != FORMAT or "settings" not in header:
             raise ConfigError(f"resume: {path} is not a match journal (its first line is not a {FORMAT!r} header)")
-        differences = _differences(header["settings"], settings)
-        if differences:
+        found = differences(header["settings"], settings)
+        if found:
             raise ConfigError(
                 f"resume: the match in {run_dir} was played with other settings; "
-                + "; ".join(differences)
+                + "; ".join(found)
                 + " (resume with the same command, or start another hydra.run.dir)"
             )
         games = {}
@@ -143,7 +143,7 @@ def _game(record: Any) -> tuple[int, GameResult] | None:
         return None
 
 
-def _differences(saved: dict, now: dict) -> list[str]:
+def differences(saved: dict, now: dict) -> list[str]:
     """One phrase for each setting in which the saved match and this command differ."""
     phrases = []
     for key in sorted(set(saved) | set(now)):

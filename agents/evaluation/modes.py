@@ -104,13 +104,8 @@ def run_match(cfg: DictConfig, run_dir: Path, out: TextIO, journal_path: Path | 
     names = display_names(specs)
     game = _game(cfg)
     test = _sequential_test(cfg, specs)
-    if cfg.duplicate and cfg.games % 2:
-        raise ConfigError(f"games: duplicate=true plays each setup twice, so games must be even, got {cfg.games}")
-    decisive = {key: cfg[key] for key in ("games", "seed", "opening", "duplicate", "batch_games")}
-    if test is not None:  # its pairs are duplicate pairs, and its question decides where it stops
-        decisive |= {"duplicate": True, "sprt": {key: cfg.sprt[key] for key in ("low", "high", "alpha", "beta")}}
     game_cfg = _game_cfg(cfg)
-    settings = match_settings(game_cfg, list(specs), **decisive)
+    settings = match_settings_of(cfg)
     if cfg.resume:
         journal = MatchJournal.resume(run_dir, settings, journal_path)
         total = len(round_robin_schedule(len(specs), cfg.games))
@@ -511,6 +506,17 @@ def _check_ranges(cfg: DictConfig) -> None:
 
 
 TESTS = ("fixed", "sprt")
+
+
+def match_settings_of(cfg: DictConfig) -> dict:
+    """The settings that decide the games of match ``cfg``, as its journal keeps them."""
+    specs = _players(cfg, at_least=2)
+    if cfg.duplicate and cfg.games % 2:
+        raise ConfigError(f"games: duplicate=true plays each setup twice, so games must be even, got {cfg.games}")
+    decisive = {key: cfg[key] for key in ("games", "seed", "opening", "duplicate", "batch_games")}
+    if _sequential_test(cfg, specs) is not None:  # its pairs are duplicate pairs, its question decides where it stops
+        decisive |= {"duplicate": True, "sprt": {key: cfg.sprt[key] for key in ("low", "high", "alpha", "beta")}}
+    return match_settings(_game_cfg(cfg), specs, **decisive)
 
 
 def _sequential_test(cfg: DictConfig, specs: list[str]) -> SPRT | None:
