@@ -2,6 +2,7 @@
 
     python benchmarks/blockdance_passes.py
     python benchmarks/blockdance_passes.py --size 8 --seeds 0 1 2 3 4
+    python benchmarks/blockdance_passes.py --seeds 0 --c-scale 0.1
 
 For each seed, a fresh ``net=small`` network as ``train.py seed=S`` draws it (torch's default
 initialisation, and the same with ``agent.learner.zero_value_init``) at two roots: the start,
@@ -58,11 +59,11 @@ def child_values(game, estimator, state, mover: int) -> tuple[float, float, str]
     return float(np.mean(moves)), passed, kind
 
 
-def report(game, estimator, state, searches: int) -> str:
+def report(game, estimator, state, searches: int, c_scale: float) -> str:
     mover = game.to_play(state)
     root = float(estimator.estimate([state])[1][0, mover])
     moves, passed, kind = child_values(game, estimator, state, mover)
-    mcts = MCTS(game, SearchConfig(num_simulations=32, gumbel=True))
+    mcts = MCTS(game, SearchConfig(num_simulations=32, gumbel=True, gumbel_c_scale=c_scale))
     rngs = [np.random.default_rng(seed) for seed in range(searches)]
     results = mcts.search_many([state] * searches, estimator, rngs, add_noise=True)
     chosen = np.mean([r.selected == game.PASS for r in results])
@@ -78,6 +79,7 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=6, help="the hexagon's side (6: blockdance6; 8: the text's)")
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2], help="train.py seeds (network inits)")
     parser.add_argument("--searches", type=int, default=20, help="root generators searched at each root")
+    parser.add_argument("--c-scale", type=float, default=1.0, help="agent.search.gumbel_c_scale (the recipes': 1)")
     args = parser.parse_args()
     game = make_game("blockdance", size=args.size)
     start = game.initial_state()
@@ -89,7 +91,9 @@ def main() -> None:
             estimator = fresh_estimator(game, seed, zero_value)
             init = "zero value head" if zero_value else "default init"
             for name, state in (("start", start), ("after a pass", after_pass)):
-                print(f"seed {seed}, {init:15s}, {name:12s}: {report(game, estimator, state, args.searches)}")
+                print(
+                    f"seed {seed}, {init:15s}, {name:12s}: {report(game, estimator, state, args.searches, args.c_scale)}"
+                )
 
 
 if __name__ == "__main__":
