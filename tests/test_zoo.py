@@ -333,10 +333,7 @@ def test_recipe_commands_for_the_missing_networks():
         "python train.py game=hexxagon_1344 game.size=9  # no recipe at size 9 (recipes for other sizes: "
         "hexxagon_1344_5): the plain defaults"
     )
-    assert recipe_command("blockdance") == (
-        "python train.py game=blockdance game.size=8  # no recipe at size 8 (recipes for other sizes: blockdance6): "
-        "the plain defaults"
-    )
+    assert recipe_command("blockdance") == "python train.py experiment=blockdance8"
 
 
 def test_read_figure_from_a_match_document():
@@ -576,10 +573,7 @@ def test_mode_zoo_prints_the_cards_and_the_missing_games(tmp_path):
     text = "".join(lines)
     assert document["networks"] == NAMES
     assert "== zoo:odoku: odoku(bias=0.5)" in text
-    assert document["missing"]["blockdance"] == (
-        "python train.py game=blockdance game.size=8  # no recipe at size 8 (recipes for other sizes: blockdance6): "
-        "the plain defaults"
-    )
+    assert document["missing"]["blockdance"] == "python train.py experiment=blockdance8"
     assert "python train.py game=hop_chess" in text
     on_default_board = {read_card(n)["game"]["name"] for n in NAMES if not default_changes(read_card(n))}
     assert sorted(document["missing"]) == sorted(set(envs.GAMES) - on_default_board)

@@ -108,6 +108,17 @@ class PolicyValueNet(nn.Module):
     def for_game(cls, info: GameInfo, config: NetConfig) -> "PolicyValueNet":
         return cls(info.obs_shape[0], *head_layout(info.num_actions, info.board_shape), config, info.torus)
 
+    def zero_value_output(self) -> None:
+        """Zero the value head's last layer, so that the network values every position 0 until it
+        learns. A randomly initialised head gives nearly every position one value ``c``, which
+        a search reads as a preference: for a move that keeps the turn (``c``) against one that
+        hands it over (``-c``) or a drawn end (exactly 0). The first gradient step makes the layer
+        nonzero (its gradient is the hidden layer's activations)."""
+        last = self.value_mlp[-1]
+        with torch.no_grad():
+            last.weight.zero_()
+            last.bias.zero_()
+
     def check_fits(self, info: GameInfo) -> None:
         """Raise ValueError unless this network plays ``info``'s game (any board size):
         the same input planes, the same logits per cell and global logits, and the same

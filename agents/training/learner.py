@@ -39,6 +39,9 @@ class LearnerConfig:
     min_replay: int = 256  # positions needed before the first step
     lr_schedule: str = "constant"  # or "cosine": from lr down to lr * lr_final over the run's steps
     lr_final: float = 0.1
+    # a fresh network's value head ends in zero weights and bias, so it values every position 0
+    # until it learns (PolicyValueNet.zero_value_output); false: torch's random init throughout
+    zero_value_init: bool = False
 
     def __post_init__(self):
         for key, low in (("batch_size", 1), ("steps_per_iteration", 0), ("replay_capacity", 1), ("min_replay", 1)):
@@ -48,6 +51,7 @@ class LearnerConfig:
         check("agent.learner.value_weight", self.value_weight, "number", low=0.0)
         check("agent.learner.lr_schedule", self.lr_schedule, "choice", choices=LR_SCHEDULES)
         check("agent.learner.lr_final", self.lr_final, "number", low=0.0, high=1.0)
+        check("agent.learner.zero_value_init", self.zero_value_init, "bool")
         if self.min_replay > self.replay_capacity:
             raise ConfigError(
                 f"agent.learner.min_replay ({self.min_replay}) exceeds agent.learner.replay_capacity "

@@ -164,7 +164,8 @@ def run_start(
     s: "Settings", checkpoint: dict | None = None, path: Path | None = None, weights: dict | None = None
 ) -> RunStart:
     """A fresh start from ``s.seed`` (the network's initial weights drawn from torch's
-    generator, or ``weights``: ``init=``), or the run saved in ``checkpoint`` (read from
+    generator, its value head's last layer zero with ``agent.learner.zero_value_init``, or
+    ``weights``: ``init=``), or the run saved in ``checkpoint`` (read from
     ``path``): its weights, replay buffer, counters, optimiser state and generators."""
     shapes = {size: (g.info.obs_shape, g.info.num_actions) for size, g in s.games.items()}
     torch.manual_seed(s.seed)
@@ -173,6 +174,8 @@ def run_start(
         net = PolicyValueNet.for_game(s.game.info, s.net)
         if weights is not None:
             net.load_state_dict(weights)
+        elif s.learner.zero_value_init:
+            net.zero_value_output()
         return RunStart(net, SizedReplay(s.learner.replay_capacity, shapes), rng)
     check_game(checkpoint, s.game, path)  # a command-line override may have changed it
     net = build_network(checkpoint, path, s.game)
