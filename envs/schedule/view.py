@@ -6,7 +6,7 @@ The rules give the geometry (``view_layout``) and the look of a board value (``c
 
 from __future__ import annotations
 
-from envs.board_view import BoardView, Cell
+from envs.board_view import BoardView
 
 
 def scheduled_board_view(game, state) -> BoardView:
@@ -15,29 +15,17 @@ def scheduled_board_view(game, state) -> BoardView:
     layout = rules.view_layout()
     marks = {cell: str(number) for number, cell in enumerate(state.placed, start=1)}
     marks.update((cell, "*") for cell in state.partial)
-    cells = []
-    for cell, centre in enumerate(layout.centres):
-        if centre is None:
-            continue
-        owner, fill, tags = rules.cell_look(int(state.board[cell]))
-        mark = marks.get(cell, "")
-        cells.append(
-            Cell(
-                id=cell,
-                name=rules.cell_name(cell),
-                x=centre[0],
-                y=centre[1],
-                shape=layout.shape,
-                actions=(cell,),
-                owner=owner,
-                fill=fill,
-                text=mark,
-                tags=tags + (("chosen",) if mark else ()),
-            )
-        )
+    board, on_board = state.board, (cell for cell, centre in enumerate(layout.centres) if centre is not None)
+    cells = ((cell, _fields(rules, cell, int(board[cell]), marks.get(cell, ""))) for cell in on_board)
     buttons = (game.PASS,) if rules.can_pass or rules.passes_when_stuck else ()
     notes = (_status(game, state), *rules.view_notes(state.board))
-    return BoardView(layout.width, layout.height, tuple(cells), layout.lines, layout.labels, buttons, notes)
+    return layout.view(cells, buttons, notes)
+
+
+def _fields(rules, cell: int, value: int, mark: str) -> dict:
+    owner, fill, tags = rules.cell_look(value)
+    tags += ("chosen",) if mark else ()
+    return {"name": rules.cell_name(cell), "owner": owner, "fill": fill, "text": mark, "tags": tags}
 
 
 def _status(game, state) -> str:
