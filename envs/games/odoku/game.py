@@ -21,7 +21,7 @@ from envs.core import CHANCE, TERMINAL, GameInfo, IllegalActionError, NotationEr
 from envs.games.odoku import compiled
 from envs.games.odoku.compiled import CELL_GROUPS, EMPTY, GROUP_CELLS, NUM_CELLS, REGIONS, SIZE, cell_index
 from envs.kernels import playout_seed
-from envs.kit import RowGame, RowState
+from envs.kit import RowGame, RowState, row_field
 
 COLOUR_LETTERS = "XO"  # colour 0 = blue, 1 = white
 SEAT_NAMES = ("B", "A")
@@ -57,34 +57,17 @@ P_BALANCED = tuple(
 
 
 class OdokuState(RowState):
-    """A position as ``compiled.py``'s row; the properties read it (copies, as Python ints)."""
+    """A position as ``compiled.py``'s row, read as Python ints: ``board`` (per cell 0 empty, 1
+    blue, 2 white), ``blue`` and ``white`` (each group's stones, ``GROUP_CELLS``' order),
+    ``player`` (the seat to move, CHANCE or TERMINAL) and ``moves`` (placements made)."""
 
     __slots__ = ()
 
-    @property
-    def board(self) -> list[int]:
-        """Per cell: 0 empty, 1 blue, 2 white."""
-        return self.row[:NUM_CELLS].tolist()
-
-    @property
-    def blue(self) -> list[int]:
-        """Blue stones per group (``GROUP_CELLS``' order)."""
-        return self.row[compiled.COUNTS : compiled.COUNTS + compiled.GROUPS].tolist()
-
-    @property
-    def white(self) -> list[int]:
-        """White stones per group."""
-        return self.row[compiled.COUNTS + compiled.GROUPS : compiled.PLAYER].tolist()
-
-    @property
-    def player(self) -> int:
-        """The seat to move, CHANCE (the coin to flip) or TERMINAL."""
-        return int(self.row[compiled.PLAYER])
-
-    @property
-    def moves(self) -> int:
-        """Placements made."""
-        return int(self.row[compiled.MOVES])
+    board = property(lambda self: self.row[:NUM_CELLS].tolist())
+    blue = property(lambda self: self.row[compiled.COUNTS : compiled.COUNTS + compiled.GROUPS].tolist())
+    white = property(lambda self: self.row[compiled.COUNTS + compiled.GROUPS : compiled.PLAYER].tolist())
+    player = row_field(compiled.PLAYER)
+    moves = row_field(compiled.MOVES)
 
 
 class Odoku(RowGame):
@@ -193,17 +176,10 @@ class Odoku(RowGame):
         result = []
         for swap in (False, True):
             for k in range(4):
-                rotated = np.rot90(cells, k).reshape(-1)  # rotated[new_pos] = old cell
-                cell_perm = np.empty(NUM_CELLS, dtype=np.int64)
-                cell_perm[rotated] = np.arange(NUM_CELLS)
-                colour_perm = np.array([1, 0] if swap else [0, 1])
-                action_perm = (2 * cell_perm[:, None] + colour_perm[None, :]).reshape(-1)
+                cell_perm = np.argsort(np.rot90(cells, k).reshape(-1))  # the inverse of "new position <- old cell"
+                action_perm = (2 * cell_perm[:, None] + ([1, 0] if swap else [0, 1])).reshape(-1)
                 result.append(
-                    Symmetry(
-                        f"rot{90 * k}" + ("+swap" if swap else ""),
-                        _odoku_obs_map(k, swap),
-                        action_perm,
-                    )
+                    Symmetry(f"rot{90 * k}" + ("+swap" if swap else ""), _odoku_obs_map(k, swap), action_perm)
                 )
         return result
 
