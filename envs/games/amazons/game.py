@@ -8,9 +8,7 @@ Cells (index = r * n + c; row 1 at the top, as the text's diagram prints it)::
                                           cells; ``a7d7/g4``
 
 One move is three micro-steps (the amazon, its destination, the arrow), each a
-cell. The seat that has no move at the start of its turn loses. The rules are
-``kernels.py``'s (``envs.schedule.game.TurnGame`` makes them the engine); here is what a
-person reads or types: the table, the notation, the text and the board's view.
+cell. The seat that has no move at the start of its turn loses.
 """
 
 from __future__ import annotations
@@ -20,12 +18,14 @@ from typing import Sequence
 
 import numpy as np
 
+from envs.board_view import WOOD
 from envs.core import NotationError, lead_returns
 from envs.games.amazons import kernels as kernel
 from envs.schedule.game import TurnGame
 from envs.schedule.moves import BLOCK, EMPTY, PIECE, SquareBoardRules, read_start
 from envs.stones.board import cell_name
 
+ARROW_FILL = "#5a3c28"  # the cell of an arrow in the board view
 _MOVE = re.compile(r"^([a-z][0-9]{1,2})([a-z][0-9]{1,2})/([a-z][0-9]{1,2})$")
 
 # The text's 19x19 start, reconstructed from its record (docs/games/progressive_amazons.md): the pieces
@@ -123,9 +123,11 @@ class AmazonsRules(SquareBoardRules):
         return np.array(rows, np.int8).reshape(-1)
 
     def cell_look(self, value: int):
-        from envs.games.amazons.picture import amazons_cell_look
-
-        return amazons_cell_look(value)
+        """The first seat's amazons white, the second's black, an arrow a neutral stone on a dark
+        cell (tagged ``arrow``)."""
+        if value == BLOCK:
+            return "neutral", ARROW_FILL, ("arrow",)
+        return ("", "white", "black")[value], WOOD, ()
 
 
 class Amazons(TurnGame):

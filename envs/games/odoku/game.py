@@ -17,6 +17,7 @@ from typing import Sequence
 
 import numpy as np
 
+from envs.board_view import BoardView, Cell, square_layout
 from envs.core import CHANCE, TERMINAL, GameInfo, IllegalActionError, NotationError, Symmetry, turn_text
 from envs.games.odoku import compiled
 from envs.games.odoku.compiled import CELL_GROUPS, EMPTY, GROUP_CELLS, NUM_CELLS, REGIONS, SIZE, cell_index
@@ -41,6 +42,14 @@ REGION_OF_CELL: tuple[int, ...] = tuple(groups[2] - 10 for groups in CELL_GROUPS
 # one letter per region for text boards: the cross, then the pinwheel corners by compass point
 REGION_LETTERS = {"cross": "C", "NE": "N", "SE": "E", "SW": "S", "NW": "W"}
 _REGION_LETTER_OF_CELL = tuple(tuple(REGION_LETTERS.values())[region] for region in REGION_OF_CELL)
+REGION_FILLS = ("#faeba0", "#bee1be", "#bed2f0", "#f0c8c8", "#dcc8eb")  # the board view's: cross, NE, SE, SW, NW
+REGION_FILLS = (
+    "#faeba0",  # cross
+    "#bee1be",  # NE
+    "#bed2f0",  # SE
+    "#f0c8c8",  # SW
+    "#dcc8eb",  # NW
+)
 
 
 def _balanced_probability(blue: int, white: int) -> float:
@@ -255,9 +264,7 @@ class Odoku(RowGame):
     def result_text(self, state: OdokuState) -> str:
         return f"final score {score(state)} of 15"
 
-    def board_view(self, state: OdokuState):
-        from envs.games.odoku.picture import odoku_view
-
+    def board_view(self, state: OdokuState) -> BoardView:
         statuses = group_status(state)
         decided = (
             f"decided so far: {statuses.count('balanced')} balanced (+), {statuses.count('unbalanced')} unbalanced (-)"
@@ -270,7 +277,31 @@ class Odoku(RowGame):
             coin = (
                 f"the coin chose {SEAT_NAMES[state.player]}: {SEAT_NAMES[state.player]} to move, blue (X) or white (O)"
             )
-        return odoku_view(state.board, REGION_OF_CELL, statuses, (coin, decided))
+        return _view(state.board, statuses, (coin, decided))
+
+
+def _view(board: Sequence[int], status: Sequence[str | None], notes) -> BoardView:
+    """The board as vector data (``envs.board_view``), north at the top: regions coloured, a
+    decided row's or column's verdict (``+`` balanced, ``-`` unbalanced) beside its name, a
+    decided region's on each of its empty cells; a click on a cell offers a blue and a white piece."""
+    size = SIZE
+    sign = {None: "", "balanced": "+", "unbalanced": "-"}
+    rows = list(reversed(range(size)))  # row 5 first
+    layout = square_layout(
+        [f"{r + 1}{sign[status[r]]}" for r in rows], [f"{'abcde'[c]}{sign[status[5 + c]]}" for c in range(size)]
+    )
+    cells = []
+    for cell, value in enumerate(board):
+        r, c = divmod(cell, size)
+        x, y = layout.centres[(size - 1 - r) * size + c]
+        region = REGION_OF_CELL[cell]
+        verdict = sign[status[10 + region]] if value == 0 else ""
+        tags = (f"region-{region}",) + ((f"region-{status[10 + region]}",) if status[10 + region] else ())
+        owner, name = ("", "blue", "white")[value], "abcde"[c] + str(r + 1)
+        cells.append(
+            Cell(cell, name, x, y, "square", (2 * cell, 2 * cell + 1), owner, REGION_FILLS[region], verdict, tags)
+        )
+    return BoardView(layout.width, layout.height, tuple(cells), (), layout.labels, (), tuple(notes))
 
 
 def _odoku_obs_map(k: int, swap: bool):
