@@ -15,8 +15,6 @@ the edges (``torus``), and flips them. o moves first with one placement, then
 every turn holds two (schedule ``12``); while the two sections (the groups of
 stones grown from the two patterns) are apart, a turn's placements go one into
 each. A seat without a placement passes; when neither has one, more stones wins.
-The rules are ``kernels.py``'s (``envs.schedule.game.TurnGame`` makes them the engine); here
-is what a person reads or types: the table, the notation, the text and the board's view.
 """
 
 from __future__ import annotations

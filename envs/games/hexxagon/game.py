@@ -5,9 +5,7 @@ The board is a hexagon of side s (``envs.stones.hexagon``: cells, names, diagram
 A move is a clone (a stone of the mover's grows into an adjacent empty cell:
 one micro-step, the new cell, written ``v4``) or a jump (a stone leaves its cell
 for an empty cell two away: two micro-steps, written ``m5p4``); then every enemy
-stone next to the cell moved to turns to the mover's colour. The rules are ``kernels.py``'s
-(``envs.schedule.game.TurnGame`` makes them the engine); here is what a person reads or
-types: the table, the notation, the text and the board's view.
+stone next to the cell moved to turns to the mover's colour.
 """
 
 from __future__ import annotations

@@ -11,9 +11,7 @@ Cells (index = r * n + c; row 1 at the top, as the column prints its board)::
 Each drop is one micro-step (one cell); PASS ends the turn early, or passes it.
 Groups without a liberty are captured as in Go; when both sides pass in a row
 the game ends and Chinese area counting (stones plus surrounded empty cells)
-decides. The rules are ``kernels.py``'s (``envs.schedule.game.TurnGame`` makes them the
-engine); here is what a person reads or types: the table, the notation, the text and the
-board's view.
+decides.
 """
 
 from __future__ import annotations
