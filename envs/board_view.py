@@ -11,6 +11,7 @@ draws its board with these pieces in its own code; this module names no game.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Iterable
 from xml.sax.saxutils import escape, quoteattr
 
 RGB = tuple[int, int, int]
@@ -111,6 +112,22 @@ class Layout:
     centres: tuple[tuple[float, float] | None, ...]
     lines: tuple[Line, ...] = ()
     labels: tuple[Label, ...] = ()
+
+    def view(self, cells: Iterable[tuple[int, dict]], buttons=(), notes=()) -> "BoardView":
+        """A view of a position on this board: for each ``(cell, fields)`` a :class:`Cell` at the
+        cell's centre, of the layout's shape, ``fields`` its others (``actions`` by default the
+        cell alone)."""
+        drawn = tuple(
+            Cell(
+                id=cell,
+                x=self.centres[cell][0],
+                y=self.centres[cell][1],
+                shape=self.shape,
+                **{"actions": (cell,)} | fields,
+            )
+            for cell, fields in cells
+        )
+        return BoardView(self.width, self.height, drawn, self.lines, self.labels, tuple(buttons), tuple(notes))
 
 
 def colour(rgb: RGB) -> str:

@@ -43,6 +43,7 @@ rules.
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import numpy as np
@@ -101,40 +102,58 @@ def _implementation(name: str, context):
     return None if functions is None else functions.get(name)
 
 
-def legal(context, row, out):
-    """The legal actions of ``row`` into ``out[:count]`` in increasing order; the count (in numba)."""
-    raise NotImplementedError("envs.compiled functions run inside numba kernels only")
+# by arity: a numba implementation that calls ``function`` with the protocol function's arguments
+# (named, not ``*args``: numba cannot inline a game's function called with ``*args``)
+_FORWARD = {
+    2: lambda function: lambda context, row: function(context, row),
+    3: lambda function: lambda context, row, a: function(context, row, a),
+    4: lambda function: lambda context, row, a, b: function(context, row, a, b),
+}
 
 
-def apply(context, row, action):
-    """Play the legal ``action`` on ``row`` in place (in numba)."""
-    raise NotImplementedError("envs.compiled functions run inside numba kernels only")
+@njit(cache=True)
+def _no_chance(context, row, outcomes, probs):
+    return 0
 
 
-def to_play(context, row):
-    """The seat to move at ``row``, ``envs.core.CHANCE`` or ``envs.core.TERMINAL`` (in numba)."""
-    raise NotImplementedError("envs.compiled functions run inside numba kernels only")
+def _protocol(name: str, arity: int, doc: str):
+    """The protocol's function ``name`` (called in numba): each call runs the function the
+    context's game registered under ``name``."""
+
+    def function(*args):
+        raise NotImplementedError("envs.compiled functions run inside numba kernels only")
+
+    def typer(context, *args):
+        implementation = _implementation(name, context)
+        if implementation is None and name == "chance" and _implementation("legal", context) is not None:
+            implementation = _no_chance  # no chance nodes: drivers never ask, but their kernels compile the call
+        return None if implementation is None else _FORWARD[arity](implementation)
+
+    typer.__signature__ = inspect.signature(_FORWARD[arity](None))  # what numba checks the forward against
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = doc
+    overload(function, jit_options={"cache": True})(typer)
+    return function
 
 
-def returns(context, row, out):
-    """The per-seat returns of ``row`` into ``out`` (zeros before the end; in numba)."""
-    raise NotImplementedError("envs.compiled functions run inside numba kernels only")
-
-
-def playout(context, row, seed, out):
-    """The returns of one random playout from ``row`` into ``out``, seeded by ``seed`` (in numba)."""
-    raise NotImplementedError("envs.compiled functions run inside numba kernels only")
-
-
-def observe(context, row, out):
-    """``game.observe`` of the row's state into ``out`` (float32 ``[planes, n, n]``; in numba)."""
-    raise NotImplementedError("envs.compiled functions run inside numba kernels only")
-
-
-def chance(context, row, outcomes, probs):
-    """A chance row's outcomes into ``outcomes[:count]`` and their probabilities into
-    ``probs[:count]``, in ``game.chance_outcomes``' order; the count (in numba)."""
-    raise NotImplementedError("envs.compiled functions run inside numba kernels only")
+legal = _protocol(
+    "legal",
+    3,
+    "``legal(context, row, out)``: the legal actions of ``row`` into ``out[:count]``, increasing; the count.",
+)
+apply = _protocol("apply", 3, "``apply(context, row, action)``: play the legal ``action`` on ``row`` in place.")
+to_play = _protocol("to_play", 2, "``to_play(context, row)``: the seat to move, ``envs.core.CHANCE`` or ``TERMINAL``.")
+returns = _protocol(
+    "returns", 3, "``returns(context, row, out)``: the per-seat returns into ``out`` (zeros before the end)."
+)
+playout = _protocol("playout", 4, "``playout(context, row, seed, out)``: the returns of a random playout into ``out``.")
+observe = _protocol("observe", 3, "``observe(context, row, out)``: ``game.observe`` of the row's state into ``out``.")
+chance = _protocol(
+    "chance",
+    4,
+    "``chance(context, row, outcomes, probs)``: a chance row's outcomes and their probabilities, "
+    "in ``game.chance_outcomes``' order; the count.",
+)
 
 
 @njit(cache=True)
@@ -153,49 +172,3 @@ def chance_row(context, row, outcomes, probs):
 def apply_row(context, row, action):
     """The game's ``apply`` from Python (one row; the tests')."""
     apply(context, row, action)
-
-
-@overload(legal, jit_options={"cache": True})
-def _legal(context, row, out):
-    function = _implementation("legal", context)
-    return None if function is None else (lambda context, row, out: function(context, row, out))
-
-
-@overload(apply, jit_options={"cache": True})
-def _apply(context, row, action):
-    function = _implementation("apply", context)
-    return None if function is None else (lambda context, row, action: function(context, row, action))
-
-
-@overload(to_play, jit_options={"cache": True})
-def _to_play(context, row):
-    function = _implementation("to_play", context)
-    return None if function is None else (lambda context, row: function(context, row))
-
-
-@overload(returns, jit_options={"cache": True})
-def _returns(context, row, out):
-    function = _implementation("returns", context)
-    return None if function is None else (lambda context, row, out: function(context, row, out))
-
-
-@overload(playout, jit_options={"cache": True})
-def _playout(context, row, seed, out):
-    function = _implementation("playout", context)
-    return None if function is None else (lambda context, row, seed, out: function(context, row, seed, out))
-
-
-@overload(observe, jit_options={"cache": True})
-def _observe(context, row, out):
-    function = _implementation("observe", context)
-    return None if function is None else (lambda context, row, out: function(context, row, out))
-
-
-@overload(chance, jit_options={"cache": True})
-def _chance(context, row, outcomes, probs):
-    if _implementation("legal", context) is None:
-        return None
-    function = _implementation("chance", context)
-    if function is None:  # a game without chance nodes: drivers never ask, but their kernels compile the call
-        return lambda context, row, outcomes, probs: 0
-    return lambda context, row, outcomes, probs: function(context, row, outcomes, probs)

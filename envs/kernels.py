@@ -1,18 +1,8 @@
-"""What the compiled (numba) kernels of every stone game share: the board's values, the goal
-codes the generic playouts dispatch on, the playouts' random numbers, a union-find's root and
-the chain search by which Hex and Y judge their goals.
-
-Each game's own kernels sit beside its rules: ``envs.stones.chains`` (Hex's union-find),
-``envs.stones.sides`` (Y's), ``envs.stones.lines`` (lines), ``envs.stones.flanking`` (captures), and each other game's in its own folder
-(``envs.games.NAME.kernels``, ``envs.games.NAME.playout``: the random playout over the game's own
-arrays). The stone games' read the board as their rows hold it (``envs.stones.compiled``: the
-values below), the scheduled games' rows (``envs.schedule.rows``: ``envs.schedule.moves``'
-values), so no conversion happens per call. Compiled on first use and cached on disk.
-
-The stone games' rules (``envs.stones.compiled``, ``envs.neutral.compiled``) are built from these
-kernels; the playouts keep what they need per turn (counts, union-finds) up to date instead of
-rescanning the board, and must follow the rules move for move: ``tests/test_neutral_properties.py::test_random_playout_plays_the_engine_loop_game``
-checks that, seed by seed, for every stone game, and ``tests/test_*_playouts.py`` for the others.
+"""What the compiled (numba) kernels of the games share: the stone games' board values and goal
+codes, the playouts' random numbers (:func:`draw`), a compiled playout's outcome as returns, rays
+laid out for numba, a union-find's root and the chain search by which Hex and Y judge their goals.
+Compiled on first use and cached on disk (``envs.numba_cache``); the stone games' rules are
+``envs.stones.compiled`` and ``envs.neutral.compiled``, every other game's its ``kernels.py``.
 """
 
 from __future__ import annotations
@@ -37,12 +27,6 @@ _MIX2 = np.uint64(0x94D049BB133111EB)
 # a compiled playout's outcome (0 a draw, 1 seat 0 won, 2 seat 1 won) as the seats' returns
 OUTCOME_RETURNS = ((0.0, 0.0), (1.0, -1.0), (-1.0, 1.0))
 CUT = -1  # a compiled playout's outcome when it stopped after the turns it was given (``Game.cut_playout``)
-
-
-def cut_returns(outcome: int, score) -> tuple[float, ...]:
-    """The returns of a compiled playout that may have stopped at its cut: ``score()`` (the
-    heuristic of where it stopped) for ``CUT``, else the outcome's (``OUTCOME_RETURNS``)."""
-    return score() if outcome == CUT else OUTCOME_RETURNS[outcome]
 
 
 def flat_rays(rays_of_cells) -> tuple[np.ndarray, np.ndarray]:
@@ -76,12 +60,12 @@ def draw(seed, bound):
 
 
 @njit(cache=True)
-def nth(values, start, stop, first, second, index, skip, skip_too):
+def nth(values, start, stop, first, second, index):
     """The ``index``-th position (from 0) in ``[start, stop)``, in order, holding ``first`` or
-    ``second``, positions ``skip`` and ``skip_too`` not counted (-1: none); -1 when there are fewer."""
+    ``second``; -1 when there are fewer."""
     for cell in range(start, stop):
         v = values[cell]
-        if (v == first or v == second) and cell != skip and cell != skip_too:
+        if v == first or v == second:
             if index == 0:
                 return cell
             index -= 1

@@ -476,7 +476,7 @@ def _row_nth(board, n, rows, first, second, index):
             break
         index -= inside
         row += 1
-    return nth(board, row * n, row * n + n, first, second, index, -1, -1)
+    return nth(board, row * n, row * n + n, first, second, index)
 
 
 @njit(cache=True)

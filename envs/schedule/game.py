@@ -19,6 +19,7 @@ from typing import Sequence
 
 import numpy as np
 
+from envs.board_view import BoardView
 from envs.core import Game, GameInfo, IllegalActionError, NotationError, Symmetry, turn_text
 from envs.kernels import CUT, OUTCOME_RETURNS, playout_seed
 from envs.kit import RowGame, RowState, bound, row_field
@@ -264,7 +265,28 @@ class TurnGame(RowGame):
             lines.append(self.result_text(state))
         return "\n".join(lines)
 
-    def board_view(self, state):
-        from envs.schedule.view import scheduled_board_view
+    def board_view(self, state) -> BoardView:
+        """One cell per cell of the board, each offering itself (every micro-step is a cell), the
+        piece on it (``rules.cell_look``), the turn so far tagged ``chosen``: the current move's
+        cells marked ``*`` (the piece picked, then its destination), the cells this turn's earlier
+        moves put a piece on numbered in their order."""
+        rules, layout, board = self.rules, self.rules.view_layout(), state.board
+        marks = {cell: str(number) for number, cell in enumerate(state.placed, start=1)}
+        marks.update((cell, "*") for cell in state.partial)
+        on_board = (cell for cell, centre in enumerate(layout.centres) if centre is not None)
+        cells = ((cell, _cell_fields(rules, cell, int(board[cell]), marks.get(cell, ""))) for cell in on_board)
+        buttons = (self.PASS,) if self._has_pass else ()
+        return layout.view(cells, buttons, (self._status(state), *rules.view_notes(board)))
 
-        return scheduled_board_view(self, state)
+    def _status(self, state) -> str:
+        if state.result is not None:
+            return self.result_text(state)
+        step = self.rules.step_names[len(state.partial)]
+        name = self.info.seat_names[state.player]
+        return f"{name} to move (turn {state.turn + 1}, {state.moves_left} move(s) left): choose the {step}"
+
+
+def _cell_fields(rules: BoardRules, cell: int, value: int, mark: str) -> dict:
+    owner, fill, tags = rules.cell_look(value)
+    tags += ("chosen",) if mark else ()
+    return {"name": rules.cell_name(cell), "owner": owner, "fill": fill, "text": mark, "tags": tags}

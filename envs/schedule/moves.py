@@ -28,7 +28,8 @@ import numpy as np
 
 from envs.board_view import WOOD, Layout
 from envs.core import NotationError, Symmetry
-from envs.stones.view import STONE_OF_VALUE
+from envs.stones.board import COLUMNS, DIHEDRAL, board_symmetry, cell_name, check_size, parse_cell, square_diagram
+from envs.stones.view import STONE_OF_VALUE, square_stone_layout
 
 EMPTY, BLOCK, OFF_BOARD = 0, 3, -1
 PIECE = (1, 2)
@@ -83,16 +84,26 @@ class BoardRules(abc.ABC):
         return "win the game"
 
     def result_text(self, board: np.ndarray, winner: int | None) -> str:
-        """The end of a finished game in words."""
-        return "a draw" if winner is None else f"{self.seat_names[winner]} wins"
+        """The end of a finished game in words, the final :meth:`score_text` in brackets."""
+        score = self.score_text(board)
+        return ("a draw" if winner is None else f"{self.seat_names[winner]} wins") + (f" ({score})" if score else "")
+
+    def score_text(self, board: np.ndarray) -> str:
+        """What the game is scored by on ``board``, in words ('' where nothing is counted)."""
+        return ""
+
+    def counts(self, board: np.ndarray) -> tuple[int, int]:
+        """Each seat's pieces on ``board``."""
+        return int((board == PIECE[0]).sum()), int((board == PIECE[1]).sum())
 
     # --- notation --------------------------------------------------------------------------
     @abc.abstractmethod
     def cell_name(self, cell: int) -> str: ...
 
-    @abc.abstractmethod
     def move_text(self, cells: Sequence[int]) -> str:
-        """The notation of one move given as its micro-step cells (``a7d7/g4``)."""
+        """The notation of one move given as its micro-step cells: by default their names one
+        after another (``m5p4``)."""
+        return "".join(self.cell_name(c) for c in cells)
 
     @abc.abstractmethod
     def parse_move(self, text: str) -> list[int]:
@@ -104,6 +115,10 @@ class BoardRules(abc.ABC):
         """The notation of a turn's whole moves (each its micro-step cells)."""
         return self.move_separator.join(self.move_text(cells) for cells in moves)
 
+    def side_text(self, board: np.ndarray) -> str:
+        """Each seat's pieces on ``board`` as ``start`` lists them, the first seat's before the slash."""
+        return " / ".join(" ".join(self.cell_name(c) for c in np.flatnonzero(board == piece)) for piece in PIECE)
+
     def read_turn(self, text: str) -> list[list[int]]:
         """The moves of a turn's text (``turn_text``'s inverse), each its micro-step cells; the
         words are split at spaces and commas."""
@@ -114,10 +129,10 @@ class BoardRules(abc.ABC):
     def diagram(self, board: np.ndarray) -> str:
         """The board as text, like the text's diagrams."""
 
+    @abc.abstractmethod
     def view_layout(self) -> Layout:
         """The board's geometry for vector drawings (``envs.board_view``): a centre for every cell
         of the array on the board, None for the others."""
-        raise NotImplementedError(f"{self.name} has no board view")
 
     def cell_look(self, value: int) -> tuple[str, str, tuple[str, ...]]:
         """How a cell holding board ``value`` is drawn: the stone on it (a key of
@@ -132,6 +147,51 @@ class BoardRules(abc.ABC):
     def symmetries(self, num_actions: int) -> list[Symmetry]:
         """Board maps the rules are invariant under, identity first."""
         return [Symmetry("identity", lambda planes: planes, np.arange(num_actions))]
+
+
+class SquareBoardRules(BoardRules):
+    """The rules of a scheduled game on an n x n square (Amazons, Biversi, Send It): cells named
+    ``e3`` (``envs.stones.board``), the text's diagram with the column letters on top, and the 8
+    maps of the square (the rules are invariant under them; a start need not be)."""
+
+    #: what else the text writes for a symbol (Send It's ``X``: an x stone of the last turn)
+    symbol_aliases: dict[str, str] = {}
+
+    def __init__(self, size, minimum: int, even: bool = False):
+        self.n = self.rows = self.cols = check_size(size, minimum, even)
+
+    def symbols(self) -> str:
+        """The text's symbol of each board value: empty, then each seat's piece."""
+        return "." + "".join(self.seat_names)
+
+    def cell_name(self, cell: int) -> str:
+        return cell_name(cell, self.n)
+
+    def parse_cell(self, text: str) -> int:
+        return parse_cell(text, self.n)
+
+    def diagram(self, board) -> str:
+        symbols = self.symbols()
+        return "\n".join([" ".join(COLUMNS[: self.n]), *square_diagram([symbols[v] for v in board], self.n)])
+
+    def read_diagram(self, text: str) -> np.ndarray:
+        """The board of a diagram in the text's layout: every line that starts with n cell symbols
+        is a row, top to bottom (what stands right of them, a row number or the move list, is
+        ignored)."""
+        symbols, rows = self.symbols(), []
+        for line in text.splitlines():
+            tokens = [self.symbol_aliases.get(t, t) for t in line.split()[: self.n]]
+            if len(tokens) == self.n and all(len(t) == 1 and t in symbols for t in tokens):
+                rows.append([symbols.index(t) for t in tokens])
+        if len(rows) != self.n:
+            raise NotationError(f"a {self.n}x{self.n} diagram needs {self.n} rows, found {len(rows)}")
+        return np.array(rows, np.int8).reshape(-1)
+
+    def view_layout(self) -> Layout:
+        return square_stone_layout(self.n)
+
+    def symmetries(self, num_actions: int) -> list[Symmetry]:
+        return [board_symmetry(name, self.n, num_actions) for name in DIHEDRAL]
 
 
 def read_start(

@@ -1,12 +1,10 @@
-"""Chains joining edges, as a union-find with the edges as nodes (the goal of connection games: Hex, Nex).
-
-Where stones are only ever added (plain Hex: the rows and playouts of
-``envs.stones.compiled``) Hex keeps its chains in this union-find, so that a join is one
-comparison; the neutral playout (``envs.neutral.compiled.play``) keeps one per colour that a give-back
-leaves stale. Where a stone can be given back (the neutral rows) the goal is judged by the chain
-search ``envs.kernels.chain_sides``. In a union-find
-over ``n * n + 4`` nodes cell ``c`` is node ``c``, and colour ``k``'s two edges are nodes
-``n * n + 2 * (k - 1)`` and the next one.
+"""Chains as a union-find, where stones are only ever added (plain Hex's and Y's rows and
+playouts, ``envs.stones.compiled``; the neutral playout's per-colour sets, ``envs.neutral.compiled.play``,
+which a give-back leaves stale). Hex (Nex) joins edges: in a union-find over ``n * n + 4``
+nodes cell ``c`` is node ``c`` and colour ``k``'s two edges are nodes ``n * n + 2 * (k - 1)``
+and the next one, so a join is one comparison. Y touches sides: each root holds the sides its
+chain touches (:func:`join_sides`). Where a stone can be given back (the neutral rows) the goal
+is judged by the chain search ``envs.kernels.chain_sides``.
 """
 
 from __future__ import annotations
@@ -66,3 +64,17 @@ def relink(board, n, parent, neighbours, colour):
     for cell in range(n * n):
         if board[cell] == colour:
             link(board, n, parent, neighbours, cell)
+
+
+@njit(cache=True)
+def join_sides(board, parent, touched, neighbours, cell):
+    """Union the stone on ``cell`` with its neighbours of its colour; the sides its chain touches."""
+    root = find(parent, cell)
+    for k in range(neighbours.shape[1]):
+        other = neighbours[cell, k]
+        if other >= 0 and board[other] == board[cell]:
+            top = find(parent, other)
+            if top != root:
+                parent[top] = root
+                touched[root] |= touched[top]
+    return touched[root]

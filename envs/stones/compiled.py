@@ -10,7 +10,7 @@ pie swap taken), ``TURNS`` (turns played), ``PLAYER`` (the seat to move, or ``TE
 ``OUTCOME`` (-1 before the end, then the winning colour or 0 for a draw), the counts of each
 value (``COUNTS + value``), ``PHASE`` (a neutral turn's micro-step, ``START`` otherwise) and the
 turn's ``CHOSEN`` cells (two entries, -1 where none); then for a chain goal (Hex, Y) the
-union-find of ``envs.stones.chains`` / ``envs.stones.sides`` over ``cells + 4`` nodes, and for
+union-find of ``envs.stones.chains`` over ``cells + 4`` nodes, and for
 Y the sides each root's chain touches (``cells`` entries); last, ``cells`` itself, so a row
 reads without its game (``StoneState``).
 
@@ -34,11 +34,9 @@ from envs.core import TERMINAL
 from envs.kernels import EMPTY, FIRST, GOAL_CHAIN, GOAL_COUNT, GOAL_LINE, GOAL_SIDES, OFF_BOARD, SECOND, draw
 from envs.row_playout import random_play
 from envs.stones.bitboards import MAX_SIZE, capturing_bits, capturing_moves
-from envs.stones.chains import link, link_joins
+from envs.stones.chains import join_sides, link, link_joins
 from envs.stones.flanking import any_capture, captures, capturing_into
-from envs.stones.goals import TARGETS, outcome_at_end
-from envs.stones.lines import LINE, line_through
-from envs.stones.sides import join_sides
+from envs.stones.goals import LINE, TARGETS, line_through, outcome_at_end
 
 COLOUR, SWAPPED, TURNS, PLAYER, OUTCOME, COUNTS, PHASE, CHOSEN = 0, 1, 2, 3, 4, 5, 9, 10  # after the board
 SCALARS = 12

@@ -12,7 +12,7 @@ A game names its goal by a code (``Rules.kernel_goal``):
 These functions search the board, so they are exact after any change, a stone given back
 included. Where stones are only ever added, the plain games' rows and
 playouts (``envs.stones.compiled``) keep the same answer up to date in a union-find
-(``envs.stones.chains``, ``envs.stones.sides``) instead; the tests hold both to the same games.
+(``envs.stones.chains``) instead; the tests hold both to the same games.
 """
 
 from __future__ import annotations
@@ -21,7 +21,28 @@ import numpy as np
 from numba import njit
 
 from envs.kernels import FIRST, GOAL_CHAIN, GOAL_COUNT, GOAL_LINE, GOAL_SIDES, SECOND, chain_sides
-from envs.stones.lines import LINE, line_through
+
+LINE = 5  # Gomoku's goal: five or more in a row
+
+
+@njit(cache=True)
+def line_through(board, n, cell, colour, length):
+    """Whether ``length`` or more ``colour`` stones lie in a row (any of 4 directions) through ``cell``."""
+    if board[cell] != colour:
+        return False
+    r0, c0 = cell // n, cell % n
+    for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        run = 1
+        for sign in (1, -1):
+            r, c = r0 + sign * dr, c0 + sign * dc
+            while 0 <= r < n and 0 <= c < n and board[r * n + c] == colour:
+                run += 1
+                r += sign * dr
+                c += sign * dc
+        if run >= length:
+            return True
+    return False
+
 
 # by goal code: the side bits a winning chain touches (0: not a chain goal)
 TARGETS = np.array([3, 0, 0, 7], np.uint8)

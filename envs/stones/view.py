@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from envs.board_view import HEX_RADIUS, HEX_ROW, BoardView, Cell, Label, Layout, square_layout
+from envs.board_view import HEX_RADIUS, HEX_ROW, BoardView, Label, Layout, square_layout
 from envs.kernels import OFF_BOARD
 from envs.stones.board import COLUMNS
 from envs.stones.hexagon import LETTERS
@@ -40,31 +40,17 @@ def hexagon_layout(side: int) -> Layout:
 
 def stone_board_view(game, state) -> BoardView:
     """The view of ``game`` (a ``StoneGame``) at ``state``."""
-    rules, layout = game.rules, game.rules.layout
-    cells = []
-    for cell, centre in enumerate(layout.centres):
-        value = state.board[cell]
-        if centre is None or value == OFF_BOARD:
-            continue
-        chosen = cell in state.chosen
-        cells.append(
-            Cell(
-                id=cell,
-                name=rules.cell_name(cell),
-                x=centre[0],
-                y=centre[1],
-                shape=layout.shape,
-                actions=(cell,),
-                owner=STONE_OF_VALUE[value],
-                text=str(state.chosen.index(cell) + 1) if chosen else "",
-                tags=("chosen",) if chosen else (),
-            )
-        )
+    rules, layout, board, chosen = game.rules, game.rules.layout, state.board, state.chosen
+
+    def fields(cell: int) -> dict:
+        marks = {"text": str(chosen.index(cell) + 1), "tags": ("chosen",)} if cell in chosen else {}
+        return {"name": rules.cell_name(cell), "owner": STONE_OF_VALUE[board[cell]]} | marks
+
+    on_board = (cell for cell, centre in enumerate(layout.centres) if centre is not None and board[cell] != OFF_BOARD)
+    cells = ((cell, fields(cell)) for cell in on_board)
     buttons = ((game.PASS,) if rules.captures else ()) + ((game.SWAP_SIDES,) if game.pie_turn is not None else ())
     colours = f"{rules.seat_names[0]} plays {_stone_word(state, 0)}, {rules.seat_names[1]} {_stone_word(state, 1)}"
-    return BoardView(
-        layout.width, layout.height, tuple(cells), layout.lines, layout.labels, buttons, (game.status(state), colours)
-    )
+    return layout.view(cells, buttons, (game.status(state), colours))
 
 
 def _stone_word(state, seat: int) -> str:

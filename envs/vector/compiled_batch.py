@@ -142,22 +142,15 @@ class CompiledBatch(Batch):
     def _rules(self):
         return self.compiled.context, self.initial, self.rows, self.meta, self.params, self.mask, self.seeds
 
+    def _scratch(self):
+        return self.legal, self.outcomes, self.probs
+
     def reset(self, which: np.ndarray) -> None:
-        reset_games(which, *self._rules(), self.legal, self.outcomes, self.probs)
+        reset_games(which, *self._rules(), *self._scratch())
         self._observe(which)
 
     def step(self, actions: np.ndarray, illegal: np.ndarray) -> None:
-        step_games(
-            actions,
-            illegal,
-            *self._rules(),
-            self.rewards,
-            self.terminated,
-            self.returns,
-            self.legal,
-            self.outcomes,
-            self.probs,
-        )
+        step_games(actions, illegal, *self._rules(), self.rewards, self.terminated, self.returns, *self._scratch())
         self._observe(np.ones(len(self.rows), np.bool_))
 
     def _observe(self, which: np.ndarray) -> None:

@@ -8,9 +8,7 @@ Cells (index = r * n + c; row 1 at the top, as the text's diagram prints it)::
                                           cells; ``a7d7/g4``
 
 One move is three micro-steps (the amazon, its destination, the arrow), each a
-cell. The seat that has no move at the start of its turn loses. The rules are
-``kernels.py``'s (``envs.schedule.game.TurnGame`` makes them the engine); here is what a
-person reads or types: the table, the notation, the text and the board's view.
+cell. The seat that has no move at the start of its turn loses.
 """
 
 from __future__ import annotations
@@ -20,12 +18,14 @@ from typing import Sequence
 
 import numpy as np
 
+from envs.board_view import WOOD
 from envs.core import NotationError, lead_returns
 from envs.games.amazons import kernels as kernel
 from envs.schedule.game import TurnGame
-from envs.schedule.moves import BLOCK, EMPTY, PIECE, BoardRules, read_start
-from envs.stones.board import COLUMNS, DIHEDRAL, board_symmetry, cell_name, check_size, parse_cell, square_diagram
+from envs.schedule.moves import BLOCK, EMPTY, PIECE, SquareBoardRules, read_start
+from envs.stones.board import cell_name
 
+ARROW_FILL = "#5a3c28"  # the cell of an arrow in the board view
 _MOVE = re.compile(r"^([a-z][0-9]{1,2})([a-z][0-9]{1,2})/([a-z][0-9]{1,2})$")
 
 # The text's 19x19 start, reconstructed from its record (docs/games/progressive_amazons.md): the pieces
@@ -42,7 +42,7 @@ def standard_start(n: int) -> str:
     return " / ".join(" ".join(side) for side in names)
 
 
-class AmazonsRules(BoardRules):
+class AmazonsRules(SquareBoardRules):
     """How a person reads and writes Amazons (a move: a queen move and an arrow)."""
 
     step_names = ("amazon", "destination", "arrow")
@@ -50,12 +50,10 @@ class AmazonsRules(BoardRules):
     restriction_text = "an amazon moves at most once a turn"
 
     def __init__(self, size: int, start: str, seat_names: tuple[str, str], name: str):
-        self.n = self.rows = self.cols = check_size(size, 4)
+        super().__init__(size, 4)
         self.name, self.seat_names = name, seat_names
         self.start_text = start or standard_start(self.n)
-        self.start = read_start(
-            self.start_text, self.num_cells, lambda word: parse_cell(word, self.n), "amazons", "a4 d1 / a7 d10"
-        )
+        self.start = read_start(self.start_text, self.num_cells, self.parse_cell, "amazons", "a4 d1 / a7 d10")
 
     def why_illegal(self, board, seat, partial, origins, placed, cell) -> str:
         name, value = self.cell_name(cell), board[cell]
@@ -97,9 +95,6 @@ class AmazonsRules(BoardRules):
         return f"{self.seat_names[winner]} wins: {self.seat_names[1 - winner]} has no move"
 
     # --- notation --------------------------------------------------------------------------------------
-    def cell_name(self, cell: int) -> str:
-        return cell_name(cell, self.n)
-
     def move_text(self, cells: Sequence[int]) -> str:
         names = [self.cell_name(c) for c in cells]
         return "".join(names[:2]) + ("/" + names[2] if len(names) > 2 else "")
@@ -108,16 +103,11 @@ class AmazonsRules(BoardRules):
         match = _MOVE.match(text.lower())
         if match is None:
             raise NotationError(f"cannot read Amazons move {text!r}: expected from, to and arrow, 'a7d7/g4'")
-        return [parse_cell(word, self.n) for word in match.groups()]
+        return [self.parse_cell(word) for word in match.groups()]
 
     # --- pictures and symmetry ----------------------------------------------------------------------------
     def symbols(self) -> str:
-        return "." + "".join(self.seat_names) + "#"
-
-    def diagram(self, board) -> str:
-        symbols = self.symbols()
-        letters = " ".join(COLUMNS[: self.n])
-        return "\n".join([letters, *square_diagram([symbols[v] for v in board], self.n)])
+        return super().symbols() + "#"
 
     def read_diagram(self, text: str) -> np.ndarray:
         """The board of a diagram in :meth:`diagram`'s layout (the text's): every line of n cell
@@ -132,18 +122,12 @@ class AmazonsRules(BoardRules):
             raise NotationError(f"a {self.n}x{self.n} diagram needs {self.n} rows, found {len(rows)}")
         return np.array(rows, np.int8).reshape(-1)
 
-    def view_layout(self):
-        from envs.stones.view import square_stone_layout
-
-        return square_stone_layout(self.n)
-
     def cell_look(self, value: int):
-        from envs.games.amazons.picture import amazons_cell_look
-
-        return amazons_cell_look(value)
-
-    def symmetries(self, num_actions: int):
-        return [board_symmetry(name, self.n, num_actions) for name in DIHEDRAL]
+        """The first seat's amazons white, the second's black, an arrow a neutral stone on a dark
+        cell (tagged ``arrow``)."""
+        if value == BLOCK:
+            return "neutral", ARROW_FILL, ("arrow",)
+        return ("", "white", "black")[value], WOOD, ()
 
 
 class Amazons(TurnGame):
@@ -177,12 +161,12 @@ class Amazons(TurnGame):
     ==============  ==============================================================
     """
 
-    SEATS = ("w", "b")
+    NAME, SEATS = "amazons", ("w", "b")
 
     def __init__(self, size: int = 10, schedule: str = "1", restricted: bool = True, start: str = ""):
         if not isinstance(start, str):
             raise ValueError(f"start must be text such as 'a4 d1 / a7 d10', got {start!r}")
-        rules = AmazonsRules(size, start, self.SEATS, self.registry_name())
+        rules = AmazonsRules(size, start, self.SEATS, self.NAME)
         super().__init__(rules, schedule, restricted, rules.start, max_legal=rules.num_cells)
         self.info.params.update(size=rules.n, start=rules.start_text)
 
@@ -196,21 +180,13 @@ class Amazons(TurnGame):
             raise ValueError(f"{self.info.name}: the board has {counts} amazons a seat; the game keeps its start's")
         return lists
 
-    @classmethod
-    def registry_name(cls) -> str:
-        return "amazons"
-
 
 class ProgressiveAmazons(Amazons):
     """Amazons with the 13(4) progressive mutator (``ProgressiveAmazons-v0``): 19x19, the text's
     start, turns of 1, 3, then 4 moves, an amazon moving at most once a turn. On other sizes the
     start is the standard one scaled (``Amazons``' table)."""
 
-    SEATS = ("y", "o")
+    NAME, SEATS = "progressive_amazons", ("y", "o")
 
     def __init__(self, size: int = 19, schedule: str = "134", restricted: bool = True, start: str = ""):
         super().__init__(size, schedule, restricted, start or (TEXT_START if size == 19 else ""))
-
-    @classmethod
-    def registry_name(cls) -> str:
-        return "progressive_amazons"

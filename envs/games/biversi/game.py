@@ -15,25 +15,22 @@ the edges (``torus``), and flips them. o moves first with one placement, then
 every turn holds two (schedule ``12``); while the two sections (the groups of
 stones grown from the two patterns) are apart, a turn's placements go one into
 each. A seat without a placement passes; when neither has one, more stones wins.
-The rules are ``kernels.py``'s (``envs.schedule.game.TurnGame`` makes them the engine); here
-is what a person reads or types: the table, the notation, the text and the board's view.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Sequence
 
 import numpy as np
 
 from envs.core import NotationError
 from envs.games.biversi import kernels
 from envs.schedule.game import TurnGame
-from envs.schedule.moves import EMPTY, PIECE, BoardRules, read_start
-from envs.stones.board import COLUMNS, DIHEDRAL, board_symmetry, cell_name, square_diagram
+from envs.schedule.moves import EMPTY, PIECE, SquareBoardRules, read_start
+from envs.stones.board import COLUMNS
 from envs.stones.flanking import count_winner
 
-MIN_SIZE, MAX_SIZE = 6, len(COLUMNS)  # the patterns stay apart from 6 x 6 on
+MIN_SIZE = 6  # the patterns stay apart from 6 x 6 on
 # a cell: column letter, row number (the text writes row 10 as 0), then the text's mark J on the
 # placement that joins the two sections
 _WORD = re.compile(r"^([a-z])([0-9]{1,2})(J?)$")
@@ -52,7 +49,7 @@ def start_board(n: int) -> np.ndarray:
     return board
 
 
-class BiversiRules(BoardRules):
+class BiversiRules(SquareBoardRules):
     """How a person reads and writes Biversi (a move: one placement, a flanking stone on the
     torus; the rules are ``kernels.py``'s)."""
 
@@ -67,13 +64,9 @@ class BiversiRules(BoardRules):
     torus = True
 
     def __init__(self, size: int, must_flank: bool, start: str):
-        if isinstance(size, bool) or not isinstance(size, (int, np.integer)):
-            raise ValueError(f"size must be an integer, got {size!r}")
-        if not MIN_SIZE <= size <= MAX_SIZE or size % 2:
-            raise ValueError(f"size must be an even integer from {MIN_SIZE} to {MAX_SIZE}, got {size}")
+        super().__init__(size, MIN_SIZE, even=True)
         if not isinstance(must_flank, (bool, np.bool_)):
             raise ValueError(f"must_flank must be true or false, got {must_flank!r}")
-        self.n = self.rows = self.cols = int(size)
         self.must_flank = bool(must_flank)
         if not isinstance(start, str):
             raise ValueError(f"start must be text such as 'c2 b3 / b2 c3', got {start!r}")
@@ -82,9 +75,7 @@ class BiversiRules(BoardRules):
             if start
             else start_board(self.n)
         )
-        self.start_text = " / ".join(
-            " ".join(self.cell_name(c) for c in np.flatnonzero(self.start == piece)) for piece in PIECE
-        )
+        self.start_text = self.side_text(self.start)
         self.neighbours = kernels.torus_neighbours(self.n)
 
     def apart(self, board: np.ndarray) -> bool:
@@ -105,29 +96,18 @@ class BiversiRules(BoardRules):
         return f"{name} is not in the section this turn has still to play in ({self.restriction_text})"
 
     # --- the end --------------------------------------------------------------------------------
-    def counts(self, board) -> tuple[int, int]:
-        return int((board == PIECE[0]).sum()), int((board == PIECE[1]).sum())
-
     def max_moves(self) -> int:
         return int((self.start == EMPTY).sum())  # every placement fills an empty cell
 
     def goal_text(self, seat: int) -> str:
         return "have more stones when neither side can place: flank lines of rival stones, round the edges too"
 
-    def result_text(self, board, winner) -> str:
-        first, second = self.counts(board)
-        score = f"{first} stones to {second}"
-        return f"a draw ({score})" if winner is None else f"{self.seat_names[winner]} wins ({score})"
+    def score_text(self, board) -> str:
+        return "{} stones to {}".format(*self.counts(board))
 
     # --- notation -------------------------------------------------------------------------------
-    def cell_name(self, cell: int) -> str:
-        return cell_name(cell, self.n)
-
     def parse_cell(self, text: str) -> int:
         return self.parse_move(text)[0]
-
-    def move_text(self, cells: Sequence[int]) -> str:
-        return self.cell_name(cells[0])
 
     def parse_move(self, text: str) -> list[int]:
         """``e3``; row 10 may be written ``0`` (``j0`` is ``j10``, the text's way) and a trailing
@@ -147,40 +127,10 @@ class BiversiRules(BoardRules):
         return [(row - 1) * self.n + column]
 
     # --- pictures and symmetry ----------------------------------------------------------------------
-    def symbols(self) -> str:
-        return "." + "".join(self.seat_names)
-
-    def diagram(self, board) -> str:
-        symbols = self.symbols()
-        return "\n".join([" ".join(COLUMNS[: self.n]), *square_diagram([symbols[v] for v in board], self.n)])
-
-    def read_diagram(self, text: str) -> np.ndarray:
-        """The board of a diagram in the text's layout: every line that starts with n cell symbols
-        is a row, top to bottom (what stands right of them, a row number or the move list, is
-        ignored)."""
-        symbols, rows = self.symbols(), []
-        for line in text.splitlines():
-            tokens = line.split()[: self.n]
-            if len(tokens) == self.n and all(len(t) == 1 and t in symbols for t in tokens):
-                rows.append([symbols.index(t) for t in tokens])
-        if len(rows) != self.n:
-            raise NotationError(f"a {self.n}x{self.n} diagram needs {self.n} rows, found {len(rows)}")
-        return np.array(rows, np.int8).reshape(-1)
-
-    def view_layout(self):
-        from envs.stones.view import square_stone_layout
-
-        return square_stone_layout(self.n)
-
     def view_notes(self, board) -> tuple[str, ...]:
         first, second = self.counts(board)
         where = "apart: a turn places one stone into each" if self.apart(board) else "joined: placements go anywhere"
         return (f"stones: {self.seat_names[0]} {first}, {self.seat_names[1]} {second}", f"sections {where}")
-
-    def symmetries(self, num_actions: int):
-        """The 8 maps of the square: the torus, its flanking lines and its sections are invariant
-        under them (the start is not)."""
-        return [board_symmetry(name, self.n, num_actions) for name in DIHEDRAL]
 
 
 class Biversi(TurnGame):

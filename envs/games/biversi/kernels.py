@@ -19,10 +19,6 @@ none, PASS (the cell count) alone while the other seat has one; none when neithe
 where more stones wins. The context (:class:`BiversiContext`) holds ``params``
 (``envs.schedule.rows``' leading ones, then ``N`` and ``MUST_FLANK``), the schedule's move
 counts, the torus's 8 neighbours of every cell and scratch room (:func:`context`).
-
-The random playout (``TurnGame.random_playout``) is ``envs.schedule.rows.play`` over
-:func:`step`, which applies an action and leaves the next position's legal actions behind: one
-``envs.kernels.draw`` per decision over them, the game the engine loop plays for the same seed.
 """
 
 from __future__ import annotations

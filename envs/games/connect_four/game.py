@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from envs.board_view import BoardView, Cell, colour, square_layout
+from envs.board_view import BoardView, colour, square_layout
 from envs.core import TERMINAL, GameInfo, IllegalActionError, NotationError, Symmetry, turn_text
 from envs.games.connect_four import kernels
 from envs.kit import RowGame, RowState
@@ -118,17 +118,15 @@ class ConnectFour(RowGame):
         layout = square_layout([str(self.rows - r) for r in range(self.rows)], list(LETTERS[: self.columns]))
         drops = [kernels.landing(self.context, state.row, c) for c in range(self.columns)]
         playing = self.to_play(state) != TERMINAL
-        cells = tuple(
-            Cell(
-                id=cell,
-                name=self.cell_name(cell),
-                x=x,
-                y=y,
-                shape=layout.shape,
-                actions=(cell,) if playing and drops[cell % self.columns] == cell else (),  # the cell a disc lands on
-                owner=DISCS[state.row[cell]] or "",
-                fill=colour(BOARD_BLUE),
-            )
-            for cell, (x, y) in enumerate(layout.centres)
-        )
-        return BoardView(layout.width, layout.height, cells, layout.lines, layout.labels, (), (self.status(state),))
+        fill = colour(BOARD_BLUE)
+
+        def fields(cell: int) -> dict:
+            lands = playing and drops[cell % self.columns] == cell  # a click offers the cell a disc lands on
+            return {
+                "name": self.cell_name(cell),
+                "actions": (cell,) if lands else (),
+                "owner": DISCS[state.row[cell]] or "",
+                "fill": fill,
+            }
+
+        return layout.view(((cell, fields(cell)) for cell in range(len(layout.centres))), (), (self.status(state),))

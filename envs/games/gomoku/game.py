@@ -15,7 +15,7 @@ from __future__ import annotations
 from envs.kernels import GOAL_LINE
 from envs.neutral.mutator import NeutralGame
 from envs.stones.board import check_size
-from envs.stones.lines import LINE
+from envs.stones.goals import LINE
 from envs.stones.rules import Rules, StoneGame
 
 

@@ -19,9 +19,10 @@ from typing import Sequence
 
 import numpy as np
 
+from envs.board_view import HEX_RADIUS, HEX_ROW, INK, STONE_FILLS, Label, Layout, Line
 from envs.kernels import GOAL_CHAIN
 from envs.neutral.mutator import NeutralGame
-from envs.stones.board import HEX_STEPS, check_size, hex_diagram, neighbour_table
+from envs.stones.board import COLUMNS, HEX_STEPS, check_size, hex_diagram, neighbour_table
 from envs.stones.rules import Rules, StoneGame
 
 
@@ -55,10 +56,26 @@ class HexRules(Rules):
         return hex_diagram(symbols, self.n)
 
     @cached_property
-    def layout(self):
-        from envs.games.hex.picture import hex_layout
+    def layout(self) -> Layout:
+        """The rhombus as vector geometry (``envs.board_view``): row r shifted half a cell right of
+        row r-1, the top and bottom sides in the first colour, the left and right in the second."""
+        n = self.n
 
-        return hex_layout(self.n)
+        def centre(r: float, c: float) -> tuple[float, float]:
+            return c + 0.5 * r + 0.5, HEX_RADIUS + HEX_ROW * r
+
+        first, second = STONE_FILLS["black"], STONE_FILLS["white"]
+        top_left, top_right = centre(-0.6, -0.6), centre(-0.6, n - 0.4)
+        bottom_left, bottom_right = centre(n - 0.4, -0.6), centre(n - 0.4, n - 0.4)
+        lines = []
+        for (x1, y1), (x2, y2) in ((top_left, bottom_left), (top_right, bottom_right)):
+            lines += [Line(x1, y1, x2, y2, INK, 0.3), Line(x1, y1, x2, y2, second, 0.2)]  # a rim for the light colour
+        for (x1, y1), (x2, y2) in ((top_left, top_right), (bottom_left, bottom_right)):
+            lines.append(Line(x1, y1, x2, y2, first, 0.24))
+        labels = [Label(*centre(r, -1.05), str(r + 1)) for r in range(n)]
+        labels += [Label(centre(-1.1, c)[0] + 0.25, centre(-1.1, c)[1], COLUMNS[c]) for c in range(n)]
+        centres = tuple(centre(r, c) for r in range(n) for c in range(n))
+        return Layout(1.5 * n - 0.5, 2 * HEX_RADIUS + HEX_ROW * (n - 1), "hex", centres, tuple(lines), tuple(labels))
 
 
 class Hex(StoneGame):

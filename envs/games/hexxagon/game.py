@@ -5,14 +5,10 @@ The board is a hexagon of side s (``envs.stones.hexagon``: cells, names, diagram
 A move is a clone (a stone of the mover's grows into an adjacent empty cell:
 one micro-step, the new cell, written ``v4``) or a jump (a stone leaves its cell
 for an empty cell two away: two micro-steps, written ``m5p4``); then every enemy
-stone next to the cell moved to turns to the mover's colour. The rules are ``kernels.py``'s
-(``envs.schedule.game.TurnGame`` makes them the engine); here is what a person reads or
-types: the table, the notation, the text and the board's view.
+stone next to the cell moved to turns to the mover's colour.
 """
 
 from __future__ import annotations
-
-from typing import Sequence
 
 import numpy as np
 
@@ -60,9 +56,7 @@ class HexxagonRules(BoardRules):
             raise ValueError(f"move_limit must be a positive integer (0: four moves a cell), got {move_limit!r}")
         self.move_limit = int(move_limit) or 4 * self.playable
         self.start = self._read_start(start)
-        self.start_text = start or " / ".join(
-            " ".join(self.cell_name(c) for c in np.flatnonzero(self.start == piece)) for piece in PIECE
-        )
+        self.start_text = start or self.side_text(self.start)
 
     def _read_start(self, text: str) -> np.ndarray:
         blank = np.where(self.on, EMPTY, OFF_BOARD).astype(np.int8)
@@ -93,9 +87,6 @@ class HexxagonRules(BoardRules):
             return f"the stone on {name} may not move this turn ({self.restriction_text})"
         return f"the stone on {name} has no empty cell two away to jump to"
 
-    def counts(self, board) -> tuple[int, int]:
-        return int((board == PIECE[0]).sum()), int((board == PIECE[1]).sum())
-
     def heuristic_returns(self, board) -> tuple[float, float]:
         """Stones now: x's less o's, what the game is scored by when it ends; a lead of the
         hexagon's middle row (2s - 1 stones, 9 on side 5) is worth 0.76
@@ -109,10 +100,8 @@ class HexxagonRules(BoardRules):
     def goal_text(self, seat: int) -> str:
         return "have more stones at the end: clone next to a stone or jump two away, turning the rival stones around"
 
-    def result_text(self, board, winner) -> str:
-        first, second = self.counts(board)
-        score = f"{first} stones to {second} on the board"
-        return f"a draw ({score})" if winner is None else f"{self.seat_names[winner]} wins ({score})"
+    def score_text(self, board) -> str:
+        return "{} stones to {} on the board".format(*self.counts(board))
 
     # --- notation --------------------------------------------------------------------------------------
     def cell_name(self, cell: int) -> str:
@@ -120,9 +109,6 @@ class HexxagonRules(BoardRules):
 
     def parse_cell(self, text: str) -> int:
         return hexagon.parse_cell(self.side, text)
-
-    def move_text(self, cells: Sequence[int]) -> str:
-        return "".join(self.cell_name(c) for c in cells)
 
     def parse_move(self, text: str) -> list[int]:
         words = CELL.findall(text)
@@ -184,12 +170,14 @@ class Hexxagon(TurnGame):
     ==============  ==============================================================
     """
 
+    NAME = "hexxagon"
+
     def __init__(
         self, size: int = 5, schedule: str = "1", restricted: bool = True, start: str = "", move_limit: int = 0
     ):
         if not isinstance(start, str):
             raise ValueError(f"start must be text such as 'i1 q1 / y1 e5', got {start!r}")
-        rules = HexxagonRules(size, start, self.registry_name(), move_limit)
+        rules = HexxagonRules(size, start, self.NAME, move_limit)
         super().__init__(rules, schedule, restricted, rules.start, max_legal=rules.num_cells)  # starts, or landings
         self.info.params.update(size=rules.side, start=rules.start_text, move_limit=rules.move_limit)
 
@@ -199,21 +187,15 @@ class Hexxagon(TurnGame):
     def stuck_outcome(self, board: np.ndarray, seat: int) -> int:
         return kernel.stuck_outcome(board, seat)
 
-    @classmethod
-    def registry_name(cls) -> str:
-        return "hexxagon"
-
 
 class Hexxagon1344(Hexxagon):
     """1344 Hexxagon (``Hexxagon1344-v0``): the text's 17-row hexagon (side 9, 217 cells), its
     start, turns of 1, 3, 4, 4, ... moves, every move from a stone on the board at the start of
     the turn. Other sizes start from the six corners (``Hexxagon``'s table)."""
 
+    NAME = "hexxagon_1344"
+
     def __init__(
         self, size: int = 9, schedule: str = "1344", restricted: bool = True, start: str = "", move_limit: int = 0
     ):
         super().__init__(size, schedule, restricted, start or (TEXT_START if size == 9 else ""), move_limit)
-
-    @classmethod
-    def registry_name(cls) -> str:
-        return "hexxagon_1344"

@@ -9,11 +9,6 @@ cells two away from it in increasing order. A move turns the rival stones next t
 it moved to. The context (:class:`HexxagonContext`) holds ``params`` (``envs.schedule.rows``'
 leading ones), the schedule's move counts, the neighbour tables of ``envs.stones.hexagon.tables``
 (sorted, padded with -1) and scratch room for the next position's legal cells (:func:`context`).
-
-The random playout (``TurnGame.random_playout``, ``cut_playout``) is ``envs.schedule.rows.play``
-over :func:`step`, which applies a micro-step and leaves the next position's legal cells behind, so
-the playout finds each decision's legal cells once: one ``envs.kernels.draw`` per decision over
-them, the game the engine loop plays for the same seed (``Game.engine_playout``).
 """
 
 from __future__ import annotations

@@ -17,11 +17,12 @@ from typing import Sequence
 
 import numpy as np
 
+from envs.board_view import BoardView, Cell, square_layout
 from envs.core import CHANCE, TERMINAL, GameInfo, IllegalActionError, NotationError, Symmetry, turn_text
 from envs.games.odoku import compiled
 from envs.games.odoku.compiled import CELL_GROUPS, EMPTY, GROUP_CELLS, NUM_CELLS, REGIONS, SIZE, cell_index
 from envs.kernels import playout_seed
-from envs.kit import RowGame, RowState
+from envs.kit import RowGame, RowState, row_field
 
 COLOUR_LETTERS = "XO"  # colour 0 = blue, 1 = white
 SEAT_NAMES = ("B", "A")
@@ -41,6 +42,14 @@ REGION_OF_CELL: tuple[int, ...] = tuple(groups[2] - 10 for groups in CELL_GROUPS
 # one letter per region for text boards: the cross, then the pinwheel corners by compass point
 REGION_LETTERS = {"cross": "C", "NE": "N", "SE": "E", "SW": "S", "NW": "W"}
 _REGION_LETTER_OF_CELL = tuple(tuple(REGION_LETTERS.values())[region] for region in REGION_OF_CELL)
+REGION_FILLS = ("#faeba0", "#bee1be", "#bed2f0", "#f0c8c8", "#dcc8eb")  # the board view's: cross, NE, SE, SW, NW
+REGION_FILLS = (
+    "#faeba0",  # cross
+    "#bee1be",  # NE
+    "#bed2f0",  # SE
+    "#f0c8c8",  # SW
+    "#dcc8eb",  # NW
+)
 
 
 def _balanced_probability(blue: int, white: int) -> float:
@@ -57,34 +66,17 @@ P_BALANCED = tuple(
 
 
 class OdokuState(RowState):
-    """A position as ``compiled.py``'s row; the properties read it (copies, as Python ints)."""
+    """A position as ``compiled.py``'s row, read as Python ints: ``board`` (per cell 0 empty, 1
+    blue, 2 white), ``blue`` and ``white`` (each group's stones, ``GROUP_CELLS``' order),
+    ``player`` (the seat to move, CHANCE or TERMINAL) and ``moves`` (placements made)."""
 
     __slots__ = ()
 
-    @property
-    def board(self) -> list[int]:
-        """Per cell: 0 empty, 1 blue, 2 white."""
-        return self.row[:NUM_CELLS].tolist()
-
-    @property
-    def blue(self) -> list[int]:
-        """Blue stones per group (``GROUP_CELLS``' order)."""
-        return self.row[compiled.COUNTS : compiled.COUNTS + compiled.GROUPS].tolist()
-
-    @property
-    def white(self) -> list[int]:
-        """White stones per group."""
-        return self.row[compiled.COUNTS + compiled.GROUPS : compiled.PLAYER].tolist()
-
-    @property
-    def player(self) -> int:
-        """The seat to move, CHANCE (the coin to flip) or TERMINAL."""
-        return int(self.row[compiled.PLAYER])
-
-    @property
-    def moves(self) -> int:
-        """Placements made."""
-        return int(self.row[compiled.MOVES])
+    board = property(lambda self: self.row[:NUM_CELLS].tolist())
+    blue = property(lambda self: self.row[compiled.COUNTS : compiled.COUNTS + compiled.GROUPS].tolist())
+    white = property(lambda self: self.row[compiled.COUNTS + compiled.GROUPS : compiled.PLAYER].tolist())
+    player = row_field(compiled.PLAYER)
+    moves = row_field(compiled.MOVES)
 
 
 class Odoku(RowGame):
@@ -193,17 +185,10 @@ class Odoku(RowGame):
         result = []
         for swap in (False, True):
             for k in range(4):
-                rotated = np.rot90(cells, k).reshape(-1)  # rotated[new_pos] = old cell
-                cell_perm = np.empty(NUM_CELLS, dtype=np.int64)
-                cell_perm[rotated] = np.arange(NUM_CELLS)
-                colour_perm = np.array([1, 0] if swap else [0, 1])
-                action_perm = (2 * cell_perm[:, None] + colour_perm[None, :]).reshape(-1)
+                cell_perm = np.argsort(np.rot90(cells, k).reshape(-1))  # the inverse of "new position <- old cell"
+                action_perm = (2 * cell_perm[:, None] + ([1, 0] if swap else [0, 1])).reshape(-1)
                 result.append(
-                    Symmetry(
-                        f"rot{90 * k}" + ("+swap" if swap else ""),
-                        _odoku_obs_map(k, swap),
-                        action_perm,
-                    )
+                    Symmetry(f"rot{90 * k}" + ("+swap" if swap else ""), _odoku_obs_map(k, swap), action_perm)
                 )
         return result
 
@@ -279,9 +264,7 @@ class Odoku(RowGame):
     def result_text(self, state: OdokuState) -> str:
         return f"final score {score(state)} of 15"
 
-    def board_view(self, state: OdokuState):
-        from envs.games.odoku.picture import odoku_view
-
+    def board_view(self, state: OdokuState) -> BoardView:
         statuses = group_status(state)
         decided = (
             f"decided so far: {statuses.count('balanced')} balanced (+), {statuses.count('unbalanced')} unbalanced (-)"
@@ -294,7 +277,31 @@ class Odoku(RowGame):
             coin = (
                 f"the coin chose {SEAT_NAMES[state.player]}: {SEAT_NAMES[state.player]} to move, blue (X) or white (O)"
             )
-        return odoku_view(state.board, REGION_OF_CELL, statuses, (coin, decided))
+        return _view(state.board, statuses, (coin, decided))
+
+
+def _view(board: Sequence[int], status: Sequence[str | None], notes) -> BoardView:
+    """The board as vector data (``envs.board_view``), north at the top: regions coloured, a
+    decided row's or column's verdict (``+`` balanced, ``-`` unbalanced) beside its name, a
+    decided region's on each of its empty cells; a click on a cell offers a blue and a white piece."""
+    size = SIZE
+    sign = {None: "", "balanced": "+", "unbalanced": "-"}
+    rows = list(reversed(range(size)))  # row 5 first
+    layout = square_layout(
+        [f"{r + 1}{sign[status[r]]}" for r in rows], [f"{'abcde'[c]}{sign[status[5 + c]]}" for c in range(size)]
+    )
+    cells = []
+    for cell, value in enumerate(board):
+        r, c = divmod(cell, size)
+        x, y = layout.centres[(size - 1 - r) * size + c]
+        region = REGION_OF_CELL[cell]
+        verdict = sign[status[10 + region]] if value == 0 else ""
+        tags = (f"region-{region}",) + ((f"region-{status[10 + region]}",) if status[10 + region] else ())
+        owner, name = ("", "blue", "white")[value], "abcde"[c] + str(r + 1)
+        cells.append(
+            Cell(cell, name, x, y, "square", (2 * cell, 2 * cell + 1), owner, REGION_FILLS[region], verdict, tags)
+        )
+    return BoardView(layout.width, layout.height, tuple(cells), (), layout.labels, (), tuple(notes))
 
 
 def _odoku_obs_map(k: int, swap: bool):

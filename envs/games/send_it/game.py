@@ -11,23 +11,20 @@ Cells (index = r * n + c; row 1 at the top, as the column prints its board)::
 Each drop is one micro-step (one cell); PASS ends the turn early, or passes it.
 Groups without a liberty are captured as in Go; when both sides pass in a row
 the game ends and Chinese area counting (stones plus surrounded empty cells)
-decides. The rules are ``kernels.py``'s (``envs.schedule.game.TurnGame`` makes them the
-engine); here is what a person reads or types: the table, the notation, the text and the
-board's view.
+decides.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Sequence
 
 import numpy as np
 
 from envs.core import NotationError, lead_returns
 from envs.games.send_it import kernels as kernel
 from envs.schedule.game import TurnGame
-from envs.schedule.moves import EMPTY, PIECE, BoardRules, read_start
-from envs.stones.board import COLUMNS, DIHEDRAL, board_symmetry, cell_name, check_size, parse_cell, square_diagram
+from envs.schedule.moves import EMPTY, PIECE, SquareBoardRules, read_start
+from envs.stones.board import COLUMNS, cell_name
 
 _WORD = re.compile(r"^([a-z]+)([0-9]{1,2})$")
 
@@ -41,16 +38,17 @@ def corner_start(n: int) -> str:
     )
 
 
-class SendItRules(BoardRules):
+class SendItRules(SquareBoardRules):
     """How a person reads and writes Send It (a move: a drop, with Go's captures), and its area."""
 
     step_names = ("drop",)
     restriction_text = "no two of a turn's new stones in one group"
     can_pass = True
     seat_names = ("x", "o")
+    symbol_aliases = {"X": "x", "O": "o"}  # the column's last turn's stones
 
     def __init__(self, size: int, start: str, name: str, move_limit: int):
-        self.n = self.rows = self.cols = check_size(size, 5)
+        super().__init__(size, 5)
         self.name = name
         self.neighbours, self.rays, self.bounds = kernel.tables(self.n)
         cells = self.num_cells  # the kernels' scratch room; ``_seen`` all zeros between calls
@@ -59,9 +57,7 @@ class SendItRules(BoardRules):
             raise ValueError(f"move_limit must be a positive integer (0: four drops a cell), got {move_limit!r}")
         self.move_limit = int(move_limit) or 4 * self.num_cells
         self.start_text = start or corner_start(self.n)
-        self.start = read_start(
-            self.start_text, self.num_cells, lambda word: parse_cell(word, self.n), "stones", "c3 k11 / k3 c11"
-        )
+        self.start = read_start(self.start_text, self.num_cells, self.parse_cell, "stones", "c3 k11 / k3 c11")
 
     # --- the words of an illegal drop, and area: the kernels' (``envs.games.send_it.kernels``) ----
     def _refusal(self, board: np.ndarray, seat: int, cell: int, placed) -> str | None:
@@ -105,20 +101,12 @@ class SendItRules(BoardRules):
     def goal_text(self, seat: int) -> str:
         return "have more area (stones and surrounded empty cells) when both sides pass"
 
-    def result_text(self, board, winner) -> str:
-        first, second = self.area(board)
-        score = f"area {first} to {second}"
-        return f"a draw ({score})" if winner is None else f"{self.seat_names[winner]} wins ({score})"
+    def score_text(self, board) -> str:
+        return "area {} to {}".format(*self.area(board))
 
     # --- notation --------------------------------------------------------------------------------------
-    def cell_name(self, cell: int) -> str:
-        return cell_name(cell, self.n)
-
-    def move_text(self, cells: Sequence[int]) -> str:
-        return self.cell_name(cells[0])
-
     def parse_move(self, text: str) -> list[int]:
-        return [parse_cell(text.lower(), self.n)]
+        return [self.parse_cell(text.lower())]
 
     def turn_text(self, moves) -> str:
         """Drops one after another in a row share its number, as the column writes them: ``bg3 g11 b7``."""
@@ -137,37 +125,13 @@ class SendItRules(BoardRules):
             match = _WORD.match(word)
             if match is None:
                 raise NotationError(f"cannot read Send It drops {word!r}: expected cells such as 'i3' or 'bg3'")
-            moves += [[parse_cell(letter + match.group(2), self.n)] for letter in match.group(1)]
+            moves += [[self.parse_cell(letter + match.group(2))] for letter in match.group(1)]
         return moves
 
-    # --- pictures and symmetry ----------------------------------------------------------------------------
-    def diagram(self, board) -> str:
-        letters = " ".join(COLUMNS[: self.n])
-        return "\n".join([letters, *square_diagram([".xo"[v] for v in board], self.n)])
-
-    def read_diagram(self, text: str) -> np.ndarray:
-        """The board of a diagram in the column's layout: every line that starts with n cell symbols
-        is a row, top to bottom (``O`` and ``X``, the last turn's stones, read as ``o`` and ``x``)."""
-        rows = []
-        for line in text.splitlines():
-            tokens = line.split()[: self.n]
-            if len(tokens) == self.n and all(t in ".xoXO" for t in tokens):
-                rows.append([".xo".index(t.lower()) for t in tokens])
-        if len(rows) != self.n:
-            raise NotationError(f"a {self.n}x{self.n} diagram needs {self.n} rows, found {len(rows)}")
-        return np.array(rows, np.int8).reshape(-1)
-
-    def view_layout(self):
-        from envs.stones.view import square_stone_layout
-
-        return square_stone_layout(self.n)
-
+    # --- pictures ----------------------------------------------------------------------------------------
     def view_notes(self, board) -> tuple[str, ...]:
         first, second = self.area(board)
         return (f"area so far: {self.seat_names[0]} {first}, {self.seat_names[1]} {second}",)
-
-    def symmetries(self, num_actions: int):
-        return [board_symmetry(name, self.n, num_actions) for name in DIHEDRAL]
 
 
 class SendIt(TurnGame):

@@ -11,11 +11,6 @@ liberty, or a rival group it captures (one whose last liberty it fills); with th
 rule, no friendly group it joins holds a drop of this turn. The context
 (:class:`SendItContext`) holds ``params`` (``envs.schedule.rows``' leading ones), the schedule's move
 counts, the neighbours and rays of :func:`tables` and scratch room (:func:`context`).
-
-The random playout (``TurnGame.random_playout``, ``cut_playout``) is ``envs.schedule.rows.play``
-over :func:`step`, which applies an action and leaves the next position's legal actions behind, so
-the playout finds each decision's legal actions once: one ``envs.kernels.draw`` per decision over
-them, the game the engine loop plays for the same seed (``Game.engine_playout``).
 """
 
 from __future__ import annotations

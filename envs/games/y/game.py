@@ -30,6 +30,7 @@ from typing import Sequence
 
 import numpy as np
 
+from envs.board_view import HEX_RADIUS, HEX_ROW, Label, Layout
 from envs.core import NotationError, Symmetry
 from envs.kernels import EMPTY, GOAL_SIDES, OFF_BOARD
 from envs.neutral.mutator import NeutralGame
@@ -148,10 +149,18 @@ class YRules(Rules):
         return board
 
     @cached_property
-    def layout(self):
-        from envs.games.y.picture import y_layout
+    def layout(self) -> Layout:
+        """The triangle as vector geometry (``envs.board_view``), row 1 at the bottom, its cell
+        names under it, the row numbers on the left."""
+        n = self.n
 
-        return y_layout(self.n, [self.cell_name(cell) for cell in range(self.n)])
+        def centre(r: float, c: float) -> tuple[float, float]:
+            return c + 0.5 * r + 0.5, HEX_RADIUS + HEX_ROW * (n - 1 - r)
+
+        centres = tuple(centre(*divmod(cell, n)) if self.on_board[cell] else None for cell in range(n * n))
+        labels = [Label(*centre(r, -0.85), str(r + 1)) for r in range(n)]
+        labels += [Label(centre(0, c)[0], centre(0, c)[1] + 0.95, self.cell_name(c)) for c in range(n)]
+        return Layout(n, 2 * HEX_RADIUS + HEX_ROW * (n - 1) + 0.6, "hex", centres, (), tuple(labels))
 
 
 class Y(StoneGame):
