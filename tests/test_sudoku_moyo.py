@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from agents.search.solver import Solver
 from envs import CHANCE, TERMINAL, GameError, IllegalActionError, NotationError, make_game
-from envs.games.sudoku_moyo import compiled
+from envs.games.sudoku_moyo import kernels
 from envs.games.sudoku_moyo.game import SudokuMoyoState, grid_text, puzzle_text, symmetry
 from envs.games.sudoku_moyo.kernels import random_playout
 from envs.kernels import draw
@@ -381,12 +381,12 @@ def image_state(state, sym_digits, rows, columns, half):
             r, k = 8 - r, 8 - k
         if state.grid[c]:
             row[r * 9 + k] = sym_digits[state.grid[c] - 1] + 1
-            row[compiled.GIVEN + r * 9 + k] = state.given[c]
+            row[kernels.GIVEN + r * 9 + k] = state.given[c]
     player, stuck = state.player, state.stuck
-    row[compiled.PLAYER] = TERMINAL if player == TERMINAL else (1 - player if half else player)
-    row[compiled.STUCK] = -1 if stuck < 0 else (1 - stuck if half else stuck)
-    row[compiled.OPENING] = bool(placements(list(row[:81]), CENTRE))  # while the centre takes a digit
-    row[compiled.PUZZLE] = -1
+    row[kernels.PLAYER] = TERMINAL if player == TERMINAL else (1 - player if half else player)
+    row[kernels.STUCK] = -1 if stuck < 0 else (1 - stuck if half else stuck)
+    row[kernels.OPENING] = bool(placements(list(row[:81]), CENTRE))  # while the centre takes a digit
+    row[kernels.PUZZLE] = -1
     return SudokuMoyoState(row)
 
 

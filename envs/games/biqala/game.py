@@ -13,6 +13,7 @@ import re
 
 import numpy as np
 
+from envs.board_view import RGB, BoardView, Cell, Label, colour, square_layout
 from envs.core import TERMINAL, GameInfo, IllegalActionError, NotationError, turn_text
 from envs.games.biqala import kernels
 from envs.games.biqala.kernels import (
@@ -20,6 +21,7 @@ from envs.games.biqala.kernels import (
     COLS,
     END,
     IDLE,
+    INNER_RING,
     LETTERS,
     NUM_ACTIONS,
     NUM_CELLS,
@@ -28,6 +30,7 @@ from envs.games.biqala.kernels import (
     PARTNERS,
     PLAYER,
     PUT,
+    RING_OF,
     ROWS,
     SEAT_CELLS,
     SOURCE,
@@ -40,6 +43,9 @@ from envs.kernels import playout_seed
 from envs.kit import RowGame, RowState, row_field
 
 SEAT_NAMES = ("A", "B")
+# owner x ring: A's outer, A's inner, B's outer, B's inner; the transfer's source is marked
+CELL_COLOURS: tuple[tuple[RGB, RGB], ...] = (((235, 205, 150), (210, 170, 110)), ((170, 200, 225), (120, 160, 200)))
+SOURCE_COLOUR: RGB = (240, 240, 120)
 
 
 class BiqalaState(RowState):
@@ -145,7 +151,12 @@ class Biqala(RowGame):
         return self.returns(BiqalaState(row)), int(decisions), int(turns)
 
     def action_name(self, action: int) -> str:
-        return _action_name(action)
+        if not 0 <= action < NUM_ACTIONS:
+            return f"out of range 0..{NUM_ACTIONS - 1}"
+        if action == END:
+            return "."
+        kind, cell = divmod(action, NUM_CELLS)
+        return LETTERS[cell] + ("", ">", "")[kind]
 
     def illegal_reason(self, state: BiqalaState, action: int) -> str:
         seat = state.player
@@ -178,11 +189,11 @@ class Biqala(RowGame):
 
     # --- text -----------------------------------------------------------------------------------
     def action_to_text(self, state: BiqalaState, action: int) -> str:
-        return _action_name(int(action))
+        return self.action_name(int(action))
 
     def format_turn(self, state: BiqalaState, actions) -> str:
         """``C`` for a sow, ``C>JJI`` for a transfer (the end action is not written)."""
-        return "".join(_action_name(a) for a in actions if a != END)
+        return "".join(self.action_name(a) for a in actions if a != END)
 
     _TURN = re.compile(r"^([A-La-l])(>([A-La-l]*))?$")
 
@@ -237,16 +248,31 @@ class Biqala(RowGame):
             lines.append(f"{SEAT_NAMES[state.player]} to move")
         return "\n".join(lines)
 
-    def board_view(self, state: BiqalaState):
-        from envs.games.biqala.picture import biqala_view
-
-        return biqala_view(state)
-
-
-def _action_name(action: int) -> str:
-    if not 0 <= action < NUM_ACTIONS:
-        return f"out of range 0..{NUM_ACTIONS - 1}"
-    if action == END:
-        return "."
-    kind, cell = divmod(action, NUM_CELLS)
-    return LETTERS[cell] + ("", ">", "")[kind]
+    def board_view(self, state: BiqalaState) -> BoardView:
+        """The board as vector data (``envs.board_view``), A's outer board at the top: every cell
+        its owner's colour (the inner ring darker, a transfer's source marked and tagged
+        ``chosen``), its stones counted on a neutral pile, its letter in its corner. A click on one
+        of the mover's cells offers its sow and the start of a transfer from it; while a transfer
+        is under way, a stone put on it; the end of the transfer is a button."""
+        layout = square_layout(["A", "A", "B", "B"], [""] * COLS)
+        cells = []
+        for cell in range(ROWS * COLS):
+            x, y = layout.centres[cell]
+            chosen = cell == state.source
+            ground = SOURCE_COLOUR if chosen else CELL_COLOURS[OWNER[cell]][int(RING_OF[cell] is INNER_RING)]
+            stones = state.board[cell]
+            actions = (PUT + cell,) if state.source >= 0 else (SOW + cell, TRANSFER + cell)
+            pile, count = ("neutral", str(stones)) if stones else ("", "")
+            tags = ("chosen",) if chosen else ()
+            cells.append(Cell(cell, LETTERS[cell], x, y, "square", actions, pile, colour(ground), count, tags))
+        labels = tuple(label for label in layout.labels if label.text)  # the rows' owners
+        labels += tuple(Label(cell.x - 0.37, cell.y - 0.35, cell.name) for cell in cells)  # each cell's letter
+        a, b = state.stores
+        notes = [f"captured: {SEAT_NAMES[0]} {a}, {SEAT_NAMES[1]} {b}"]
+        if state.source >= 0:
+            notes.insert(
+                0, f"{SEAT_NAMES[state.player]} transfers from {LETTERS[state.source]}: put a stone, or end it"
+            )
+        elif state.player >= 0:
+            notes.insert(0, f"{SEAT_NAMES[state.player]} to move: sow a cell or begin a transfer from it")
+        return BoardView(layout.width, layout.height, tuple(cells), (), labels, (END,), tuple(notes))

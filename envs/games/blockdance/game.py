@@ -12,18 +12,20 @@ time (each next to the block so far), then the pivot again to turn the block; or
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from itertools import groupby
+from typing import Iterable, Sequence
 
 import numpy as np
 
+from envs.board_view import BoardView, Cell
 from envs.core import TERMINAL, GameInfo, IllegalActionError, NotationError, Symmetry, lead_returns, turn_text
 from envs.games.blockdance import kernels
 from envs.games.blockdance.kernels import ANGLES, EMPTY, OFF_BOARD, PIECE, SCALARS
-from envs.games.blockdance.notation import NOT, cells_text, read_cells
 from envs.kit import RowGame, RowState, row_field
 from envs.schedule.moves import read_start
 from envs.stones import hexagon
 from envs.stones.board import cell_symmetry
+from envs.stones.view import STONE_OF_VALUE, hexagon_layout
 
 SEAT_NAMES = ("y", "o")
 MIN_SIDE = 6  # the six flowers of the start need a hexagon of side 6 or more
@@ -34,6 +36,8 @@ NUM_PLANES = 14
 MEN_LEAD = 4  # a lead of this many men is worth 0.76 in ``heuristic_returns``
 _PIVOT = re.compile(r"^([a-zA-Z][0-9]{1,2})(?:\.([0-9]))?$")
 _ANGLE = re.compile(r"^\.?([0-9])$")
+_GROUP = re.compile(r"([a-zA-Z]+)([0-9]{1,2})")  # ``xz5wy6``: the letters of one row, then its number
+NOT = re.compile(r"^not\((.*)\)$")  # the pivot's whole group less the cells in the brackets
 
 
 def flower_start(side: int) -> tuple[list[int], list[int]]:
@@ -270,8 +274,7 @@ class Blockdance(RowGame):
         return {"reason": self.reason(state), "men": (state.men(0), state.men(1))}
 
     def result_text(self, state: BlockdanceState) -> str:
-        who = "a draw" if state.winner < 0 else f"{SEAT_NAMES[state.winner]} wins"
-        return f"{who} ({self.reason(state)}; men: y {state.men(0)}, o {state.men(1)})"
+        return f"{super().result_text(state)} ({self.reason(state)}; men: y {state.men(0)}, o {state.men(1)})"
 
     def turn_kind(self, state: BlockdanceState, actions: Sequence[int]) -> str:
         return "pass" if list(actions[:1]) == [self.PASS] else "rotate"
@@ -444,9 +447,11 @@ class Blockdance(RowGame):
         """The board of a diagram in the text's layout (``y``, ``o``, ``.``; the text's ``,`` is empty)."""
         return hexagon.read_diagram(self.side, text, DIAGRAM_VALUES, OFF_BOARD).tolist()
 
-    def marks(self, state: BlockdanceState) -> list[str]:
-        """A mark per cell for the pictures: ``*`` the pivot, ``+`` the block's other men, ``o`` where
-        the block lands."""
+    def board_view(self, state: BlockdanceState) -> BoardView:
+        """The view (``envs.board_view``): the hexagon's men (Y black, O white), the turn so far
+        marked (``*`` the pivot, ``+`` the block's other men, ``o`` where the block lands); every
+        cell offers itself (the pivot, a man joining the block, the pivot again to turn it); the
+        five angles and pass are buttons."""
         marks = [""] * self.num_cells
         if state.angle:
             image = self.context.rotation[state.angle, state.pivot]
@@ -456,12 +461,27 @@ class Blockdance(RowGame):
             marks[man] = "+"
         if state.pivot >= 0:
             marks[state.pivot] = "*"
-        return marks
+        layout, board, cells = hexagon_layout(self.side), state.board, []
+        for cell, centre in enumerate(layout.centres):
+            if centre is not None:
+                tags = ("chosen",) if cell in state.block else ()
+                owner = STONE_OF_VALUE[board[cell]]
+                x, y = centre
+                cells.append(Cell(cell, self.cell_name(cell), x, y, "hex", (cell,), owner, text=marks[cell], tags=tags))
+        buttons = tuple(range(self.ANGLE, self.PASS + 1))
+        notes = (self._step_text(state), f"men: y {state.men(0)} (black), o {state.men(1)} (white)")
+        return BoardView(layout.width, layout.height, tuple(cells), (), layout.labels, buttons, notes)
 
-    def board_view(self, state: BlockdanceState):
-        from envs.games.blockdance.picture import blockdance_view
-
-        return blockdance_view(self, state)
+    def _step_text(self, state: BlockdanceState) -> str:
+        if state.player == TERMINAL:
+            return self.result_text(state)
+        seat = SEAT_NAMES[state.player]
+        if state.pivot < 0:
+            return f"{seat} to move: choose the pivot (or pass)"
+        pivot = self.cell_name(state.pivot)
+        if not state.angle:
+            return f"{seat} to move, pivot {pivot}: choose the angle (sixths of a turn clockwise)"
+        return f"{seat} to move, pivot {pivot}, angle {state.angle}: add a man next to the block, or {pivot} to turn it"
 
 
 def _mirror_angles(spatial):
@@ -473,3 +493,28 @@ def _mirror_angles(spatial):
         return np.ascontiguousarray(spatial(obs)[..., order, :, :])
 
     return planes
+
+
+# --- cells listed compactly by row, as the text writes a block's men ------------------------------
+def cells_text(side: int, cells: Iterable[int]) -> str:
+    """``[x5, z5, w6, y6]`` (in any order) -> ``"xz5wy6"``: row by row, each row's letters in
+    order and then its number."""
+    names = sorted((hexagon.cell_name(side, c) for c in cells), key=_row_then_letter)
+    words = []
+    for row, names_in_row in groupby(names, key=lambda name: name[1:]):
+        words.append("".join(name[0] for name in names_in_row) + row)
+    return "".join(words)
+
+
+def _row_then_letter(name: str) -> tuple[int, int]:
+    return int(name[1:]), hexagon.LETTERS.index(name[0])
+
+
+def read_cells(side: int, text: str) -> list[int]:
+    """The cells of ``xz5wy6`` (also ``x5z5w6y6``), in the order written."""
+    if not text:
+        return []
+    groups = _GROUP.findall(text)
+    if "".join(letters + row for letters, row in groups) != text:
+        raise NotationError(f"cannot read cells {text!r}: expected letters then a row number, e.g. 'xz5wy6'")
+    return [hexagon.parse_cell(side, letter + row) for letters, row in groups for letter in letters]

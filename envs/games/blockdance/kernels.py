@@ -209,16 +209,6 @@ def pivots_into(context, board, piece, out):
 
 
 @njit(cache=True)
-def angle_blocks(context, board, pivot, out):
-    """Each angle's largest turning block through ``pivot`` as ``out[angle]``, a mask of cells
-    (``out[angle]`` all 0 where none turns; ``out[0]`` untouched)."""
-    for angle in range(1, 6):
-        out[angle] = 0
-        for i in range(turning_block(context, board, pivot, angle)):
-            out[angle, context.found[i]] = 1
-
-
-@njit(cache=True)
 def can_turn(context, board, block, pivot, angle):
     """Whether ``block`` (connected men of one colour, the pivot first) may turn: two men or
     more, each landing on the board on an empty cell, an enemy or a cell of the block, and

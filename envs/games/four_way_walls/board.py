@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-N, E, S, W = range(4)
 HORIZONTAL, VERTICAL = 0, 1
 OFF = -1  # a stone's cell once it has left the board; also the destination "off the board"
 
@@ -52,10 +51,6 @@ class Position:
         """Every wall as (orientation, i, j), horizontal ones first."""
         n1 = self.size + 1
         return [(o, p // n1, p % n1) for o in (HORIZONTAL, VERTICAL) for p, on in enumerate(self.walls[o]) if on]
-
-
-def goal_of(stone: int) -> int:
-    return stone % 4
 
 
 def seat_of(stone: int) -> int:

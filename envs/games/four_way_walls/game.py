@@ -16,11 +16,15 @@ from typing import Sequence
 
 import numpy as np
 
+from envs.board_view import WOOD, BoardView, Cell, Label, Line
 from envs.core import TERMINAL, GameInfo, IllegalActionError, NotationError, Symmetry, lead_returns, turn_text
 from envs.games.four_way_walls import kernels
 from envs.games.four_way_walls.board import HORIZONTAL, OFF, Position, seat_of
 from envs.games.four_way_walls.notation import (
+    COLUMNS,
     DIRECTIONS,
+    POINT_COLUMNS,
+    POINT_ROWS,
     STONE_LETTERS,
     cell_name,
     diagram,
@@ -39,6 +43,8 @@ STEP, WALL = 0, 1  # the phases of a turn: stones stepping, then the wall
 TO_WIN = 3  # stones off the board
 NUM_PLANES = 23
 MIN_SIZE, MAX_SIZE = 4, 25  # the start needs two stones a side apart; point names run A..Z
+CHOSEN, WALL_INK, GROOVE = "#f0f078", "#782814", "#be965a"  # the board view's
+SEAT_STONES = ("black", "white")
 _STEP_WORD = re.compile(r"^([NESWnesw])([nesw])([nesw])?$", re.IGNORECASE)
 _PICK_WORD = re.compile(r"^([NESWnesw])([a-z][0-9]{1,2})$")
 
@@ -224,7 +230,9 @@ class FourWayWalls(RowGame):
         lead of the board's side (n steps) is worth 0.76 (``envs.core.lead_returns``). Walls
         lengthen the paths, so a wall that costs the rival more steps than it costs the mover
         counts too."""
-        return race_lead(state.row[: kernels.WALLS], state.row[kernels.WALLS : -kernels.SCALARS], self.size)
+        steps = np.empty(2, np.int64)
+        kernels.steps_to_go(state.row[: kernels.WALLS], state.row[kernels.WALLS : -kernels.SCALARS], self.size, steps)
+        return lead_returns(int(steps[1] - steps[0]), self.size)
 
     def outcome_info(self, state: WallsState) -> dict:
         return {"off": [state.off(0), state.off(1)], "turns": state.turn}
@@ -429,24 +437,55 @@ class FourWayWalls(RowGame):
             return f"choose stone {stone_letter(state.picked)}'s destination"
         return f"choose a stone to step ({state.steps_left} step(s) left)"
 
-    def board_view(self, state: WallsState):
-        from envs.games.four_way_walls.picture import walls_view
-
-        return walls_view(self, state)
+    def board_view(self, state: WallsState) -> BoardView:
+        """The board as vector data (``envs.board_view``) at twice the cells' pitch: cell (r, c)
+        at (2c + 0.5, 2r + 0.5), each offering itself (the stone to step, or a destination); the
+        wall slots between four cells at their centre point, each offering its horizontal and
+        its vertical wall (the centre of a standing wall tagged ``wall``); the walls as thick
+        lines, ``off`` (a stone leaving the board) as a button."""
+        n, pos = self.size, state.pos
+        at = pos.occupant()
+        chosen = pos.stones[state.picked] if state.picked >= 0 else None
+        cells = []
+        for cell in range(n * n):
+            r, c = divmod(cell, n)
+            stone = at.get(cell)
+            owner = SEAT_STONES[seat_of(stone)] if stone is not None else ""
+            text = stone_letter(stone) if stone is not None else ""
+            tags = ("chosen",) if cell == chosen else ()
+            fill = CHOSEN if cell == chosen else WOOD
+            cells.append(
+                Cell(cell, cell_name(n, cell), 2 * c + 0.5, 2 * r + 0.5, "square", (cell,), owner, fill, text, tags)
+            )
+        standing = {(i, j) for _, i, j in pos.wall_list()}
+        for i in range(1, n):
+            for j in range(1, n):
+                actions = (self._wall_action(0, i, j), self._wall_action(1, i, j))
+                wall = (i, j) in standing
+                fill, tags = (WALL_INK, ("wall",)) if wall else (GROOVE, ())
+                name = POINT_COLUMNS[j] + POINT_ROWS[i]
+                cells.append(Cell(actions[0], name, 2 * j - 0.5, 2 * i - 0.5, "square", actions, "", fill, "", tags))
+        lines = []
+        for o, i, j in pos.wall_list():
+            x, y = 2 * j - 0.5, 2 * i - 0.5
+            dx, dy = (1.35, 0) if o == HORIZONTAL else (0, 1.35)  # over its two cells (the caps are round)
+            lines.append(Line(x - dx, y - dy, x + dx, y + dy, WALL_INK, 0.3))
+        side = 2 * n - 1
+        labels = [Label(2 * c + 0.5, side + 0.45, COLUMNS[c]) for c in range(n)]
+        labels += [Label(-0.45, 2 * r + 0.5, str(r + 1)) for r in range(n)]
+        notes = [
+            self.result_text(state)
+            if state.result is not None
+            else f"{SEAT_NAMES[state.player]} to move: {self.step_text(state)}",
+            f"walls in hand {state.walls_left[0]} / {state.walls_left[1]}; off the board {state.off(0)} / {state.off(1)}",
+        ]
+        return BoardView(side, side, tuple(cells), tuple(lines), tuple(labels), (self.OFF,), tuple(notes))
 
 
 def wall_array(pos: Position) -> np.ndarray:
     """The walls by centre as the kernels take them: int32, the horizontal ones' ``(n + 1) ** 2``
     entries, then the vertical ones'."""
     return np.array(pos.walls[0] + pos.walls[1], np.int32)
-
-
-def race_lead(stones: np.ndarray, walls: np.ndarray, size: int) -> tuple[float, float]:
-    """``FourWayWalls.heuristic_returns`` of a position (the stones' cells, ``wall_array``): seat
-    1's steps to go less seat 0's (``kernels.steps_to_go``), over the board's side."""
-    steps = np.empty(2, np.int64)
-    kernels.steps_to_go(stones, walls, size, steps)
-    return lead_returns(int(steps[1] - steps[0]), size)
 
 
 def wall_clash(state: WallsState, orientation: int, i: int, j: int) -> str:

@@ -32,7 +32,7 @@ from envs.core import TERMINAL
 from envs.kernels import find
 from envs.row_playout import random_play
 
-STONES, WALLS = 0, 8  # where a row's stones and walls start
+WALLS = 8  # where a row's walls start, after the 8 stones
 PLAYER, TURN, PHASE, STEPS, MOVED, PICKED, WALLS0, WALLS1, RESULT = range(9)  # the scalars, after the walls
 SCALARS = 9
 N, MAX_TURNS, WALLS_EACH = range(3)  # params

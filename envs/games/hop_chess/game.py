@@ -19,6 +19,7 @@ import re
 
 import numpy as np
 
+from envs.board_view import BoardView, Cell, square_layout
 from envs.core import TERMINAL, GameInfo, IllegalActionError, NotationError, lead_returns, turn_text
 from envs.games.hop_chess import kernels
 from envs.games.hop_chess.kernels import (
@@ -47,7 +48,7 @@ from envs.games.hop_chess.position import (
     square_name,
     square_of,
 )
-from envs.kit import RowGame, RowState
+from envs.kit import RowGame, RowState, row_field
 
 SEAT_NAMES = ("white", "black")
 # the seed's diagrams: white capitals with 'O' for its pawns, black small letters
@@ -56,6 +57,8 @@ PIECE_OF_SYMBOL = {"O": PAWN, "p": -PAWN} | {
     for sign, case in ((1, str.upper), (-1, str.lower))
     for symbol in map(case, "NBRQK")
 }
+FIGURES = ("", "pawn", "knight", "bishop", "rook", "queen", "king")  # the board view's, by abs(piece)
+LIGHT, DARK, CHOSEN = "#ebd7b4", "#b4875f", "#f0f078"  # the board view's squares
 PIECE_VALUES = (0, 1, 3, 3, 5, 9, 0)  # by abs(piece): none, pawn, knight, bishop, rook, queen, king
 END_REASONS = {
     kernels.CHECKMATE: "checkmate",
@@ -69,19 +72,23 @@ END_REASONS = {
 class HopChessState(RowState):
     """A position as the kernels' row (``kernels.py``'s layout: the board, hoppers, the
     micro-step under way, the end, the positions recorded for repetition); the properties
-    read it."""
+    read it: ``origin`` the chosen piece's square (-1 at a turn's start), ``player``, ``plies``
+    (turns played), ``repeats`` (how often the position at this turn's start has occurred),
+    ``recorded`` (the positions recorded since the last capture or pawn move, this turn's
+    included)."""
 
     __slots__ = ()
+
+    origin = row_field(kernels.ORIGIN)
+    player = row_field(kernels.PLAYER)
+    plies = row_field(kernels.PLIES)
+    repeats = row_field(kernels.REPEATS)
+    recorded = row_field(kernels.RECORDED)
 
     @property
     def pos(self) -> Position:
         """The pieces, hoppers, side to move, castling, en passant, clock and opening (a copy)."""
         return row_position(self.row)
-
-    @property
-    def origin(self) -> int:
-        """The chosen piece's square (-1 at a turn's start)."""
-        return int(self.row[kernels.ORIGIN])
 
     @property
     def move(self) -> tuple[int, int, int] | None:
@@ -96,25 +103,6 @@ class HopChessState(RowState):
         """The legal turns of the turn at hand (at its start or with a piece chosen): each
         piece move and the hopper squares after which the king is safe."""
         return legal_turns(self.pos)
-
-    @property
-    def player(self) -> int:
-        return int(self.row[kernels.PLAYER])
-
-    @property
-    def plies(self) -> int:
-        """Turns played."""
-        return int(self.row[kernels.PLIES])
-
-    @property
-    def repeats(self) -> int:
-        """How often the position at this turn's start has occurred."""
-        return int(self.row[kernels.REPEATS])
-
-    @property
-    def recorded(self) -> int:
-        """The positions recorded since the last capture or pawn move, this turn's included."""
-        return int(self.row[kernels.RECORDED])
 
     @property
     def winner(self) -> int:
@@ -192,7 +180,13 @@ class HopChess(RowGame):
         return int(state.row[kernels.PLAYER])  # read from the row: quicker than a kernel call
 
     def action_name(self, action: int) -> str:
-        return _action_name(action)
+        if FROM <= action < TO:
+            return f"piece on {square_name(action)}"
+        if TO <= action < HOPPER:
+            return f"to {square_name((action - TO) % 64)}"
+        if HOPPER <= action < NUM_ACTIONS:
+            return f"hopper to {square_name(action - HOPPER)}"
+        return "out of range"
 
     def illegal_reason(self, state: HopChessState, action: int) -> str:
         if state.move is not None:
@@ -220,8 +214,7 @@ class HopChess(RowGame):
         return {"reason": state.reason}
 
     def result_text(self, state: HopChessState) -> str:
-        who = "a draw" if state.winner < 0 else f"{SEAT_NAMES[state.winner]} wins"
-        return f"{who} ({state.reason})"
+        return f"{super().result_text(state)} ({state.reason})"
 
     def goal_text(self, seat: int) -> str:
         return "checkmate the enemy king (hops count)"
@@ -337,10 +330,7 @@ class HopChess(RowGame):
         white's hopper, ``#`` black's."""
         pos, lines = state.pos, []
         for rank in range(7, -1, -1):
-            row = []
-            for file in range(8):
-                square = rank * 8 + file
-                row.append(_symbol(pos, square))
+            row = [_symbol(pos, rank * 8 + file) for file in range(8)]
             lines.append(" ".join(row) + f"  {rank + 1}")
         lines.append("a b c d e f g h")
         if state.player == TERMINAL:
@@ -349,10 +339,45 @@ class HopChess(RowGame):
             lines.append(f"{SEAT_NAMES[state.player]} to move")
         return "\n".join(lines)
 
-    def board_view(self, state: HopChessState):
-        from envs.games.hop_chess.picture import hop_chess_view
-
-        return hop_chess_view(self, state)
+    def board_view(self, state: HopChessState) -> BoardView:
+        """The board as vector data (``envs.board_view``), rank 8 at the top: a piece is its chess
+        figure in its colour (``Cell.piece``: ``knight``, ...), a hopper the ``hopper`` figure in
+        its colour (tagged ``hopper``); the squares chosen so far in the turn (the piece's, its
+        final square) are marked and tagged ``chosen``. A click on a square offers what the
+        turn's next micro-step may do there: pick the piece, end the piece's move (each
+        promotion where there are several), put the hopper."""
+        pos = state.pos
+        layout = square_layout([str(r) for r in range(8, 0, -1)], list("abcdefgh"))
+        chosen = ([state.origin] if state.origin >= 0 else []) + ([state.move[1]] if state.move is not None else [])
+        legal = set(self.legal_actions(state))
+        cells = []
+        for square in range(64):
+            rank, file = divmod(square, 8)
+            x, y = layout.centres[(7 - rank) * 8 + file]
+            piece = pos.board[square]
+            if state.move is not None:
+                actions: tuple[int, ...] = (HOPPER + square,)
+            elif state.origin >= 0:
+                ends = tuple(a for a in (TO + 64 * k + square for k in range(len(TO_KINDS))) if a in legal)
+                actions = ends or (TO + square,)
+            else:
+                actions = (FROM + square,)
+            tags: tuple[str, ...] = ()
+            if piece:
+                owner, figure = SEAT_NAMES[colour_of(piece)], FIGURES[abs(piece)]
+            elif square in pos.hoppers:
+                owner, figure, tags = SEAT_NAMES[pos.hoppers.index(square)], "hopper", ("hopper",)
+            else:
+                owner, figure = "", ""
+            ground = CHOSEN if square in chosen else (LIGHT if (rank + file) % 2 else DARK)
+            tags += ("chosen",) if square in chosen else ()
+            cells.append(Cell(square, square_name(square), x, y, "square", actions, owner, ground, "", tags, figure))
+        notes = []
+        if state.player >= 0:
+            step = "the hopper's square" if state.move is not None else "the piece's final square"
+            step = step if state.origin >= 0 else "a piece to move"
+            notes.append(f"{SEAT_NAMES[state.player]} to move: choose {step}")
+        return BoardView(layout.width, layout.height, tuple(cells), (), layout.labels, (), tuple(notes))
 
     def from_diagram(self, diagram: str, to_move: str = "white") -> HopChessState:
         """A state from a diagram in the seed's style (``render_text`` reads back): castling
@@ -435,16 +460,6 @@ def square_of_text(text: str) -> int:
         return square_of(text)
     except ValueError:
         raise NotationError(f"cannot read square {text!r}: expected a1..h8") from None
-
-
-def _action_name(action: int) -> str:
-    if FROM <= action < TO:
-        return f"piece on {square_name(action)}"
-    if TO <= action < HOPPER:
-        return f"to {square_name((action - TO) % 64)}"
-    if HOPPER <= action < NUM_ACTIONS:
-        return f"hopper to {square_name(action - HOPPER)}"
-    return "out of range"
 
 
 def material(board) -> int:

@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from envs.board_view import BoardView, Cell
 from envs.core import TERMINAL, GameInfo, NotationError, Symmetry, lead_returns, turn_text
 from envs.games.push_go import kernels
 from envs.games.push_go.kernels import KO_RULES, PASSES, PLAYER, PUSH_FORMS, REPEATS, REPETITIONS, TURNS
 from envs.kit import RowGame, RowState, row_field
 from envs.stones.board import DIHEDRAL, board_symmetry, cell_name, check_size, parse_cell, square_diagram
+from envs.stones.view import STONE_OF_VALUE, square_stone_layout
 
 EMPTY, BLACK, WHITE = 0, 1, 2
 SYMBOLS = ".xo"
@@ -189,10 +191,7 @@ class PushGo(RowGame):
 
     def margin(self, state: PushGoState) -> float:
         """x's area minus o's area and the komi."""
-        return self._margin(state.board)
-
-    def _margin(self, board) -> float:
-        black, white = self.area(board)
+        black, white = self.area(state.board)
         return black - white - self.komi
 
     def heuristic_returns(self, state: PushGoState) -> tuple[float, float]:
@@ -200,10 +199,7 @@ class PushGo(RowGame):
         touch) less o's and the komi, what the game is scored by when it ends; a lead of the
         board's side (n points) is worth 0.76 (``envs.core.lead_returns``). On a nearly empty
         board the komi outweighs the rest, alike for every move a search compares."""
-        return self._lead(state.board)
-
-    def _lead(self, board) -> tuple[float, float]:
-        return lead_returns(self._margin(board), self.n)
+        return lead_returns(self.margin(state), self.n)
 
     def outcome_info(self, state: PushGoState) -> dict:
         return {"margin": self.margin(state)}
@@ -275,7 +271,23 @@ class PushGo(RowGame):
             lines.append(f"{SEAT_NAMES[state.player]} to move")
         return "\n".join(lines)
 
-    def board_view(self, state: PushGoState):
-        from envs.games.push_go.view import push_go_view
-
-        return push_go_view(self, state)
+    def board_view(self, state: PushGoState) -> BoardView:
+        """The view (``envs.board_view``): the stone board of the other square games; every empty
+        cell offers its placement, every stone of the mover's opponent its push (the mover's own
+        stones offer their cell's placement, never legal, so that every cell offers something);
+        pass is a button."""
+        n2, layout = self.n * self.n, square_stone_layout(self.n)
+        enemy = 2 - state.player if state.player != TERMINAL else -1
+        cells = []
+        for cell, (x, y) in enumerate(layout.centres):
+            value = state.board[cell]
+            actions = (n2 + cell,) if value == enemy else (cell,)
+            cells.append(Cell(cell, cell_name(cell, self.n), x, y, "square", actions, STONE_OF_VALUE[value]))
+        black, white = self.area(state.board)
+        notes = [f"area so far: {SEAT_NAMES[0]} {black}, {SEAT_NAMES[1]} {white} (komi {self.komi:g})"]
+        if state.player != TERMINAL:
+            notes.insert(0, f"{SEAT_NAMES[state.player]} to move" + (" (the opponent passed)" if state.passes else ""))
+            if state.repeats == REPETITIONS - 1:  # ko="push": a repetition more draws
+                notes.append("this position has stood before: a third time ends the game drawn")
+        lines, labels = layout.lines, layout.labels
+        return BoardView(layout.width, layout.height, tuple(cells), lines, labels, (self.pass_action,), tuple(notes))

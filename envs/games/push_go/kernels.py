@@ -19,8 +19,7 @@ in the ``place`` or the ``move`` form; the enemy's groups left without liberties
 of the mover's without liberties makes it illegal; under ``ko="simple"`` a board equal to the one
 before the opponent's last turn is refused). The end is two passes in a row or ``max_turns``
 turns, scored by area and the komi, or under ``ko="push"`` the third time a position stands: a
-draw. The legal actions: the placements by cell, the pushes by cell, the pass. :func:`play`
-draws one ``envs.kernels.draw`` a turn over them, as ``envs.row_playout.random_play`` does.
+draw. The legal actions: the placements by cell, the pushes by cell, the pass.
 """
 
 from __future__ import annotations
@@ -33,7 +32,7 @@ from numba import njit
 
 from envs.compiled import register
 from envs.core import TERMINAL
-from envs.kernels import CUT, draw
+from envs.row_playout import random_play
 from envs.stones.board import neighbour_table
 
 EMPTY = 0
@@ -243,27 +242,11 @@ def returns(context, row, out):
 
 
 @njit(cache=True)
-def play(context, row, seed, cut):
-    """``(outcome, decisions, turns)`` of a random game from ``row`` (played on in place) as
-    ``envs.row_playout.random_play`` plays and counts it: ``outcome`` 0 a draw, 1 or 2 the winning seat + 1, or
-    ``CUT`` once ``cut`` turns have ended (-1: never), the row then the position reached."""
-    decisions = 0
-    moves = context.moves
-    while to_play(context, row) != TERMINAL:
-        if decisions == cut:  # every turn one decision
-            return CUT, decisions, decisions
-        index, seed = draw(seed, legal(context, row, moves))
-        apply(context, row, moves[index])
-        decisions += 1
-    return outcome(context, row), decisions, decisions
-
-
-@njit(cache=True)
 def playout(context, row, seed, out):
-    """The returns of :func:`play` from ``row`` (left untouched) into ``out``."""
+    """The returns of ``envs.row_playout.random_play`` from ``row`` (left untouched) into ``out``."""
     copy = context.copy
     copy[:] = row
-    won = play(context, copy, seed, -1)[0]
+    won = random_play(context, copy, seed, -1, context.moves)[0]
     out[0] = out[1] = 0.0
     if won:
         out[won - 1], out[2 - won] = 1.0, -1.0

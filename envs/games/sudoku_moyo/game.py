@@ -12,7 +12,7 @@ Cells (index = (row - 1) * 9 + column), row 9 is north; boxes and owners
 Action = 9 * cell + (digit - 1). A half turn maps light's boxes onto dark's.
 The setup puzzle is a chance node whose outcome is a puzzle number; the number
 picks a proper puzzle from a seeded generator (:mod:`envs.games.sudoku_moyo.kernels`).
-The rules are ``compiled.py``'s; ``envs.kit.RowGame`` makes them the engine. Here are
+The rules are ``kernels.py``'s; ``envs.kit.RowGame`` makes them the engine. Here are
 what a person reads or types (the table below, notation, text, puzzles, the board view)
 and the symmetries.
 """
@@ -24,21 +24,24 @@ from functools import lru_cache
 
 import numpy as np
 
+from envs.board_view import RGB, BoardView, Cell, box_lines, colour, square_layout
 from envs.core import CHANCE, TERMINAL, GameInfo, IllegalActionError, NotationError, Symmetry, turn_text
-from envs.games.sudoku_moyo import compiled
-from envs.games.sudoku_moyo.compiled import NUM_CELLS, PUZZLE_COUNT, SIZE
+from envs.games.sudoku_moyo import kernels
 from envs.games.sudoku_moyo.kernels import (
     BOX_OF_CELL,
     BOX_OWNER,
     CELL_OWNER,
     NEUTRAL,
+    NUM_CELLS,
+    PUZZLE_COUNT,
+    SIZE,
     candidate_masks,
     count_solutions,
     puzzle,
     random_playout,
 )
 from envs.kernels import playout_seed
-from envs.kit import RowGame, RowState
+from envs.kit import RowGame, RowState, row_field
 
 NUM_ACTIONS = NUM_CELLS * 9
 COLUMNS = "abcdefghi"
@@ -48,6 +51,8 @@ DEFAULT_GIVENS = 26
 MIN_GIVENS, MAX_GIVENS = 22, 80  # below 22 random removal rarely finds a proper puzzle quickly
 NUM_PLANES = 23
 SYMMETRY_SAMPLE = 256  # how many elements of the symmetry group symmetries() lists
+BOX_COLOURS: tuple[RGB, ...] = ((245, 230, 190), (165, 120, 80), (200, 200, 200))  # light, dark, centre
+BOX_COUNTERS = ("white", "black", "neutral")  # a placed digit's counter colour by its box's owner
 
 ROW_OF_CELL = tuple(cell // SIZE for cell in range(NUM_CELLS))
 COL_OF_CELL = tuple(cell % SIZE for cell in range(NUM_CELLS))
@@ -64,44 +69,39 @@ def owner_name(owner: int) -> str:
 
 
 class SudokuMoyoState(RowState):
-    """A position as ``compiled.py``'s row; the properties read it (copies)."""
+    """A position as ``kernels.py``'s row; the properties read it (copies): ``player`` the seat to
+    move, CHANCE (the puzzle to draw) or TERMINAL; ``stuck`` at the end the seat that could not
+    place (it loses), -1 before."""
 
     __slots__ = ()
 
     @property
     def grid(self) -> bytearray:
         """The 81 digits, 0 empty."""
-        return bytearray(self.row[: compiled.GIVEN].astype(np.uint8).tobytes())
+        return bytearray(self.row[: kernels.GIVEN].astype(np.uint8).tobytes())
 
     @property
     def given(self) -> bytes:
         """Per cell, 1 where its digit is a given."""
-        return self.row[compiled.GIVEN : compiled.PLAYER].astype(np.uint8).tobytes()
+        return self.row[kernels.GIVEN : kernels.PLAYER].astype(np.uint8).tobytes()
 
-    @property
-    def player(self) -> int:
-        """The seat to move, CHANCE (the puzzle to draw) or TERMINAL."""
-        return int(self.row[compiled.PLAYER])
-
-    @property
-    def stuck(self) -> int:
-        """At the end: the seat that could not place (it loses); -1 before."""
-        return int(self.row[compiled.STUCK])
+    player = row_field(kernels.PLAYER)
+    stuck = row_field(kernels.STUCK)
 
     @property
     def opening(self) -> bool:
         """Whether the centre is still filled first."""
-        return bool(self.row[compiled.OPENING])
+        return bool(self.row[kernels.OPENING])
 
     @property
     def puzzle(self) -> int | None:
         """The drawn puzzle number (None for a given puzzle or before the draw)."""
-        number = int(self.row[compiled.PUZZLE])
+        number = int(self.row[kernels.PUZZLE])
         return None if number < 0 else number
 
     def candidates(self) -> list[int]:
         """Per cell, the bit mask of the digits that fit it (0 for a filled one)."""
-        return candidate_masks(self.row[: compiled.GIVEN]).tolist()
+        return candidate_masks(self.row[: kernels.GIVEN]).tolist()
 
 
 class SudokuMoyo(RowGame):
@@ -158,10 +158,10 @@ class SudokuMoyo(RowGame):
         self.givens = DEFAULT_GIVENS if givens is None else int(givens)
         puzzle = None if puzzle == "" else puzzle  # "" as in the game config: drawn
         moves = None if moves == "" else moves
-        start = compiled.setup_row()
+        start = kernels.setup_row()
         if puzzle is not None:
             self._set_up(start, puzzle)
-            given = int(start[compiled.GIVEN : compiled.PLAYER].sum())
+            given = int(start[kernels.GIVEN : kernels.PLAYER].sum())
             if givens is not None and given != givens:
                 raise ValueError(f"givens={givens} but the puzzle has {given} givens")
             self.givens = given
@@ -180,7 +180,7 @@ class SudokuMoyo(RowGame):
             has_chance=puzzle is None,
             params=params,
         )
-        super().__init__(info, compiled.context(self.givens), start, compiled.MAX_LEGAL, PUZZLE_COUNT)
+        super().__init__(info, kernels.context(self.givens), start, kernels.MAX_LEGAL, PUZZLE_COUNT)
         if moves is not None:
             if puzzle is None:
                 raise ValueError("moves needs a puzzle: the turns are played from the puzzle's setup")
@@ -204,11 +204,11 @@ class SudokuMoyo(RowGame):
                     f"puzzle: a puzzle number lies in 0..{PUZZLE_COUNT - 1}, got {puzzle}; "
                     "an 81-digit grid must be a string (write empty cells as '.')"
                 )
-            compiled.set_up(row, np.frombuffer(self.puzzle_digits(int(puzzle)), np.uint8), int(puzzle))
+            kernels.set_up(row, np.frombuffer(self.puzzle_digits(int(puzzle)), np.uint8), int(puzzle))
             return
         if not isinstance(puzzle, str):
             raise ValueError(f"puzzle must be an 81-character string or a puzzle number, got {puzzle!r}")
-        compiled.set_up(row, np.frombuffer(parse_puzzle(puzzle), np.uint8), -1)
+        kernels.set_up(row, np.frombuffer(parse_puzzle(puzzle), np.uint8), -1)
 
     def puzzle_digits(self, number: int) -> bytes:
         """The 81 digits (row 1 first, 0 empty) of puzzle ``number`` with ``self.givens`` givens."""
@@ -230,7 +230,7 @@ class SudokuMoyo(RowGame):
             raise IllegalActionError(
                 f"setup outcome {action}: this is the setup chance node; puzzle numbers are 0..{PUZZLE_COUNT - 1}"
             )
-        compiled.set_up(state.row, np.frombuffer(self.puzzle_digits(int(action)), np.uint8), int(action))
+        kernels.set_up(state.row, np.frombuffer(self.puzzle_digits(int(action)), np.uint8), int(action))
 
     def action_name(self, action: int) -> str:
         cell, digit = divmod(int(action), 9)
@@ -327,13 +327,26 @@ class SudokuMoyo(RowGame):
             lines.append(f"{SEAT_NAMES[state.player]} to move, in {where}")
         return "\n".join(lines)
 
-    def board_view(self, state: SudokuMoyoState):
-        from envs.games.sudoku_moyo.picture import sudoku_moyo_view
-
-        grid, fits = state.grid, state.candidates()
-        dead = [not grid[c] and not fits[c] for c in range(NUM_CELLS)]
+    def board_view(self, state: SudokuMoyoState) -> BoardView:
+        """The board as vector data (``envs.board_view``), row 9 at the top: boxes in their
+        owner's colour, givens printed on the board, placed digits on counters of the placer's
+        colour (grey in the neutral centre), dead cells marked and tagged; a click on a cell
+        offers the nine digits."""
+        grid, given, fits = state.grid, state.given, state.candidates()
+        layout = square_layout([str(r + 1) for r in reversed(range(SIZE))], list(COLUMNS), box_lines(SIZE, 3))
+        cells = []
+        for cell, digit in enumerate(grid):
+            r, c = divmod(cell, SIZE)
+            x, y = layout.centres[(SIZE - 1 - r) * SIZE + c]
+            dead = not digit and not fits[cell]
+            tags = ("given",) if given[cell] else ("dead",) if dead else ("placed",) if digit else ()
+            counter = BOX_COUNTERS[OWNER_OF[cell]] if digit and not given[cell] else ""
+            text = str(digit) if digit else ("x" if dead else "")
+            fill = colour(BOX_COLOURS[OWNER_OF[cell]])
+            actions = tuple(range(9 * cell, 9 * cell + 9))
+            cells.append(Cell(cell, cell_name(cell), x, y, "square", actions, counter, fill, text, tags))
         notes = self.render_text(state).splitlines()[-1:]
-        return sudoku_moyo_view(grid, state.given, OWNER_OF, dead, notes)
+        return BoardView(layout.width, layout.height, tuple(cells), layout.lines, layout.labels, (), tuple(notes))
 
 
 # --- puzzles --------------------------------------------------------------------------------------------
@@ -407,7 +420,7 @@ def _cell_token(state: SudokuMoyoState, cell: int, fits: list[int]) -> str:
     """A cell in ``render_text``; ``fits``: the candidate masks of ``state``."""
     digit = state.row[cell]
     if digit:
-        return f" {digit}" + (" " if state.row[compiled.GIVEN + cell] else "'")
+        return f" {digit}" + (" " if state.row[kernels.GIVEN + cell] else "'")
     return " x " if not fits[cell] else " . "
 
 

@@ -1,19 +1,30 @@
-"""Numba kernels for Sudoku Moyo: a solution counter, a puzzle generator, a random
-playout and the rules' placements and turn starts, over which
-:mod:`envs.games.sudoku_moyo.compiled` writes the rules.
+"""Sudoku Moyo's rules, written once, in numba over one flat int32 row (``envs.compiled``'s
+protocol, the drawn puzzle a chance node), and the grid's algorithms under them: a solution
+counter, a puzzle generator, a random playout, the placements and turn starts.
+``envs.kit.RowGame`` makes them the engine (``game.py``).
 
 A grid is 81 digits (0 = empty), cell ``r * 9 + c`` with ``r = 0`` the bottom row
 (row ``1``); digit ``d`` is bit ``1 << (d - 1)`` in the row, column and box masks.
 Random numbers come from the SplitMix64 stream of :mod:`envs.kernels` (``draw``),
 so one seed gives one puzzle and one playout, here and in the tests' Python
 re-implementations. Compiled on first use and cached on disk.
+
+A row (int32) holds the grid, which of its digits are givens (81 flags), then ``PLAYER`` (a
+seat, CHANCE at the setup, TERMINAL), ``STUCK`` (the seat that could not place, -1),
+``OPENING`` (1 while the centre is filled first) and ``PUZZLE`` (the drawn puzzle number, -1
+for none). The context is a :class:`SudokuContext`: ``givens`` (int64 ``[1]``, the givens of a
+drawn puzzle).
 """
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
+from envs.compiled import register
+from envs.core import CHANCE, TERMINAL
 from envs.kernels import draw
 
 ALL_DIGITS = 0x1FF
@@ -134,13 +145,6 @@ def count_solutions(grid, limit):
 
 
 @njit(cache=True)
-def solve(grid):
-    """The first completion of ``grid`` in search order, and whether there is one."""
-    solution = np.zeros(81, np.int64)
-    return solution, _search(grid, 1, -1, solution) > 0
-
-
-@njit(cache=True)
 def generate(seed, givens):
     """A proper puzzle with exactly ``givens`` digits (a completion that is unique),
     drawn from the stream at ``seed``; all zeros when ``MAX_ATTEMPTS`` grids fail.
@@ -230,28 +234,33 @@ def random_playout(board, player, seed):
         player = 1 - player
 
 
-# --- the engine's hot paths ----------------------------------------------------------------------------
+# --- the rules over a row (envs.compiled) ----------------------------------------------------------
+SIZE = 9
+NUM_CELLS = SIZE * SIZE
+PUZZLE_COUNT = 2**16  # the setup chance: puzzle numbers 0 .. PUZZLE_COUNT - 1, equally likely
+GIVEN = NUM_CELLS
+PLAYER, STUCK, OPENING, PUZZLE = range(2 * NUM_CELLS, 2 * NUM_CELLS + 4)
+WIDTH = PUZZLE + 1
+MAX_LEGAL = 4 * 9 * 9  # a seat's four boxes, every digit on every cell
+SudokuContext = namedtuple("SudokuContext", ["givens"])
+
+
+def context(givens: int) -> SudokuContext:
+    return SudokuContext(np.array([givens], np.int64))
+
+
+def setup_row() -> np.ndarray:
+    """The setup chance node: the puzzle not drawn yet."""
+    row = np.zeros(WIDTH, np.int32)
+    row[PLAYER], row[STUCK], row[OPENING], row[PUZZLE] = CHANCE, -1, 1, -1
+    return row
+
+
 @njit(cache=True)
 def _board_masks(board):
     rows, cols, boxes = np.zeros(9, np.int64), np.zeros(9, np.int64), np.zeros(9, np.int64)
     _masks(board, rows, cols, boxes)
     return rows, cols, boxes
-
-
-@njit(cache=True)
-def placements_into(board, owner, out):
-    """The legal actions ``9 * cell + digit - 1`` on the empty cells of ``owner``'s boxes into
-    ``out``, in order; their count."""
-    rows, cols, boxes = _board_masks(board)
-    n = 0
-    for cell in range(81):
-        if board[cell] == 0 and CELL_OWNER[cell] == owner:
-            mask = ALL_DIGITS & ~(rows[cell // 9] | cols[cell % 9] | boxes[BOX_OF_CELL[cell]])
-            for d in range(9):
-                if mask >> d & 1:
-                    out[n] = 9 * cell + d
-                    n += 1
-    return n
 
 
 @njit(cache=True)
@@ -266,41 +275,135 @@ def candidate_masks(board):
 
 
 @njit(cache=True)
-def start_turn(board, player, opening):
-    """After a placement or the setup, ``player`` to move: (whether the opening goes on, the
-    seat that is stuck or -1). The opening ends once the centre takes no placement, the game
-    once the mover has none in its own boxes (then the mover is stuck and loses)."""
-    rows, cols, boxes = _board_masks(board)
-    if opening:
-        opening = _region_moves(board, rows, cols, boxes, NEUTRAL) > 0
-    if not opening and _region_moves(board, rows, cols, boxes, player) == 0:
-        return opening, player
-    return opening, -1
+def set_up(row, digits, number):
+    """Lay out the puzzle ``digits`` (81, 0 empty; ``number``: its puzzle number or -1) on the
+    setup ``row``, light to move in the centre first."""
+    for cell in range(NUM_CELLS):
+        row[cell] = digits[cell]
+        row[GIVEN + cell] = digits[cell] != 0
+    row[PUZZLE], row[PLAYER] = number, 0
+    _start_turn(row)
 
 
 @njit(cache=True)
-def planes(board, given, mover, region, out):
-    """Fill the zeroed float32 ``out[23, 81]`` with the observation planes of the
-    class docstring; ``region`` is the owner code of the cells the mover may fill
-    now (-1: none, at the end)."""
+def _start_turn(row):
+    """After a placement or the setup, ``PLAYER`` to move: the opening ends once the centre
+    takes no placement, the game once the mover has none in its own boxes (then the mover is
+    stuck and loses)."""
+    board, player = row[:GIVEN], row[PLAYER]
     rows, cols, boxes = _board_masks(board)
+    if row[OPENING]:
+        row[OPENING] = _region_moves(board, rows, cols, boxes, NEUTRAL) > 0
+    if not row[OPENING] and _region_moves(board, rows, cols, boxes, player) == 0:
+        row[STUCK], row[PLAYER] = player, TERMINAL
+
+
+@njit(cache=True)
+def legal(context, row, out):
+    """The placements ``9 * cell + digit - 1``, in order: on the empty cells of the centre
+    while the opening lasts, then of the mover's boxes."""
+    player = row[PLAYER]
+    if player < 0:
+        return 0
+    board, owner = row[:GIVEN], NEUTRAL if row[OPENING] else player
+    rows, cols, boxes = _board_masks(board)
+    n = 0
     for cell in range(81):
-        digit = board[cell]
-        owner = CELL_OWNER[cell]
+        if board[cell] == 0 and CELL_OWNER[cell] == owner:
+            mask = ALL_DIGITS & ~(rows[cell // 9] | cols[cell % 9] | boxes[BOX_OF_CELL[cell]])
+            for d in range(9):
+                if mask >> d & 1:
+                    out[n] = 9 * cell + d
+                    n += 1
+    return n
+
+
+@njit(cache=True)
+def apply(context, row, action):
+    """The setup lays out the drawn puzzle; a placement hands the move over."""
+    if row[PLAYER] == CHANCE:
+        digits = puzzle(action, context.givens[0])
+        if digits.sum() == 0:
+            raise ValueError("the generator found no proper puzzle for this number")
+        set_up(row, digits, action)
+    else:
+        row[action // 9] = action % 9 + 1
+        row[PLAYER] = 1 - row[PLAYER]
+        _start_turn(row)
+
+
+@njit(cache=True)
+def to_play(context, row):
+    return row[PLAYER]
+
+
+@njit(cache=True)
+def chance(context, row, outcomes, probs):
+    """Every puzzle number, equally likely."""
+    if row[PLAYER] != CHANCE:
+        return 0
+    for number in range(PUZZLE_COUNT):
+        outcomes[number], probs[number] = number, 1.0 / PUZZLE_COUNT
+    return PUZZLE_COUNT
+
+
+@njit(cache=True)
+def returns(context, row, out):
+    """-1 for the stuck seat, +1 for the other."""
+    out[0] = out[1] = 0.0
+    if row[PLAYER] == TERMINAL:
+        out[row[STUCK]], out[1 - row[STUCK]] = -1.0, 1.0
+
+
+@njit(cache=True)
+def playout(context, row, seed, out):
+    """The returns of :func:`random_playout` from a decision row."""
+    if row[PLAYER] == TERMINAL:
+        returns(context, row, out)
+        return
+    winner = random_playout(row[:GIVEN], row[PLAYER], seed)[0]
+    out[winner], out[1 - winner] = 1.0, -1.0
+
+
+@njit(cache=True)
+def observe(context, row, out):
+    """The network's planes (``SudokuMoyo``'s docstring; zeros at the setup)."""
+    flat = out.reshape(out.shape[0], NUM_CELLS)
+    flat[:] = 0.0
+    player = row[PLAYER]
+    if player == CHANCE:
+        return
+    mover = row[STUCK] if player == TERMINAL else player
+    region = -1 if player == TERMINAL else (NEUTRAL if row[OPENING] else mover)  # the cells to fill now
+    rows, cols, boxes = _board_masks(row[:GIVEN])
+    for cell in range(81):
+        digit, owner = row[cell], CELL_OWNER[cell]
         if owner == mover:
-            out[9, cell] = 1.0
+            flat[9, cell] = 1.0
         elif owner == 1 - mover:
-            out[10, cell] = 1.0
-        if given[cell]:
-            out[11, cell] = 1.0
+            flat[10, cell] = 1.0
+        if row[GIVEN + cell]:
+            flat[11, cell] = 1.0
         if digit:
-            out[digit - 1, cell] = 1.0
+            flat[digit - 1, cell] = 1.0
         else:
             mask = ALL_DIGITS & ~(rows[cell // 9] | cols[cell % 9] | boxes[BOX_OF_CELL[cell]])
             for d in range(9):
                 if mask >> d & 1:
-                    out[12 + d, cell] = 1.0
+                    flat[12 + d, cell] = 1.0
             if mask == 0:
-                out[22, cell] = 1.0
+                flat[22, cell] = 1.0
             if owner == region:
-                out[21, cell] = 1.0
+                flat[21, cell] = 1.0
+
+
+register(
+    SudokuContext,
+    legal=legal,
+    apply=apply,
+    to_play=to_play,
+    returns=returns,
+    playout=playout,
+    observe=observe,
+    chance=chance,
+)
