@@ -512,6 +512,8 @@ def test_a_match_played_as_the_progress_file_is_adopted_by_the_zoo_card(tmp_path
     assert not (tmp_path / "adopting" / "journals").exists()
     with pytest.raises(ValueError, match="is not a match journal"):
         script.adopt_journals("hex", [progress], tmp_path / "adopting")
+    with pytest.raises(ValueError, match="cannot read the journal"):
+        script.adopt_journals("hex", [tmp_path / "none.jsonl"], tmp_path / "adopting")
 
     script.adopt_journals("hex", [tmp_path / "same" / "match.jsonl"], tmp_path / "adopting")
     journal = journal_path("hex", "score vs random", tmp_path / "adopting")

@@ -26,8 +26,11 @@ from envs.core import Game
 
 def journal_settings(path: Path) -> dict:
     """The settings on the first line of match journal ``path``."""
-    with open(path, "rb") as handle:
-        first = handle.readline()
+    try:
+        with open(path, "rb") as handle:
+            first = handle.readline()
+    except OSError as error:
+        raise ValueError(f"{path}: cannot read the journal ({error.strerror})") from None
     try:
         header = json.loads(first)
     except ValueError:
