@@ -105,7 +105,7 @@ def measure(
     for planned in planned_figures(card["game"]):
         if only and only not in planned.name:
             continue
-        test = planned.test or (sequential.test_for(planned) if sequential is not None else None)
+        test = _test_of(planned, sequential)
         command = planned.command(batch_games, test)
         if not (only or again) and any(f["name"] == planned.name and f["command"] == command for f in card["figures"]):
             log.info("%s: on the card already (--again measures it anew)", planned.name)
@@ -150,7 +150,7 @@ def adopt_journals(
         for planned in planned_figures(card["game"]):
             if planned.reads[0] != "score":
                 continue
-            test = planned.test or (sequential.test_for(planned) if sequential is not None else None)
+            test = _test_of(planned, sequential)
             settings = match_settings_of(_compose(planned.overrides_for(1, test)))
             found = adoption_differences(saved, settings, game_from_config(settings["game"]))
             if not found:
@@ -160,6 +160,11 @@ def adopt_journals(
             why.append(f"{planned.name}: {'; '.join(found)}")
         else:
             raise ValueError(f"--adopt {source}: no figure of card {name!r} plays its match ({' | '.join(why)})")
+
+
+def _test_of(planned: PlannedFigure, sequential: Sequential | None) -> SPRT | None:
+    """The test that decides ``planned``: its plan's own, else the one ``--sprt`` asks (None: as planned)."""
+    return planned.test or (sequential.test_for(planned) if sequential is not None else None)
 
 
 def _compose(overrides) -> DictConfig:

@@ -57,8 +57,8 @@ def adoption_differences(saved: dict, settings: dict, game: Game) -> list[str]:
 
 
 def adopt(source: Path, target: Path, settings: dict) -> int:
-    """Write journal ``source`` at ``target`` as the journal of a match with ``settings`` (checked
-    by :func:`adoption_differences` first); returns the games it holds."""
+    """Write journal ``source`` at ``target`` as the journal of a match with ``settings`` (for the
+    caller to check with :func:`adoption_differences` first); returns the games it holds."""
     if target.exists():
         raise ValueError(f"{target} holds a journal already: its figure's games go on from it")
     lines = Path(source).read_text(encoding="utf-8").splitlines()
