@@ -30,12 +30,13 @@ from envs.games.hop_chess.kernels import (
     TO,
     TO_KINDS,
     in_check,
-    legal_turns,
     position_row,
     row_position,
 )
 from envs.games.hop_chess.position import (
+    BISHOP,
     KING,
+    KNIGHT,
     LETTERS,
     PAWN,
     QUEEN,
@@ -97,12 +98,6 @@ class HopChessState(RowState):
         if row[kernels.PHASE] != kernels.MOVED:
             return None
         return int(row[kernels.ORIGIN]), int(row[kernels.FINAL]), int(row[kernels.PROMO])
-
-    @property
-    def turns(self) -> dict[tuple[int, int, int], list[int]]:
-        """The legal turns of the turn at hand (at its start or with a piece chosen): each
-        piece move and the hopper squares after which the king is safe."""
-        return legal_turns(self.pos)
 
     @property
     def winner(self) -> int:
@@ -279,13 +274,27 @@ class HopChess(RowGame):
             raise NotationError(f"{text!r}: unexpected {' '.join(words)!r} after the turn")
         return actions
 
+    def piece_moves(self, state: HopChessState) -> list[tuple[int, int, int]]:
+        """The legal piece moves (from, to, promotion) at a turn's start, as the rules offer them:
+        each piece that can move, then each final square it may choose (OFFERS' promotion bits)."""
+        moves = []
+        for origin in self.legal_actions(state):
+            offers = self.step(state, FROM + origin).row[kernels.OFFERS : kernels.OFFERS + 64].tolist()
+            moves += [
+                (origin, to, kind)
+                for to in range(64)
+                for kind in (0, KNIGHT, BISHOP, ROOK, QUEEN)
+                if offers[to] >> kind & 1
+            ]
+        return moves
+
     def _read_move(self, state: HopChessState, word: str) -> tuple[int, int, int]:
-        pos = state.pos
+        pos, moves = state.pos, self.piece_moves(state)
         clean = word.replace("0", "O").rstrip("+#")
         if clean in ("O-O", "O-O-O"):
             home = 4 if pos.side == WHITE else 60
             target = home + (2 if clean == "O-O" else -2)
-            found = [m for m in state.turns if m[:2] == (home, target) and abs(pos.board[home]) == KING]
+            found = [m for m in moves if m[:2] == (home, target) and abs(pos.board[home]) == KING]
             return _one(found, word)
         long, short = self._LONG.match(word), self._SHORT.match(word)
         if long:
@@ -294,7 +303,7 @@ class HopChess(RowGame):
             promo = LETTERS.index(long["promo"]) if long["promo"] else 0
             found = [
                 m
-                for m in state.turns
+                for m in moves
                 if m[:2] == (squares[0], squares[-1]) and abs(pos.board[m[0]]) == kind and _promo_fits(m, promo)
             ]
             return _one(found, word)
@@ -306,7 +315,7 @@ class HopChess(RowGame):
         promo = LETTERS.index(short["promo"]) if short["promo"] else 0
         target = short["target"]
         found = []
-        for move in state.turns:
+        for move in moves:
             origin, final, _ = move
             if abs(pos.board[origin]) != kind or not _promo_fits(move, promo):
                 continue
