@@ -203,7 +203,7 @@ def destinations_of(state, square: str) -> set[str]:
     origin = square_of(square)
     return {
         "abcdefgh"[move[1] % 8] + str(move[1] // 8 + 1) + ("=" + ".PNBRQK"[move[2]] if move[2] else "")
-        for move in GAME.piece_moves(state)
+        for move in GAME.legal_moves(state)
         if move[0] == origin
     }
 

@@ -100,11 +100,6 @@ class HopChessState(RowState):
         return int(row[kernels.ORIGIN]), int(row[kernels.FINAL]), int(row[kernels.PROMO])
 
     @property
-    def winner(self) -> int:
-        """The winning seat at the end, -1 for a draw or before the end."""
-        return 1 - int(self.row[kernels.SIDE]) if self.row[kernels.END] == kernels.CHECKMATE else -1
-
-    @property
     def reason(self) -> str:
         """Why the game ended ("" before the end)."""
         end = int(self.row[kernels.END])
@@ -254,7 +249,7 @@ class HopChess(RowGame):
         if state.move is None and state.origin >= 0:
             if not words:
                 raise NotationError(f"{text!r}: name the chosen piece's final square")
-            target = square_of_text(words.pop(0).lstrip("-:x").rstrip("+#"))
+            target = square_of(words.pop(0).lstrip("-:x").rstrip("+#"))
             actions.append(TO + target)
         elif state.move is None:
             if not words:
@@ -269,12 +264,12 @@ class HopChess(RowGame):
         if scratch.move is not None:
             if not words:
                 raise NotationError(f"{text!r}: the turn needs the hopper's square after the piece move")
-            actions.append(HOPPER + square_of_text(words.pop(0).rstrip("+#")))
+            actions.append(HOPPER + square_of(words.pop(0).rstrip("+#")))
         if words:
             raise NotationError(f"{text!r}: unexpected {' '.join(words)!r} after the turn")
         return actions
 
-    def piece_moves(self, state: HopChessState) -> list[tuple[int, int, int]]:
+    def legal_moves(self, state: HopChessState) -> list[tuple[int, int, int]]:
         """The legal piece moves (from, to, promotion) at a turn's start, as the rules offer them:
         each piece that can move, then each final square it may choose (OFFERS' promotion bits)."""
         moves = []
@@ -289,7 +284,7 @@ class HopChess(RowGame):
         return moves
 
     def _read_move(self, state: HopChessState, word: str) -> tuple[int, int, int]:
-        pos, moves = state.pos, self.piece_moves(state)
+        pos, moves = state.pos, self.legal_moves(state)
         clean = word.replace("0", "O").rstrip("+#")
         if clean in ("O-O", "O-O-O"):
             home = 4 if pos.side == WHITE else 60
@@ -462,13 +457,6 @@ def _one(found: list, word: str):
         options = ", ".join(f"{square_name(m[0])}-{square_name(m[1])}" for m in found)
         raise NotationError(f"{word!r} is ambiguous: {options}")
     return found[0]
-
-
-def square_of_text(text: str) -> int:
-    try:
-        return square_of(text)
-    except ValueError:
-        raise NotationError(f"cannot read square {text!r}: expected a1..h8") from None
 
 
 def material(board) -> int:

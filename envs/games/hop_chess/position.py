@@ -8,6 +8,8 @@ on empty squares (``hoppers[colour]``, -1 off the board).
 
 from __future__ import annotations
 
+from envs.core import NotationError
+
 PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = 1, 2, 3, 4, 5, 6
 WHITE, BLACK = 0, 1
 CASTLE_RIGHTS = {"K": 1, "Q": 2, "k": 4, "q": 8}
@@ -74,5 +76,5 @@ def square_name(square: int) -> str:
 
 def square_of(text: str) -> int:
     if len(text) != 2 or text[0] not in "abcdefgh" or text[1] not in "12345678":
-        raise ValueError(f"not a square: {text!r}")
+        raise NotationError(f"cannot read square {text!r}: expected a1..h8")
     return (int(text[1]) - 1) * 8 + "abcdefgh".index(text[0])
