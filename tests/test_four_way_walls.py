@@ -4,7 +4,9 @@ walls: the path rule, overlaps, crossings, never on the boundary; stones leaving
 stones that cannot step, the win at three off), and random games against an independent
 reading of the rules (hypothesis and seeded loops)."""
 
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 import gymnasium as gym
 import numpy as np
@@ -20,19 +22,60 @@ from envs.games.four_way_walls.board import OFF, Position
 from envs.games.four_way_walls.game import FourWayWalls, start_stones
 from envs.games.four_way_walls.notation import (
     STONE_LETTERS,
-    cell_name,
     diagram,
-    parse_cell,
     parse_wall,
     read_diagram,
     wall_name,
 )
-from envs.games.four_way_walls.symmetry import square_maps
 from envs.records import format_game, read_record, replay, split_turns
+from envs.stones.board import cell_name, parse_cell
 
 DATA = Path(__file__).parent / "data"
 GAME = make_game("four_way_walls")
 SMALL = FourWayWalls(size=5)
+
+
+# the eight maps of the square in (row, column) terms, beside ``symmetry.py``'s array maps:
+# (name, the map of (row, column) on a grid whose last index is m, swaps the axes)
+SQUARE_MAPS: tuple[tuple[str, Callable[[int, int, int], tuple[int, int]], bool], ...] = (
+    ("identity", lambda r, c, m: (r, c), False),
+    ("turn 90", lambda r, c, m: (c, m - r), True),
+    ("turn 180", lambda r, c, m: (m - r, m - c), False),
+    ("turn 270", lambda r, c, m: (m - c, r), True),
+    ("mirror left-right", lambda r, c, m: (r, m - c), False),
+    ("mirror top-bottom", lambda r, c, m: (m - r, c), False),
+    ("transpose", lambda r, c, m: (c, r), True),
+    ("anti-transpose", lambda r, c, m: (m - c, m - r), True),
+)
+STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))  # north, east, south, west as (row, column)
+
+
+@dataclass(frozen=True)
+class SquareMap:
+    """One map of the n x n board: of cells, of interior points (wall centres), of directions."""
+
+    name: str
+    size: int
+    point: Callable[[int, int, int], tuple[int, int]]
+    swaps: bool
+
+    def cell(self, cell: int) -> int:
+        r, c = self.point(*divmod(cell, self.size), self.size - 1)
+        return r * self.size + c
+
+    def wall(self, orientation: int, i: int, j: int) -> tuple[int, int, int]:
+        i2, j2 = self.point(i, j, self.size)
+        return (1 - orientation if self.swaps else orientation), i2, j2
+
+    def direction(self, d: int) -> int:
+        """The image of direction d (the map's linear part: the image of the origin subtracted)."""
+        r0, c0 = self.point(0, 0, 0)
+        r, c = self.point(*STEPS[d], 0)
+        return STEPS.index((r - r0, c - c0))
+
+
+def square_maps(size: int) -> list[SquareMap]:
+    return [SquareMap(name, size, point, swaps) for name, point, swaps in SQUARE_MAPS]
 
 
 def sample():
@@ -47,7 +90,7 @@ def position(game, stones: str, walls: str = "") -> Position:
     for item in stones.split(","):
         letter, name = item.split()
         seat = 0 if letter in STONE_LETTERS[0] else 1
-        cells[4 * seat + STONE_LETTERS[seat].index(letter)] = parse_cell(game.size, name)
+        cells[4 * seat + STONE_LETTERS[seat].index(letter)] = parse_cell(name, game.size)
     pos = Position.empty(game.size, cells)
     for name in walls.split():
         o, i, j = parse_wall(game.size, name)
@@ -85,7 +128,7 @@ def test_the_move_table_replays_to_the_printed_diagram_stone_by_stone_and_wall_b
     printed = (DATA / "four_way_walls_diagram.txt").read_text()
     final = states[-1].pos
     expected = read_diagram(printed)
-    assert {cell_name(10, c) for c in final.stones} == {cell_name(10, c) for c in expected.stones}
+    assert {cell_name(c, 10) for c in final.stones} == {cell_name(c, 10) for c in expected.stones}
     assert final.stones == expected.stones  # each letter on its printed cell
     assert sorted(final.wall_list()) == sorted(expected.wall_list())
     names = sorted(w for turn in record.turns for w in turn.split() if len(w) == 3)
@@ -103,14 +146,14 @@ def test_the_move_table_replays_to_the_printed_diagram_stone_by_stone_and_wall_b
 
 def test_the_reconstructed_start_is_the_default_and_symmetric():
     start = GAME.initial_state().pos.stones
-    assert [cell_name(10, c) for c in start] == ["g10", "a7", "d1", "j4", "d10", "a4", "g1", "j7"]
+    assert [cell_name(c, 10) for c in start] == ["g10", "a7", "d1", "j4", "d10", "a4", "g1", "j7"]
     half_turn = [99 - c for c in start]  # each stone onto its partner heading the other way
     assert half_turn == [start[k] for k in (2, 3, 0, 1, 6, 7, 4, 5)]
     mirror = [(c // 10) * 10 + 9 - c % 10 for c in start]  # left to right: onto the other seat's stones
     assert mirror == [start[k] for k in (4, 7, 6, 5, 0, 3, 2, 1)]
     quarter = [(c % 10) * 10 + 9 - c // 10 for c in start]  # clockwise: N onto E's cell, E onto S's, ...
     assert quarter == [start[k] for k in (1, 2, 3, 0, 5, 6, 7, 4)]
-    assert [cell_name(5, c) for c in start_stones(5)] == ["d5", "a4", "b1", "e2", "b5", "a2", "d1", "e4"]
+    assert [cell_name(c, 5) for c in start_stones(5)] == ["d5", "a4", "b1", "e2", "b5", "a2", "d1", "e4"]
     for size in range(4, 26):  # the four turns keep each seat's start, stones relabelled; reflections swap seats
         for square in square_maps(size):
             start = start_stones(size)
@@ -181,7 +224,7 @@ f + - - - - - - - - - +
     with pytest.raises(NotationError, match="ambiguous.*Nne or Nnw"):
         SMALL.parse_turn(state, "Nn")
     actions = SMALL._read_word(state, "Nne")
-    assert actions == [parse_cell(5, "c4"), parse_cell(5, "d3")]
+    assert actions == [parse_cell("c4", 5), parse_cell("d3", 5)]
     assert SMALL.format_turn(state, actions) == "Nne" and SMALL.format_turn(state, actions[:1]) == "Nc4"
     # a stone beside the jumped one, or a wall there, leaves only the other way
     assert destinations(SMALL, at(SMALL, "N c4, W e5, s c3, n b3", "BDc"), "N") == ["b4", "c5", "d3", "d4"]
@@ -246,7 +289,7 @@ def test_no_wall_may_cut_a_stone_off_from_its_goal():
     assert wall_action(SMALL, "ACc") in SMALL.legal_actions(empty)
     northward = at(SMALL, "N b5, W e3, n a1, s e4", "Bac", to_move=1)
     steps(SMALL, northward, "ns ss")
-    assert cell_name(5, northward.pos.stones[4]) == "a2"  # n, heading north, inside the pocket
+    assert cell_name(northward.pos.stones[4], 5) == "a2"  # n, heading north, inside the pocket
     assert wall_action(SMALL, "ACc") in SMALL.legal_actions(northward)  # a2 -> a1 -> off
     # the opponent's stones count as much as one's own
     theirs = at(SMALL, "N e5, W e3, s a2, n c5", "Bac")
@@ -262,7 +305,7 @@ def test_a_stone_off_the_board_steps_no_more():
     SMALL.play_turn(state, "Nn Ee Ss Ww ACd")
     assert state.pos.stones[0] == OFF and state.off(0) == 1
     SMALL.play_turn(state, "nw sn Bac")
-    assert state.player == 0 and parse_cell(5, "c1") not in SMALL.legal_actions(state)
+    assert state.player == 0 and parse_cell("c1", 5) not in SMALL.legal_actions(state)
     with pytest.raises(IllegalActionError, match="N has left the board"):
         SMALL.parse_turn(state, "Nn Ee Ss Ww")
     turn = SMALL.parse_turn(state, "Ee Ss Ww CEb")  # three steps fill the turn, then the wall
@@ -291,7 +334,7 @@ STUCK_WALLS = "Bdf ACc"
 
 def test_a_stone_that_cannot_step_is_passed_over():
     state = at(SMALL, STUCK + ", s e1", STUCK_WALLS, to_move=1)
-    assert SMALL.legal_actions(state) == [parse_cell(5, "e1")]  # s alone may step
+    assert SMALL.legal_actions(state) == [parse_cell("e1", 5)]  # s alone may step
     steps(SMALL, state, "ss")
     assert state.phase == 1 and state.player == 1  # one step of the four: the wall comes next
 
@@ -336,15 +379,15 @@ def test_bad_notation_and_illegal_steps_say_why():
         with pytest.raises(error, match=match):
             GAME.parse_turn(state, text)
     with pytest.raises(IllegalActionError, match="no stone of NESW stands there"):
-        GAME.apply(state, parse_cell(10, "e5"))
+        GAME.apply(state, parse_cell("e5", 10))
     with pytest.raises(IllegalActionError, match="the wall comes after"):
         GAME.apply(state, wall_action(GAME, "CEj"))
     with pytest.raises(IllegalActionError, match="pick a stone first"):
         GAME.apply(state, GAME.OFF)
-    picked = GAME.step(state, parse_cell(10, "j4"))
-    assert GAME.action_to_text(state, parse_cell(10, "j4")) == "Wj4"
+    picked = GAME.step(state, parse_cell("j4", 10))
+    assert GAME.action_to_text(state, parse_cell("j4", 10)) == "Wj4"
     with pytest.raises(IllegalActionError, match="W cannot get there"):
-        GAME.apply(picked, parse_cell(10, "a1"))
+        GAME.apply(picked, parse_cell("a1", 10))
     assert GAME.parse_turn(picked, "i4 CEj") == GAME.parse_turn(picked, "w CEj")
 
 

@@ -3,6 +3,7 @@ kernels' move rules against the published counts), the seed's game replayed to i
 position with its checks, the seed's sample moves, and each hopper rule on a hand-made
 position; properties over random games (the hopper squares against trying each)."""
 
+import copy
 import re
 from pathlib import Path
 
@@ -13,9 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from envs import TERMINAL, IllegalActionError, NotationError, make_game
+from envs.games.hop_chess import kernels
 from envs.games.hop_chess.game import FROM, HOPPER, TO
-from envs.games.hop_chess.kernels import attacked, in_check, legal_turns, make_piece_move, piece_moves
-from envs.games.hop_chess.position import START_FEN, from_fen, square_of
+from envs.games.hop_chess.kernels import HOPPERS, in_check, position_row
+from envs.games.hop_chess.position import KING, START_FEN, colour_of, from_fen, square_of
 from envs.records import read_record, replay_record, write_record
 
 GAME = make_game("hop_chess")
@@ -56,11 +58,52 @@ MATE_THROUGH_A_HOPPER = """
     """  # Ke1-d1 a8 mates: a1-a8-h8
 
 
+# --- piece moves and whole turns from the kernels' parts (the engine plays micro-steps) ---------
+SCRATCH = kernels.context(1)
+
+
+def piece_moves(pos) -> list[tuple[int, int, int]]:
+    """``pos``'s side's (from, to, promotion) piece moves before the king-safety test, by square,
+    final square and promotion, then the castlings (the king's two-square move)."""
+    row, moves = position_row(pos), []
+    board, hoppers = row[:64], row[HOPPERS : HOPPERS + 2]
+    for origin, piece in enumerate(pos.board):
+        if piece and colour_of(piece) == pos.side:
+            board[origin] = 0
+            kernels._destinations(board, hoppers[0], hoppers[1], pos.ep, origin, piece, SCRATCH)
+            board[origin] = piece
+            reach = SCRATCH.reach.tolist()
+            moves += [(origin, to, promo) for to in range(64) for promo in (0, 2, 3, 4, 5) if reach[to] >> promo & 1]
+    king = pos.board.index(KING if pos.side == 0 else -KING)
+    castles = kernels._castles(board, hoppers, pos.side, pos.castling, pos.ep, SCRATCH)
+    return moves + [(king, final, 0) for final in castles if final >= 0]
+
+
+def make_piece_move(pos, move: tuple[int, int, int]) -> None:
+    """Play the piece part of a turn on ``pos`` in place (the hopper stays where it is)."""
+    row = position_row(pos)
+    made = kernels._make_move(row[:64], row[HOPPERS : HOPPERS + 2], pos.castling, pos.ep, pos.clock, *move)
+    pos.castling, pos.ep, pos.clock = (int(v) for v in made)
+    pos.board = row[:64].tolist()
+
+
+def legal_turns(pos) -> dict[tuple[int, int, int], list[int]]:
+    """Every legal piece move of ``pos``'s side and, for each, the hopper squares after which
+    his king is safe ([-1] on white's first move: no hopper step)."""
+    row, found, turns = position_row(pos), np.empty(64, np.int64), {}
+    board, hoppers, fields = row[:64], row[HOPPERS : HOPPERS + 2], (pos.castling, pos.ep, pos.clock, int(pos.opening))
+    for move in piece_moves(pos):
+        count = kernels._hopper_squares_after(board, hoppers, pos.side, *fields, *move, False, found, SCRATCH)
+        if count:
+            turns[move] = found[:count].tolist()
+    return turns
+
+
 def perft(pos, depth: int) -> int:
     """Plain chess (no hoppers on the board): leaf count of the legal move tree."""
     count = 0
     for move in piece_moves(pos):
-        after = pos.copy()
+        after = copy.deepcopy(pos)
         make_piece_move(after, move)
         if in_check(after, pos.side):
             continue
@@ -160,7 +203,7 @@ def destinations_of(state, square: str) -> set[str]:
     origin = square_of(square)
     return {
         "abcdefgh"[move[1] % 8] + str(move[1] // 8 + 1) + ("=" + ".PNBRQK"[move[2]] if move[2] else "")
-        for move in state.turns
+        for move in GAME.legal_moves(state)
         if move[0] == origin
     }
 
@@ -364,13 +407,12 @@ def hopper_squares(pos) -> list[int]:
 
 def naive_safe_squares(pos, move) -> list[int]:
     """The hopper squares after ``move`` that leave the mover's king unattacked, by trying each."""
-    after = pos.copy()
+    after, safe = copy.deepcopy(pos), []
     make_piece_move(after, move)
-    king, safe = after.king(pos.side), []
     for square in hopper_squares(after):
-        trial = after.copy()
+        trial = copy.deepcopy(after)
         trial.hoppers[pos.side] = square
-        if not attacked(trial, king, 1 - pos.side):
+        if not in_check(trial, pos.side):
             safe.append(square)
     return safe
 

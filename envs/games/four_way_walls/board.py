@@ -40,9 +40,6 @@ class Position:
         points = (size + 1) ** 2
         return cls(size, list(stones), ([False] * points, [False] * points))
 
-    def copy(self) -> "Position":
-        return Position(self.size, self.stones.copy(), (self.walls[0].copy(), self.walls[1].copy()))
-
     def occupant(self) -> dict[int, int]:
         """cell -> the stone on it."""
         return {cell: stone for stone, cell in enumerate(self.stones) if cell != OFF}

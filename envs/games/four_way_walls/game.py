@@ -21,14 +21,11 @@ from envs.core import TERMINAL, GameInfo, IllegalActionError, NotationError, Sym
 from envs.games.four_way_walls import kernels
 from envs.games.four_way_walls.board import HORIZONTAL, OFF, Position, seat_of
 from envs.games.four_way_walls.notation import (
-    COLUMNS,
     DIRECTIONS,
     POINT_COLUMNS,
     POINT_ROWS,
     STONE_LETTERS,
-    cell_name,
     diagram,
-    parse_cell,
     parse_wall,
     read_diagram,
     stone_letter,
@@ -37,10 +34,10 @@ from envs.games.four_way_walls.notation import (
 from envs.kernels import OUTCOME_RETURNS
 from envs.kit import RowGame, RowState, row_field
 from envs.schedule.schedule import TurnSchedule
+from envs.stones.board import COLUMNS, cell_name, parse_cell
 
 SEAT_NAMES = ("NESW", "nesw")
 STEP, WALL = 0, 1  # the phases of a turn: stones stepping, then the wall
-TO_WIN = 3  # stones off the board
 NUM_PLANES = 23
 MIN_SIZE, MAX_SIZE = 4, 25  # the start needs two stones a side apart; point names run A..Z
 CHOSEN, WALL_INK, GROOVE = "#f0f078", "#782814", "#be965a"  # the board view's
@@ -175,7 +172,7 @@ class FourWayWalls(RowGame):
             raise ValueError(f"walls_left must be two counts of walls in hand, got {walls_left!r}")
         walls_left = [self.walls] * 2 if walls_left is None else [int(w) for w in walls_left]
         state = self.state_of(pos, to_move, turn, STEP, 0, 0, -1, walls_left, None)
-        if any(state.off(seat) >= TO_WIN for seat in (0, 1)):
+        if any(state.off(seat) >= kernels.TO_WIN for seat in (0, 1)):
             raise ValueError("a seat of the position has three stones off the board: the game is over")
         kernels.start_turn(self.context, state.row, to_move, turn)
         return state
@@ -263,7 +260,7 @@ class FourWayWalls(RowGame):
 
     def action_name(self, action: int) -> str:
         if action < self.OFF:
-            return f"cell {cell_name(self.size, action)}"
+            return f"cell {cell_name(action, self.size)}"
         if action == self.OFF:
             return "off the board"
         return f"wall {wall_name(*self._wall_of(action))}"
@@ -299,7 +296,7 @@ class FourWayWalls(RowGame):
         if action >= self.WALL0:
             return wall_name(*self._wall_of(action))
         stone = state.pos.occupant().get(action)
-        name = cell_name(self.size, action)
+        name = cell_name(action, self.size)
         picking = state.result is None and state.phase == STEP and state.picked < 0
         return stone_letter(stone) + name if picking and stone is not None else name
 
@@ -366,7 +363,7 @@ class FourWayWalls(RowGame):
             if word.lower() == "off":
                 return [self.OFF]
             if word[0].isalpha() and word[1:].isdigit():
-                return [parse_cell(n, word)]
+                return [parse_cell(word, n)]
             return [self._destination(state, state.picked, word, word)]
         if match := _PICK_WORD.match(word):
             return [self._stone_cell(state, match[1], word)]
@@ -455,7 +452,7 @@ class FourWayWalls(RowGame):
             tags = ("chosen",) if cell == chosen else ()
             fill = CHOSEN if cell == chosen else WOOD
             cells.append(
-                Cell(cell, cell_name(n, cell), 2 * c + 0.5, 2 * r + 0.5, "square", (cell,), owner, fill, text, tags)
+                Cell(cell, cell_name(cell, n), 2 * c + 0.5, 2 * r + 0.5, "square", (cell,), owner, fill, text, tags)
             )
         standing = {(i, j) for _, i, j in pos.wall_list()}
         for i in range(1, n):

@@ -50,11 +50,6 @@ def context(n: int, max_turns: int, walls: int, schedule) -> WallsContext:
     return WallsContext(params, np.array(schedule, np.int64), *scratch, np.empty(8, np.int64))
 
 
-def width(n: int) -> int:
-    """The entries of a row."""
-    return WALLS + 2 * (n + 1) ** 2 + SCALARS
-
-
 def side_of(row: np.ndarray) -> int:
     """The board's side ``n`` of a row (its width tells it)."""
     return int(round(((len(row) - WALLS - SCALARS) // 2) ** 0.5)) - 1

@@ -1,7 +1,8 @@
 """Four-way walls' names and diagrams (docs/games/four_way_walls.md): cells, walls and the text's
 board diagram, both ways.
 
-* A cell is its column letter (``a`` on the left) and its row number (1 at the top): ``d4``.
+* A cell is its column letter (``a`` on the left) and its row number (1 at the top): ``d4``
+  (``envs.stones.board``'s names).
 * A wall is named by the points it joins, as the text does: point columns ``A``... from the
   left, point rows ``a``... from the top; ``CEj`` lies on point row j from C to E (horizontal),
   ``Fik`` on point column F from i to k (vertical). The pair may come in either order (``Hhf``).
@@ -17,27 +18,13 @@ import re
 
 from envs.core import NotationError
 from envs.games.four_way_walls.board import HORIZONTAL, OFF, VERTICAL, Position
+from envs.stones.board import COLUMNS, cell_name
 
-COLUMNS = "abcdefghijklmnopqrstuvwxyz"
 POINT_COLUMNS, POINT_ROWS = COLUMNS.upper(), COLUMNS
 STONE_LETTERS = ("NESW", "nesw")  # seat 0's stones, seat 1's, in goal order
 DIRECTIONS = "nesw"
-_CELL = re.compile(r"^([a-z])([0-9]{1,2})$")
 _HORIZONTAL = re.compile(r"^([A-Z])([A-Z])([a-z])$")
 _VERTICAL = re.compile(r"^([A-Z])([a-z])([a-z])$")
-
-
-def cell_name(size: int, cell: int) -> str:
-    r, c = divmod(cell, size)
-    return f"{COLUMNS[c]}{r + 1}"
-
-
-def parse_cell(size: int, text: str) -> int:
-    match = _CELL.match(text)
-    if not match or COLUMNS.index(match[1]) >= size or not 1 <= int(match[2]) <= size:
-        last = f"{COLUMNS[size - 1]}{size}"
-        raise NotationError(f"cannot read cell {text!r}: expected a1..{last} (column letter, row from the top)")
-    return (int(match[2]) - 1) * size + COLUMNS.index(match[1])
 
 
 def wall_name(orientation: int, i: int, j: int) -> str:
@@ -130,7 +117,7 @@ def read_diagram(text: str) -> Position:
                 continue
             seat = next((s for s, letters in enumerate(STONE_LETTERS) if char in letters), None)
             if seat is None:
-                raise NotationError(f"diagram: unexpected {char!r} on cell {cell_name(n, r * n + c)}")
+                raise NotationError(f"diagram: unexpected {char!r} on cell {cell_name(r * n + c, n)}")
             stone = seat * 4 + STONE_LETTERS[seat].index(char)
             if stones[stone] != OFF:
                 raise NotationError(f"diagram: stone {char} stands twice")

@@ -10,87 +10,55 @@ by the map of directions, every plane's cells by the map of cells.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable
-
 import numpy as np
 
 from envs.core import Symmetry
+from envs.stones.board import DIHEDRAL
 
-# (name, the map of (row, column) on a grid whose last index is m, swaps the axes)
-_MAPS: tuple[tuple[str, Callable[[int, int, int], tuple[int, int]], bool], ...] = (
-    ("identity", lambda r, c, m: (r, c), False),
-    ("turn 90", lambda r, c, m: (c, m - r), True),
-    ("turn 180", lambda r, c, m: (m - r, m - c), False),
-    ("turn 270", lambda r, c, m: (m - c, r), True),
-    ("mirror left-right", lambda r, c, m: (r, m - c), False),
-    ("mirror top-bottom", lambda r, c, m: (m - r, c), False),
-    ("transpose", lambda r, c, m: (c, r), True),
-    ("anti-transpose", lambda r, c, m: (m - c, m - r), True),
+# (name, the map of the board's arrays in envs.stones.board.DIHEDRAL: numpy turns anticlockwise)
+MAPS = (
+    ("identity", "identity"),
+    ("turn 90", "rot270"),
+    ("turn 180", "rot180"),
+    ("turn 270", "rot90"),
+    ("mirror left-right", "flip_columns"),
+    ("mirror top-bottom", "flip_rows"),
+    ("transpose", "transpose"),
+    ("anti-transpose", "antitranspose"),
 )
-_STEPS = ((-1, 0), (0, 1), (1, 0), (0, -1))  # north, east, south, west as (row, column)
-
-
-@dataclass(frozen=True)
-class SquareMap:
-    """One map of the n x n board: of cells, of interior points (wall centres), of directions."""
-
-    name: str
-    size: int
-    point: Callable[[int, int, int], tuple[int, int]]
-    swaps: bool
-
-    def cell(self, cell: int) -> int:
-        r, c = self.point(*divmod(cell, self.size), self.size - 1)
-        return r * self.size + c
-
-    def wall(self, orientation: int, i: int, j: int) -> tuple[int, int, int]:
-        i2, j2 = self.point(i, j, self.size)
-        return (1 - orientation if self.swaps else orientation), i2, j2
-
-    def direction(self, d: int) -> int:
-        """The image of direction d (the map's linear part: the image of the origin subtracted)."""
-        r0, c0 = self.point(0, 0, 0)
-        r, c = self.point(*_STEPS[d], 0)
-        return _STEPS.index((r - r0, c - c0))
-
-
-def square_maps(size: int) -> list[SquareMap]:
-    return [SquareMap(name, size, point, swaps) for name, point, swaps in _MAPS]
+SIDES = (1, 5, 7, 3)  # the north, east, south and west neighbours of the middle of a 3 x 3 grid
 
 
 def symmetries(game) -> list[Symmetry]:
     """The game's eight symmetries, identity first (planes as in ``FourWayWalls.observe``)."""
-    return [_symmetry(game, square) for square in square_maps(game.size)]
+    return [_symmetry(game, name, DIHEDRAL[spatial]) for name, spatial in MAPS]
 
 
-def _symmetry(game, square: SquareMap) -> Symmetry:
-    n, cells = game.size, game.size * game.size
+def _symmetry(game, name: str, spatial) -> Symmetry:
+    n, cells, slots = game.size, game.size**2, game.slots
     planes = game.info.obs_shape[0]
+
+    def old_of(side: int) -> np.ndarray:  # on a side x side grid: the old index of each new one
+        return spatial(np.arange(side * side).reshape(side, side)).reshape(-1)
+
+    grid, cell, centre = old_of(3).tolist(), old_of(n), old_of(n - 1)  # centre: the wall centres' grid
+    direction = [SIDES.index(grid.index(SIDES[d])) for d in range(4)]  # the image of direction d
+    swaps = direction[0] % 2 == 1  # north turns east or west: horizontal walls turn vertical
     perm = np.arange(game.info.num_actions)
-    cell_image = np.array([square.cell(x) for x in range(cells)])
-    perm[:cells] = cell_image
-    centre_image = np.arange(cells)  # a wall centre (i, j) is drawn on cell (i - 1, j - 1)
+    perm[cell] = np.arange(cells)
     for o in (0, 1):
-        for i in range(1, n):
-            for j in range(1, n):
-                o2, i2, j2 = square.wall(o, i, j)
-                perm[game._wall_action(o, i, j)] = game._wall_action(o2, i2, j2)
-                if o == 0:
-                    centre_image[(i - 1) * n + j - 1] = (i2 - 1) * n + j2 - 1
-    plane_image = np.arange(planes)
-    for d in range(4):
-        for base in (0, 4, 10):  # the mover's stones, the opponent's, the walls on a cell's sides
-            plane_image[base + d] = base + square.direction(d)
-    if square.swaps:
-        plane_image[8], plane_image[9] = 9, 8
-    source = np.empty(planes * cells, np.int64)  # new flat index -> old flat index
-    for p in range(planes):
-        image = centre_image if p in (8, 9) else cell_image
-        source[plane_image[p] * cells + image] = p * cells + np.arange(cells)
+        perm[game.WALL0 + o * slots + centre] = game.WALL0 + (1 - o if swaps else o) * slots + np.arange(slots)
+    plane_of = np.arange(planes)  # the old plane of each new one
+    for base in (0, 4, 10):  # the mover's stones, the opponent's, the walls on a cell's sides
+        plane_of[base + np.array(direction)] = base + np.arange(4)
+    if swaps:
+        plane_of[8], plane_of[9] = 9, 8
+    drawn = np.arange(cells).reshape(n, n)  # planes 8 and 9 draw wall centre (i, j) on cell (i - 1, j - 1)
+    drawn[:-1, :-1] = (centre // (n - 1) * n + centre % (n - 1)).reshape(n - 1, n - 1)
+    source = np.concatenate([p * cells + (drawn.reshape(-1) if p in (8, 9) else cell) for p in plane_of])
 
     def obs(planes_array: np.ndarray) -> np.ndarray:
         flat = planes_array.reshape(*planes_array.shape[:-3], -1)
         return np.ascontiguousarray(flat[..., source]).reshape(planes_array.shape)
 
-    return Symmetry(square.name, obs, perm)
+    return Symmetry(name, obs, perm)

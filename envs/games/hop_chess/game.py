@@ -30,12 +30,13 @@ from envs.games.hop_chess.kernels import (
     TO,
     TO_KINDS,
     in_check,
-    legal_turns,
     position_row,
     row_position,
 )
 from envs.games.hop_chess.position import (
+    BISHOP,
     KING,
+    KNIGHT,
     LETTERS,
     PAWN,
     QUEEN,
@@ -97,17 +98,6 @@ class HopChessState(RowState):
         if row[kernels.PHASE] != kernels.MOVED:
             return None
         return int(row[kernels.ORIGIN]), int(row[kernels.FINAL]), int(row[kernels.PROMO])
-
-    @property
-    def turns(self) -> dict[tuple[int, int, int], list[int]]:
-        """The legal turns of the turn at hand (at its start or with a piece chosen): each
-        piece move and the hopper squares after which the king is safe."""
-        return legal_turns(self.pos)
-
-    @property
-    def winner(self) -> int:
-        """The winning seat at the end, -1 for a draw or before the end."""
-        return 1 - int(self.row[kernels.SIDE]) if self.row[kernels.END] == kernels.CHECKMATE else -1
 
     @property
     def reason(self) -> str:
@@ -259,7 +249,7 @@ class HopChess(RowGame):
         if state.move is None and state.origin >= 0:
             if not words:
                 raise NotationError(f"{text!r}: name the chosen piece's final square")
-            target = square_of_text(words.pop(0).lstrip("-:x").rstrip("+#"))
+            target = square_of(words.pop(0).lstrip("-:x").rstrip("+#"))
             actions.append(TO + target)
         elif state.move is None:
             if not words:
@@ -274,18 +264,32 @@ class HopChess(RowGame):
         if scratch.move is not None:
             if not words:
                 raise NotationError(f"{text!r}: the turn needs the hopper's square after the piece move")
-            actions.append(HOPPER + square_of_text(words.pop(0).rstrip("+#")))
+            actions.append(HOPPER + square_of(words.pop(0).rstrip("+#")))
         if words:
             raise NotationError(f"{text!r}: unexpected {' '.join(words)!r} after the turn")
         return actions
 
+    def legal_moves(self, state: HopChessState) -> list[tuple[int, int, int]]:
+        """The legal piece moves (from, to, promotion) at a turn's start, as the rules offer them:
+        each piece that can move, then each final square it may choose (OFFERS' promotion bits)."""
+        moves = []
+        for origin in self.legal_actions(state):
+            offers = self.step(state, FROM + origin).row[kernels.OFFERS : kernels.OFFERS + 64].tolist()
+            moves += [
+                (origin, to, kind)
+                for to in range(64)
+                for kind in (0, KNIGHT, BISHOP, ROOK, QUEEN)
+                if offers[to] >> kind & 1
+            ]
+        return moves
+
     def _read_move(self, state: HopChessState, word: str) -> tuple[int, int, int]:
-        pos = state.pos
+        pos, moves = state.pos, self.legal_moves(state)
         clean = word.replace("0", "O").rstrip("+#")
         if clean in ("O-O", "O-O-O"):
             home = 4 if pos.side == WHITE else 60
             target = home + (2 if clean == "O-O" else -2)
-            found = [m for m in state.turns if m[:2] == (home, target) and abs(pos.board[home]) == KING]
+            found = [m for m in moves if m[:2] == (home, target) and abs(pos.board[home]) == KING]
             return _one(found, word)
         long, short = self._LONG.match(word), self._SHORT.match(word)
         if long:
@@ -294,7 +298,7 @@ class HopChess(RowGame):
             promo = LETTERS.index(long["promo"]) if long["promo"] else 0
             found = [
                 m
-                for m in state.turns
+                for m in moves
                 if m[:2] == (squares[0], squares[-1]) and abs(pos.board[m[0]]) == kind and _promo_fits(m, promo)
             ]
             return _one(found, word)
@@ -306,7 +310,7 @@ class HopChess(RowGame):
         promo = LETTERS.index(short["promo"]) if short["promo"] else 0
         target = short["target"]
         found = []
-        for move in state.turns:
+        for move in moves:
             origin, final, _ = move
             if abs(pos.board[origin]) != kind or not _promo_fits(move, promo):
                 continue
@@ -453,13 +457,6 @@ def _one(found: list, word: str):
         options = ", ".join(f"{square_name(m[0])}-{square_name(m[1])}" for m in found)
         raise NotationError(f"{word!r} is ambiguous: {options}")
     return found[0]
-
-
-def square_of_text(text: str) -> int:
-    try:
-        return square_of(text)
-    except ValueError:
-        raise NotationError(f"cannot read square {text!r}: expected a1..h8") from None
 
 
 def material(board) -> int:

@@ -45,21 +45,9 @@ from numba import njit
 
 from envs.compiled import register
 from envs.core import TERMINAL
-from envs.games.hop_chess.position import (
-    BISHOP,
-    DIAGONAL,
-    KING,
-    KING_TARGETS,
-    KNIGHT,
-    KNIGHT_TARGETS,
-    ORTHOGONAL,
-    PAWN,
-    QUEEN,
-    RAYS,
-    ROOK,
-    Position,
-)
+from envs.games.hop_chess.position import BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, Position
 from envs.row_playout import random_play
+from envs.stones.board import neighbour_table, ray_table
 
 # --- the row --------------------------------------------------------------------------------------
 HOPPERS, SIDE, CASTLING, EP, CLOCK, OPENING, PLIES = 64, 66, 67, 68, 69, 70, 71
@@ -79,7 +67,9 @@ ALONG, ACROSS = 1, 2  # a piece's lines as bits: orthogonal, diagonal
 NUM_PLANES = 23
 RIGHTS_OF = np.zeros(64, np.int64)  # the castling rights lost by a move from or to a square
 RIGHTS_OF[[0, 4, 7, 56, 60, 63]] = 2, 3, 1, 8, 12, 4
-MOST_MOVES = 16 * 64 * 4 + 2  # a bound on a side's piece moves: 16 pieces, 64 squares, 4 promotions, 2 castles
+ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))  # (rank step, file step)
+DIAGONAL = ((1, 1), (1, -1), (-1, 1), (-1, -1))
+KNIGHT_STEPS = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
 
 HopChessContext = namedtuple(
     "HopChessContext",
@@ -88,14 +78,19 @@ HopChessContext = namedtuple(
 
 
 def context(max_turns: int) -> HopChessContext:
-    """The rules' constants (``params``: the turn cap; the move tables of ``position.py`` padded
-    with -1, rays as 8 directions, the orthogonal ones first, of 7 squares) and scratch room."""
+    """The rules' constants (``params``: the turn cap; the knight's and the king's targets and
+    the rays, 8 directions, the orthogonal ones first, of 7 squares, padded with -1) and scratch
+    room."""
     knight, king = np.full((64, 8), -1, np.int64), np.full((64, 8), -1, np.int64)
     rays = np.full((64, 8, 7), -1, np.int64)
-    for square in range(64):
-        knight[square, : len(KNIGHT_TARGETS[square])] = KNIGHT_TARGETS[square]
-        king[square, : len(KING_TARGETS[square])] = KING_TARGETS[square]
-        for d, ray in enumerate(RAYS[ORTHOGONAL][square] + RAYS[DIAGONAL][square]):
+    tables = (
+        neighbour_table(8, KNIGHT_STEPS),
+        neighbour_table(8, ORTHOGONAL + DIAGONAL),
+        ray_table(8, ORTHOGONAL + DIAGONAL),
+    )
+    for square, (jumps, steps, lines) in enumerate(zip(*tables)):
+        knight[square, : len(jumps)], king[square, : len(steps)] = jumps, steps
+        for d, ray in enumerate(lines):
             rays[square, d, : len(ray)] = ray
     return HopChessContext(
         np.array([max_turns], np.int64),
@@ -635,56 +630,6 @@ def _bare_kings(board):
     return True
 
 
-@njit(cache=True)
-def _piece_moves(board, hoppers, side, castling, ep, moves, context):
-    """The side's (from, to, promotion) piece moves into ``moves`` before the king-safety
-    test, by square, then final square and promotion, then the castlings; their count."""
-    sign = 1 if side == 0 else -1
-    n = 0
-    for origin in range(64):
-        piece = board[origin]
-        if piece * sign <= 0:
-            continue
-        board[origin] = 0
-        _destinations(board, hoppers[0], hoppers[1], ep, origin, piece, context)
-        board[origin] = piece
-        for final in range(64):
-            for promo in (0, 2, 3, 4, 5):
-                if context.reach[final] & (1 << promo):
-                    moves[n, 0], moves[n, 1], moves[n, 2] = origin, final, promo
-                    n += 1
-    for final in _castles(board, hoppers, side, castling, ep, context):
-        if final >= 0:
-            moves[n, 0], moves[n, 1], moves[n, 2] = _king(board, side), final, 0
-            n += 1
-    return n
-
-
-@njit(cache=True)
-def _legal_turns(board, hoppers, side, castling, ep, clock, opening, context):
-    """The legal piece moves (n, 3) in :func:`_piece_moves`'s order, and for move k its safe
-    hopper squares ``squares[starts[k]:starts[k + 1]]`` (-1 alone on white's first move)."""
-    moves = np.empty((MOST_MOVES, 3), np.int64)
-    count = _piece_moves(board, hoppers, side, castling, ep, moves, context)
-    starts = np.empty(count + 1, np.int64)
-    squares = np.empty(64 * count, np.int64)
-    found = np.empty(64, np.int64)
-    n = total = starts[0] = 0
-    for k in range(count):
-        origin, final, promo = moves[k, 0], moves[k, 1], moves[k, 2]
-        safe = _hopper_squares_after(
-            board, hoppers, side, castling, ep, clock, opening, origin, final, promo, False, found, context
-        )
-        if safe == 0:
-            continue
-        moves[n] = moves[k]
-        squares[total : total + safe] = found[:safe]
-        total += safe
-        n += 1
-        starts[n] = total
-    return moves[:n].copy(), starts[: n + 1].copy(), squares[:total].copy()
-
-
 # --- from Python: rows and positions --------------------------------------------------------------
 @cache
 def _scratch() -> HopChessContext:
@@ -709,42 +654,11 @@ def row_position(row: np.ndarray) -> Position:
     return pos
 
 
-def legal_turns(pos: Position) -> dict[tuple[int, int, int], list[int]]:
-    """Every legal piece move of ``pos``'s side and, for each, the hopper squares after which
-    his king is safe ([-1] on white's first move: no hopper step)."""
-    row = position_row(pos)
-    moves, starts, squares = _legal_turns(
-        row[:64], row[HOPPERS : HOPPERS + 2], pos.side, pos.castling, pos.ep, pos.clock, int(pos.opening), _scratch()
-    )
-    bounds, flat = starts.tolist(), squares.tolist()
-    return {tuple(move): flat[bounds[k] : bounds[k + 1]] for k, move in enumerate(moves.tolist())}
-
-
-def piece_moves(pos: Position) -> list[tuple[int, int, int]]:
-    """``pos``'s side's (from, to, promotion) piece moves before the king-safety test, castling
-    included (the king's two-square move)."""
-    row, moves = position_row(pos), np.empty((MOST_MOVES, 3), np.int64)
-    count = _piece_moves(row[:64], row[HOPPERS : HOPPERS + 2], pos.side, pos.castling, pos.ep, moves, _scratch())
-    return [tuple(move) for move in moves[:count].tolist()]
-
-
-def attacked(pos: Position, square: int, by: int) -> bool:
-    """Whether a piece of ``by`` could capture on ``square`` (hops included)."""
-    row = position_row(pos)
-    return bool(_attacked(row[:64], row[HOPPERS : HOPPERS + 2], pos.ep, square, by, _scratch()))
-
-
 def in_check(pos: Position, colour: int) -> bool:
-    return attacked(pos, pos.king(colour), 1 - colour)
-
-
-def make_piece_move(pos: Position, move: tuple[int, int, int]) -> None:
-    """Play the piece part of a turn on ``pos`` in place (the hopper stays where it is)."""
+    """Whether a piece of the other side could capture ``colour``'s king (hops included)."""
     row = position_row(pos)
-    pos.castling, pos.ep, pos.clock = (
-        int(v) for v in _make_move(row[:64], row[HOPPERS : HOPPERS + 2], pos.castling, pos.ep, pos.clock, *move)
-    )
-    pos.board = row[:64].tolist()
+    board = row[:64]
+    return bool(_attacked(board, row[HOPPERS : HOPPERS + 2], pos.ep, _king(board, colour), 1 - colour, _scratch()))
 
 
 register(HopChessContext, legal=legal, apply=apply, to_play=to_play, returns=returns, playout=playout, observe=observe)

@@ -1,5 +1,5 @@
-"""Hop Chess's positions in Python: squares, pieces, the position's fields, FEN, the move
-tables the kernels index (the rules themselves are ``kernels.py``'s, in numba).
+"""Hop Chess's positions in Python: squares, pieces, the position's fields, FEN (the rules
+are ``kernels.py``'s, in numba).
 
 Squares: index = rank * 8 + file, a1 = 0, h1 = 7, a8 = 56. Pieces: +1..+6 white
 pawn, knight, bishop, rook, queen, king; negative for black; 0 empty. Hoppers stand
@@ -8,34 +8,11 @@ on empty squares (``hoppers[colour]``, -1 off the board).
 
 from __future__ import annotations
 
+from envs.core import NotationError
+
 PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING = 1, 2, 3, 4, 5, 6
 WHITE, BLACK = 0, 1
-ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))  # (rank step, file step)
-DIAGONAL = ((1, 1), (1, -1), (-1, 1), (-1, -1))
-KNIGHT_STEPS = ((1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2))
 CASTLE_RIGHTS = {"K": 1, "Q": 2, "k": 4, "q": 8}
-
-
-def _table(steps, slide: bool):
-    table = []
-    for square in range(64):
-        rank, file = divmod(square, 8)
-        per_step = []
-        for dr, df in steps:
-            ray, r, f = [], rank + dr, file + df
-            while 0 <= r < 8 and 0 <= f < 8:
-                ray.append(r * 8 + f)
-                if not slide:
-                    break
-                r, f = r + dr, f + df
-            per_step.append(tuple(ray))
-        table.append(tuple(per_step))
-    return tuple(table)
-
-
-RAYS = {ORTHOGONAL: _table(ORTHOGONAL, True), DIAGONAL: _table(DIAGONAL, True)}
-KNIGHT_TARGETS = tuple(tuple(r[0] for r in rays if r) for rays in _table(KNIGHT_STEPS, False))
-KING_TARGETS = tuple(tuple(r[0] for r in rays if r) for rays in _table(ORTHOGONAL + DIAGONAL, False))
 
 
 def colour_of(piece: int) -> int:
@@ -56,17 +33,6 @@ class Position:
         self.ep = -1
         self.clock = 0
         self.opening = True
-
-    def copy(self) -> "Position":
-        other = Position.__new__(Position)
-        other.board, other.hoppers = self.board[:], self.hoppers[:]
-        other.side, other.castling, other.ep, other.clock = self.side, self.castling, self.ep, self.clock
-        other.opening = self.opening
-        return other
-
-    def king(self, colour: int) -> int:
-        target = KING if colour == WHITE else -KING
-        return self.board.index(target)
 
 
 # --- FEN -----------------------------------------------------------------------------------------
@@ -110,5 +76,5 @@ def square_name(square: int) -> str:
 
 def square_of(text: str) -> int:
     if len(text) != 2 or text[0] not in "abcdefgh" or text[1] not in "12345678":
-        raise ValueError(f"not a square: {text!r}")
+        raise NotationError(f"cannot read square {text!r}: expected a1..h8")
     return (int(text[1]) - 1) * 8 + "abcdefgh".index(text[0])
