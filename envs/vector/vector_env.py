@@ -11,7 +11,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from envs.core import TERMINAL, Game, GameError, IllegalActionError, make_game
-from envs.env import ILLEGAL_ACTION_MODES
+from envs.env import RENDER_MODES, check_env_options, observation_space
 from envs.kernels import playout_seed
 
 
@@ -55,7 +55,7 @@ class BatchedBoardGameEnv(VectorEnv):
     returns the batch's own arrays, which the next step overwrites.
     """
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "autoreset_mode": AutoresetMode.NEXT_STEP}
+    metadata = {"render_modes": RENDER_MODES, "autoreset_mode": AutoresetMode.NEXT_STEP}
 
     def __init__(
         self,
@@ -77,12 +77,7 @@ class BatchedBoardGameEnv(VectorEnv):
                 f"opponent must be None (two-player) or 'random' in the batched env, got {opponent!r}; "
                 "other opponents play through gymnasium.make_vec over BoardGameEnv"
             )
-        if agent_seat not in (0, 1, "random"):
-            raise ValueError(f"agent_seat must be 0, 1 or 'random', got {agent_seat!r}")
-        if illegal_action not in ILLEGAL_ACTION_MODES:
-            raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
+        check_env_options(info, render_mode, illegal_action, agent_seat)
         self.num_envs = int(num_envs)
         self.opponent = opponent
         self.illegal_action = illegal_action
@@ -92,12 +87,7 @@ class BatchedBoardGameEnv(VectorEnv):
             self.game, self.num_envs, opponent is not None, -1 if agent_seat == "random" else agent_seat
         )
         self.single_action_space = spaces.Discrete(info.num_actions)
-        self.single_observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, 1.0, info.obs_shape, dtype=np.float32),
-                "action_mask": spaces.MultiBinary(info.num_actions),
-            }
-        )
+        self.single_observation_space = observation_space(info)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self._rows = np.arange(self.num_envs)
