@@ -22,8 +22,8 @@ For a game inventor, a game is then three files in ``envs/games/<game>/`` (docs/
 The state is the row (:class:`RowState`, one attribute ``row``), so the engine, the random
 playouts, the compiled search (``agents.search.mcts.driver``) and the batched env
 (``envs.make_vec``) play the same code, and ``compiled()``'s rows need no conversion. A first
-try may also be plain Python against ``envs.core.Game`` (slower: no compiled search, the engine
-stepped per game in ``make_vec``).
+try may also be plain Python against ``envs.core.Game`` (slower: no compiled search, and batched
+by ``gymnasium.make_vec`` over the single env rather than ``envs.make_vec``).
 """
 
 from __future__ import annotations
