@@ -27,60 +27,37 @@ from envs.core import (
 )
 from envs.env import NO_SEAT
 
-# name -> (Gymnasium id, "module:class", fixed keyword arguments)
+# name -> (Gymnasium id, "module:class", display name for pages and tables; the registry name is for code and configs)
 GAMES = {
-    "odoku": ("Odoku-v0", "envs.games.odoku.game:Odoku", {}),
-    "nex": ("Nex-v0", "envs.games.hex.game:Nex", {}),
-    "neumoku": ("Neumoku-v0", "envs.games.gomoku.game:Neumoku", {}),
-    "neuversi": ("NeuVersi-v0", "envs.games.reversi.game:NeuVersi", {}),
-    "adneuversi": ("AdNeuVersi-v0", "envs.games.reversi.game:AdNeuVersi", {}),
-    "neuy": ("NeuY-v0", "envs.games.y.game:NeuY", {}),
-    "hex": ("Hex-v0", "envs.games.hex.game:Hex", {}),
-    "gomoku": ("Gomoku-v0", "envs.games.gomoku.game:Gomoku", {}),
-    "reversi": ("Reversi-v0", "envs.games.reversi.game:Reversi", {}),
-    "y": ("Y-v0", "envs.games.y.game:Y", {}),
-    "sudoku_moyo": ("SudokuMoyo-v0", "envs.games.sudoku_moyo.game:SudokuMoyo", {}),
-    "amazons": ("Amazons-v0", "envs.games.amazons.game:Amazons", {}),
-    "progressive_amazons": ("ProgressiveAmazons-v0", "envs.games.amazons.game:ProgressiveAmazons", {}),
-    "hexxagon": ("Hexxagon-v0", "envs.games.hexxagon.game:Hexxagon", {}),
-    "hexxagon_1344": ("Hexxagon1344-v0", "envs.games.hexxagon.game:Hexxagon1344", {}),
-    "send_it": ("SendIt-v0", "envs.games.send_it.game:SendIt", {}),
-    "biqala": ("Biqala-v0", "envs.games.biqala.game:Biqala", {}),
-    "push_go": ("PushGo-v0", "envs.games.push_go.game:PushGo", {}),
-    "hop_chess": ("HopChess-v0", "envs.games.hop_chess.game:HopChess", {}),
-    "biversi": ("Biversi-v0", "envs.games.biversi.game:Biversi", {}),
-    "blockdance": ("Blockdance-v0", "envs.games.blockdance.game:Blockdance", {}),
-    "four_way_walls": ("FourWayWalls-v0", "envs.games.four_way_walls.game:FourWayWalls", {}),
-    "connect_four": ("ConnectFour-v0", "envs.games.connect_four.game:ConnectFour", {}),
+    "odoku": ("Odoku-v0", "envs.games.odoku.game:Odoku", "Odoku"),
+    "nex": ("Nex-v0", "envs.games.hex.game:Nex", "Nex"),
+    "neumoku": ("Neumoku-v0", "envs.games.gomoku.game:Neumoku", "Neumoku"),
+    "neuversi": ("NeuVersi-v0", "envs.games.reversi.game:NeuVersi", "NeuVersi"),
+    "adneuversi": ("AdNeuVersi-v0", "envs.games.reversi.game:AdNeuVersi", "AdNeuVersi"),
+    "neuy": ("NeuY-v0", "envs.games.y.game:NeuY", "Neu-Y"),
+    "hex": ("Hex-v0", "envs.games.hex.game:Hex", "Hex"),
+    "gomoku": ("Gomoku-v0", "envs.games.gomoku.game:Gomoku", "Gomoku"),
+    "reversi": ("Reversi-v0", "envs.games.reversi.game:Reversi", "Reversi"),
+    "y": ("Y-v0", "envs.games.y.game:Y", "Y"),
+    "sudoku_moyo": ("SudokuMoyo-v0", "envs.games.sudoku_moyo.game:SudokuMoyo", "Sudoku Moyo"),
+    "amazons": ("Amazons-v0", "envs.games.amazons.game:Amazons", "Amazons"),
+    "progressive_amazons": (
+        "ProgressiveAmazons-v0",
+        "envs.games.amazons.game:ProgressiveAmazons",
+        "Progressive Amazons",
+    ),
+    "hexxagon": ("Hexxagon-v0", "envs.games.hexxagon.game:Hexxagon", "Hexxagon"),
+    "hexxagon_1344": ("Hexxagon1344-v0", "envs.games.hexxagon.game:Hexxagon1344", "Hexxagon 1344"),
+    "send_it": ("SendIt-v0", "envs.games.send_it.game:SendIt", "Send It"),
+    "biqala": ("Biqala-v0", "envs.games.biqala.game:Biqala", "Biqala"),
+    "push_go": ("PushGo-v0", "envs.games.push_go.game:PushGo", "Push Go"),
+    "hop_chess": ("HopChess-v0", "envs.games.hop_chess.game:HopChess", "Hop Chess"),
+    "biversi": ("Biversi-v0", "envs.games.biversi.game:Biversi", "Biversi"),
+    "blockdance": ("Blockdance-v0", "envs.games.blockdance.game:Blockdance", "Blockdance"),
+    "four_way_walls": ("FourWayWalls-v0", "envs.games.four_way_walls.game:FourWayWalls", "Four-Way Walls"),
+    "connect_four": ("ConnectFour-v0", "envs.games.connect_four.game:ConnectFour", "Connect Four"),
 }
-
-
-# name -> the game's display name, for pages and tables (the registry name is for code and configs)
-TITLES = {
-    "odoku": "Odoku",
-    "nex": "Nex",
-    "neumoku": "Neumoku",
-    "neuversi": "NeuVersi",
-    "adneuversi": "AdNeuVersi",
-    "neuy": "Neu-Y",
-    "hex": "Hex",
-    "gomoku": "Gomoku",
-    "reversi": "Reversi",
-    "y": "Y",
-    "sudoku_moyo": "Sudoku Moyo",
-    "amazons": "Amazons",
-    "progressive_amazons": "Progressive Amazons",
-    "hexxagon": "Hexxagon",
-    "hexxagon_1344": "Hexxagon 1344",
-    "send_it": "Send It",
-    "biqala": "Biqala",
-    "push_go": "Push Go",
-    "hop_chess": "Hop Chess",
-    "biversi": "Biversi",
-    "blockdance": "Blockdance",
-    "four_way_walls": "Four-Way Walls",
-    "connect_four": "Connect Four",
-}
+TITLES = {name: title for name, (_, _, title) in GAMES.items()}  # name -> display name
 
 
 def game_title(name: str) -> str:
@@ -88,11 +65,11 @@ def game_title(name: str) -> str:
     return TITLES[name]
 
 
-def _factory(target: str, fixed: dict):
+def _factory(target: str):
     module, name = target.split(":")
 
     def build(**kwargs):
-        return getattr(import_module(module), name)(**fixed, **kwargs)
+        return getattr(import_module(module), name)(**kwargs)
 
     return build
 
@@ -101,10 +78,9 @@ def game_defaults(name: str) -> dict:
     """Game ``name``'s config entry: its name and every constructor argument with its default,
     ``game_defaults("nex") == {"name": "nex", "size": 11, "pie_rule": False}``. The constructors
     hold the defaults; the ``game`` config group is made of these entries."""
-    _, target, fixed = GAMES[name]
-    module, cls = target.split(":")
+    module, cls = GAMES[name][1].split(":")
     parameters = inspect.signature(getattr(import_module(module), cls)).parameters.values()
-    return {"name": name} | {p.name: p.default for p in parameters if p.name not in fixed}
+    return {"name": name} | {p.name: p.default for p in parameters}
 
 
 def make_vec(env_id: str, num_envs: int = 1, **kwargs):
@@ -121,8 +97,8 @@ def make_vec(env_id: str, num_envs: int = 1, **kwargs):
     return BatchedBoardGameEnv(name, num_envs=num_envs, **kwargs)
 
 
-for _name, (_env_id, _target, _fixed) in GAMES.items():
-    register_game(_name, _factory(_target, _fixed))
+for _name, (_env_id, _target, _) in GAMES.items():
+    register_game(_name, _factory(_target))
     if _env_id not in gymnasium.registry:
         gymnasium.register(_env_id, entry_point="envs.env:BoardGameEnv", kwargs={"game": _name})
 

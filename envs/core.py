@@ -137,15 +137,6 @@ class Game(abc.ABC):
         ``envs.compiled.CompiledGame``, which the search driver uses), or None."""
         return None
 
-    # Why the game has no compiled rules (read where ``compiled()`` is None; ``tests/test_game_kit.py``)
-    uncompiled_reason: str = ""
-
-    @property
-    def engine_batch_reason(self) -> str:
-        """Why ``envs.make_vec`` steps this game's Python engine: ``uncompiled_reason`` where
-        ``compiled()`` is None, else empty (the compiled stepper serves the game)."""
-        return "" if self.compiled() is not None else self.uncompiled_reason
-
     # --- derived queries ------------------------------------------------------
     def is_terminal(self, state) -> bool:
         return self.to_play(state) == TERMINAL

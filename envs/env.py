@@ -8,11 +8,35 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from envs.core import TERMINAL, Game, GameError, GameOverError, make_game, play_out
+from envs.core import TERMINAL, Game, GameError, GameInfo, GameOverError, make_game, play_out
 from envs.opponents import resolve_opponent
 
+RENDER_MODES = ["ansi", "rgb_array"]
 ILLEGAL_ACTION_MODES = ("lose", "raise")
 NO_SEAT = -1  # info["to_play"] once the episode is over, info["winner"] of a draw
+
+
+def check_choice(name: str, value, choices) -> None:
+    """A ValueError naming the option ``name``, its choices and ``value`` where it is none of them."""
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {tuple(choices)}, got {value!r}")
+
+
+def check_env_options(info: GameInfo, render_mode, illegal_action, agent_seat) -> None:
+    """The options the single and the batched env share, checked alike."""
+    check_choice("render_mode", render_mode, (None, *RENDER_MODES))
+    check_choice("illegal_action", illegal_action, ILLEGAL_ACTION_MODES)
+    check_choice("agent_seat", agent_seat, (*range(info.num_seats), "random"))
+
+
+def observation_space(info: GameInfo) -> spaces.Dict:
+    """What an env observes of one game: the game's planes and its int8 legal mask."""
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(0.0, 1.0, info.obs_shape, dtype=np.float32),
+            "action_mask": spaces.MultiBinary(info.num_actions),
+        }
+    )
 
 
 class BoardGameEnv(gym.Env):
@@ -60,7 +84,7 @@ class BoardGameEnv(gym.Env):
     (``size``, ``pie_rule``, ``bias``, ...).
     """
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 2}
+    metadata = {"render_modes": RENDER_MODES, "render_fps": 2}
 
     def __init__(
         self,
@@ -72,24 +96,13 @@ class BoardGameEnv(gym.Env):
         **game_kwargs,
     ):
         self.game = make_game(game, **game_kwargs) if isinstance(game, str) else game
-        info = self.game.info
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
-        if illegal_action not in ILLEGAL_ACTION_MODES:
-            raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}")
-        if agent_seat not in (*range(info.num_seats), "random"):
-            raise ValueError(f"agent_seat must be 0, 1 or 'random', got {agent_seat!r}")
+        check_env_options(self.game.info, render_mode, illegal_action, agent_seat)
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.agent_seat_option = agent_seat
         self.opponent = resolve_opponent(opponent, self.game)
-        self.action_space = spaces.Discrete(info.num_actions)
-        self.observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, 1.0, info.obs_shape, dtype=np.float32),
-                "action_mask": spaces.MultiBinary(info.num_actions),
-            }
-        )
+        self.action_space = spaces.Discrete(self.game.info.num_actions)
+        self.observation_space = observation_space(self.game.info)
         self.state = None
         self.agent_seat = 0 if agent_seat == "random" else agent_seat
         self._finished = False

@@ -17,13 +17,13 @@ For a game inventor, a game is then three files in ``envs/games/<game>/`` (docs/
     or types: the class docstring's table, ``action_to_text`` and ``parse_turn`` (notation both
     ways), ``render_text``, ``board_view``.
 ``__init__.py``
-    Empty; the game's line in ``envs.GAMES`` (and ``envs.TITLES``) registers it.
+    Empty; the game's line in ``envs.GAMES`` registers it.
 
 The state is the row (:class:`RowState`, one attribute ``row``), so the engine, the random
 playouts, the compiled search (``agents.search.mcts.driver``) and the batched env
 (``envs.make_vec``) play the same code, and ``compiled()``'s rows need no conversion. A first
-try may also be plain Python against ``envs.core.Game`` (slower: no compiled search, the engine
-stepped per game in ``make_vec``).
+try may also be plain Python against ``envs.core.Game`` (slower: no compiled search, and batched
+by ``gymnasium.make_vec`` over the single env rather than ``envs.make_vec``).
 """
 
 from __future__ import annotations

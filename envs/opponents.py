@@ -39,12 +39,6 @@ def register_opponent_kind(kind: str, factory: OpponentFactory) -> None:
     _KINDS[kind] = factory
 
 
-def opponent_kinds() -> list[str]:
-    """The registered spec kinds (after importing the providers)."""
-    _load_providers()
-    return sorted(_KINDS)
-
-
 def make_opponent(spec: str, game: Game) -> Any:
     """The opponent a spec string names, built for ``game``."""
     kind = spec.strip().split(":", 1)[0]

@@ -53,6 +53,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from envs.core import CHANCE, TERMINAL, Game, GameError, make_game
+from envs.env import RENDER_MODES, check_choice
 
 
 def env(game: str | Game = "odoku", render_mode: str | None = None, **game_kwargs) -> AECEnv:
@@ -70,7 +71,7 @@ class raw_env(AECEnv):
     """
 
     metadata = {
-        "render_modes": ["ansi", "rgb_array"],
+        "render_modes": RENDER_MODES,
         "name": "neuzero_v0",
         "is_parallelizable": False,
         "render_fps": 2,
@@ -79,8 +80,7 @@ class raw_env(AECEnv):
     def __init__(self, game: str | Game = "odoku", render_mode: str | None = None, **game_kwargs):
         super().__init__()
         self.game = make_game(game, **game_kwargs) if isinstance(game, str) else game
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
+        check_choice("render_mode", render_mode, (None, *RENDER_MODES))
         info = self.game.info
         self.metadata = {**self.metadata, "name": f"neuzero_{info.name}_v0"}
         self.render_mode = render_mode

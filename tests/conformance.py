@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 import gymnasium as gym
 import numpy as np
 import row_kernels as kernels
+from engine_batch import chance_from_stream
 
 from envs import CHANCE, GAMES, TERMINAL, Game, IllegalActionError, make_game
 from envs.kernels import draw, playout_seed
 from envs.records import split_turns
-from envs.vector.engine_batch import chance_from_stream
 from envs.vector.vector_env import game_stream_seed
 
 

@@ -7,6 +7,7 @@ from collections import namedtuple
 import gymnasium as gym
 import numpy as np
 import pytest
+from engine_batch import EngineBatch
 from small_games import SMALL
 
 import envs
@@ -14,9 +15,7 @@ from envs import IllegalActionError, make_game
 from envs.compiled import register
 from envs.kernels import draw
 from envs.stones import compiled as stones
-from envs.vector.common import OUTCOME_SCALE, draw_outcome
-from envs.vector.compiled_batch import CompiledBatch
-from envs.vector.engine_batch import EngineBatch
+from envs.vector.compiled_batch import OUTCOME_SCALE, CompiledBatch, draw_outcome
 from envs.vector.vector_env import BatchedBoardGameEnv
 
 BATCHED = sorted(SMALL)
@@ -149,6 +148,10 @@ def test_bad_arguments_name_the_problem():
         envs.make_vec("Hex-v0", opponent="oracle")
     with pytest.raises(ValueError, match="num_envs"):
         envs.make_vec("Hex-v0", num_envs=0)
+    uncompiled = make_game("hex", size=3)
+    uncompiled.compiled = lambda: None  # as a Game of one's own without compiled rules
+    with pytest.raises(ValueError, match="hex has no compiled rules"):
+        BatchedBoardGameEnv(uncompiled, num_envs=2)
     vec = envs.make_vec("Hex-v0", num_envs=2)
     vec.reset(seed=0)
     with pytest.raises(ValueError, match="actions must be 2 integers"):

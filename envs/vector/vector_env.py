@@ -11,8 +11,9 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from envs.core import TERMINAL, Game, GameError, IllegalActionError, make_game
-from envs.env import ILLEGAL_ACTION_MODES
+from envs.env import RENDER_MODES, check_env_options, observation_space
 from envs.kernels import playout_seed
+from envs.vector.compiled_batch import RANDOM_SEAT, CompiledBatch
 
 
 class BatchedBoardGameEnv(VectorEnv):
@@ -47,15 +48,14 @@ class BatchedBoardGameEnv(VectorEnv):
     Rendering              ``render_mode="ansi"`` or ``"rgb_array"``: one frame per game
     =====================  ===========================================================
 
-    A game with compiled rules (``Game.compiled()``) steps as rows in one numba call
+    The game's compiled rules (``Game.compiled()``) step as rows in one numba call
     (``envs.vector.compiled_batch``, through the ``envs.compiled`` protocol alone); a game
-    without them (a ``Game`` object of your own) steps its engine states in a Python loop
-    behind the same arrays and streams (``envs.vector.engine_batch``). Both draw a chance
-    outcome by its probabilities (``envs.vector.common.draw_outcome``). ``copy=False``
-    returns the batch's own arrays, which the next step overwrites.
+    without them (a ``Game`` object of your own) is a ValueError: ``gymnasium.make_vec`` over
+    ``BoardGameEnv`` batches any game. ``copy=False`` returns the batch's own arrays, which the
+    next step overwrites.
     """
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "autoreset_mode": AutoresetMode.NEXT_STEP}
+    metadata = {"render_modes": RENDER_MODES, "autoreset_mode": AutoresetMode.NEXT_STEP}
 
     def __init__(
         self,
@@ -77,27 +77,22 @@ class BatchedBoardGameEnv(VectorEnv):
                 f"opponent must be None (two-player) or 'random' in the batched env, got {opponent!r}; "
                 "other opponents play through gymnasium.make_vec over BoardGameEnv"
             )
-        if agent_seat not in (0, 1, "random"):
-            raise ValueError(f"agent_seat must be 0, 1 or 'random', got {agent_seat!r}")
-        if illegal_action not in ILLEGAL_ACTION_MODES:
-            raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
+        check_env_options(info, render_mode, illegal_action, agent_seat)
         self.num_envs = int(num_envs)
         self.opponent = opponent
         self.illegal_action = illegal_action
         self.render_mode = render_mode
         self.copy = copy
-        self.batch = _batch_for(
-            self.game, self.num_envs, opponent is not None, -1 if agent_seat == "random" else agent_seat
+        if self.game.compiled() is None:
+            raise ValueError(
+                f"{info.name} has no compiled rules (Game.compiled() is None), which the batched env steps; "
+                "gymnasium.make_vec over BoardGameEnv batches any game"
+            )
+        self.batch = CompiledBatch(
+            self.game, self.num_envs, opponent is not None, RANDOM_SEAT if agent_seat == "random" else agent_seat
         )
         self.single_action_space = spaces.Discrete(info.num_actions)
-        self.single_observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, 1.0, info.obs_shape, dtype=np.float32),
-                "action_mask": spaces.MultiBinary(info.num_actions),
-            }
-        )
+        self.single_observation_space = observation_space(info)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self._rows = np.arange(self.num_envs)
@@ -181,17 +176,6 @@ class BatchedBoardGameEnv(VectorEnv):
         except GameError as error:
             return IllegalActionError(f"game {i} of the batch: {error}")
         return IllegalActionError(f"game {i} of the batch: action {actions[i]} is illegal")
-
-
-def _batch_for(game: Game, num_envs: int, single_agent: bool, seat_option: int):
-    """The rows of a game with compiled rules, else the engine loop."""
-    if game.compiled() is not None:
-        from envs.vector.compiled_batch import CompiledBatch
-
-        return CompiledBatch(game, num_envs, single_agent, seat_option)
-    from envs.vector.engine_batch import EngineBatch
-
-    return EngineBatch(game, num_envs, single_agent, seat_option)
 
 
 def _stream_seeds(seed, num_envs: int) -> np.ndarray:
