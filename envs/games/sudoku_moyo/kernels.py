@@ -192,7 +192,9 @@ def random_playout(board, player, seed):
     ``player`` to move until someone cannot move: ``(winner, placements)``. The legal placements
     are taken in action order (cell, then digit) and one is picked with
     ``index, seed = draw(seed, count)``, as the tests' Python loop does."""
-    grid = board[:81].astype(np.int64)
+    grid = np.empty(81, np.int64)
+    for cell in range(81):  # ``board`` may be any buffer (a state's ``grid`` is a bytearray)
+        grid[cell] = board[cell]
     rows, cols, boxes = _board_masks(grid)
     opening = True
     placements = 0
