@@ -18,6 +18,7 @@ from envs.games.biqala.kernels import (
     OWNER,
     PARTNERS,
     PUT,
+    SEAT_CELLS,
     SOW,
     TRANSFER,
 )
@@ -244,7 +245,7 @@ def test_thousands_of_random_games():
 RARE_RULES = (  # where the conformance harness starts playouts too
     lambda s: s.source >= 0,  # a transfer under way
     lambda s: s.source >= 0 and s.board[s.source] == 1,  # its next put empties the source
-    lambda s: s.on_side(1 - s.player) == 0,  # the opponent to feed
+    lambda s: not any(s.board[c] for c in SEAT_CELLS[1 - s.player]),  # the opponent to feed
     lambda s: s.turns and s.idle == 0,  # just after a capture or transfer
 )
 

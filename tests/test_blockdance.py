@@ -219,7 +219,7 @@ def test_taking_the_last_enemy_man_wins():
 
 def test_o_wins_when_o_takes_the_last_y_man():
     game = game_with("w6", "v5 x5")
-    state = game.state_at(game.initial_state().board, player=1)
+    state = game.state_of(game.initial_state().board, 1)
     play(game, state, "v5.1 x5")
     assert game.returns(state) == (-1.0, 1.0) and game.winner(state) == 1
 

@@ -32,7 +32,6 @@ from envs.games.biqala.kernels import (
     PUT,
     RING_OF,
     ROWS,
-    SEAT_CELLS,
     SOURCE,
     SOW,
     STORES,
@@ -61,10 +60,6 @@ class BiqalaState(RowState):
     source = row_field(SOURCE)
     idle = row_field(IDLE)
     turns = row_field(TURNS)
-
-    def on_side(self, seat: int) -> int:
-        """Stones on ``seat``'s cells."""
-        return int(self.row[list(SEAT_CELLS[seat])].sum())
 
 
 class Biqala(RowGame):

@@ -129,17 +129,13 @@ class Blockdance(RowGame):
     def __init__(
         self, size: int = 8, start: str = "", free_pass: bool = True, idle_limit: int = 100, max_turns: int = 500
     ):
-        if (
-            isinstance(size, bool)
-            or not isinstance(size, (int, np.integer))
-            or not MIN_SIDE <= size <= hexagon.MAX_SIDE
+        for key, value, low, high in (
+            ("size (the hexagon's side)", size, MIN_SIDE, hexagon.MAX_SIDE),
+            ("idle_limit", idle_limit, 1, 100_000),
+            ("max_turns", max_turns, 1, 100_000),
         ):
-            raise ValueError(
-                f"size (the hexagon's side) must be an integer from {MIN_SIDE} to {hexagon.MAX_SIDE}, got {size!r}"
-            )
-        for key, value in (("idle_limit", idle_limit), ("max_turns", max_turns)):
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 1 <= value <= 100_000:
-                raise ValueError(f"{key} must be an integer from 1 to 100000, got {value!r}")
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
+                raise ValueError(f"{key} must be an integer from {low} to {high}, got {value!r}")
         if not isinstance(free_pass, (bool, np.bool_)):
             raise ValueError(f"free_pass must be True or False, got {free_pass!r}")
         if not isinstance(start, str):
@@ -183,10 +179,6 @@ class Blockdance(RowGame):
         return blank.tolist()
 
     # --- positions: the engine is ``envs.kit.RowGame``'s over the kernels --------------------------
-    def state_at(self, board: Sequence[int], player: int, turns: int = 0) -> BlockdanceState:
-        """A state at the start of ``player``'s turn with ``board`` (``kernels.py``'s values)."""
-        return self.state_of([int(v) for v in board], player, turns=turns)
-
     def state_of(
         self,
         board: Sequence[int],

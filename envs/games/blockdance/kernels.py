@@ -78,14 +78,11 @@ def row_of(
     cells, most = int(context.params[CELLS]), int(context.params[MOST])
     row = np.full(cells + SCALARS + 2 * most + 1, -1, np.int32)
     row[:cells] = board
-    row[cells : cells + SIZE] = (player, pivot, angle, turns, idle, passes, winner)
+    row[cells : cells + SIZE] = (player, pivot, 0, turns, idle, passes, winner)
     row[cells + SIZE], row[cells + REACH], row[-1] = len(block), 0, cells
     row[cells + SCALARS : cells + SCALARS + len(block)] = block
     if angle:
-        count = largest_block(context, row[:cells], pivot, angle)
-        reach = cells + SCALARS + most
-        row[reach : reach + count] = np.sort(context.found[:count])
-        row[cells + REACH] = count
+        apply(context, row, cells + angle - 1)  # the angle chosen, as a turn chooses it
     return row
 
 

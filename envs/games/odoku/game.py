@@ -43,13 +43,6 @@ REGION_OF_CELL: tuple[int, ...] = tuple(groups[2] - 10 for groups in CELL_GROUPS
 REGION_LETTERS = {"cross": "C", "NE": "N", "SE": "E", "SW": "S", "NW": "W"}
 _REGION_LETTER_OF_CELL = tuple(tuple(REGION_LETTERS.values())[region] for region in REGION_OF_CELL)
 REGION_FILLS = ("#faeba0", "#bee1be", "#bed2f0", "#f0c8c8", "#dcc8eb")  # the board view's: cross, NE, SE, SW, NW
-REGION_FILLS = (
-    "#faeba0",  # cross
-    "#bee1be",  # NE
-    "#bed2f0",  # SE
-    "#f0c8c8",  # SW
-    "#dcc8eb",  # NW
-)
 
 
 def _balanced_probability(blue: int, white: int) -> float:
@@ -194,10 +187,7 @@ class Odoku(RowGame):
 
     # --- text -------------------------------------------------------------------------
     def action_to_text(self, state: OdokuState, action: int) -> str:
-        if state.player == CHANCE:
-            return SEAT_NAMES[action]
-        cell, colour = divmod(int(action), 2)
-        return COLOUR_LETTERS[colour] + cell_name(cell)
+        return SEAT_NAMES[action] if state.player == CHANCE else self.action_name(action)
 
     _MOVE = re.compile(r"^(?:([BA])\s+)?([XO])([a-e])([1-5])$", re.IGNORECASE)
 

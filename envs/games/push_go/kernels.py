@@ -171,11 +171,13 @@ def legal(context, row, out):
 
 
 @njit(cache=True, inline="always")
-def advance(context, row, action):
-    """The board and counters after a legal ``action``: the board after it, the one
-    before it kept as ``PREVIOUS``, the passes in a row, the turn, the player (``TERMINAL`` after
-    a second pass in a row); the positions and the other ends are :func:`apply`'s."""
-    cells = context.params[N] ** 2
+def apply(context, row, action):
+    """Play a legal ``action``: the board after it, the one before it kept as the previous
+    board, the passes in a row, the turn, the player; under ``ko="push"`` the new position kept
+    and counted. The game ends after a second pass in a row, at a position's third time or after
+    ``max_turns`` turns."""
+    params = context.params
+    cells = params[N] ** 2
     board, previous, meta = row[:cells], row[cells : 2 * cells], row[2 * cells : 2 * cells + SCALARS]
     if action == 2 * cells:
         previous[:] = board
@@ -189,24 +191,12 @@ def advance(context, row, action):
     meta[PLAYER] = 1 - meta[PLAYER]
     if meta[PASSES] >= 2:
         meta[PLAYER] = TERMINAL
-
-
-@njit(cache=True, inline="always")
-def apply(context, row, action):
-    """Play a legal ``action``: :func:`advance`, then under ``ko="push"`` the new position kept
-    and counted; the game ends at its third time or after
-    ``max_turns`` turns."""
-    advance(context, row, action)
-    params = context.params
-    cells = params[N] ** 2
-    meta = row[2 * cells : 2 * cells + SCALARS]
-    if meta[PLAYER] == TERMINAL:
         return
     if params[PUSH_KO]:
         size, stored = params[WORDS], meta[STORED]
         history = row[2 * cells + SCALARS :]
         key = history[stored * size : (stored + 1) * size]
-        pack(row[:cells], meta[PLAYER], key)
+        pack(board, meta[PLAYER], key)
         repeats = 0
         for k in range(stored + 1):
             repeats += _same(history[k * size : (k + 1) * size], key)
@@ -221,24 +211,17 @@ def to_play(context, row):
 
 
 @njit(cache=True)
-def outcome(context, row):
-    """The end's winner: 0 a draw (a third repetition, or no margin), 1 x, 2 o."""
-    cells = context.params[N] ** 2
-    if row[2 * cells + REPEATS] >= REPETITIONS:
-        return 0
-    black, white = area(row[:cells], context.neighbours, context.stack, context.mark, context.stamp)
-    margin = black - white - context.komi[0]
-    return 0 if margin == 0 else (1 if margin > 0 else 2)
-
-
-@njit(cache=True)
 def returns(context, row, out):
-    """+1 / -1 by area and komi at the end, zeros for a draw or before it."""
+    """+1 / -1 by area and komi at the end; zeros before it and for a draw (a third repetition,
+    or no margin)."""
     out[0] = out[1] = 0.0
-    if to_play(context, row) == TERMINAL:
-        won = outcome(context, row)
-        if won:
-            out[won - 1], out[2 - won] = 1.0, -1.0
+    cells = context.params[N] ** 2
+    if row[2 * cells + PLAYER] == TERMINAL and row[2 * cells + REPEATS] < REPETITIONS:
+        black, white = area(row[:cells], context.neighbours, context.stack, context.mark, context.stamp)
+        margin = black - white - context.komi[0]
+        if margin != 0:
+            won = 0 if margin > 0 else 1
+            out[won], out[1 - won] = 1.0, -1.0
 
 
 @njit(cache=True)
@@ -246,10 +229,8 @@ def playout(context, row, seed, out):
     """The returns of ``envs.row_playout.random_play`` from ``row`` (left untouched) into ``out``."""
     copy = context.copy
     copy[:] = row
-    won = random_play(context, copy, seed, -1, context.moves)[0]
-    out[0] = out[1] = 0.0
-    if won:
-        out[won - 1], out[2 - won] = 1.0, -1.0
+    random_play(context, copy, seed, -1, context.moves)
+    returns(context, copy, out)
 
 
 @njit(cache=True)

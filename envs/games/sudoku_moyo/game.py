@@ -54,8 +54,6 @@ SYMMETRY_SAMPLE = 256  # how many elements of the symmetry group symmetries() li
 BOX_COLOURS: tuple[RGB, ...] = ((245, 230, 190), (165, 120, 80), (200, 200, 200))  # light, dark, centre
 BOX_COUNTERS = ("white", "black", "neutral")  # a placed digit's counter colour by its box's owner
 
-ROW_OF_CELL = tuple(cell // SIZE for cell in range(NUM_CELLS))
-COL_OF_CELL = tuple(cell % SIZE for cell in range(NUM_CELLS))
 BOX_OF = tuple(int(b) for b in BOX_OF_CELL)
 OWNER_OF = tuple(int(o) for o in CELL_OWNER)
 
@@ -271,10 +269,7 @@ class SudokuMoyo(RowGame):
 
     # --- text ---------------------------------------------------------------------------------------
     def action_to_text(self, state: SudokuMoyoState, action: int) -> str:
-        if state.player == CHANCE:
-            return f"puzzle={int(action)}"
-        cell, digit = divmod(int(action), 9)
-        return f"{cell_name(cell)}={digit + 1}"
+        return f"puzzle={int(action)}" if state.player == CHANCE else self.action_name(action)
 
     _MOVE = re.compile(r"^([a-i])([1-9])=([1-9])$")
     _SETUP = re.compile(r"^puzzle=([0-9]+)$")
@@ -435,7 +430,7 @@ def symmetry(digits, rows, columns, half_turn: bool = False, name: str = "") -> 
             raise ValueError(f"{what} must be a permutation of 0..8, got {perm.tolist()}")
     if any(rows // 3 != np.arange(SIZE) // 3) or any(columns // 3 != np.arange(SIZE) // 3):
         raise ValueError("rows and columns must stay within their band and stack (box owners must not change)")
-    new_r, new_c = rows[np.array(ROW_OF_CELL)], columns[np.array(COL_OF_CELL)]
+    new_r, new_c = rows[np.arange(NUM_CELLS) // SIZE], columns[np.arange(NUM_CELLS) % SIZE]
     if half_turn:
         new_r, new_c = SIZE - 1 - new_r, SIZE - 1 - new_c
     cells = new_r * SIZE + new_c  # cells[old cell] = new cell

@@ -59,18 +59,10 @@ def _masks(grid, rows, cols, boxes):
 
 
 @njit(cache=True)
-def _set(grid, rows, cols, boxes, cell, digit):
-    bit = 1 << (digit - 1)
+def _put(grid, rows, cols, boxes, cell, digit):
+    """``digit`` on the empty ``cell``, or with ``digit`` 0 the cell emptied; the masks follow."""
+    bit = 1 << ((digit if digit else grid[cell]) - 1)
     grid[cell] = digit
-    rows[cell // 9] ^= bit
-    cols[cell % 9] ^= bit
-    boxes[BOX_OF_CELL[cell]] ^= bit
-
-
-@njit(cache=True)
-def _clear(grid, rows, cols, boxes, cell):
-    bit = 1 << (grid[cell] - 1)
-    grid[cell] = 0
     rows[cell // 9] ^= bit
     cols[cell % 9] ^= bit
     boxes[BOX_OF_CELL[cell]] ^= bit
@@ -112,7 +104,7 @@ def _search(grid, limit, seed, solution):
     while depth >= 0:
         cell = cells[depth]
         if g[cell]:
-            _clear(g, rows, cols, boxes, cell)
+            _put(g, rows, cols, boxes, cell, 0)
         mask = masks[depth]
         if mask == 0:
             depth -= 1
@@ -121,11 +113,9 @@ def _search(grid, limit, seed, solution):
             pick, seed = draw(seed, POPCOUNT[mask])
             for _ in range(pick):
                 mask &= mask - 1  # drop the lowest digits until the picked one is lowest
-            bit = mask & -mask
-        else:
-            bit = mask & -mask
+        bit = mask & -mask
         masks[depth] ^= bit
-        _set(g, rows, cols, boxes, cell, LOWEST_DIGIT[bit])
+        _put(g, rows, cols, boxes, cell, LOWEST_DIGIT[bit])
         if depth + 1 == empty:
             if found == 0:
                 solution[:] = g
@@ -203,10 +193,9 @@ def random_playout(board, player, seed):
     are taken in action order (cell, then digit) and one is picked with
     ``index, seed = draw(seed, count)``, as the tests' Python loop does."""
     grid = np.empty(81, np.int64)
-    for cell in range(81):
+    for cell in range(81):  # ``board`` may be any buffer (a state's ``grid`` is a bytearray)
         grid[cell] = board[cell]
-    rows, cols, boxes = np.zeros(9, np.int64), np.zeros(9, np.int64), np.zeros(9, np.int64)
-    _masks(grid, rows, cols, boxes)
+    rows, cols, boxes = _board_masks(grid)
     opening = True
     placements = 0
     while True:
@@ -227,7 +216,7 @@ def random_playout(board, player, seed):
                 if index < n:
                     for _ in range(index):
                         mask &= mask - 1
-                    _set(grid, rows, cols, boxes, cell, LOWEST_DIGIT[mask & -mask])
+                    _put(grid, rows, cols, boxes, cell, LOWEST_DIGIT[mask & -mask])
                     break
                 index -= n
         placements += 1
