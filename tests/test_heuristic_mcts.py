@@ -104,7 +104,7 @@ def test_blockdance_counts_men():
     board = list(start.board)
     for cell in [c for c, value in enumerate(board) if value == PIECE[1]][:2]:
         board[cell] = 0
-    assert game.heuristic_returns(game.state_at(board, 0)) == lead(2, 4)
+    assert game.heuristic_returns(game.state_of(board, 0)) == lead(2, 4)
 
 
 def test_a_cut_rollout_scores_where_it_stops_or_where_the_game_ends():
