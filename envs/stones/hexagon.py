@@ -21,7 +21,7 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from envs.core import NotationError
-from envs.stones.board import HEX_STEPS
+from envs.stones.board import HEX_STEPS, neighbour_table, padded
 
 LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 MAX_SIDE = (len(LETTERS) - 1) // 4 + 1  # the widest row uses letters 0 .. 4(s-1)
@@ -34,16 +34,7 @@ def geometry(side: int):
     n = 2 * side - 1
     on = np.array([side - 1 <= r + q <= 3 * (side - 1) for r in range(n) for q in range(n)])
     ring2 = [(dr, dq) for dr in range(-2, 3) for dq in range(-2, 3) if (abs(dr) + abs(dq) + abs(dr + dq)) == 4]
-
-    def around(steps):
-        table = []
-        for r in range(n):
-            for q in range(n):
-                cells = [(r + dr) * n + q + dq for dr, dq in steps if 0 <= r + dr < n and 0 <= q + dq < n]
-                table.append(tuple(c for c in cells if on[r * n + q] and on[c]))
-        return tuple(table)
-
-    return on, around(HEX_STEPS), around(ring2)
+    return on, neighbour_table(n, HEX_STEPS, on), neighbour_table(n, ring2, on)
 
 
 @lru_cache(maxsize=None)
@@ -51,13 +42,7 @@ def tables(side: int) -> tuple[np.ndarray, np.ndarray]:
     """(the 6 cells next to every cell, the 12 cells two away), each sorted, as int64 rows
     padded with -1: ``geometry``'s lists for the numba kernels (Hexxagon's, Blockdance's playouts)."""
     _, adjacent, two_away = geometry(side)
-    out = []
-    for lists in (adjacent, two_away):
-        table = np.full((len(lists), max(map(len, lists))), -1, np.int64)
-        for cell, others in enumerate(lists):
-            table[cell, : len(others)] = sorted(others)
-        out.append(table)
-    return out[0], out[1]
+    return tuple(padded([sorted(cells) for cells in lists], max(map(len, lists))) for lists in (adjacent, two_away))
 
 
 def cell_name(side: int, cell: int) -> str:
