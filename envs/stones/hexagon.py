@@ -119,21 +119,14 @@ def hexagon_maps(side: int) -> tuple[tuple[str, np.ndarray, bool], ...]:
     """The 12 maps of the hexagon, identity first: 6 turns by 60 degrees, each with and without a
     reflection, as ``(name, image, reflects)`` with ``image[new] = old`` over the array's cells
     (cells off the board map to themselves)."""
-    n, k = 2 * side - 1, side - 1
-    on = geometry(side)[0]
+    n, centre = 2 * side - 1, (side - 1) * 2 * side  # the middle cell, row and column side - 1
     maps = []
     for reflect in (False, True):
         for turn in range(6):
             image = np.arange(n * n)
-            for cell in np.flatnonzero(on):
+            for cell in np.flatnonzero(geometry(side)[0]):
                 r, q = divmod(int(cell), n)
-                x, z = q - k, r - k
-                y = -x - z
-                if reflect:
-                    x, z = z, x
-                for _ in range(turn):
-                    x, y, z = -z, -x, -y
-                image[(z + k) * n + x + k] = cell
+                image[rotate(side, q * n + r if reflect else cell, centre, turn)] = cell  # reflect: swap r, q
             name = ("reflect_" if reflect else "") + f"turn{60 * turn}"
             maps.append(("identity" if not reflect and not turn else name, image, reflect))
     return tuple(maps)
