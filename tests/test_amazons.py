@@ -8,6 +8,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from conformance import Reading, check_playout, check_random_game
+from diagrams import read_square_board
 from gymnasium.utils.env_checker import check_env
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -37,7 +38,7 @@ def cells(game, text):
 def test_the_sample_replays_to_the_printed_board_square_by_square():
     game, record, states = sample()
     assert len(states) == 7
-    printed = game.rules.read_diagram((DATA / "progressive_amazons_final_diagram.txt").read_text())
+    printed = read_square_board(game.rules, (DATA / "progressive_amazons_final_diagram.txt").read_text())
     final = states[-1]
     assert [game.rules.cell_name(c) for c in np.flatnonzero(final.board != printed)] == []
     assert (final.board == BLOCK).sum() == 1 + 3 + 4 * 5  # one arrow a move: 1, 3, then 4 a turn

@@ -9,6 +9,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from conformance import Reading, check_playout, check_random_game
+from diagrams import read_square_board
 from gymnasium.utils.env_checker import check_env
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -87,7 +88,7 @@ def test_the_table_reads_as_printed():
     # 41 stones on the board, 33 placements on 32 cells; the stones on no placed cell are the two
     # patterns less b3 (a printed placement) and the two cells of the errata
     game = make_game("biversi")
-    printed = game.rules.read_diagram(SAMPLE)
+    printed = read_square_board(game.rules, SAMPLE)
     placed = {cell(game, w) for _, cells in turns for w in cells}
     assert (printed != EMPTY).sum() == 41 and len(placed) == 32 and all(printed[c] != EMPTY for c in placed)
     unplaced = names(game, sorted(set(np.flatnonzero(printed != EMPTY).tolist()) - placed))
@@ -109,7 +110,7 @@ def test_the_sample_replays_to_the_printed_board_cell_by_cell():
             game.apply(state, action)
             if not ((before != EMPTY) & (before != state.board)).any():
                 flanked_nothing.append(word)
-    printed = game.rules.read_diagram(SAMPLE)
+    printed = read_square_board(game.rules, SAMPLE)
     assert names(game, np.flatnonzero(state.board != printed)) == []
     assert flanked_nothing == FLANK_NOTHING
     assert game.rules.counts(printed) == (26, 15) == game.rules.counts(state.board)
@@ -126,7 +127,7 @@ def test_the_errata_the_other_way_round_miss_the_board_on_c3_and_c4():
             o_turn += 1
             cells = [swapped.get((o_turn, k), word) for k, word in enumerate(cells)]
         game.play_turn(state, " ".join(cells))
-    assert names(game, np.flatnonzero(state.board != game.rules.read_diagram(SAMPLE))) == ["c3", "c4"]
+    assert names(game, np.flatnonzero(state.board != read_square_board(game.rules, SAMPLE))) == ["c3", "c4"]
 
 
 def test_the_start_is_the_one_the_sample_fits_and_the_patterns_are_antipodal():

@@ -9,6 +9,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from conformance import Reading, check_playout, check_random_game
+from diagrams import read_hexagon_board
 from gymnasium.utils.env_checker import check_env
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -41,7 +42,7 @@ def cell(game, name):
 # --- the text's sample ----------------------------------------------------------------------------
 def test_the_diagram_is_the_board_after_the_printed_turns():
     game, record, states = sample()
-    printed = game.rules.read_diagram((DATA / "hexxagon_1344_diagram.txt").read_text())
+    printed = read_hexagon_board(game.rules, (DATA / "hexxagon_1344_diagram.txt").read_text())
     final = states[-1]
     assert [game.rules.cell_name(c) for c in np.flatnonzero(final.board != printed)] == []
     start = game.initial_state().board

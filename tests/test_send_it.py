@@ -8,6 +8,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from conformance import Reading, check_playout, check_random_game
+from diagrams import read_square_board
 from gymnasium.utils.env_checker import check_env
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -39,7 +40,7 @@ def cell(game, name):
 # --- the column's sample --------------------------------------------------------------------------
 def test_the_first_turns_replay_to_the_printed_board():
     game, record, states = sample()
-    printed = game.rules.read_diagram((DATA / "send_it_diagram.txt").read_text())
+    printed = read_square_board(game.rules, (DATA / "send_it_diagram.txt").read_text(), {"X": "x", "O": "o"})
     assert [game.rules.cell_name(c) for c in np.flatnonzero(states[-1].board != printed)] == []
     start = game.initial_state().board
     assert names(game, start, PIECE[0]) == ["c3", "k11"] and names(game, start, PIECE[1]) == ["c11", "k3"]

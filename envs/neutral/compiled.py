@@ -3,17 +3,11 @@ over the stone games' flat int32 row (``envs.stones.compiled`` describes it): th
 mutator's micro-steps, which ``envs.neutral.mutator.NeutralGame`` makes the engine (``envs.kit``),
 and the random playout that plays them.
 
-A turn is one to three micro-steps by the same seat, each one action (docs/rules.md, the
-encodings): at ``START`` an empty cell (a drop: the stone lands at once, with its captures, or
-the fill rule), a neutral (a swap, or the convert rule), PASS or SWAP_SIDES; at ``DROP_NEUTRAL``
-the drop's neutral (an empty cell; next to a stone in AdNeuVersi; skipped when none); at
-``SWAP_SECOND`` the swap's second neutral; at ``SWAP_GIVE`` the stone of the mover's to
-neutralise, not one of the two just swapped. Without captures (Hex, Gomoku, Y) a drop needs two
-empty cells and a swap two neutrals and one stone of the mover's; when neither exists Bill
-Taylor's end-game rules give the turn (:func:`turn_starts`). With captures (Reversi) every stone
-placed, the swapped neutrals included, must capture; a side with no drop and no swap passes, and
-the game ends when neither side has a turn. The goal is judged after the whole turn. Every
-start that ``legal`` offers can be completed into a whole turn.
+A turn is one to three micro-steps by the same seat, each one action: the phases ``START``,
+``DROP_NEUTRAL``, ``SWAP_SECOND`` and ``SWAP_GIVE`` (0 to 3) of ``envs.neutral.mutator``'s table,
+with the rules of drops, swaps, passes and Bill Taylor's end-game turns (docs/rules.md, the
+encodings). The goal is judged after the whole turn. Every start that ``legal`` offers can be
+completed into a whole turn.
 
 The rules are small functions of counts and cells (:func:`turn_starts`, :func:`start_count`,
 :func:`offered`, :func:`picked_into`, :func:`stone_of`, :func:`next_phase`) that both the row's
@@ -59,9 +53,8 @@ from envs.stones.goals import outcome_at_end, turn_reached
 START, DROP_NEUTRAL, SWAP_SECOND, SWAP_GIVE = 0, 1, 2, 3  # a turn's micro-steps (``PHASE``)
 N, GOAL, PIE_TURN, GOAL_STONES, ADJACENT, CAPTURES = range(6)  # params
 NEUTRALS, CHOSEN_PLANE = 2, 3  # planes: the neutral stones, the cells chosen earlier this turn
-PLANES = (
-    STONE_PLANES + 5
-)  # then the neutrals, the chosen cells, the step planes (3 + phase), before the off-board plane and the last two
+# the stone planes, the neutrals, the chosen cells, the step planes (3 + phase); then the off-board plane and the last two
+PLANES = STONE_PLANES + 5
 NeutralContext = namedtuple(
     "NeutralContext", ["params", "neighbours", "sides", "neutrals", "scratch", "flipped", "starts"]
 )

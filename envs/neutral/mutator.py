@@ -51,7 +51,8 @@ class NeutralGame(StoneGame):
                          1 opponent's stones, 2 neutral stones, 3 cells chosen earlier
                          this turn, 4 step "the drop's neutral", 5 step "the swap's
                          second neutral", 6 step "the stone to neutralise" (4-6 all ones
-                         in that step), 7 pie swap available, 8 ``rules.orientation``
+                         in that step), 7 pie swap available, 8 the mover holds the
+                         first colour
     Termination          a turn that reaches the base game's goal wins (judged after the
                          whole turn); a full board (Hex, Gomoku), or no turn for either
                          side (Reversi), ends the game by the base game's count

@@ -75,9 +75,14 @@ class BoardRules(abc.ABC):
         what it measures); NotImplementedError where the rules have none."""
         raise NotImplementedError(f"{self.name} has no heuristic value")
 
-    @abc.abstractmethod
+    #: the board a game starts on
+    start: np.ndarray
+
     def max_moves(self) -> int:
-        """An upper bound on the moves of a game (``move_limit`` where there is one)."""
+        """An upper bound on the moves of a game: ``move_limit`` where there is one, else the
+        start's empty cells (every move of a game without a limit fills one: Amazons' arrow,
+        Biversi's placement)."""
+        return self.move_limit if self.move_limit is not None else int((self.start == EMPTY).sum())
 
     def goal_text(self, seat: int) -> str:
         """What ``seat`` plays for, in one sentence."""
@@ -154,9 +159,6 @@ class SquareBoardRules(BoardRules):
     ``e3`` (``envs.stones.board``), the text's diagram with the column letters on top, and the 8
     maps of the square (the rules are invariant under them; a start need not be)."""
 
-    #: what else the text writes for a symbol (Send It's ``X``: an x stone of the last turn)
-    symbol_aliases: dict[str, str] = {}
-
     def __init__(self, size, minimum: int, even: bool = False):
         self.n = self.rows = self.cols = check_size(size, minimum, even)
 
@@ -173,19 +175,6 @@ class SquareBoardRules(BoardRules):
     def diagram(self, board) -> str:
         symbols = self.symbols()
         return "\n".join([" ".join(COLUMNS[: self.n]), *square_diagram([symbols[v] for v in board], self.n)])
-
-    def read_diagram(self, text: str) -> np.ndarray:
-        """The board of a diagram in the text's layout: every line that starts with n cell symbols
-        is a row, top to bottom (what stands right of them, a row number or the move list, is
-        ignored)."""
-        symbols, rows = self.symbols(), []
-        for line in text.splitlines():
-            tokens = [self.symbol_aliases.get(t, t) for t in line.split()[: self.n]]
-            if len(tokens) == self.n and all(len(t) == 1 and t in symbols for t in tokens):
-                rows.append([symbols.index(t) for t in tokens])
-        if len(rows) != self.n:
-            raise NotationError(f"a {self.n}x{self.n} diagram needs {self.n} rows, found {len(rows)}")
-        return np.array(rows, np.int8).reshape(-1)
 
     def view_layout(self) -> Layout:
         return square_stone_layout(self.n)

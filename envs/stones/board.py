@@ -50,13 +50,26 @@ def parse_cell(text: str, n: int) -> int:
     return (row - 1) * n + column
 
 
-def neighbour_table(n: int, steps: Sequence[tuple[int, int]]) -> tuple[tuple[int, ...], ...]:
-    """For every cell, the cells one ``(dr, dc)`` step away that lie on the board."""
-    return tuple(
+def neighbour_table(n: int, steps: Sequence[tuple[int, int]], on=None) -> tuple[tuple[int, ...], ...]:
+    """For every cell of the n x n array, the cells one ``(dr, dc)`` step away that lie on the
+    board; ``on``: where the board does not fill the array, its cells (a flat 0/1 mask): a cell
+    off it has none, and none is off it."""
+    table = tuple(
         tuple((r + dr) * n + c + dc for dr, dc in steps if 0 <= r + dr < n and 0 <= c + dc < n)
         for r in range(n)
         for c in range(n)
     )
+    if on is None:
+        return table
+    return tuple(tuple(other for other in cells if on[other]) if on[cell] else () for cell, cells in enumerate(table))
+
+
+def padded(lists: Sequence[Sequence[int]], width: int) -> np.ndarray:
+    """Lists of cells as the rows of an int64 ``(len(lists), width)`` array padded with -1 (for numba)."""
+    table = np.full((len(lists), width), -1, np.int64)
+    for row, cells in enumerate(lists):
+        table[row, : len(cells)] = cells
+    return table
 
 
 # --- symmetries ----------------------------------------------------------------------------

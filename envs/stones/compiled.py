@@ -96,11 +96,9 @@ def placement_begin(context, row):
     cells = n * n
     count_values(row, cells)
     if goal == GOAL_CHAIN or goal == GOAL_SIDES:
-        parent = row[cells + SCALARS : cells + SCALARS + cells + 4]
+        board, parent, touched = _placement_parts(row, cells)
         for i in range(cells + 4):
             parent[i] = i
-        board = row[:cells]
-        touched = row[cells + SCALARS + cells + 4 : cells + SCALARS + 2 * cells + 4]
         for i in range(cells):
             if goal == GOAL_SIDES and (board[i] == FIRST or board[i] == SECOND):
                 touched[i] = sides[board[i], i]  # every stone's sides before any union
@@ -186,7 +184,7 @@ def place_stone(board, n, goal, parent, touched, neighbours, sides, cell, colour
     if goal == GOAL_SIDES:
         touched[cell] = sides[colour, cell]
         return join_sides(board, parent, touched, neighbours, cell) == TARGETS[goal]
-    return line_through(board, n, cell, colour, LINE)
+    return line_through(board, n, n, cell, colour, LINE)
 
 
 @njit(cache=True)

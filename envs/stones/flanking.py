@@ -15,11 +15,7 @@ from envs.kernels import EMPTY, NEUTRAL
 
 @njit(cache=True)
 def captures(board, n, cell, colour, out):
-    """Write into ``out`` the stones a ``colour`` stone on ``cell`` flanks; return their count.
-
-    A line is one or more stones that are neither empty nor ``colour`` (enemy or
-    neutral), closed by a ``colour`` stone, in any of the 8 directions.
-    """
+    """Write into ``out`` the stones a ``colour`` stone on ``cell`` flanks; return their count."""
     r0, c0 = cell // n, cell % n
     count = 0
     for dr in range(-1, 2):
@@ -68,7 +64,7 @@ def captures_any(board, n, cell, colour):
 
 @njit(cache=True)
 def capturing_into(board, n, colour, value, out):
-    """``capturing_cells`` written into ``out``; returns their count."""
+    """The cells holding ``value`` where a ``colour`` stone captures, in order, into ``out``; their count."""
     count = 0
     for cell in range(len(board)):
         if board[cell] == value and captures_any(board, n, cell, colour):
@@ -114,8 +110,8 @@ def capture_starts(board, n, colour, out, work):
 @njit(cache=True)
 def _swap_completes(board, n, cell, colour, likely, scratch, flipped):
     """Whether, once a ``colour`` stone on the neutral ``cell`` has captured, another neutral
-    captures too (``placements_after(...)`` is not empty, without building it). The
-    ``likely`` cells (neutrals that capture now) are tried first: most still do."""
+    captures too (the swap can be completed). The ``likely`` cells (neutrals that capture now)
+    are tried first: most still do."""
     for i in range(len(board)):
         scratch[i] = board[i]
     for i in range(captures(board, n, cell, colour, flipped)):

@@ -26,16 +26,17 @@ LINE = 5  # Gomoku's goal: five or more in a row
 
 
 @njit(cache=True)
-def line_through(board, n, cell, colour, length):
-    """Whether ``length`` or more ``colour`` stones lie in a row (any of 4 directions) through ``cell``."""
+def line_through(board, columns, rows, cell, colour, length):
+    """Whether ``length`` or more ``colour`` stones lie in a row (any of 4 directions) through
+    ``cell`` of a ``columns`` x ``rows`` board (Gomoku's square, Connect Four's rectangle)."""
     if board[cell] != colour:
         return False
-    r0, c0 = cell // n, cell % n
+    r0, c0 = cell // columns, cell % columns
     for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
         run = 1
         for sign in (1, -1):
             r, c = r0 + sign * dr, c0 + sign * dc
-            while 0 <= r < n and 0 <= c < n and board[r * n + c] == colour:
+            while 0 <= r < rows and 0 <= c < columns and board[r * columns + c] == colour:
                 run += 1
                 r += sign * dr
                 c += sign * dc
@@ -59,7 +60,7 @@ def reached(board, n, goal, colour, cell, neighbours, sides):
     """Whether ``colour``'s goal runs through ``cell`` (a chain touching all its goal's sides, or
     a line); ``neighbours`` is a (cells, 6) array padded with -1, ``sides`` ``[3, cells]``."""
     if goal == GOAL_LINE:
-        return line_through(board, n, cell, colour, LINE)
+        return line_through(board, n, n, cell, colour, LINE)
     if goal == GOAL_COUNT:
         return False
     target = TARGETS[goal]

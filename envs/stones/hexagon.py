@@ -21,7 +21,7 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from envs.core import NotationError
-from envs.stones.board import HEX_STEPS
+from envs.stones.board import HEX_STEPS, neighbour_table, padded
 
 LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 MAX_SIDE = (len(LETTERS) - 1) // 4 + 1  # the widest row uses letters 0 .. 4(s-1)
@@ -34,16 +34,7 @@ def geometry(side: int):
     n = 2 * side - 1
     on = np.array([side - 1 <= r + q <= 3 * (side - 1) for r in range(n) for q in range(n)])
     ring2 = [(dr, dq) for dr in range(-2, 3) for dq in range(-2, 3) if (abs(dr) + abs(dq) + abs(dr + dq)) == 4]
-
-    def around(steps):
-        table = []
-        for r in range(n):
-            for q in range(n):
-                cells = [(r + dr) * n + q + dq for dr, dq in steps if 0 <= r + dr < n and 0 <= q + dq < n]
-                table.append(tuple(c for c in cells if on[r * n + q] and on[c]))
-        return tuple(table)
-
-    return on, around(HEX_STEPS), around(ring2)
+    return on, neighbour_table(n, HEX_STEPS, on), neighbour_table(n, ring2, on)
 
 
 @lru_cache(maxsize=None)
@@ -51,13 +42,7 @@ def tables(side: int) -> tuple[np.ndarray, np.ndarray]:
     """(the 6 cells next to every cell, the 12 cells two away), each sorted, as int64 rows
     padded with -1: ``geometry``'s lists for the numba kernels (Hexxagon's, Blockdance's playouts)."""
     _, adjacent, two_away = geometry(side)
-    out = []
-    for lists in (adjacent, two_away):
-        table = np.full((len(lists), max(map(len, lists))), -1, np.int64)
-        for cell, others in enumerate(lists):
-            table[cell, : len(others)] = sorted(others)
-        out.append(table)
-    return out[0], out[1]
+    return tuple(padded([sorted(cells) for cells in lists], max(map(len, lists))) for lists in (adjacent, two_away))
 
 
 def cell_name(side: int, cell: int) -> str:
@@ -134,21 +119,14 @@ def hexagon_maps(side: int) -> tuple[tuple[str, np.ndarray, bool], ...]:
     """The 12 maps of the hexagon, identity first: 6 turns by 60 degrees, each with and without a
     reflection, as ``(name, image, reflects)`` with ``image[new] = old`` over the array's cells
     (cells off the board map to themselves)."""
-    n, k = 2 * side - 1, side - 1
-    on = geometry(side)[0]
+    n, centre = 2 * side - 1, (side - 1) * 2 * side  # the middle cell, row and column side - 1
     maps = []
     for reflect in (False, True):
         for turn in range(6):
             image = np.arange(n * n)
-            for cell in np.flatnonzero(on):
+            for cell in np.flatnonzero(geometry(side)[0]):
                 r, q = divmod(int(cell), n)
-                x, z = q - k, r - k
-                y = -x - z
-                if reflect:
-                    x, z = z, x
-                for _ in range(turn):
-                    x, y, z = -z, -x, -y
-                image[(z + k) * n + x + k] = cell
+                image[rotate(side, q * n + r if reflect else cell, centre, turn)] = cell  # reflect: swap r, q
             name = ("reflect_" if reflect else "") + f"turn{60 * turn}"
             maps.append(("identity" if not reflect and not turn else name, image, reflect))
     return tuple(maps)

@@ -43,10 +43,9 @@ class Rules(abc.ABC):
     (text for empty, colour 1, colour 2, neutral), ``seat_names``, ``captures``
     (False: a stone may go on any empty cell and changes nothing else), ``pie_turn``
     (number of turns after which seat 1 may swap sides when the pie rule is on;
-    None: no pie rule), ``symmetry_names`` (keys of ``envs.stones.board.DIHEDRAL``),
-    ``orientation`` (text for the last observation plane). The defaults describe a
-    square board (names, text, board layout, the 8 symmetries); Hex and Y override them.
-    A board that does not fill its n x n array (Y's triangle) holds ``OFF_BOARD`` on
+    None: no pie rule), ``symmetry_names`` (keys of ``envs.stones.board.DIHEDRAL``). The
+    defaults describe a square board (names, text, board layout, the 8 symmetries); Hex and Y
+    override them. A board that does not fill its n x n array (Y's triangle) holds ``OFF_BOARD`` on
     the other cells and sets ``off_board`` (a 0/1 float32 n x n plane, shown to the
     network); no stone ever goes there.
     """
@@ -63,7 +62,6 @@ class Rules(abc.ABC):
     kernel_goal: int  # the goal's code (``envs.stones.goals``: GOAL_CHAIN, GOAL_LINE, GOAL_COUNT, GOAL_SIDES)
     neighbour_array = np.zeros((0, 6), np.int64)  # a chain goal's neighbours per cell, padded with -1
     off_board: np.ndarray | None = None
-    orientation = "the mover holds x, the first colour"
     goals = ("win", "win")  # what each colour plays for, in words (first colour, second)
 
     def initial_board(self) -> list[int]:
@@ -123,14 +121,9 @@ class Rules(abc.ABC):
 
 
 class StoneState(RowState):
-    """A position: the stone games' row (``envs.stones.compiled``), read by name.
-
-    ``board`` (bytes: a value per cell), ``colour`` (the colour to move), ``swapped`` (the pie
-    swap taken), ``turns`` (turns played), ``player`` (the seat to move or TERMINAL),
-    ``outcome`` (-1 before the end, then the winning colour or 0 for a draw), ``counts``
-    ([empty, colour 1, colour 2, neutral]), and a neutral turn's ``phase`` and ``chosen`` cells
-    (0 and () at a turn's start).
-    """
+    """A position: the stone games' row, its entries read by the names of
+    ``envs.stones.compiled``'s docstring; ``board`` as bytes (a value per cell), ``counts`` as
+    [empty, colour 1, colour 2, neutral], ``chosen`` as a tuple of cells (() at a turn's start)."""
 
     __slots__ = ()
 
@@ -185,7 +178,7 @@ class StoneGame(RowGame):
 
     Observation planes (mover's view): 0 the mover's stones, 1 the opponent's,
     then the cells off the board (where ``rules.off_board`` marks some), then pie swap available now, then
-    ``rules.orientation`` (all ones or all zeros).
+    the mover holds the first colour (all ones or all zeros).
     """
 
     PLANES = ("mover's stones", "opponent's stones")

@@ -49,10 +49,6 @@ def stone_board_view(game, state) -> BoardView:
     on_board = (cell for cell, centre in enumerate(layout.centres) if centre is not None and board[cell] != OFF_BOARD)
     cells = ((cell, fields(cell)) for cell in on_board)
     buttons = ((game.PASS,) if rules.captures else ()) + ((game.SWAP_SIDES,) if game.pie_turn is not None else ())
-    colours = f"{rules.seat_names[0]} plays {_stone_word(state, 0)}, {rules.seat_names[1]} {_stone_word(state, 1)}"
+    first, second = (STONE_OF_VALUE[1 + (seat ^ state.swapped)] for seat in (0, 1))  # each seat's colour
+    colours = f"{rules.seat_names[0]} plays {first}, {rules.seat_names[1]} {second}"
     return layout.view(cells, buttons, (game.status(state), colours))
-
-
-def _stone_word(state, seat: int) -> str:
-    colour_of_seat = 1 + (seat ^ state.swapped)
-    return STONE_OF_VALUE[colour_of_seat]

@@ -85,9 +85,6 @@ class AmazonsRules(SquareBoardRules):
         kernel.queen_distances(board, *kernel.tables(self.n), piece, distances)
         return distances
 
-    def max_moves(self) -> int:
-        return int((self.start == EMPTY).sum())  # every move shoots an arrow on an empty cell
-
     def goal_text(self, seat: int) -> str:
         return "be the last to move: every move is an amazon's queen move and an arrow shot from where it lands"
 
@@ -108,19 +105,6 @@ class AmazonsRules(SquareBoardRules):
     # --- pictures and symmetry ----------------------------------------------------------------------------
     def symbols(self) -> str:
         return super().symbols() + "#"
-
-    def read_diagram(self, text: str) -> np.ndarray:
-        """The board of a diagram in :meth:`diagram`'s layout (the text's): every line of n cell
-        symbols is a row, top to bottom; row numbers and letter lines are skipped."""
-        symbols, rows = self.symbols(), []
-        for line in text.splitlines():
-            tokens = line.split()
-            cells = [t for t in tokens if t in symbols and len(t) == 1]
-            if len(cells) == self.n and len(tokens) == self.n + 1:
-                rows.append([symbols.index(t) for t in cells])
-        if len(rows) != self.n:
-            raise NotationError(f"a {self.n}x{self.n} diagram needs {self.n} rows, found {len(rows)}")
-        return np.array(rows, np.int8).reshape(-1)
 
     def cell_look(self, value: int):
         """The first seat's amazons white, the second's black, an arrow a neutral stone on a dark

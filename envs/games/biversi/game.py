@@ -96,9 +96,6 @@ class BiversiRules(SquareBoardRules):
         return f"{name} is not in the section this turn has still to play in ({self.restriction_text})"
 
     # --- the end --------------------------------------------------------------------------------
-    def max_moves(self) -> int:
-        return int((self.start == EMPTY).sum())  # every placement fills an empty cell
-
     def goal_text(self, seat: int) -> str:
         return "have more stones when neither side can place: flank lines of rival stones, round the edges too"
 

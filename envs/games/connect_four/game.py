@@ -47,7 +47,7 @@ class ConnectFour(RowGame):
             if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 4 <= value <= 12:
                 raise ValueError(f"{name} must be an integer from 4 to 12, got {value!r}")
         self.columns, self.rows = int(columns), int(rows)
-        context = kernels.context(self.columns, self.rows)
+        context = kernels.ConnectFourContext(self.columns, self.rows)
         info = GameInfo(
             name="connect_four",
             seat_names=SEAT_NAMES,

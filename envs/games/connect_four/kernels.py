@@ -26,28 +26,19 @@ from numba import njit
 from envs.compiled import register
 from envs.core import TERMINAL
 from envs.row_playout import random_play
+from envs.stones.goals import line_through
 
 EMPTY = 0  # an empty cell; a disc is its seat + 1
 LINE = 4  # discs in a row that win
 PLAYER, WINNER, MOVES, HEIGHT = range(4)  # after the cells; HEIGHT: the first of one entry a column
 NUM_PLANES = 3  # the mover's discs, the opponent's, the mover moved first
-DIRECTIONS = ((0, 1), (1, 0), (1, 1), (1, -1))  # across, down, both diagonals: (rows, columns)
 
 ConnectFourContext = namedtuple("ConnectFourContext", "columns rows")
 
 
-def context(columns: int, rows: int) -> ConnectFourContext:
-    return ConnectFourContext(columns, rows)
-
-
-def width(context: ConnectFourContext) -> int:
-    """The entries of a row."""
-    return context.columns * context.rows + HEIGHT + context.columns
-
-
 def start_row(context: ConnectFourContext) -> np.ndarray:
-    """The empty board, seat 0 to move."""
-    return np.zeros(width(context), np.int32)
+    """The empty board, seat 0 to move: the cells, the scalars, each column's height."""
+    return np.zeros(context.columns * context.rows + HEIGHT + context.columns, np.int32)
 
 
 @njit(cache=True)
@@ -85,28 +76,12 @@ def apply(context, row, action):
     row[action] = player + 1
     row[cells + HEIGHT + action % columns] += 1
     row[cells + MOVES] += 1
-    if _four(row, columns, rows, action):
+    if line_through(row, columns, rows, action, player + 1, LINE):
         row[cells + WINNER], row[cells + PLAYER] = player + 1, TERMINAL
     elif row[cells + MOVES] == cells:
         row[cells + PLAYER] = TERMINAL
     else:
         row[cells + PLAYER] = 1 - player
-
-
-@njit(cache=True)
-def _four(row, columns, rows, cell):
-    """Whether the disc on ``cell`` stands in a line of ``LINE`` or more of its colour."""
-    r0, c0, disc = cell // columns, cell % columns, row[cell]
-    for dr, dc in DIRECTIONS:
-        run = 1
-        for sign in (1, -1):
-            r, c = r0 + sign * dr, c0 + sign * dc
-            while 0 <= r < rows and 0 <= c < columns and row[r * columns + c] == disc:
-                run += 1
-                r, c = r + sign * dr, c + sign * dc
-        if run >= LINE:
-            return True
-    return False
 
 
 @njit(cache=True)

@@ -22,7 +22,7 @@ import numpy as np
 from envs.board_view import HEX_RADIUS, HEX_ROW, INK, STONE_FILLS, Label, Layout, Line
 from envs.kernels import GOAL_CHAIN
 from envs.neutral.mutator import NeutralGame
-from envs.stones.board import COLUMNS, HEX_STEPS, check_size, hex_diagram, neighbour_table
+from envs.stones.board import COLUMNS, HEX_STEPS, check_size, hex_diagram, neighbour_table, padded
 from envs.stones.rules import Rules, StoneGame
 
 
@@ -37,7 +37,6 @@ class HexRules(Rules):
     symmetry_names = ("identity", "rot180", "transpose", "antitranspose")
     transposition_swaps_colours = True
     kernel_goal = GOAL_CHAIN
-    orientation = "the mover holds Vertical (joins rows 1 and n)"
     goals = (
         "join row 1 and the last row with a chain of your stones",
         "join column a and the last column with a chain of your stones",
@@ -46,7 +45,7 @@ class HexRules(Rules):
     def __init__(self, size: int = 11):
         self.n = self.goal_stones = n = check_size(size, 2)
         self.neighbours = neighbour_table(n, HEX_STEPS)
-        self.neighbour_array = np.array([list(cells) + [-1] * (6 - len(cells)) for cells in self.neighbours])
+        self.neighbour_array = padded(self.neighbours, 6)
         r, c = np.divmod(np.arange(n * n), n)
         # per colour and cell, the colour's edges it lies on as bits (1: the first edge, 2: the second)
         self.goal_sides = np.stack([np.zeros(n * n), (r == 0) + 2 * (r == n - 1), (c == 0) + 2 * (c == n - 1)])

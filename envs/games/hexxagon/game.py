@@ -94,9 +94,6 @@ class HexxagonRules(BoardRules):
         first, second = self.counts(board)
         return lead_returns(first - second, self.rows)
 
-    def max_moves(self) -> int:
-        return self.move_limit
-
     def goal_text(self, seat: int) -> str:
         return "have more stones at the end: clone next to a stone or jump two away, turning the rival stones around"
 
@@ -119,10 +116,6 @@ class HexxagonRules(BoardRules):
     # --- pictures and symmetry ----------------------------------------------------------------------------
     def diagram(self, board) -> str:
         return hexagon.diagram(self.side, board, {EMPTY: ".", PIECE[0]: "x", PIECE[1]: "o"})
-
-    def read_diagram(self, text: str) -> np.ndarray:
-        """The board of a diagram in the text's layout (``envs.stones.hexagon.read_diagram``)."""
-        return hexagon.read_diagram(self.side, text, {".": EMPTY, "x": PIECE[0], "o": PIECE[1]}, OFF_BOARD)
 
     def view_layout(self):
         from envs.stones.view import hexagon_layout

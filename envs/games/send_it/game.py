@@ -45,7 +45,6 @@ class SendItRules(SquareBoardRules):
     restriction_text = "no two of a turn's new stones in one group"
     can_pass = True
     seat_names = ("x", "o")
-    symbol_aliases = {"X": "x", "O": "o"}  # the column's last turn's stones
 
     def __init__(self, size: int, start: str, name: str, move_limit: int):
         super().__init__(size, 5)
@@ -94,9 +93,6 @@ class SendItRules(SquareBoardRules):
         shared it counts stones, the captures included."""
         first, second = self.area(board)
         return lead_returns(first - second, self.n)
-
-    def max_moves(self) -> int:
-        return self.move_limit
 
     def goal_text(self, seat: int) -> str:
         return "have more area (stones and surrounded empty cells) when both sides pass"

@@ -24,7 +24,7 @@ from numba import njit
 from envs.kernels import EMPTY, flat_rays
 from envs.schedule import rows
 from envs.schedule.rows import CELLS, MOVES_LEFT, OUTCOME, PLACED, PLACED_COUNT, RESTRICTED, SEAT
-from envs.stones.board import ray_table
+from envs.stones.board import neighbour_table, padded, ray_table
 
 STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 
@@ -39,12 +39,7 @@ def tables(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(the orthogonal neighbours of every cell, ``(cells, 4)`` padded with -1, in the order of
     ``STEPS``; every cell's four rays one after another, nearest first; where each cell's rays
     start and end, ``(cells, 5)``)."""
-    table = np.full((n * n, 4), -1, np.int64)
-    for cell in range(n * n):
-        r, c = divmod(cell, n)
-        others = [(r + dr) * n + c + dc for dr, dc in STEPS if 0 <= r + dr < n and 0 <= c + dc < n]
-        table[cell, : len(others)] = others
-    return (table, *flat_rays(ray_table(n, STEPS)))
+    return (padded(neighbour_table(n, STEPS), 4), *flat_rays(ray_table(n, STEPS)))
 
 
 def context(n: int, params: np.ndarray, schedule: np.ndarray) -> SendItContext:

@@ -34,7 +34,7 @@ from envs.board_view import HEX_RADIUS, HEX_ROW, Label, Layout
 from envs.core import NotationError, Symmetry
 from envs.kernels import EMPTY, GOAL_SIDES, OFF_BOARD
 from envs.neutral.mutator import NeutralGame
-from envs.stones.board import COLUMNS, HEX_STEPS, cell_symmetry, check_size, neighbour_table
+from envs.stones.board import COLUMNS, HEX_STEPS, cell_symmetry, check_size, neighbour_table, padded
 from envs.stones.rules import Rules, StoneGame
 
 MAX_SIZE = (len(COLUMNS) + 1) // 2  # the top corner's letter is number 2n - 2
@@ -77,9 +77,8 @@ class YRules(Rules):
         on = r + c <= n - 1
         self.on_board = on
         self.off_board = (~on).reshape(n, n).astype(np.float32)
-        neighbours = neighbour_table(n, HEX_STEPS)
-        self.neighbours = tuple(tuple(o for o in cells if on[o]) if on[i] else () for i, cells in enumerate(neighbours))
-        self.neighbour_array = np.array([list(cells) + [-1] * (6 - len(cells)) for cells in self.neighbours])
+        self.neighbours = neighbour_table(n, HEX_STEPS, on)
+        self.neighbour_array = padded(self.neighbours, 6)
         sides = np.where(on, BOTTOM * (r == 0) + LEFT * (c == 0) + RIGHT * (r + c == n - 1), 0)
         self.goal_sides = np.stack([np.zeros_like(sides), sides, sides]).astype(np.uint8)  # both colours alike
 
