@@ -3,7 +3,9 @@
 :func:`priors_and_values` is what :meth:`NetEstimator.estimate_planes` did in numpy
 (mask the illegal actions, softmax, the mover's value and its negation for the other
 seats) without the temporaries: the same float64 arithmetic, in the same order (a row's
-sum is numpy's pairwise sum), so the estimates are numpy's to the bit.
+sum is numpy's pairwise sum), so the estimates are numpy's to the bit wherever the two agree
+on ``exp`` (numpy's SIMD ``exp`` and the libm's differ in the last bit on some CPUs:
+tests/test_inference_outputs.py).
 """
 
 from __future__ import annotations
