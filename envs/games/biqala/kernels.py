@@ -111,7 +111,14 @@ def legal(context, row, out):
             count += 1
         out[count] = END
         return count + 1
-    return _options(context, row[:NUM_CELLS], player, out)
+    rings, lengths, ring_of, place, owner = (
+        context.rings,
+        context.lengths,
+        context.ring_of,
+        context.place,
+        context.owner,
+    )
+    return _options(row[:NUM_CELLS], player, rings, lengths, ring_of, place, owner, context.seat_cells, out)
 
 
 @njit(cache=True, inline="always")
@@ -121,7 +128,16 @@ def apply(context, row, action):
     where the turn is over."""
     board, stores, player = row[:NUM_CELLS], row[NUM_CELLS : NUM_CELLS + 2], row[PLAYER]
     if action < TRANSFER:
-        taken = _sow(context, board, action)
+        taken = _sow(
+            board,
+            action,
+            context.rings,
+            context.lengths,
+            context.ring_of,
+            context.place,
+            context.owner,
+            context.captured,
+        )
         stores[player] += taken
         _end_turn(context, row, taken > 0)
         return
@@ -219,15 +235,14 @@ def observe(context, row, out):
 
 
 @njit(cache=True, inline="always")
-def _options(context, board, seat, options):
+def _options(board, seat, rings, lengths, ring_of, place, owner, seat_cells, options):
     """The legal actions of ``seat`` outside a transfer into ``options``; their count."""
-    seat_cells = context.seat_cells
     opponent = 0
     for cell in seat_cells[1 - seat]:
         opponent += board[cell]
     count = 0
     for cell in seat_cells[seat]:
-        if board[cell] and (opponent or _feeds(context, board, cell)):
+        if board[cell] and (opponent or _feeds(board, cell, rings, lengths, ring_of, place, owner)):
             options[count] = cell  # the sow (``SOW`` is 0)
             count += 1
     if opponent:  # transfers feed nobody: only when the opponent has stones
@@ -238,10 +253,9 @@ def _options(context, board, seat, options):
 
 
 @njit(cache=True, inline="always")
-def _feeds(context, board, cell):
+def _feeds(board, cell, rings, lengths, ring_of, place, owner):
     """Whether sowing ``cell`` puts a stone on the opponent's side."""
-    owner, ring_of = context.owner, context.ring_of
-    ring, size, position = context.rings[ring_of[cell]], context.lengths[ring_of[cell]], context.place[cell]
+    ring, size, position = rings[ring_of[cell]], lengths[ring_of[cell]], place[cell]
     for _ in range(min(board[cell], size - 1)):
         position = (position + 1) % size
         if owner[ring[position]] != owner[cell]:
@@ -250,11 +264,10 @@ def _feeds(context, board, cell):
 
 
 @njit(cache=True, inline="always")
-def _sow(context, board, cell):
+def _sow(board, cell, rings, lengths, ring_of, place, owner, captured):
     """Sow ``cell`` in place, take the 2s and 3s
     back from the last cell unless that is a grand slam; the stones taken."""
-    owner, ring_of, captured = context.owner, context.ring_of, context.captured
-    ring, size, position = context.rings[ring_of[cell]], context.lengths[ring_of[cell]], context.place[cell]
+    ring, size, position = rings[ring_of[cell]], lengths[ring_of[cell]], place[cell]
     mover = owner[cell]
     stones = board[cell]
     board[cell] = 0
