@@ -229,8 +229,10 @@ def playout(context, row, seed, out):
     """The returns of ``envs.row_playout.random_play`` from ``row`` (left untouched) into ``out``."""
     copy = context.copy
     copy[:] = row
-    random_play(context, copy, seed, -1, context.moves)
-    returns(context, copy, out)
+    won = random_play(context, copy, seed, -1, context.moves)[0]  # random_play scored the end already
+    out[0] = out[1] = 0.0
+    if won:
+        out[won - 1], out[2 - won] = 1.0, -1.0
 
 
 @njit(cache=True)
